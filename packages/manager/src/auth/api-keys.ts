@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { notFound, randomToken, sha256Hex } from '@app/server-kit';
+import type { ApiKeysTable, ManagerDB } from '../db/schema.ts';
+import { nowIso } from '../common/time.ts';
+import type { Principal } from './principal.ts';
+import { isAdminExpression } from '../users/users-repository.ts';
+
+const KEY_MARK = 'cmk_';
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface ApiKey {
+  id: string;
+  keyPrefix: string;
+  description: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const toApiKey = (row: Selectable<ApiKeysTable>): ApiKey => ({
+  id: row.id,
+  keyPrefix: row.key_prefix,
+  description: row.description,
+  lastUsedAt: row.last_used_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+/**
+ * API keys: 32 random bytes shown once, stored as a display prefix plus SHA-256 (a high-entropy secret
+ * needs no slow hash, so a Bearer request costs one indexed lookup). `lastUsedAt` is written at most
+ * once a minute per key, not on every request.
+ */
+export class ApiKeyService {
+  private readonly lastWritten = new Map<string, number>();
+
+  constructor(private readonly db: Kysely<ManagerDB>) {}
+
+  async create(uidNumber: number, description: string | null): Promise<{ apiKey: ApiKey; secret: string }> {
+    const secret = KEY_MARK + randomToken(32);
+    const now = nowIso();
+    const row = {
+      id: randomUUID(),
+      uid_number: uidNumber,
+      key_prefix: secret.slice(0, KEY_MARK.length + 8),
+      key_hash: sha256Hex(secret),
+      description,
+      last_used_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.db.insertInto('api_keys').values(row).execute();
+    return { apiKey: toApiKey(row), secret };
+  }
+
+  async list(uidNumber: number): Promise<ApiKey[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('uid_number', '=', uidNumber)
+      .orderBy('created_at', 'desc')
+      .execute();
+    return rows.map(toApiKey);
+  }
+
+  async get(uidNumber: number, id: string): Promise<ApiKey> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', id)
+      .where('uid_number', '=', uidNumber)
+      .executeTakeFirst();
+    if (!row) throw notFound('API key not found.');
+    return toApiKey(row);
+  }
+
+  async delete(uidNumber: number, id: string): Promise<void> {
+    const result = await this.db
+      .deleteFrom('api_keys')
+      .where('id', '=', id)
+      .where('uid_number', '=', uidNumber)
+      .executeTakeFirst();
+    if (!result.numDeletedRows) throw notFound('API key not found.');
+    this.lastWritten.delete(id);
+  }
+
+  /** The principal behind a Bearer secret, or undefined when the key is unknown or its user is not active. */
+  async authenticate(secret: string): Promise<Principal | undefined> {
+    if (!secret.startsWith(KEY_MARK)) return undefined;
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.uid_number', 'api_keys.uid_number')
+      .select((eb) => ['api_keys.id', 'users.uid_number', 'users.uid', isAdminExpression(eb).as('is_admin')])
+      .where('api_keys.key_hash', '=', sha256Hex(secret))
+      .where('users.status', '=', 'active')
+      .executeTakeFirst();
+    if (!row) return undefined;
+    this.recordUse(row.id);
+    return { uidNumber: row.uid_number, uid: row.uid, isAdmin: Boolean(row.is_admin), via: 'apikey' };
+  }
+
+  private recordUse(id: string) {
+    const now = Date.now();
+    if (now - (this.lastWritten.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastWritten.set(id, now);
+    void this.db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(now).toISOString() })
+      .where('id', '=', id)
+      .execute()
+      .catch(() => this.lastWritten.delete(id));
+  }
+}

@@ -1,0 +1,97 @@
+import type { Kysely } from 'kysely';
+import { randomToken, sha256Hex } from '@app/server-kit';
+import type { ManagerDB } from '../db/schema.ts';
+import { nowIso } from '../common/time.ts';
+
+export const SESSION_COOKIE = 'connect.sid';
+const SIGNED_IN_TTL_MS = 7 * 24 * 3600_000;
+const ANONYMOUS_TTL_MS = 24 * 3600_000;
+
+/** State kept server-side between requests of one browser. */
+export interface SessionData {
+  oidc?: { state: string; nonce: string; codeVerifier: string; redirect: string };
+  idToken?: string;
+}
+
+export interface Session {
+  token: string;
+  uidNumber: number | null;
+  csrfToken: string;
+  data: SessionData;
+  expiresAt: number;
+}
+
+/** Session rows keyed by the SHA-256 of the cookie value. */
+export class SessionStore {
+  constructor(private readonly db: Kysely<ManagerDB>) {}
+
+  async create(uidNumber: number | null, data: SessionData = {}): Promise<Session> {
+    const session: Session = {
+      token: randomToken(32),
+      uidNumber,
+      csrfToken: randomToken(24),
+      data,
+      expiresAt: Date.now() + (uidNumber === null ? ANONYMOUS_TTL_MS : SIGNED_IN_TTL_MS),
+    };
+    await this.db
+      .insertInto('sessions')
+      .values({
+        id_hash: sha256Hex(session.token),
+        uid_number: uidNumber,
+        csrf_token: session.csrfToken,
+        data: JSON.stringify(data),
+        expires_at: session.expiresAt,
+        created_at: nowIso(),
+      })
+      .execute();
+    return session;
+  }
+
+  async find(token: string): Promise<Session | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select(['uid_number', 'csrf_token', 'data', 'expires_at'])
+      .where('id_hash', '=', sha256Hex(token))
+      .where('expires_at', '>', Date.now())
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      token,
+      uidNumber: row.uid_number,
+      csrfToken: row.csrf_token,
+      data: JSON.parse(row.data) as SessionData,
+      expiresAt: Number(row.expires_at),
+    };
+  }
+
+  async saveData(session: Session): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ data: JSON.stringify(session.data) })
+      .where('id_hash', '=', sha256Hex(session.token))
+      .execute();
+  }
+
+  /** Slides a signed-in session's expiry, writing only when less than half its lifetime is left. */
+  async extend(session: Session): Promise<void> {
+    if (session.uidNumber === null || session.expiresAt - Date.now() > SIGNED_IN_TTL_MS / 2) return;
+    session.expiresAt = Date.now() + SIGNED_IN_TTL_MS;
+    await this.db
+      .updateTable('sessions')
+      .set({ expires_at: session.expiresAt })
+      .where('id_hash', '=', sha256Hex(session.token))
+      .execute();
+  }
+
+  async destroy(token: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id_hash', '=', sha256Hex(token)).execute();
+  }
+
+  async destroyForUser(uidNumber: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('uid_number', '=', uidNumber).execute();
+  }
+
+  async purgeExpired(): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<=', Date.now()).execute();
+  }
+}

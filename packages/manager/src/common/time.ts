@@ -1,0 +1,1 @@
+export const nowIso = () => new Date().toISOString();

@@ -1,0 +1,14 @@
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DialectName, SecretBox } from '@app/server-kit';
+import type { ManagerDB } from './db/schema.ts';
+import type { ManagerConfig } from './config.ts';
+
+/** What every domain service of the manager is built from. */
+export interface ManagerContext {
+  db: Kysely<ManagerDB>;
+  dialect: DialectName;
+  config: ManagerConfig;
+  secrets: SecretBox;
+  log: FastifyBaseLogger;
+}

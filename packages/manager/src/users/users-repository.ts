@@ -1,0 +1,151 @@
+import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { ManagerDB, UsersTable } from '../db/schema.ts';
+import { nowIso } from '../common/time.ts';
+
+export const FIRST_UID_NUMBER = 2000;
+export const DEFAULT_GROUP_GID = 2000;
+export const ADMIN_GROUP_GID = 2001;
+
+export type UserStatus = UsersTable['status'];
+
+export interface UserGroupRef {
+  gidNumber: number;
+  cn: string;
+  isAdmin: boolean;
+}
+
+export interface User {
+  uidNumber: number;
+  uid: string;
+  givenName: string;
+  sn: string;
+  cn: string;
+  mail: string;
+  status: UserStatus;
+  groups: UserGroupRef[];
+  isAdmin: boolean;
+}
+
+export type UserRow = Selectable<UsersTable>;
+type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
+
+/** `1` when the user of the outer `users` row belongs to an administrative group. */
+export function isAdminExpression(eb: ExpressionBuilder<ManagerDB, 'users'>) {
+  return eb
+    .case()
+    .when(
+      eb.exists(
+        eb
+          .selectFrom('user_groups')
+          .innerJoin('groups', 'groups.gid_number', 'user_groups.gid_number')
+          .whereRef('user_groups.uid_number', '=', 'users.uid_number')
+          .where('groups.is_admin', '=', 1)
+          .select(sql`1`.as('one')),
+      ),
+    )
+    .then(1)
+    .else(0)
+    .end();
+}
+
+export const fullName = (givenName: string, sn: string) => `${givenName} ${sn}`.trim();
+
+export class UsersRepository {
+  constructor(private readonly db: Kysely<ManagerDB>) {}
+
+  findByUid(uid: string, db: Db = this.db) {
+    return db.selectFrom('users').selectAll().where('uid', '=', uid).executeTakeFirst();
+  }
+
+  findByMail(mail: string, db: Db = this.db) {
+    return db.selectFrom('users').selectAll().where('mail', '=', mail.toLowerCase()).executeTakeFirst();
+  }
+
+  findByNumber(uidNumber: number, db: Db = this.db) {
+    return db.selectFrom('users').selectAll().where('uid_number', '=', uidNumber).executeTakeFirst();
+  }
+
+  /** The active user with this number and whether they are an administrator. */
+  activePrincipal(uidNumber: number) {
+    return this.db
+      .selectFrom('users')
+      .select((eb) => ['uid_number', 'uid', isAdminExpression(eb).as('is_admin')])
+      .where('uid_number', '=', uidNumber)
+      .where('status', '=', 'active')
+      .executeTakeFirst();
+  }
+
+  async countUsers(db: Db = this.db): Promise<number> {
+    const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Users with their groups; all users, or those whose numbers are given. */
+  async withGroups(rows: UserRow[], db: Db = this.db): Promise<User[]> {
+    if (!rows.length) return [];
+    const memberships = await db
+      .selectFrom('user_groups')
+      .innerJoin('groups', 'groups.gid_number', 'user_groups.gid_number')
+      .select(['user_groups.uid_number', 'groups.gid_number', 'groups.cn', 'groups.is_admin'])
+      .where(
+        'user_groups.uid_number',
+        'in',
+        rows.map((row) => row.uid_number),
+      )
+      .orderBy('groups.gid_number')
+      .execute();
+    return rows.map((row) => {
+      const groups = memberships
+        .filter((m) => m.uid_number === row.uid_number)
+        .map((m) => ({ gidNumber: m.gid_number, cn: m.cn, isAdmin: Boolean(m.is_admin) }));
+      return {
+        uidNumber: row.uid_number,
+        uid: row.uid,
+        givenName: row.given_name,
+        sn: row.sn,
+        cn: row.cn,
+        mail: row.mail,
+        status: row.status,
+        groups,
+        isAdmin: groups.some((group) => group.isAdmin),
+      };
+    });
+  }
+
+  async list(db: Db = this.db): Promise<User[]> {
+    return this.withGroups(await db.selectFrom('users').selectAll().orderBy('uid_number').execute(), db);
+  }
+
+  /**
+   * Inserts a user with the next free uidNumber. Between concurrent inserts the primary key decides;
+   * callers retry the transaction on a uid_number clash (see retryOnConflict).
+   */
+  async insert(db: Db, values: Omit<UserRow, 'uid_number' | 'created_at' | 'updated_at' | 'cn'>): Promise<UserRow> {
+    const max = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.max('uid_number').as('max'))
+      .executeTakeFirst();
+    const now = nowIso();
+    const row: UserRow = {
+      ...values,
+      mail: values.mail.toLowerCase(),
+      cn: fullName(values.given_name, values.sn),
+      uid_number: Math.max(Number(max?.max ?? 0) + 1, FIRST_UID_NUMBER),
+      created_at: now,
+      updated_at: now,
+    };
+    await db.insertInto('users').values(row).execute();
+    return row;
+  }
+
+  async setGroups(db: Db, uidNumber: number, gidNumbers: number[]): Promise<void> {
+    await db.deleteFrom('user_groups').where('uid_number', '=', uidNumber).execute();
+    const unique = [...new Set(gidNumbers)];
+    if (unique.length) {
+      await db
+        .insertInto('user_groups')
+        .values(unique.map((gid) => ({ uid_number: uidNumber, gid_number: gid })))
+        .execute();
+    }
+  }
+}

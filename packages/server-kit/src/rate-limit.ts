@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import { AppError } from './errors.ts';
+
+export interface RateLimitOptions {
+  failures: number;
+  windowSeconds: number;
+  blockSeconds: number;
+}
+
+interface Counter {
+  windowStart: number;
+  failures: number;
+  blockedUntil: number;
+}
+
+/**
+ * Blocks a client address with 429 for `blockSeconds` once it has caused `failures` 4xx/5xx answers
+ * within `windowSeconds`. Successful requests cost one map lookup. Counters live in process memory.
+ */
+export function installRateLimit(app: FastifyInstance, options: RateLimitOptions, now = () => Date.now()) {
+  const counters = new Map<string, Counter>();
+  const windowMs = options.windowSeconds * 1000;
+
+  const sweep = setInterval(() => {
+    const time = now();
+    for (const [address, counter] of counters) {
+      if (counter.blockedUntil < time && counter.windowStart + windowMs < time) counters.delete(address);
+    }
+  }, windowMs);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+
+  app.addHook('onRequest', async (request) => {
+    const counter = counters.get(request.ip);
+    if (counter && counter.blockedUntil > now()) {
+      const retryAfter = Math.ceil((counter.blockedUntil - now()) / 1000);
+      throw new AppError(
+        429,
+        'rate_limited',
+        `Too many failed requests from your address. Try again in ${retryAfter} seconds.`,
+        undefined,
+        { 'retry-after': String(retryAfter) },
+      );
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode < 400 || reply.statusCode === 429) return;
+    const time = now();
+    let counter = counters.get(request.ip);
+    if (!counter || counter.windowStart + windowMs < time) {
+      counter = { windowStart: time, failures: 0, blockedUntil: 0 };
+      counters.set(request.ip, counter);
+    }
+    counter.failures += 1;
+    if (counter.failures >= options.failures) {
+      counter.blockedUntil = time + options.blockSeconds * 1000;
+      counter.failures = 0;
+      counter.windowStart = time;
+      request.log.warn({ address: request.ip }, 'client address blocked after repeated failures');
+    }
+  });
+}
