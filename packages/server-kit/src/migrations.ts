@@ -9,9 +9,9 @@ const MIGRATION_LOCK_KEY = 7_340_211;
  * Applies pending migrations. On PostgreSQL a session advisory lock serialises start-up across
  * processes (Kysely's own lock table is created outside any lock, so two first starts could race).
  */
-export async function migrate(database: Database<unknown>, set: MigrationSet): Promise<void> {
+export async function migrate(database: Database<any>, set: MigrationSet): Promise<void> {
   const migrations = set(database.dialect);
-  const run = async (db: Kysely<unknown>) => {
+  const run = async (db: Kysely<any>) => {
     const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');

@@ -1,0 +1,103 @@
+import cookie from '@fastify/cookie';
+import {
+  createHttpServer,
+  installRateLimit,
+  migrate,
+  openDatabase,
+  registerOpenApi,
+  SecretBox,
+  type Database,
+} from '@app/server-kit';
+import { managerMigrations } from '../migrations/index.ts';
+import type { ManagerConfig } from './config.ts';
+import type { ManagerDB } from './db/schema.ts';
+import type { Api } from './common/api.ts';
+import { installRequestAuth } from './auth/request-auth.ts';
+import { createServices, type Services } from './services.ts';
+import { metaRoutes } from './routes/meta.ts';
+import { authRoutes } from './routes/auth.ts';
+import { userRoutes } from './routes/users.ts';
+import { groupRoutes } from './routes/groups.ts';
+import { apiKeyRoutes } from './routes/apikeys.ts';
+import { settingsRoutes } from './routes/settings.ts';
+
+export const API_PREFIX = '/api/v1';
+export const API_VERSION = '1.1.0';
+
+export interface ManagerApp {
+  app: Api;
+  services: Services;
+  database: Database<ManagerDB>;
+  /** Stops the HTTP server (finishing in-flight requests), then closes the database. */
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** PostgreSQL schema (tests give each file its own). */
+  schema?: string;
+}
+
+/** Tokens in URL paths (password reset, invitations) never reach the request log. */
+const redactUrl = (url: string) => url.replace(/(\/(?:password-reset|invite)\/)(?!request\b)[^/?]+/, '$1[redacted]');
+
+export async function buildManager(config: ManagerConfig, options: BuildOptions = {}): Promise<ManagerApp> {
+  const database = openDatabase<ManagerDB>({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    fileName: 'manager.db',
+    variable: 'MANAGER_DATABASE_URL',
+    ...(options.schema ? { schema: options.schema } : {}),
+  });
+  try {
+    await migrate(database, managerMigrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const app = createHttpServer({ logLevel: config.logLevel, trustProxy: config.trustProxy, redactUrl });
+  const services = createServices({
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    secrets: new SecretBox(config.secretKey),
+    log: app.log,
+  });
+
+  await app.register(cookie);
+  installRateLimit(app, config.rateLimit);
+  await registerOpenApi(app, {
+    title: 'Container Manager API',
+    version: API_VERSION,
+    description: 'Sites, nodes, containers and their services, jobs, users and settings.',
+    prefix: API_PREFIX,
+  });
+  await app.register(
+    async (api: Api) => {
+      installRequestAuth(api, {
+        sessions: services.sessions,
+        apiKeys: services.apiKeys,
+        users: services.users.repo,
+        secureCookies: config.production,
+      });
+      for (const routes of [metaRoutes, authRoutes, userRoutes, groupRoutes, apiKeyRoutes, settingsRoutes]) {
+        await api.register(async (scope: Api) => routes(scope, services));
+      }
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const sweep = setInterval(() => void services.sessions.purgeExpired().catch(() => undefined), 3600_000);
+  sweep.unref();
+
+  return {
+    app,
+    services,
+    database,
+    async close() {
+      clearInterval(sweep);
+      await app.close();
+      await database.close();
+    },
+  };
+}

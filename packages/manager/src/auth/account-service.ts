@@ -1,0 +1,173 @@
+import { badRequest, forbidden, notFound, retryOnConflict, AppError, conflict } from '@app/server-kit';
+import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ManagerDB } from '../db/schema.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { checkUserFields } from '../users/user-rules.ts';
+import { ADMIN_GROUP_GID, DEFAULT_GROUP_GID, type UserStatus } from '../users/users-repository.ts';
+import type { UsersService } from '../users/users-service.ts';
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
+import type { Principal } from './principal.ts';
+import type { SessionStore } from './sessions.ts';
+import type { TokenStore } from './tokens.ts';
+import { nowIso } from '../common/time.ts';
+
+export interface Registration {
+  uid: string;
+  givenName: string;
+  sn: string;
+  mail: string;
+  userPassword: string;
+  inviteToken?: string | undefined;
+}
+
+/** Self-service account flows: register, log in, invitations, password reset. */
+export class AccountService {
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly users: UsersService,
+    private readonly tokens: TokenStore,
+    private readonly sessions: SessionStore,
+    private readonly mailer: Mailer,
+    private readonly publicUrl: string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** The first user becomes an active administrator; a valid invitation makes an active user; others wait. */
+  async register(input: Registration): Promise<{ uid: string; status: UserStatus; message: string }> {
+    checkUserFields(input);
+    const invite = input.inviteToken ? await this.tokens.findInvite(input.inviteToken) : undefined;
+    if (input.inviteToken && !invite) throw badRequest('This invitation is invalid or has expired.', undefined, 'invalid_invite');
+    if (invite && invite.email !== input.mail.toLowerCase()) {
+      throw badRequest('Register with the e-mail address the invitation was sent to.', { mail: 'must match the invitation' }, 'email_mismatch');
+    }
+    const passwordHash = await hashPassword(input.userPassword);
+    const status = await retryOnConflict(['uid_number'], () =>
+      this.db.transaction().execute(async (trx) => {
+        await this.users.lockUsers(trx);
+        const first = (await this.users.repo.countUsers(trx)) === 0;
+        if (invite && !(await this.tokens.useInvite(trx, invite.id))) {
+          throw badRequest('This invitation has already been used.', undefined, 'invalid_invite');
+        }
+        const status: UserStatus = first || invite ? 'active' : 'pending';
+        const row = await this.users.repo.insert(trx, {
+          uid: input.uid,
+          given_name: input.givenName,
+          sn: input.sn,
+          mail: input.mail,
+          password_hash: passwordHash,
+          status,
+        });
+        await this.users.repo.setGroups(trx, row.uid_number, first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID]);
+        return status;
+      }),
+    );
+    const message =
+      status === 'active'
+        ? 'Your account is active. You can log in now.'
+        : 'Your account was created and waits for an administrator to approve it.';
+    return { uid: input.uid, status, message };
+  }
+
+  async login(username: string, password: string): Promise<Principal> {
+    const row = await this.users.repo.findByUid(username.trim().toLowerCase());
+    const valid = await verifyPassword(row?.password_hash, password);
+    if (!row || !valid) throw new AppError(401, 'invalid_credentials', 'Wrong username or password.');
+    if (row.status !== 'active') {
+      throw forbidden(
+        row.status === 'pending'
+          ? 'Your account waits for an administrator to approve it.'
+          : 'Your account is suspended. Contact an administrator.',
+        'account_inactive',
+      );
+    }
+    const user = await this.users.get(row.uid_number);
+    return { uidNumber: user.uidNumber, uid: user.uid, isAdmin: user.isAdmin, via: 'session' };
+  }
+
+  async inviteEmail(token: string): Promise<string> {
+    const invite = await this.tokens.findInvite(token);
+    if (!invite) throw notFound('This invitation is invalid or has expired.', 'invalid_invite');
+    return invite.email;
+  }
+
+  async invite(email: string): Promise<{ email: string; message: string }> {
+    checkUserFields({ mail: email });
+    if (await this.users.repo.findByMail(email)) throw conflict('A user with this e-mail already exists.', { email: 'is already registered' });
+    const token = await this.tokens.createInvite(email);
+    await this.mailer.send({
+      to: email,
+      subject: 'You are invited to the container manager',
+      text:
+        `You have been invited to create an account.\n\n` +
+        `Register here (the link is valid for 24 hours):\n${this.publicUrl}/register?invite=${encodeURIComponent(token)}\n`,
+    });
+    return { email: email.toLowerCase(), message: `Invitation sent to ${email.toLowerCase()}.` };
+  }
+
+  /** Always answers the same, whether or not the account exists. */
+  async requestPasswordReset(usernameOrEmail: string): Promise<void> {
+    const key = usernameOrEmail.trim().toLowerCase();
+    const row = key.includes('@') ? await this.users.repo.findByMail(key) : await this.users.repo.findByUid(key);
+    if (!row || row.status !== 'active') return;
+    const token = await this.tokens.createReset(row.uid_number);
+    try {
+      await this.mailer.send({
+        to: row.mail,
+        subject: 'Reset your password',
+        text:
+          `Someone asked to reset the password of ${row.uid}. If it was you, open this link within an hour:\n` +
+          `${this.publicUrl}/reset-password/${encodeURIComponent(token)}\n\nIf it was not you, ignore this message.`,
+      });
+    } catch (error) {
+      this.log.error({ err: error }, 'password reset e-mail could not be sent');
+    }
+  }
+
+  async resetUsername(token: string): Promise<string> {
+    const reset = await this.tokens.findReset(token);
+    if (!reset) throw notFound('This reset link is invalid or has expired.', 'invalid_token');
+    return reset.uid;
+  }
+
+  async completePasswordReset(token: string, password: string, confirmPassword: string): Promise<void> {
+    if (password !== confirmPassword) throw badRequest('The passwords do not match.', { confirmPassword: 'does not match' }, 'mismatch');
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      throw badRequest(`Use at least ${MIN_PASSWORD_LENGTH} characters.`, { password: `must be at least ${MIN_PASSWORD_LENGTH} characters` }, 'weak_password');
+    }
+    const reset = await this.tokens.findReset(token);
+    if (!reset) throw notFound('This reset link is invalid or has expired.', 'invalid_token');
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction().execute(async (trx) => {
+      if (!(await this.tokens.useReset(trx, reset.id))) throw notFound('This reset link has already been used.', 'invalid_token');
+      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('uid_number', '=', reset.uid_number).execute();
+    });
+    await this.sessions.destroyForUser(reset.uid_number);
+  }
+
+  /** Development only (the route does not exist in production): an active administrator, created on first use. */
+  async devLogin(username: string): Promise<Principal> {
+    const uid = username.trim().toLowerCase();
+    checkUserFields({ uid });
+    const existing = await this.users.repo.findByUid(uid);
+    if (existing && existing.status !== 'active') throw forbidden('This account is not active.', 'account_inactive');
+    const uidNumber =
+      existing?.uid_number ??
+      (await retryOnConflict(['uid_number'], () =>
+        this.db.transaction().execute(async (trx) => {
+          const row = await this.users.repo.insert(trx, {
+            uid,
+            given_name: 'Developer',
+            sn: uid,
+            mail: `${uid}@localhost.localdomain`,
+            password_hash: null,
+            status: 'active',
+          });
+          await this.users.repo.setGroups(trx, row.uid_number, [DEFAULT_GROUP_GID, ADMIN_GROUP_GID]);
+          return row.uid_number;
+        }),
+      ));
+    const user = await this.users.get(uidNumber);
+    return { uidNumber, uid: user.uid, isAdmin: user.isAdmin, via: 'session' };
+  }
+}

@@ -1,0 +1,94 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { forbidden, safeEqual, unauthorized } from '@app/server-kit';
+import type { ApiKeyService } from './api-keys.ts';
+import type { Principal } from './principal.ts';
+import { SESSION_COOKIE, type Session, type SessionStore } from './sessions.ts';
+import type { UsersRepository } from '../users/users-repository.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    session: Session | null;
+  }
+  interface FastifyContextConfig {
+    /** `false` exempts a state-changing route from the CSRF check (agents, proxy reports). */
+    csrf?: boolean;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface RequestAuthDeps {
+  sessions: SessionStore;
+  apiKeys: ApiKeyService;
+  users: UsersRepository;
+  secureCookies: boolean;
+}
+
+/**
+ * Resolves the caller of every API request — a Bearer API key, else the session cookie — and enforces
+ * the CSRF token on session-authenticated writes, before validation, so a forged request learns nothing.
+ */
+export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) {
+  app.decorateRequest('principal', null);
+  app.decorateRequest('session', null);
+
+  app.addHook('onRequest', async (request) => {
+    const authorization = request.headers.authorization;
+    if (authorization?.toLowerCase().startsWith('bearer ')) {
+      const principal = await deps.apiKeys.authenticate(authorization.slice(7).trim());
+      if (!principal) throw unauthorized('The API key is invalid or has been deleted.');
+      request.principal = principal;
+      return;
+    }
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token) return;
+    const session = await deps.sessions.find(token);
+    if (!session) return;
+    request.session = session;
+    if (session.uidNumber !== null) {
+      const row = await deps.users.activePrincipal(session.uidNumber);
+      if (row) {
+        request.principal = { uidNumber: row.uid_number, uid: row.uid, isAdmin: Boolean(row.is_admin), via: 'session' };
+        await deps.sessions.extend(session);
+      }
+    }
+    if (request.principal && !SAFE_METHODS.has(request.method) && request.routeOptions.config?.csrf !== false) {
+      const header = request.headers['x-csrf-token'];
+      if (typeof header !== 'string' || !safeEqual(header, session.csrfToken)) {
+        throw forbidden('Missing or invalid X-CSRF-Token header. Fetch one from GET /api/v1/csrf-token.', 'csrf_invalid');
+      }
+    }
+  });
+}
+
+export function setSessionCookie(reply: FastifyReply, session: Session, secure: boolean) {
+  reply.setCookie(SESSION_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    expires: new Date(session.expiresAt),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+}
+
+/** Route guard: any signed-in caller. */
+export async function requireUser(request: FastifyRequest) {
+  if (!request.principal) throw unauthorized();
+}
+
+/** Route guard: members of an administrative group only. */
+export async function requireAdmin(request: FastifyRequest) {
+  if (!request.principal) throw unauthorized();
+  if (!request.principal.isAdmin) throw forbidden('Only administrators can do this.');
+}
+
+/** The caller of a guarded route. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized();
+  return request.principal;
+}

@@ -1,0 +1,41 @@
+import nodemailer from 'nodemailer';
+import { AppError } from '@app/server-kit';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SettingsService } from '../settings/settings-service.ts';
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends through the SMTP URL and no-reply address stored in the settings, read at send time. */
+export class Mailer {
+  constructor(
+    private readonly settings: SettingsService,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async configured(): Promise<boolean> {
+    const { smtpUrl, smtpNoreplyAddress } = await this.settings.get();
+    return Boolean(smtpUrl && smtpNoreplyAddress);
+  }
+
+  /** Throws 409 smtp_not_configured without SMTP settings, 502 smtp_error when the server refuses. */
+  async send(mail: Mail): Promise<void> {
+    const { smtpUrl, smtpNoreplyAddress } = await this.settings.get();
+    if (!smtpUrl || !smtpNoreplyAddress) {
+      throw new AppError(409, 'smtp_not_configured', 'E-mail is not set up: set smtpUrl and smtpNoreplyAddress in the settings.');
+    }
+    const transport = nodemailer.createTransport(smtpUrl);
+    try {
+      await transport.sendMail({ from: smtpNoreplyAddress, to: mail.to, subject: mail.subject, text: mail.text });
+    } catch (error) {
+      this.log.warn({ err: error }, 'SMTP server refused the message');
+      throw new AppError(502, 'smtp_error', 'The mail server refused the message. Check the SMTP settings.');
+    } finally {
+      transport.close();
+    }
+    this.log.info({ subject: mail.subject }, 'e-mail sent');
+  }
+}

@@ -1,0 +1,209 @@
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, notFound } from '@app/server-kit';
+import { safeRedirect, type Api } from '../common/api.ts';
+import { Data, Nullable, responses } from '../common/schemas.ts';
+import { clearSessionCookie, requireUser, principalOf, setSessionCookie } from '../auth/request-auth.ts';
+import { OidcError } from '../auth/oidc.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { SessionData } from '../auth/sessions.ts';
+import type { Services } from '../services.ts';
+import type { FastifyReply } from 'fastify';
+
+const Message = Data(Type.Object({ message: Type.String() }));
+const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+
+export async function authRoutes(api: Api, services: Services) {
+  const { config } = services.ctx;
+  const secure = config.production;
+
+  /** Replaces any session with a fresh one for the principal: a new id at every sign-in. */
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, principal: Principal, data: SessionData = {}) => {
+    if (request.session) await services.sessions.destroy(request.session.token);
+    const session = await services.sessions.create(principal.uidNumber, data);
+    setSessionCookie(reply, session, secure);
+  };
+  const passwordAuthAllowed = async () => {
+    if (services.oidc) throw forbidden('Single sign-on is enabled: sign in with your identity provider.', 'oidc_enabled');
+  };
+  const oidcEnabled = async () => {
+    if (!services.oidc) throw notFound('Single sign-on is not configured.', 'oidc_disabled');
+  };
+
+  api.get(
+    '/session',
+    {
+      onRequest: requireUser,
+      schema: { tags: ['Auth'], response: responses({ 200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean() })) }) },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      return { data: { user: principal.uid, isAdmin: principal.isAdmin } };
+    },
+  );
+
+  api.post(
+    '/auth/login',
+    {
+      onRequest: passwordAuthAllowed,
+      schema: {
+        tags: ['Auth'],
+        body: Type.Object({
+          username: Type.String({ minLength: 1 }),
+          password: Type.String({ minLength: 1 }),
+          redirect: Type.Optional(Type.String()),
+        }),
+        response: responses({ 200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean(), redirect: Type.String() })) }),
+      },
+    },
+    async (request, reply) => {
+      const { username, password, redirect } = request.body;
+      const principal = await services.accounts.login(username, password);
+      await signIn(request, reply, principal);
+      return { data: { user: principal.uid, isAdmin: principal.isAdmin, redirect: safeRedirect(redirect) } };
+    },
+  );
+
+  api.get(
+    '/auth/oidc/login',
+    {
+      onRequest: oidcEnabled,
+      schema: { tags: ['Auth'], querystring: Type.Object({ redirect: Type.Optional(Type.String()) }) },
+    },
+    async (request, reply) => {
+      try {
+        const { url, state } = await services.oidc!.start(safeRedirect(request.query.redirect));
+        let session = request.session;
+        if (session) {
+          session.data.oidc = state;
+          await services.sessions.saveData(session);
+        } else {
+          session = await services.sessions.create(null, { oidc: state });
+          setSessionCookie(reply, session, secure);
+        }
+        return reply.redirect(url, 302);
+      } catch (error) {
+        return reply.redirect(`/login?oidc_error=${error instanceof OidcError ? error.code : 'login_failed'}`, 302);
+      }
+    },
+  );
+
+  api.get('/auth/oidc/callback', { onRequest: oidcEnabled, schema: { tags: ['Auth'] } }, async (request, reply) => {
+    const pending = request.session?.data.oidc;
+    const query = request.url.split('?')[1] ?? '';
+    try {
+      const { principal, idToken } = await services.oidc!.finish(query, pending);
+      await signIn(request, reply, principal, idToken ? { idToken } : {});
+      return reply.redirect(pending!.redirect, 302);
+    } catch (error) {
+      if (!(error instanceof OidcError)) request.log.error({ err: error }, 'single sign-on failed');
+      else request.log.warn({ code: error.code, reason: error.message }, 'single sign-on refused');
+      return reply.redirect(`/login?oidc_error=${error instanceof OidcError ? error.code : 'login_failed'}`, 302);
+    }
+  });
+
+  api.post(
+    '/auth/logout',
+    {
+      schema: {
+        tags: ['Auth'],
+        response: responses({ 200: Data(Type.Object({ loggedOut: Type.Boolean(), logoutUrl: Nullable(Type.String()) })) }),
+      },
+    },
+    async (request, reply) => {
+      const idToken = request.session?.data.idToken;
+      if (request.session) await services.sessions.destroy(request.session.token);
+      clearSessionCookie(reply, secure);
+      const logoutUrl = services.oidc ? await services.oidc.logoutUrl(idToken) : null;
+      return { data: { loggedOut: true, logoutUrl } };
+    },
+  );
+
+  api.post(
+    '/auth/register',
+    {
+      onRequest: passwordAuthAllowed,
+      schema: {
+        tags: ['Auth'],
+        body: Type.Object({
+          uid: Type.String({ minLength: 1 }),
+          givenName: Type.String({ minLength: 1 }),
+          sn: Type.String({ minLength: 1 }),
+          mail: Type.String({ minLength: 1 }),
+          userPassword: Type.String({ minLength: 1 }),
+          inviteToken: Type.Optional(Type.String()),
+        }),
+        response: responses({ 201: Data(Type.Object({ uid: Type.String(), status: Type.String(), message: Type.String() })) }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const result = await services.accounts.register({
+        ...body,
+        uid: body.uid.trim().toLowerCase(),
+        mail: body.mail.trim(),
+        inviteToken: body.inviteToken || undefined,
+      });
+      return reply.code(201).send({ data: result });
+    },
+  );
+
+  api.get(
+    '/auth/register/invite/:token',
+    {
+      onRequest: passwordAuthAllowed,
+      schema: { tags: ['Auth'], params: TokenParams, response: responses({ 200: Data(Type.Object({ email: Type.String() })) }) },
+    },
+    async (request) => ({ data: { email: await services.accounts.inviteEmail(request.params.token) } }),
+  );
+
+  api.post(
+    '/auth/password-reset/request',
+    {
+      schema: {
+        tags: ['Auth'],
+        body: Type.Object({ usernameOrEmail: Type.String({ minLength: 1 }) }),
+        response: responses({ 200: Message }),
+      },
+    },
+    async (request) => {
+      await services.accounts.requestPasswordReset(request.body.usernameOrEmail);
+      return { data: { message: 'If an active account matches, a reset link has been sent to its e-mail address.' } };
+    },
+  );
+
+  api.get(
+    '/auth/password-reset/:token',
+    { schema: { tags: ['Auth'], params: TokenParams, response: responses({ 200: Data(Type.Object({ username: Type.String() })) }) } },
+    async (request) => ({ data: { username: await services.accounts.resetUsername(request.params.token) } }),
+  );
+
+  api.post(
+    '/auth/password-reset/:token',
+    {
+      schema: {
+        tags: ['Auth'],
+        params: TokenParams,
+        body: Type.Object({ password: Type.String(), confirmPassword: Type.String() }),
+        response: responses({ 200: Message }),
+      },
+    },
+    async (request) => {
+      const { password, confirmPassword } = request.body;
+      await services.accounts.completePasswordReset(request.params.token, password, confirmPassword);
+      return { data: { message: 'Your password has been changed. Log in with the new password.' } };
+    },
+  );
+
+  if (!config.production) {
+    api.post(
+      '/auth/dev',
+      { schema: { hide: true, body: Type.Optional(Type.Object({ username: Type.Optional(Type.String()) })) } },
+      async (request, reply) => {
+        const principal = await services.accounts.devLogin(request.body?.username || 'dev');
+        await signIn(request, reply, principal);
+        return { data: { user: principal.uid, isAdmin: principal.isAdmin, redirect: '/' } };
+      },
+    );
+  }
+}

@@ -1,0 +1,51 @@
+import { Type } from 'typebox';
+import { DateTime, Nullable } from '../../common/schemas.ts';
+
+export const UserStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('suspended')]);
+/** Accepted on input: the original system's `disabled` means `suspended`. */
+export const UserStatusInput = Type.Union([UserStatusSchema, Type.Literal('disabled')]);
+
+export const GroupRef = Type.Object({ gidNumber: Type.Integer(), cn: Type.String(), isAdmin: Type.Boolean() });
+
+export const UserSchema = Type.Object({
+  uidNumber: Type.Integer(),
+  uid: Type.String(),
+  givenName: Type.String(),
+  sn: Type.String(),
+  cn: Type.String(),
+  mail: Type.String(),
+  status: UserStatusSchema,
+  groups: Type.Array(GroupRef),
+  isAdmin: Type.Boolean(),
+});
+
+export const GroupSchema = Type.Object({
+  gidNumber: Type.Integer(),
+  cn: Type.String(),
+  isAdmin: Type.Boolean(),
+  userCount: Type.Optional(Type.Integer()),
+});
+
+export const ApiKeySchema = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  keyPrefix: Type.String(),
+  description: Nullable(Type.String()),
+  lastUsedAt: Nullable(DateTime),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
+export const EnvVarDefaultSchema = Type.Object({
+  key: Type.String(),
+  value: Type.String(),
+  description: Type.String({ default: '' }),
+});
+
+export const SettingsSchema = Type.Object({
+  smtpUrl: Type.String(),
+  smtpNoreplyAddress: Type.String(),
+  defaultContainerEnvVars: Type.Array(EnvVarDefaultSchema),
+  inventoryUrl: Type.String(),
+  inventoryToken: Type.String(),
+  bannerMessage: Type.String(),
+});

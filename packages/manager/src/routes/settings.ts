@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import type { Api } from '../common/api.ts';
+import { Data, Nullable, responses } from '../common/schemas.ts';
+import { requireAdmin } from '../auth/request-auth.ts';
+import type { Services } from '../services.ts';
+import { EnvVarDefaultSchema, SettingsSchema } from './schemas/identity.ts';
+
+const SettingsInput = Type.Object({
+  smtpUrl: Type.Optional(Type.String()),
+  smtpNoreplyAddress: Type.Optional(Type.String()),
+  defaultContainerEnvVars: Type.Optional(Type.Array(EnvVarDefaultSchema)),
+  inventoryUrl: Type.Optional(Type.String()),
+  inventoryToken: Type.Optional(Nullable(Type.String())),
+  bannerMessage: Type.Optional(Type.String()),
+  // Names the original system used.
+  netboxUrl: Type.Optional(Type.String()),
+  netboxToken: Type.Optional(Nullable(Type.String())),
+});
+
+export async function settingsRoutes(api: Api, services: Services) {
+  api.addHook('onRequest', requireAdmin);
+  const tags = ['Settings'];
+  api.get(
+    '/settings',
+    { schema: { tags, summary: 'Settings; secrets are masked', response: responses({ 200: Data(SettingsSchema) }) } },
+    async () => ({ data: await services.settings.forDisplay() }),
+  );
+  api.put(
+    '/settings',
+    {
+      schema: {
+        tags,
+        summary: 'Update settings; omitted fields keep their value; a masked or blank secret keeps the stored one',
+        body: SettingsInput,
+        response: responses({ 200: Data(SettingsSchema) }),
+      },
+    },
+    async (request) => {
+      const { netboxUrl, netboxToken, ...body } = request.body;
+      return {
+        data: await services.settings.update({
+          ...body,
+          inventoryUrl: body.inventoryUrl ?? netboxUrl,
+          inventoryToken: body.inventoryToken !== undefined ? body.inventoryToken : netboxToken,
+        }),
+      };
+    },
+  );
+}

@@ -1,0 +1,113 @@
+import { Type } from 'typebox';
+import type { Api } from '../common/api.ts';
+import { Data, responses } from '../common/schemas.ts';
+import { requireAdmin } from '../auth/request-auth.ts';
+import type { Services } from '../services.ts';
+import { UserSchema, UserStatusInput } from './schemas/identity.ts';
+import type { UserStatus } from '../users/users-repository.ts';
+
+const Params = Type.Object({ uidNumber: Type.Integer() });
+const UserFields = {
+  uid: Type.String({ minLength: 1 }),
+  givenName: Type.String({ minLength: 1 }),
+  sn: Type.String({ minLength: 1 }),
+  mail: Type.String({ minLength: 1 }),
+  userPassword: Type.Optional(Type.String()),
+  status: Type.Optional(UserStatusInput),
+  groupIds: Type.Optional(Type.Array(Type.Integer())),
+};
+const statusOf = (status: string | undefined) => (status === 'disabled' ? 'suspended' : (status as UserStatus | undefined));
+
+export async function userRoutes(api: Api, services: Services) {
+  const { users, accounts, mailer } = services;
+  api.addHook('onRequest', requireAdmin);
+  const tags = ['Users'];
+
+  api.get('/users', { schema: { tags, response: responses({ 200: Data(Type.Array(UserSchema)) }) } }, async () => ({
+    data: await users.list(),
+  }));
+
+  api.post(
+    '/users',
+    { schema: { tags, body: Type.Object(UserFields), response: responses({ 201: Data(UserSchema) }) } },
+    async (request, reply) => {
+      const body = request.body;
+      const user = await users.create({ ...body, uid: body.uid.trim().toLowerCase(), status: statusOf(body.status), userPassword: body.userPassword || undefined });
+      return reply.code(201).send({ data: user });
+    },
+  );
+
+  api.get('/users/:uidNumber', { schema: { tags, params: Params, response: responses({ 200: Data(UserSchema) }) } }, async (request) => ({
+    data: await users.get(request.params.uidNumber),
+  }));
+
+  api.put(
+    '/users/:uidNumber',
+    {
+      schema: {
+        tags,
+        summary: 'Update a user; `status` approves (active) or suspends; blank password keeps it; groupIds replaces memberships',
+        params: Params,
+        body: Type.Partial(Type.Object(UserFields)),
+        response: responses({ 200: Data(UserSchema) }),
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      return {
+        data: await users.update(request.params.uidNumber, {
+          ...body,
+          uid: body.uid?.trim().toLowerCase() || undefined,
+          givenName: body.givenName || undefined,
+          sn: body.sn || undefined,
+          mail: body.mail || undefined,
+          status: statusOf(body.status),
+        }),
+      };
+    },
+  );
+
+  api.delete('/users/:uidNumber', { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } }, async (request, reply) => {
+    await users.delete(request.params.uidNumber);
+    return reply.code(204).send(null);
+  });
+
+  api.post(
+    '/users/invite',
+    {
+      schema: {
+        tags,
+        body: Type.Object({ email: Type.String({ minLength: 1 }) }),
+        response: responses({ 200: Data(Type.Object({ email: Type.String(), message: Type.String() })) }),
+      },
+    },
+    async (request) => ({ data: await accounts.invite(request.body.email.trim()) }),
+  );
+
+  api.post(
+    '/users/email-all',
+    {
+      schema: {
+        tags,
+        summary: 'Send an announcement to every active user',
+        body: Type.Object({ subject: Type.String({ minLength: 1 }), message: Type.String({ minLength: 1 }) }),
+        response: responses({
+          200: Data(Type.Object({ sent: Type.Integer(), failed: Type.Integer(), recipients: Type.Array(Type.String()) })),
+        }),
+      },
+    },
+    async (request) => {
+      const recipients = await users.activeRecipients();
+      let sent = 0;
+      for (const recipient of recipients) {
+        try {
+          await mailer.send({ to: recipient.mail, subject: request.body.subject, text: request.body.message });
+          sent += 1;
+        } catch (error) {
+          request.log.warn({ err: error, uid: recipient.uid }, 'announcement not delivered');
+        }
+      }
+      return { data: { sent, failed: recipients.length - sent, recipients: recipients.map((r) => r.uid) } };
+    },
+  );
+}

@@ -1,0 +1,34 @@
+import type { ManagerContext } from './context.ts';
+import { AccountService } from './auth/account-service.ts';
+import { ApiKeyService } from './auth/api-keys.ts';
+import { OidcService } from './auth/oidc.ts';
+import { SessionStore } from './auth/sessions.ts';
+import { TokenStore } from './auth/tokens.ts';
+import { Mailer } from './mail/mailer.ts';
+import { SettingsService } from './settings/settings-service.ts';
+import { GroupsService } from './users/groups-service.ts';
+import { UsersService } from './users/users-service.ts';
+
+/** Every domain service of the manager, wired once per process. */
+export function createServices(ctx: ManagerContext) {
+  const { db, dialect, config, secrets, log } = ctx;
+  const sessions = new SessionStore(db);
+  const users = new UsersService(db, dialect, sessions);
+  const settings = new SettingsService(db, secrets);
+  const mailer = new Mailer(settings, log);
+  const tokens = new TokenStore(db);
+  return {
+    ctx,
+    sessions,
+    users,
+    settings,
+    mailer,
+    tokens,
+    apiKeys: new ApiKeyService(db),
+    groups: new GroupsService(db),
+    accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, log),
+    oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users) : undefined,
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

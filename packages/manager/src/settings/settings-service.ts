@@ -1,0 +1,150 @@
+import type { Kysely } from 'kysely';
+import { validationFailed, type SecretBox } from '@app/server-kit';
+import type { ManagerDB } from '../db/schema.ts';
+
+export interface EnvVarDefault {
+  key: string;
+  value: string;
+  description: string;
+}
+
+export interface Settings {
+  smtpUrl: string;
+  smtpNoreplyAddress: string;
+  defaultContainerEnvVars: EnvVarDefault[];
+  inventoryUrl: string;
+  inventoryToken: string;
+  bannerMessage: string;
+}
+
+export type SettingsUpdate = Partial<Omit<Settings, 'inventoryToken'>> & { inventoryToken?: string | null };
+
+const SECRET_KEYS = new Set<keyof Settings>(['smtpUrl', 'inventoryToken']);
+const MASK = '********';
+const CACHE_MS = 5_000;
+
+const DEFAULTS: Settings = {
+  smtpUrl: '',
+  smtpNoreplyAddress: '',
+  defaultContainerEnvVars: [],
+  inventoryUrl: '',
+  inventoryToken: '',
+  bannerMessage: '',
+};
+
+/**
+ * Key-value settings. Secrets (the SMTP URL, which may carry a password, and the inventory token) are
+ * sealed at rest and masked in answers. Reads are cached briefly: GET /health reads the banner on
+ * every call, and other processes see a change within CACHE_MS.
+ */
+export class SettingsService {
+  private cache: { settings: Settings; at: number } | undefined;
+
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async get(): Promise<Settings> {
+    if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.settings;
+    const rows = await this.db.selectFrom('settings').selectAll().execute();
+    const settings: Settings = { ...DEFAULTS };
+    for (const { key, value } of rows) {
+      if (!(key in DEFAULTS)) continue;
+      const name = key as keyof Settings;
+      const plain = SECRET_KEYS.has(name) && value ? this.secrets.open(value) : value;
+      (settings as unknown as Record<string, unknown>)[name] =
+        name === 'defaultContainerEnvVars' ? (JSON.parse(plain || '[]') as EnvVarDefault[]) : plain;
+    }
+    this.cache = { settings, at: Date.now() };
+    return settings;
+  }
+
+  /** Settings as an administrator sees them: secrets masked. */
+  async forDisplay(): Promise<Settings> {
+    const settings = await this.get();
+    return {
+      ...settings,
+      smtpUrl: maskUrlPassword(settings.smtpUrl),
+      inventoryToken: settings.inventoryToken ? MASK : '',
+    };
+  }
+
+  async update(input: SettingsUpdate): Promise<Settings> {
+    const current = await this.get();
+    const next: Partial<Settings> = {};
+    if (input.smtpUrl !== undefined) next.smtpUrl = unmaskUrlPassword(input.smtpUrl.trim(), current.smtpUrl);
+    if (input.inventoryToken === null) next.inventoryToken = '';
+    else if (input.inventoryToken && input.inventoryToken !== MASK) next.inventoryToken = input.inventoryToken;
+    for (const key of ['smtpNoreplyAddress', 'inventoryUrl', 'bannerMessage'] as const) {
+      if (input[key] !== undefined) next[key] = input[key].trim();
+    }
+    if (input.defaultContainerEnvVars !== undefined) next.defaultContainerEnvVars = input.defaultContainerEnvVars;
+    validate(next);
+
+    await this.db.transaction().execute(async (trx) => {
+      for (const [key, value] of Object.entries(next)) {
+        const stored = serialize(key as keyof Settings, value, this.secrets);
+        await trx
+          .insertInto('settings')
+          .values({ key, value: stored })
+          .onConflict((oc) => oc.column('key').doUpdateSet({ value: stored }))
+          .execute();
+      }
+    });
+    this.cache = undefined;
+    return this.forDisplay();
+  }
+}
+
+function serialize(key: keyof Settings, value: unknown, secrets: SecretBox): string {
+  const text = key === 'defaultContainerEnvVars' ? JSON.stringify(value) : String(value);
+  return SECRET_KEYS.has(key) && text ? secrets.seal(text) : text;
+}
+
+function validate(next: Partial<Settings>) {
+  const fields: Record<string, string> = {};
+  if (next.smtpUrl && !/^smtps?:\/\//.test(next.smtpUrl)) fields.smtpUrl = 'must start with smtp:// or smtps://';
+  if (next.smtpUrl) {
+    try {
+      new URL(next.smtpUrl);
+    } catch {
+      fields.smtpUrl = 'is not a valid URL';
+    }
+  }
+  if (next.smtpNoreplyAddress && !/^[^\s@]+@[^\s@]+$/.test(next.smtpNoreplyAddress)) {
+    fields.smtpNoreplyAddress = 'must be an e-mail address';
+  }
+  if (next.inventoryUrl && !/^https?:\/\/\S+$/.test(next.inventoryUrl)) fields.inventoryUrl = 'must be an http(s) URL';
+  next.defaultContainerEnvVars?.forEach((entry, index) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry.key)) {
+      fields[`defaultContainerEnvVars.${index}.key`] = 'must be a valid environment variable name';
+    }
+  });
+  if (Object.keys(fields).length) throw validationFailed(fields);
+}
+
+function maskUrlPassword(url: string): string {
+  if (!url) return url;
+  try {
+    const parsed = new URL(url);
+    if (!parsed.password) return url;
+    parsed.password = MASK;
+    return parsed.toString();
+  } catch {
+    return '';
+  }
+}
+
+/** A URL sent back with the masked password keeps the stored password. */
+function unmaskUrlPassword(url: string, stored: string): string {
+  if (!url.includes(MASK) || !stored) return url;
+  try {
+    const parsed = new URL(url);
+    if (decodeURIComponent(parsed.password) !== MASK) return url;
+    parsed.password = new URL(stored).password;
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}

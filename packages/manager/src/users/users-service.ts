@@ -1,0 +1,119 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { badRequest, notFound, retryOnConflict, type DialectName } from '@app/server-kit';
+import type { ManagerDB } from '../db/schema.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import { nowIso } from '../common/time.ts';
+import { checkUserFields } from './user-rules.ts';
+import { fullName, UsersRepository, type User, type UserStatus } from './users-repository.ts';
+
+export interface UserInput {
+  uid: string;
+  givenName: string;
+  sn: string;
+  mail: string;
+  userPassword?: string | undefined;
+  status?: UserStatus | undefined;
+  groupIds?: number[] | undefined;
+}
+
+export type UserUpdate = Partial<UserInput>;
+
+/** Administration of users: list, create, update (approve / suspend / groups), delete. */
+export class UsersService {
+  readonly repo: UsersRepository;
+
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly dialect: DialectName,
+    private readonly sessions: SessionStore,
+  ) {
+    this.repo = new UsersRepository(db);
+  }
+
+  list(): Promise<User[]> {
+    return this.repo.list();
+  }
+
+  async get(uidNumber: number, db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db): Promise<User> {
+    const row = await this.repo.findByNumber(uidNumber, db);
+    if (!row) throw notFound('User not found.');
+    const [user] = await this.repo.withGroups([row], db);
+    return user!;
+  }
+
+  async create(input: UserInput): Promise<User> {
+    checkUserFields(input);
+    const passwordHash = input.userPassword ? await hashPassword(input.userPassword) : null;
+    return retryOnConflict(['uid_number'], () =>
+      this.db.transaction().execute(async (trx) => {
+        await this.checkGroups(trx, input.groupIds);
+        const row = await this.repo.insert(trx, {
+          uid: input.uid,
+          given_name: input.givenName,
+          sn: input.sn,
+          mail: input.mail,
+          password_hash: passwordHash,
+          status: input.status ?? 'pending',
+        });
+        await this.repo.setGroups(trx, row.uid_number, input.groupIds ?? []);
+        return this.get(row.uid_number, trx);
+      }),
+    );
+  }
+
+  /** Partial update: omitted fields keep their value; a blank password keeps the password. */
+  async update(uidNumber: number, input: UserUpdate): Promise<User> {
+    const password = input.userPassword || undefined;
+    checkUserFields({ uid: input.uid, mail: input.mail, userPassword: password });
+    const passwordHash = password ? await hashPassword(password) : undefined;
+    const user = await this.db.transaction().execute(async (trx) => {
+      const current = await this.repo.findByNumber(uidNumber, trx);
+      if (!current) throw notFound('User not found.');
+      await this.checkGroups(trx, input.groupIds);
+      const givenName = input.givenName ?? current.given_name;
+      const sn = input.sn ?? current.sn;
+      await trx
+        .updateTable('users')
+        .set({
+          uid: input.uid ?? current.uid,
+          given_name: givenName,
+          sn,
+          cn: fullName(givenName, sn),
+          mail: (input.mail ?? current.mail).toLowerCase(),
+          status: input.status ?? current.status,
+          ...(passwordHash ? { password_hash: passwordHash } : {}),
+          updated_at: nowIso(),
+        })
+        .where('uid_number', '=', uidNumber)
+        .execute();
+      if (input.groupIds) await this.repo.setGroups(trx, uidNumber, input.groupIds);
+      return this.get(uidNumber, trx);
+    });
+    // A suspended account or a changed password ends every open session at once.
+    if (user.status !== 'active' || passwordHash) await this.sessions.destroyForUser(uidNumber);
+    return user;
+  }
+
+  async delete(uidNumber: number): Promise<void> {
+    const result = await this.db.deleteFrom('users').where('uid_number', '=', uidNumber).executeTakeFirst();
+    if (!Number(result.numDeletedRows)) throw notFound('User not found.');
+  }
+
+  async activeRecipients(): Promise<{ uid: string; mail: string }[]> {
+    return this.db.selectFrom('users').select(['uid', 'mail']).where('status', '=', 'active').orderBy('uid').execute();
+  }
+
+  private async checkGroups(trx: Transaction<ManagerDB>, gidNumbers: number[] | undefined) {
+    if (!gidNumbers?.length) return;
+    const unique = [...new Set(gidNumbers)];
+    const found = await trx.selectFrom('groups').select('gid_number').where('gid_number', 'in', unique).execute();
+    const missing = unique.filter((gid) => !found.some((row) => row.gid_number === gid));
+    if (missing.length) throw badRequest(`Unknown group: ${missing.join(', ')}.`, { groupIds: 'names a group that does not exist' });
+  }
+
+  /** On PostgreSQL, serialises "is this the first user?" decisions between concurrent registrations. */
+  async lockUsers(trx: Transaction<ManagerDB>) {
+    if (this.dialect === 'postgres') await sql`lock table users in share row exclusive mode`.execute(trx);
+  }
+}
