@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { envReader } from '@app/server-kit';
 import { createTestDatabase, TestClient } from '@app/server-kit/testing';
 import { readManagerConfig, type ManagerConfig } from '../src/config.ts';
@@ -12,6 +13,15 @@ export interface TestManager {
   close(): Promise<void>;
 }
 
+/** A loopback port that was free a moment ago (for services whose URL must be known before they start). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** The real manager on a loopback port with a database of its own. */
 export async function startManager(env: Record<string, string> = {}): Promise<TestManager> {
   const database = await createTestDatabase();
@@ -21,11 +31,12 @@ export async function startManager(env: Record<string, string> = {}): Promise<Te
       MANAGER_DATABASE_URL: database.url,
       LOG_LEVEL: 'silent',
       RATE_LIMIT_FAILURES: '100000',
+      MANAGER_PORT: '0',
       ...env,
     }),
   );
   const manager = await buildManager(config, database.schema ? { schema: database.schema } : {});
-  await manager.app.listen({ port: 0, host: '127.0.0.1' });
+  await manager.app.listen({ port: config.port, host: '127.0.0.1' });
   const address = manager.app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {

@@ -91,7 +91,8 @@ export class AccountService {
     return invite.email;
   }
 
-  async invite(email: string): Promise<{ email: string; message: string }> {
+  async invite(address: string): Promise<{ email: string; message: string }> {
+    const email = address.trim().toLowerCase();
     checkUserFields({ mail: email });
     if (await this.users.repo.findByMail(email)) throw conflict('A user with this e-mail already exists.', { email: 'is already registered' });
     const token = await this.tokens.createInvite(email);
@@ -102,7 +103,7 @@ export class AccountService {
         `You have been invited to create an account.\n\n` +
         `Register here (the link is valid for 24 hours):\n${this.publicUrl}/register?invite=${encodeURIComponent(token)}\n`,
     });
-    return { email: email.toLowerCase(), message: `Invitation sent to ${email.toLowerCase()}.` };
+    return { email, message: `Invitation sent to ${email}.` };
   }
 
   /** Always answers the same, whether or not the account exists. */

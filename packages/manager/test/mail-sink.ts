@@ -1,0 +1,69 @@
+import { SMTPServer } from 'smtp-server';
+
+export interface CapturedMail {
+  to: string[];
+  from: string;
+  raw: string;
+  /** Body with quoted-printable soft breaks and escapes undone. */
+  text: string;
+}
+
+const decodeQuotedPrintable = (value: string) =>
+  value.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/** A real SMTP server on loopback that keeps every message it receives. */
+export async function startMailSink() {
+  const messages: CapturedMail[] = [];
+  const waiters: (() => void)[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        messages.push({
+          raw,
+          text: decodeQuotedPrintable(raw),
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+        });
+        waiters.splice(0).forEach((wake) => wake());
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    /** Resolves with the next message for `to` (already received or still to come). */
+    async next(to: string, timeoutMs = 5000): Promise<CapturedMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find((message) => message.to.includes(to));
+        if (found) {
+          messages.splice(messages.indexOf(found), 1);
+          return found;
+        }
+        if (Date.now() > deadline) throw new Error(`no mail for ${to}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The first link in a message that starts with `prefix`. */
+export function linkIn(mail: CapturedMail, prefix: string): string {
+  const match = mail.text.match(new RegExp(`${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\S+`));
+  if (!match) throw new Error(`no link starting with ${prefix} in:\n${mail.text}`);
+  return match[0];
+}
