@@ -38,7 +38,8 @@ export interface BuildOptions {
 }
 
 /** Tokens in URL paths (password reset, invitations) never reach the request log. */
-const redactUrl = (url: string) => url.replace(/(\/(?:password-reset|invite)\/)(?!request\b)[^/?]+/, '$1[redacted]');
+const redactUrl = (url: string) =>
+  url.replace(/(\/(?:password-reset|invite)\/)(?!request\b)[^/?]+/, '$1[redacted]');
 
 export async function buildManager(config: ManagerConfig, options: BuildOptions = {}): Promise<ManagerApp> {
   const database = openDatabase<ManagerDB>({

@@ -1,4 +1,10 @@
-import { envReader, loadSecretKey, readCommonConfig, type CommonConfig, type EnvReader } from '@app/server-kit';
+import {
+  envReader,
+  loadSecretKey,
+  readCommonConfig,
+  type CommonConfig,
+  type EnvReader,
+} from '@app/server-kit';
 
 export interface OidcConfig {
   issuer: string;
@@ -26,6 +32,9 @@ export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
     databaseUrl: env.optionalString('MANAGER_DATABASE_URL'),
     secretKey: loadSecretKey(env.optionalString('SECRET_KEY'), common.dataDir),
     publicUrl: (env.url('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    oidc: issuer && clientId ? { issuer, clientId, clientSecret: env.optionalString('OIDC_CLIENT_SECRET') } : undefined,
+    oidc:
+      issuer && clientId
+        ? { issuer, clientId, clientSecret: env.optionalString('OIDC_CLIENT_SECRET') }
+        : undefined,
   };
 }

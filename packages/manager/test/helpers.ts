@@ -100,7 +100,11 @@ export async function adminClient(test: TestManager, uid = 'admin'): Promise<Man
 }
 
 /** Creates an active, non-admin user through the admin API and logs them in. */
-export async function userClient(test: TestManager, admin: ManagerClient, uid: string): Promise<ManagerClient> {
+export async function userClient(
+  test: TestManager,
+  admin: ManagerClient,
+  uid: string,
+): Promise<ManagerClient> {
   const created = await admin.post('/users', {
     uid,
     givenName: uid,
