@@ -60,6 +60,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   const services = createServices({
     db: database.db,
     dialect: database.dialect,
+    read: database.read,
     config,
     secrets: new SecretBox(config.secretKey),
     log: app.log,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CompiledQuery, Kysely, Selectable } from 'kysely';
-import { notFound, randomToken, sha256Hex } from '@app/server-kit';
+import { notFound, randomToken, sha256Hex, type Database } from '@app/server-kit';
 import type { ApiKeysTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { Principal } from './principal.ts';
@@ -42,10 +42,13 @@ const toApiKey = (row: Selectable<ApiKeysTable>): ApiKey => ({
  */
 export class ApiKeyService {
   private readonly lastWritten = new Map<string, number>();
-  /** Built once: on the per-request path, building a Kysely query costs more than running it. */
+  /** Built once and run as a prepared statement: the per-request path of every Bearer call. */
   private readonly lookup: CompiledQuery<LookupRow>;
 
-  constructor(private readonly db: Kysely<ManagerDB>) {
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly read: Database<ManagerDB>['read'],
+  ) {
     this.lookup = db
       .selectFrom('api_keys')
       .innerJoin('users', 'users.uid_number', 'api_keys.uid_number')
@@ -108,8 +111,7 @@ export class ApiKeyService {
     if (!secret.startsWith(KEY_MARK)) return undefined;
     const hash = sha256Hex(secret);
     const parameters = this.lookup.parameters.map((value) => (value === KEY_HASH_SLOT ? hash : value));
-    const { rows } = await this.db.executeQuery<LookupRow>({ ...this.lookup, parameters });
-    const row = rows[0];
+    const [row] = await this.read<LookupRow>({ ...this.lookup, parameters });
     if (!row) return undefined;
     this.recordUse(row.id);
     return { uidNumber: row.uid_number, uid: row.uid, isAdmin: Boolean(row.is_admin), via: 'apikey' };
