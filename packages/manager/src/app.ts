@@ -50,7 +50,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     ...(options.schema ? { schema: options.schema } : {}),
   });
   try {
-    await migrate(database, managerMigrations);
+    await migrate(database, managerMigrations, 'manager');
   } catch (error) {
     await database.close();
     throw error;

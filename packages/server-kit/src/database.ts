@@ -11,6 +11,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database<DB> {
   db: Kysely<DB>;
   dialect: DialectName;
+  /** PostgreSQL schema in use when it is not the default search path. */
+  schema?: string;
   /**
    * Runs a read-only query built once with Kysely, as a cached prepared statement (on SQLite over a
    * separate read-only connection, which sees committed data only). For per-request hot paths,
@@ -52,7 +54,13 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
       return result.rows as R[];
     };
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', read, close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      ...(options.schema ? { schema: options.schema } : {}),
+      read,
+      close: () => db.destroy(),
+    };
   }
   if (url !== undefined && !url.startsWith('sqlite:')) {
     throw new ConfigError(options.variable ?? 'DATABASE_URL', 'expected postgres://… or sqlite:<path>');

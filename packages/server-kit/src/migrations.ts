@@ -6,13 +6,20 @@ export type MigrationSet = (dialect: DialectName) => Record<string, Migration>;
 const MIGRATION_LOCK_KEY = 7_340_211;
 
 /**
- * Applies pending migrations. On PostgreSQL a session advisory lock serialises start-up across
+ * Applies pending migrations, recorded in `<name>_migration`. On PostgreSQL a session advisory lock serialises start-up across
  * processes (Kysely's own lock table is created outside any lock, so two first starts could race).
  */
-export async function migrate<DB>(database: Database<DB>, set: MigrationSet): Promise<void> {
+export async function migrate<DB>(database: Database<DB>, set: MigrationSet, name = 'kysely'): Promise<void> {
   const migrations = set(database.dialect);
   const run = async (db: Kysely<DB>) => {
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => migrations },
+      // Each service keeps its own history, so two services can share one database.
+      migrationTableName: `${name}_migration`,
+      migrationLockTableName: `${name}_migration_lock`,
+      ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+    });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error) {
