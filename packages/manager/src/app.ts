@@ -35,6 +35,8 @@ export interface ManagerApp {
 export interface BuildOptions {
   /** PostgreSQL schema (tests give each file its own). */
   schema?: string;
+  /** Where log lines go (default standard output). */
+  logStream?: { write(line: string): unknown };
 }
 
 /** Tokens in URL paths (password reset, invitations) never reach the request log. */
@@ -56,7 +58,12 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     throw error;
   }
 
-  const app = createHttpServer({ logLevel: config.logLevel, trustProxy: config.trustProxy, redactUrl });
+  const app = createHttpServer({
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    redactUrl,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   const services = createServices({
     db: database.db,
     dialect: database.dialect,
