@@ -5,3 +5,4 @@ export { testCertificate, testCertificatePem } from './shared/tls.ts';
 export type { TlsMaterial } from './shared/tls.ts';
 
 export * from './proxmox/index.ts';
+export * from './docker/index.ts';
