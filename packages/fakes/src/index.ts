@@ -7,3 +7,4 @@ export type { TlsMaterial } from './shared/tls.ts';
 export * from './proxmox/index.ts';
 export * from './docker/index.ts';
 export * from './registry/index.ts';
+export * from './dns/index.ts';
