@@ -40,7 +40,7 @@ export class PveAuth {
     return { user, ticket: this.issueTicket(user), csrf: this.csrfToken(user) };
   }
 
-  /** Authenticates a request; `undefined` only for the unauthenticated ticket endpoint. */
+  /** Authenticates a request by API token or ticket (+ CSRF header on writes); throws the 401s. */
   authenticate(req: FakeRequest): AuthIdentity {
     const authorization = String(req.headers.authorization ?? '');
     const token = /^PVEAPIToken[= ](.+)$/.exec(authorization);

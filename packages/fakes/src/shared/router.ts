@@ -47,7 +47,7 @@ export class Router {
     return this.add('DELETE', pattern, handler);
   }
 
-  /** `undefined` when no pattern matches; `{ handler: undefined }`-free: wrong method also yields undefined. */
+  /** The first route matching method and path (HEAD falls back to GET); `undefined` when none does. */
   match(method: string, path: string): RouteMatch | undefined {
     const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
     for (const candidate of wanted) {
