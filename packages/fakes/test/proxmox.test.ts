@@ -23,6 +23,7 @@ describe('Proxmox VE fake', () => {
   afterAll(() => fake.stop());
 
   it('rejects missing and wrong credentials with the reason phrase and no body', async () => {
+    expect((await new PveClient(fake.apiUrl).get('/nodes/pve1/nope')).status).toBe(501);
     const none = await new PveClient(fake.apiUrl).get('/nodes');
     expect([none.status, none.statusText, none.body]).toEqual([401, 'No ticket', undefined]);
     const wrong = await PveClient.withToken(fake.apiUrl, TOKEN, 'nope').get('/nodes');

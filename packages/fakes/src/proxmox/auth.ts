@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { safeDecode } from '../shared/ids.ts';
 import type { FakeRequest } from '../shared/types.ts';
 import { authError, pveError } from './errors.ts';
 
@@ -67,11 +68,11 @@ export class PveAuth {
 
   private ticketFromRequest(req: FakeRequest, authorization: string): string | undefined {
     const fromHeader = /^PVEAuthCookie=(.+)$/.exec(authorization);
-    if (fromHeader) return decode(fromHeader[1]!);
+    if (fromHeader) return safeDecode(fromHeader[1]!);
     const cookie = String(req.headers.cookie ?? '');
     for (const part of cookie.split(';')) {
       const [name, ...rest] = part.trim().split('=');
-      if (name === 'PVEAuthCookie') return decode(rest.join('='));
+      if (name === 'PVEAuthCookie') return safeDecode(rest.join('='));
     }
     return undefined;
   }
@@ -104,14 +105,6 @@ export class PveAuth {
     if (!match) return false;
     const time = parseInt(match[1]!, 16);
     return safeEqual(this.csrfToken(user, time), token) && Date.now() / 1000 - time < TICKET_LIFETIME_S;
-  }
-}
-
-function decode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
   }
 }
 

@@ -162,7 +162,8 @@ export class ProxmoxFake extends FakeServer {
   }
 
   protected override beforeRoute(req: FakeRequest): void {
-    if (!req.path.startsWith(`${API}/`)) throw this.notFound(req);
+    // pve-http-server looks the handler up before authenticating: unknown paths are 501 even without auth.
+    if (!req.path.startsWith(`${API}/`) || !this.router.match(req.method, req.path)) throw this.notFound(req);
     const open = req.method === 'POST' && req.path === `${API}/access/ticket`;
     const hasToken = String(req.headers.authorization ?? '').startsWith('PVEAPIToken');
     if (open && !hasToken) return;

@@ -1,3 +1,4 @@
+import { safeDecode } from './ids.ts';
 import type { Handler } from './types.ts';
 
 interface Route {
@@ -61,13 +62,5 @@ export class Router {
       }
     }
     return undefined;
-  }
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
   }
 }
