@@ -1,0 +1,8 @@
+export { FakeServer } from './shared/fake-server.ts';
+export type { FakeServerOptions } from './shared/fake-server.ts';
+export type { FailureSpec, RecordedRequest, RequestMatch } from './shared/controls.ts';
+export { testCertificate, testCertificatePem } from './shared/tls.ts';
+export type { TlsMaterial } from './shared/tls.ts';
+
+export * from './proxmox/index.ts';
+export * from './docker/index.ts';
