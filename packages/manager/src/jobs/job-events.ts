@@ -7,7 +7,6 @@ import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './
 /** What the bus reads back when another process wrote rows (PostgreSQL NOTIFY, or SQLite's shared file). */
 export interface JobReader {
   rows(jobId: number, page: { afterId: number; limit: number }): Promise<JobStatusRow[]>;
-  maxRowId(jobId: number): Promise<number>;
   statusOf(jobId: number): Promise<JobStatus | undefined>;
 }
 
@@ -18,7 +17,7 @@ type Listener = (event: JobEvent) => void;
 
 interface Feed {
   listeners: Set<Listener>;
-  /** Highest row id this process has passed to listeners. */
+  /** Highest row id this feed has passed to listeners (rows are only ever emitted past it). */
   cursor: number;
   /** Fetches from the database run one after another, so events stay in row order. */
   chain: Promise<void>;
@@ -80,29 +79,22 @@ export class JobEvents {
     await client?.end().catch(() => undefined);
   }
 
-  /** Listens to one job; the first subscriber of a job in this process starts its feed. */
-  subscribe(jobId: number, listener: Listener): () => void {
+  /**
+   * Listens to one job. The first subscriber of a job in this process starts its feed at `afterId`
+   * (the rows it has already read), so a catch-up from the database never skips a row it has not
+   * seen; later subscribers read their own backlog and drop rows they already have.
+   */
+  subscribe(jobId: number, listener: Listener, afterId = 0): () => void {
     let feed = this.feeds.get(jobId);
     if (!feed) {
-      const created: Feed = {
-        listeners: new Set(),
-        cursor: 0,
-        chain: Promise.resolve(),
-        finishedSent: false,
-      };
-      created.chain = this.requireReader()
-        .maxRowId(jobId)
-        .then((max) => {
-          created.cursor = Math.max(created.cursor, max);
-        })
-        .catch((error: unknown) => this.options.log.warn({ err: error, jobId }, 'job feed start failed'));
-      this.feeds.set(jobId, created);
-      feed = created;
+      feed = { listeners: new Set(), cursor: afterId, chain: Promise.resolve(), finishedSent: false };
+      this.feeds.set(jobId, feed);
     }
-    feed.listeners.add(listener);
+    const joined = feed;
+    joined.listeners.add(listener);
     return () => {
-      feed.listeners.delete(listener);
-      if (!feed.listeners.size && this.feeds.get(jobId) === feed) this.feeds.delete(jobId);
+      joined.listeners.delete(listener);
+      if (!joined.listeners.size && this.feeds.get(jobId) === joined) this.feeds.delete(jobId);
     };
   }
 

@@ -57,15 +57,6 @@ export class JobsRepository {
     return rows.map(toRow);
   }
 
-  async maxRowId(jobId: number): Promise<number> {
-    const row = await this.db
-      .selectFrom('job_statuses')
-      .select((eb) => eb.fn.max('id').as('max'))
-      .where('job_id', '=', jobId)
-      .executeTakeFirst();
-    return Number(row?.max ?? 0);
-  }
-
   /** Appends one output row; on PostgreSQL the insert and its NOTIFY are one statement. */
   async appendOutput(jobId: number, output: string): Promise<JobStatusRow> {
     const now = nowIso();
