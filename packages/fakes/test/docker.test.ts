@@ -162,6 +162,58 @@ describe('Docker Engine fake', () => {
     expect(staticIp.status).toBe(400);
   });
 
+  it('places MAC addresses by API version and allows static IPs on user-defined networks', async () => {
+    fake.addNetwork('lan', '10.1.2.0/24');
+    const body = {
+      Image: 'nginx:1.27',
+      NetworkingConfig: {
+        EndpointsConfig: {
+          lan: { IPAMConfig: { IPv4Address: '10.1.2.50' }, MacAddress: '02:11:22:33:44:55' },
+        },
+      },
+    };
+    const old = new DockerClient({ socketPath: fake.socketPath! }, '/v1.43');
+    const created = await old.call('POST', '/containers/create?name=mac-old', body);
+    await old.call('POST', '/containers/mac-old/start');
+    const oldNet = (await old.call('GET', '/containers/mac-old/json')).json<Inspect>().NetworkSettings
+      .Networks;
+    expect(oldNet.lan).toMatchObject({ IPAddress: '10.1.2.50', Gateway: '10.1.2.1', IPPrefixLen: 24 });
+    expect((oldNet.lan as { MacAddress: string }).MacAddress).not.toBe('02:11:22:33:44:55');
+    const fresh = new DockerClient({ socketPath: fake.socketPath! }, '/v1.44');
+    await fresh.call('POST', '/containers/create?name=mac-new', {
+      ...body,
+      NetworkingConfig: { EndpointsConfig: { lan: { MacAddress: '02:11:22:33:44:55' } } },
+    });
+    const newNet = (await fresh.call('GET', '/containers/mac-new/json')).json<Inspect>().NetworkSettings
+      .Networks;
+    expect(newNet.lan).toMatchObject({ MacAddress: '02:11:22:33:44:55', IPAddress: '' });
+    const unknown = await fresh.call('POST', '/containers/create', {
+      Image: 'nginx:1.27',
+      HostConfig: { NetworkMode: 'nope' },
+    });
+    expect([unknown.status, unknown.json()]).toEqual([404, { message: 'network nope not found' }]);
+    for (const name of ['mac-old', 'mac-new']) await fresh.call('DELETE', `/containers/${name}?force=1`);
+    expect(created.status).toBe(201);
+  });
+
+  it('refuses GPU device requests without the NVIDIA runtime', async () => {
+    const res = await sock.call('POST', '/containers/create?name=gpu', {
+      Image: 'nginx:1.27',
+      HostConfig: {
+        DeviceRequests: [
+          { Driver: 'nvidia', Count: -1, DeviceIDs: null, Capabilities: [['gpu']], Options: {} },
+        ],
+      },
+    });
+    expect(res.status).toBe(201);
+    const start = await sock.call('POST', '/containers/gpu/start');
+    expect([start.status, start.json()]).toEqual([
+      500,
+      { message: 'could not select device driver "nvidia" with capabilities: [[gpu]]' },
+    ]);
+    await sock.call('DELETE', '/containers/gpu');
+  });
+
   it('reports an in-stream pull error after progress began', async () => {
     fake.addRemoteImage('alpine:3.20');
     fake.failNextPull('unexpected EOF');

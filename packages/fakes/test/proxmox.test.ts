@@ -1,3 +1,4 @@
+import { X509Certificate } from 'node:crypto';
 import { request } from 'node:https';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxFake, testCertificatePem } from '../src/index.ts';
@@ -22,6 +23,7 @@ describe('Proxmox VE fake', () => {
   afterAll(() => fake.stop());
 
   it('rejects missing and wrong credentials with the reason phrase and no body', async () => {
+    expect((await new PveClient(fake.apiUrl).get('/nodes/pve1/nope')).status).toBe(501);
     const none = await new PveClient(fake.apiUrl).get('/nodes');
     expect([none.status, none.statusText, none.body]).toEqual([401, 'No ticket', undefined]);
     const wrong = await PveClient.withToken(fake.apiUrl, TOKEN, 'nope').get('/nodes');
@@ -35,7 +37,7 @@ describe('Proxmox VE fake', () => {
     const res = await client.login('root@pam', 'rootpw');
     expect(res.body?.data.ticket).toMatch(/^PVE:root@pam:[0-9A-F]{8}::/);
     expect(res.body?.data.CSRFPreventionToken).toMatch(/^[0-9A-F]{8}:/);
-    expect((await client.get('/version')).body?.data).toMatchObject({ version: '8.4.1', release: '8.4' });
+    expect((await client.get('/version')).body?.data).toMatchObject({ version: '9.1.2', release: '9.1' });
     const { csrfpreventiontoken: _csrf, ...noCsrf } = client.headers;
     const plain = new PveClient(fake.apiUrl);
     plain.headers = noCsrf;
@@ -297,7 +299,40 @@ describe('Proxmox VE fake over TLS', () => {
         req.on('error', reject);
         req.end();
       });
-      expect(JSON.parse(body).data[0].node).toBe('pve');
+      expect(JSON.parse(body).data[0]).toMatchObject({
+        node: 'pve',
+        ssl_fingerprint: new X509Certificate(testCertificatePem()).fingerprint256,
+      });
+    } finally {
+      await fake.stop();
+    }
+  });
+});
+
+describe('Proxmox VE fake emulating 8.4', () => {
+  it('has no OCI pull and rejects the 9.1 options', async () => {
+    const fake = await new ProxmoxFake({
+      version: '8.4.1',
+      tokens: { [TOKEN]: SECRET },
+      errorMessageInBody: false,
+    }).start();
+    try {
+      const api = PveClient.withToken(fake.apiUrl, TOKEN, SECRET);
+      expect((await api.get<{ version: string }>('/version')).body?.data.version).toBe('8.4.1');
+      const pull = await api.post('/nodes/pve/storage/local/oci-registry-pull', {
+        reference: 'nginx:alpine',
+      });
+      expect([pull.status, pull.statusText]).toEqual([
+        501,
+        "Method 'POST /nodes/pve/storage/local/oci-registry-pull' not implemented",
+      ]);
+      const env = await api.post('/nodes/pve/lxc', { vmid: 100, ostemplate: 'local:vztmpl/x', env: 'A=1' });
+      expect(env.body).toEqual({
+        data: null,
+        errors: {
+          env: 'property is not defined in schema and the schema does not allow additional properties',
+        },
+      });
     } finally {
       await fake.stop();
     }

@@ -27,8 +27,12 @@ export const identity: Migration = {
 
     await db.schema
       .createTable('user_groups')
-      .addColumn('uid_number', 'integer', (c) => c.notNull().references('users.uid_number').onDelete('cascade'))
-      .addColumn('gid_number', 'integer', (c) => c.notNull().references('groups.gid_number').onDelete('cascade'))
+      .addColumn('uid_number', 'integer', (c) =>
+        c.notNull().references('users.uid_number').onDelete('cascade'),
+      )
+      .addColumn('gid_number', 'integer', (c) =>
+        c.notNull().references('groups.gid_number').onDelete('cascade'),
+      )
       .addPrimaryKeyConstraint('user_groups_pk', ['uid_number', 'gid_number'])
       .execute();
     await db.schema.createIndex('user_groups_gid').on('user_groups').column('gid_number').execute();
@@ -58,7 +62,9 @@ export const identity: Migration = {
     await db.schema
       .createTable('api_keys')
       .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-      .addColumn('uid_number', 'integer', (c) => c.notNull().references('users.uid_number').onDelete('cascade'))
+      .addColumn('uid_number', 'integer', (c) =>
+        c.notNull().references('users.uid_number').onDelete('cascade'),
+      )
       .addColumn('key_prefix', 'varchar(16)', (c) => c.notNull())
       .addColumn('key_hash', 'varchar(64)', (c) => c.notNull().unique())
       .addColumn('description', 'text')
@@ -87,7 +93,9 @@ export const identity: Migration = {
     await db.schema
       .createTable('password_reset_tokens')
       .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
-      .addColumn('uid_number', 'integer', (c) => c.notNull().references('users.uid_number').onDelete('cascade'))
+      .addColumn('uid_number', 'integer', (c) =>
+        c.notNull().references('users.uid_number').onDelete('cascade'),
+      )
       .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
       .addColumn('expires_at', 'bigint', (c) => c.notNull())
       .addColumn('used', 'integer', (c) => c.notNull().defaultTo(0))

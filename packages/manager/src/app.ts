@@ -39,12 +39,18 @@ export interface ManagerApp {
 export interface BuildOptions {
   /** PostgreSQL schema (tests give each file its own). */
   schema?: string;
+<<<<<<< HEAD
   /** `api` serves HTTP only, `worker` runs jobs only (do not listen), `all` (default) both. */
   role?: ProcessRole;
+=======
+  /** Where log lines go (default standard output). */
+  logStream?: { write(line: string): unknown };
+>>>>>>> main
 }
 
 /** Tokens in URL paths (password reset, invitations) never reach the request log. */
-const redactUrl = (url: string) => url.replace(/(\/(?:password-reset|invite)\/)(?!request\b)[^/?]+/, '$1[redacted]');
+const redactUrl = (url: string) =>
+  url.replace(/(\/(?:password-reset|invite)\/)(?!request\b)[^/?]+/, '$1[redacted]');
 
 export async function buildManager(config: ManagerConfig, options: BuildOptions = {}): Promise<ManagerApp> {
   const database = openDatabase<ManagerDB>({
@@ -55,16 +61,22 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     ...(options.schema ? { schema: options.schema } : {}),
   });
   try {
-    await migrate(database, managerMigrations);
+    await migrate(database, managerMigrations, 'manager');
   } catch (error) {
     await database.close();
     throw error;
   }
 
-  const app = createHttpServer({ logLevel: config.logLevel, trustProxy: config.trustProxy, redactUrl });
+  const app = createHttpServer({
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    redactUrl,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
   const services = createServices({
     db: database.db,
     dialect: database.dialect,
+    read: database.read,
     config,
     secrets: new SecretBox(config.secretKey),
     log: app.log,

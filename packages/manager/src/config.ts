@@ -1,5 +1,11 @@
 import { readFleetConfig, type FleetConfig } from './fleet-config.ts';
-import { envReader, loadSecretKey, readCommonConfig, type CommonConfig, type EnvReader } from '@app/server-kit';
+import {
+  envReader,
+  loadSecretKey,
+  readCommonConfig,
+  type CommonConfig,
+  type EnvReader,
+} from '@app/server-kit';
 
 export interface OidcConfig {
   issuer: string;
@@ -29,6 +35,9 @@ export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
     secretKey: loadSecretKey(env.optionalString('SECRET_KEY'), common.dataDir),
     publicUrl: (env.url('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     fleet: readFleetConfig(env),
-    oidc: issuer && clientId ? { issuer, clientId, clientSecret: env.optionalString('OIDC_CLIENT_SECRET') } : undefined,
+    oidc:
+      issuer && clientId
+        ? { issuer, clientId, clientSecret: env.optionalString('OIDC_CLIENT_SECRET') }
+        : undefined,
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DialectName, SecretBox } from '@app/server-kit';
+import type { Database, DialectName, SecretBox } from '@app/server-kit';
 import type { ManagerDB } from './db/schema.ts';
 import type { ManagerConfig } from './config.ts';
 
@@ -8,6 +8,8 @@ import type { ManagerConfig } from './config.ts';
 export interface ManagerContext {
   db: Kysely<ManagerDB>;
   dialect: DialectName;
+  /** Prepared-statement reads for hot paths (see Database.read). */
+  read: Database<ManagerDB>['read'];
   config: ManagerConfig;
   secrets: SecretBox;
   log: FastifyBaseLogger;

@@ -12,7 +12,7 @@ import { createFleetServices } from './fleet.ts';
 
 /** Every domain service of the manager, wired once per process. */
 export function createServices(ctx: ManagerContext) {
-  const { db, dialect, config, secrets, log } = ctx;
+  const { db, dialect, read, config, secrets, log } = ctx;
   const sessions = new SessionStore(db);
   const users = new UsersService(db, dialect, sessions);
   const settings = new SettingsService(db, secrets);
@@ -25,7 +25,7 @@ export function createServices(ctx: ManagerContext) {
     settings,
     mailer,
     tokens,
-    apiKeys: new ApiKeyService(db),
+    apiKeys: new ApiKeyService(db, read),
     groups: new GroupsService(db),
     accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, log),
     oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users) : undefined,

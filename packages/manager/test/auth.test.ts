@@ -51,7 +51,9 @@ describe('auth: register, login, session, logout', () => {
     expect((await client.login('waiting')).status).toBe(200);
     expect((await client.get('/session')).body.data).toEqual({ user: 'waiting', isAdmin: false });
 
-    expect((await admin.put(`/users/${waiting.uidNumber}`, { status: 'disabled' })).body.data.status).toBe('suspended');
+    expect((await admin.put(`/users/${waiting.uidNumber}`, { status: 'disabled' })).body.data.status).toBe(
+      'suspended',
+    );
     expect((await client.get('/session')).status).toBe(401);
     const again = await test.client().login('waiting');
     expect(again.status).toBe(403);
@@ -61,7 +63,10 @@ describe('auth: register, login, session, logout', () => {
   it('answers 400 invalid_request when username or password is missing', async () => {
     const response = await test.client().post('/auth/login', { username: 'root1' });
     expect(response.status).toBe(400);
-    expect(response.body.error).toMatchObject({ code: 'invalid_request', fields: { password: 'is required' } });
+    expect(response.body.error).toMatchObject({
+      code: 'invalid_request',
+      fields: { password: 'is required' },
+    });
   });
 
   it('answers 401 invalid_credentials for a wrong password or an unknown user', async () => {
@@ -80,7 +85,11 @@ describe('auth: register, login, session, logout', () => {
     await client.get('/csrf-token');
     const anonymous = client.cookie('connect.sid');
     expect(anonymous).toBeTruthy();
-    const login = await client.post('/auth/login', { username: 'root1', password: 'correct horse', redirect: '/sites/1' });
+    const login = await client.post('/auth/login', {
+      username: 'root1',
+      password: 'correct horse',
+      redirect: '/sites/1',
+    });
     expect(login.body.data.redirect).toBe('/sites/1');
     expect(client.cookie('connect.sid')).not.toBe(anonymous);
     const outside = await test.client().post('/auth/login', {

@@ -26,10 +26,17 @@ describe('e-mail flows through a real SMTP server', () => {
   });
 
   it('sends an invitation whose link (built from PUBLIC_URL, not Host) registers an active user', async () => {
-    const settings = await admin.put('/settings', { smtpUrl: sink.url, smtpNoreplyAddress: 'noreply@example.test' });
+    const settings = await admin.put('/settings', {
+      smtpUrl: sink.url,
+      smtpNoreplyAddress: 'noreply@example.test',
+    });
     expect(settings.status).toBe(200);
 
-    const invite = await admin.post('/users/invite', { email: 'Newcomer@Example.test' }, { headers: { host: 'evil.example' } });
+    const invite = await admin.post(
+      '/users/invite',
+      { email: 'Newcomer@Example.test' },
+      { headers: { host: 'evil.example' } },
+    );
     expect(invite.status).toBe(200);
     expect(invite.body.data).toEqual({ email: 'newcomer@example.test', message: expect.any(String) });
 
@@ -93,7 +100,9 @@ describe('e-mail flows through a real SMTP server', () => {
   it('resets a password through the link in the mail, once', async () => {
     const client = test.client();
     const unknown = await client.post('/auth/password-reset/request', { usernameOrEmail: 'ghost' });
-    const known = await client.post('/auth/password-reset/request', { usernameOrEmail: 'admin@example.test' });
+    const known = await client.post('/auth/password-reset/request', {
+      usernameOrEmail: 'admin@example.test',
+    });
     expect(unknown.status).toBe(200);
     expect(known.status).toBe(200);
     expect(known.body).toEqual(unknown.body);
@@ -107,7 +116,10 @@ describe('e-mail flows through a real SMTP server', () => {
     expect(lookup.body.data).toEqual({ username: 'admin' });
 
     const path = `/auth/password-reset/${encodeURIComponent(token)}`;
-    const mismatch = await client.post(path, { password: 'new password 1', confirmPassword: 'new password 2' });
+    const mismatch = await client.post(path, {
+      password: 'new password 1',
+      confirmPassword: 'new password 2',
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error.code).toBe('mismatch');
     const weak = await client.post(path, { password: 'short', confirmPassword: 'short' });
@@ -117,7 +129,10 @@ describe('e-mail flows through a real SMTP server', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('invalid_request');
 
-    const done = await client.post(path, { password: 'brand new secret', confirmPassword: 'brand new secret' });
+    const done = await client.post(path, {
+      password: 'brand new secret',
+      confirmPassword: 'brand new secret',
+    });
     expect(done.status).toBe(200);
     // Open sessions of the account end with the password change.
     expect((await admin.get('/session')).status).toBe(401);
@@ -132,7 +147,10 @@ describe('e-mail flows through a real SMTP server', () => {
   it('answers 404 invalid_token for an unknown reset token and 400 without usernameOrEmail', async () => {
     const client = test.client();
     expect((await client.get('/auth/password-reset/unknown')).body.error.code).toBe('invalid_token');
-    const post = await client.post('/auth/password-reset/unknown', { password: 'long enough', confirmPassword: 'long enough' });
+    const post = await client.post('/auth/password-reset/unknown', {
+      password: 'long enough',
+      confirmPassword: 'long enough',
+    });
     expect(post.status).toBe(404);
     expect(post.body.error.code).toBe('invalid_token');
     expect((await client.post('/auth/password-reset/request', {})).status).toBe(400);
@@ -141,7 +159,10 @@ describe('e-mail flows through a real SMTP server', () => {
   it('sends an announcement to every active user', async () => {
     admin = test.client();
     await admin.login('admin', 'brand new secret');
-    const response = await admin.post('/users/email-all', { subject: 'Maintenance', message: 'Tonight at 22:00.' });
+    const response = await admin.post('/users/email-all', {
+      subject: 'Maintenance',
+      message: 'Tonight at 22:00.',
+    });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ sent: 2, failed: 0, recipients: ['admin', 'newcomer3'] });
     const mail = await sink.next('newcomer@example.test');

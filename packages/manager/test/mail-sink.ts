@@ -9,7 +9,9 @@ export interface CapturedMail {
 }
 
 const decodeQuotedPrintable = (value: string) =>
-  value.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  value
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
 /** A real SMTP server on loopback that keeps every message it receives. */
 export async function startMailSink() {

@@ -28,7 +28,11 @@ async function startProvider(redirectBase: string) {
       },
     ],
     pkce: { required: () => true },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['preferred_username', 'given_name', 'family_name'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['preferred_username', 'given_name', 'family_name'],
+    },
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
     cookies: { keys: ['test-cookie-key'] },
     findAccount: async (_ctx, id) => ({
@@ -51,10 +55,15 @@ async function startProvider(redirectBase: string) {
 /** Follows redirects like a browser (cookies per origin) and fills the provider's login and consent forms. */
 async function signInThroughProvider(startUrl: string, login: string) {
   const jars = new Map<string, Map<string, string>>();
-  const jar = (url: string) => jars.get(new URL(url).origin) ?? jars.set(new URL(url).origin, new Map()).get(new URL(url).origin)!;
+  const jar = (url: string) =>
+    jars.get(new URL(url).origin) ?? jars.set(new URL(url).origin, new Map()).get(new URL(url).origin)!;
   const request = async (url: string, init: RequestInit = {}) => {
     const cookies = [...jar(url)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as object), cookie: cookies } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as object), cookie: cookies },
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const [name, ...value] = pair!.split('=');
@@ -131,45 +140,62 @@ describe('single sign-on against a real OpenID provider', () => {
     const target = new URL(response.headers.get('location')!);
     expect(target.origin).toBe(provider.issuer);
     expect(target.searchParams.get('code_challenge_method')).toBe('S256');
-    for (const name of ['code_challenge', 'state', 'nonce']) expect(target.searchParams.get(name)).toBeTruthy();
+    for (const name of ['code_challenge', 'state', 'nonce'])
+      expect(target.searchParams.get(name)).toBeTruthy();
     expect(target.searchParams.get('redirect_uri')).toBe(`${base}/api/v1/auth/oidc/callback`);
   });
 
   it('signs in a user with a verified e-mail, creates the account (first one is admin) and honours redirect', async () => {
-    const { finalUrl, managerCookie } = await signInThroughProvider(`${base}/api/v1/auth/oidc/login?redirect=/sites`, 'carol');
+    const { finalUrl, managerCookie } = await signInThroughProvider(
+      `${base}/api/v1/auth/oidc/login?redirect=/sites`,
+      'carol',
+    );
     expect(finalUrl).toBe(`${base}/sites`);
-    const session = await fetch(`${base}/api/v1/session`, { headers: { cookie: `connect.sid=${managerCookie}` } });
+    const session = await fetch(`${base}/api/v1/session`, {
+      headers: { cookie: `connect.sid=${managerCookie}` },
+    });
     expect(await session.json()).toEqual({ data: { user: 'carol', isAdmin: true } });
   });
 
   it('links a second sign-in to the same account by its verified e-mail', async () => {
     const { managerCookie } = await signInThroughProvider(`${base}/api/v1/auth/oidc/login`, 'carol');
-    const session = await fetch(`${base}/api/v1/session`, { headers: { cookie: `connect.sid=${managerCookie}` } });
-    expect((await session.json()).data.user).toBe('carol');
+    const session = await fetch(`${base}/api/v1/session`, {
+      headers: { cookie: `connect.sid=${managerCookie}` },
+    });
+    expect(((await session.json()) as any).data.user).toBe('carol');
   });
 
   it('refuses an unverified e-mail, even one matching an existing account', async () => {
-    const { finalUrl, managerCookie } = await signInThroughProvider(`${base}/api/v1/auth/oidc/login`, 'mallory');
+    const { finalUrl, managerCookie } = await signInThroughProvider(
+      `${base}/api/v1/auth/oidc/login`,
+      'mallory',
+    );
     expect(finalUrl).toBe(`${base}/login?oidc_error=email_not_verified`);
-    const session = await fetch(`${base}/api/v1/session`, { headers: { cookie: `connect.sid=${managerCookie ?? ''}` } });
+    const session = await fetch(`${base}/api/v1/session`, {
+      headers: { cookie: `connect.sid=${managerCookie ?? ''}` },
+    });
     expect(session.status).toBe(401);
   });
 
   it('rejects a callback whose state does not match', async () => {
-    const response = await fetch(`${base}/api/v1/auth/oidc/callback?code=forged&state=forged`, { redirect: 'manual' });
+    const response = await fetch(`${base}/api/v1/auth/oidc/callback?code=forged&state=forged`, {
+      redirect: 'manual',
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get('location')).toMatch(/^\/login\?oidc_error=/);
   });
 
   it('returns the provider end-session URL at logout', async () => {
     const { managerCookie } = await signInThroughProvider(`${base}/api/v1/auth/oidc/login`, 'dave');
-    const csrf = await fetch(`${base}/api/v1/csrf-token`, { headers: { cookie: `connect.sid=${managerCookie}` } });
-    const { csrfToken } = (await csrf.json()).data;
+    const csrf = await fetch(`${base}/api/v1/csrf-token`, {
+      headers: { cookie: `connect.sid=${managerCookie}` },
+    });
+    const { csrfToken } = ((await csrf.json()) as any).data;
     const logout = await fetch(`${base}/api/v1/auth/logout`, {
       method: 'POST',
       headers: { cookie: `connect.sid=${managerCookie}`, 'x-csrf-token': csrfToken },
     });
-    const body = await logout.json();
+    const body = (await logout.json()) as any;
     expect(body.data.loggedOut).toBe(true);
     const url = new URL(body.data.logoutUrl);
     expect(url.origin).toBe(provider.issuer);

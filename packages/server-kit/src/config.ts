@@ -69,11 +69,15 @@ export function envReader(env: Env = process.env) {
     addresses(name: string): string[] {
       const value = raw(name);
       if (value === undefined) return [];
-      const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+      const entries = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       for (const entry of entries) {
         const [address, bits] = entry.split('/');
         const family = isIP(address ?? '');
-        const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+        const bitsOk =
+          bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
         if (!family || !bitsOk) throw new ConfigError(name, `"${entry}" is not an IP address or CIDR range`);
       }
       return entries;

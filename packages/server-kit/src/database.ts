@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Dialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ConfigError } from './config.ts';
 
@@ -10,6 +11,14 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database<DB> {
   db: Kysely<DB>;
   dialect: DialectName;
+  /** PostgreSQL schema in use when it is not the default search path. */
+  schema?: string;
+  /**
+   * Runs a read-only query built once with Kysely, as a cached prepared statement (on SQLite over a
+   * separate read-only connection, which sees committed data only). For per-request hot paths,
+   * where building and preparing the query would cost more than running it.
+   */
+  read<R>(query: CompiledQuery<R>): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -39,7 +48,19 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
           oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
       },
     });
-    return wrap<DB>(new PostgresDialect({ pool }), 'postgres');
+    const read = async <R>(query: CompiledQuery<R>) => {
+      const name = `q_${createHash('sha1').update(query.sql).digest('hex').slice(0, 16)}`;
+      const result = await pool.query({ name, text: query.sql, values: [...query.parameters] });
+      return result.rows as R[];
+    };
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      dialect: 'postgres',
+      ...(options.schema ? { schema: options.schema } : {}),
+      read,
+      close: () => db.destroy(),
+    };
   }
   if (url !== undefined && !url.startsWith('sqlite:')) {
     throw new ConfigError(options.variable ?? 'DATABASE_URL', 'expected postgres://… or sqlite:<path>');
@@ -51,10 +72,25 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return wrap<DB>(new SqliteDialect({ database: sqlite }), 'sqlite');
-}
-
-function wrap<DB>(dialect: Dialect, name: DialectName): Database<DB> {
-  const db = new Kysely<DB>({ dialect });
-  return { db, dialect: name, close: () => db.destroy() };
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let reader: SQLite.Database | undefined;
+  const statements = new Map<string, SQLite.Statement>();
+  const read = async <R>(query: CompiledQuery<R>) => {
+    reader ??= file === ':memory:' ? sqlite : new SQLite(file, { readonly: true, fileMustExist: true });
+    let statement = statements.get(query.sql);
+    if (!statement) {
+      statement = reader.prepare(query.sql);
+      statements.set(query.sql, statement);
+    }
+    return statement.all(...(query.parameters as unknown[])) as R[];
+  };
+  return {
+    db,
+    dialect: 'sqlite',
+    read,
+    close: async () => {
+      if (reader && reader !== sqlite) reader.close();
+      await db.destroy();
+    },
+  };
 }

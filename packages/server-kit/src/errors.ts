@@ -72,7 +72,11 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * Runs `attempt` again when it fails on a unique constraint over one of `columns` — the way to allocate
  * the next free number or address without a read-then-write race: the constraint is the judge.
  */
-export async function retryOnConflict<T>(columns: string[], attempt: () => Promise<T>, times = 8): Promise<T> {
+export async function retryOnConflict<T>(
+  columns: string[],
+  attempt: () => Promise<T>,
+  times = 8,
+): Promise<T> {
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();

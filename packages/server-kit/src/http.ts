@@ -11,6 +11,8 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** Hides secrets that appear in URLs (tokens in paths) from the request log. */
   redactUrl?: (url: string) => string;
+  /** Where log lines go (default standard output). */
+  logStream?: { write(line: string): unknown };
 }
 
 declare module 'fastify' {
@@ -25,9 +27,14 @@ export function createHttpServer(options: HttpServerOptions) {
   const app = Fastify({
     logger: {
       level: options.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
       serializers: {
-        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          remoteAddress: req.ip,
+        }),
       },
     },
     trustProxy: options.trustProxy.length ? options.trustProxy : false,
@@ -35,11 +42,23 @@ export function createHttpServer(options: HttpServerOptions) {
     requestIdHeader: false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true } },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+
+  // While closing, answer in-flight requests with `Connection: close`, so keep-alive sockets end with
+  // them instead of holding the shutdown open until their idle timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
 
   // Real clients send `Content-Type: application/json` with an empty body on bodiless POSTs.
@@ -56,7 +75,9 @@ export function createHttpServer(options: HttpServerOptions) {
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`));
+    reply
+      .code(404)
+      .send(errorBody('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`));
   });
   return app;
 }
@@ -68,14 +89,22 @@ function validationFields(error: FastifyError): FieldErrors {
   for (const issue of error.validation ?? []) {
     const params = issue.params as { missingProperty?: string };
     const path = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
-    const name = params.missingProperty ? (path ? `${path}.${params.missingProperty}` : params.missingProperty) : path;
+    const name = params.missingProperty
+      ? path
+        ? `${path}.${params.missingProperty}`
+        : params.missingProperty
+      : path;
     const key = name || error.validationContext || 'body';
     fields[key] ??= params.missingProperty ? 'is required' : (issue.message ?? 'is invalid');
   }
   return fields;
 }
 
-export function sendError(error: FastifyError | AppError | Error, request: FastifyRequest, reply: FastifyReply) {
+export function sendError(
+  error: FastifyError | AppError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   if (error instanceof AppError) {
     if (error.headers) reply.headers(error.headers);
     return reply.code(error.statusCode).send(errorBody(error.code, error.message, error.fields));
@@ -87,7 +116,9 @@ export function sendError(error: FastifyError | AppError | Error, request: Fasti
     const message = `Invalid ${fastifyError.validationContext ?? 'request'}: ${Object.entries(fields)
       .map(([field, problem]) => `${field} ${problem}`)
       .join('; ')}.`;
-    return reply.code(custom?.statusCode ?? 400).send(errorBody(custom?.code ?? 'invalid_request', message, fields));
+    return reply
+      .code(custom?.statusCode ?? 400)
+      .send(errorBody(custom?.code ?? 'invalid_request', message, fields));
   }
   const columns = uniqueViolationColumns(error);
   if (columns) {
@@ -96,9 +127,12 @@ export function sendError(error: FastifyError | AppError | Error, request: Fasti
   }
   const status = fastifyError.statusCode ?? 500;
   if (status < 500) {
-    const code = status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid_request';
+    const code =
+      status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : 'invalid_request';
     return reply.code(status).send(errorBody(code, fastifyError.message));
   }
   request.log.error({ err: error }, 'unhandled error');
-  return reply.code(500).send(errorBody('internal_error', 'Something went wrong on our side. Try again later.'));
+  return reply
+    .code(500)
+    .send(errorBody('internal_error', 'Something went wrong on our side. Try again later.'));
 }

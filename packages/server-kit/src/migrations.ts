@@ -6,22 +6,32 @@ export type MigrationSet = (dialect: DialectName) => Record<string, Migration>;
 const MIGRATION_LOCK_KEY = 7_340_211;
 
 /**
- * Applies pending migrations. On PostgreSQL a session advisory lock serialises start-up across
+ * Applies pending migrations, recorded in `<name>_migration`. On PostgreSQL a session advisory lock serialises start-up across
  * processes (Kysely's own lock table is created outside any lock, so two first starts could race).
  */
-export async function migrate(database: Database<any>, set: MigrationSet): Promise<void> {
+export async function migrate<DB>(database: Database<DB>, set: MigrationSet, name = 'kysely'): Promise<void> {
   const migrations = set(database.dialect);
-  const run = async (db: Kysely<any>) => {
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const run = async (db: Kysely<DB>) => {
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => migrations },
+      // Each service keeps its own history, so two services can share one database.
+      migrationTableName: `${name}_migration`,
+      migrationLockTableName: `${name}_migration_lock`,
+      ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+    });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error) {
-      throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`, {
-        cause: error,
-      });
+      throw new Error(
+        `migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   };
-  if (database.dialect === 'sqlite') return run(database.db);
+  if (database.dialect === 'sqlite') return runWithRetry(() => run(database.db));
   await database.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
     try {
@@ -30,6 +40,21 @@ export async function migrate(database: Database<any>, set: MigrationSet): Promi
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
     }
   });
+}
+
+/**
+ * SQLite has no lock Kysely can take across processes: when two processes migrate one file at once,
+ * the loser's transaction fails (the winner's committed) and a retry finds the work done.
+ */
+async function runWithRetry(run: () => Promise<void>, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }
 
 /** Adds an auto-incrementing integer primary key `id` in the dialect's own way. */

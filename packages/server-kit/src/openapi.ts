@@ -24,10 +24,19 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
         },
       },
     },
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith(info.prefix) ? url.slice(info.prefix.length) || '/' : url }),
+    transform: ({ schema, url }) => ({
+      schema,
+      url: url.startsWith(info.prefix) ? url.slice(info.prefix.length) || '/' : url,
+    }),
   });
-  app.get(`${info.prefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
-  app.get(`${info.prefix}/openapi.yaml`, { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/yaml; charset=utf-8').send(stringify(app.swagger())),
+  app.get(
+    `${info.prefix}/openapi.json`,
+    { schema: { tags: ['Meta'], summary: 'This document as JSON' } },
+    async () => app.swagger(),
+  );
+  app.get(
+    `${info.prefix}/openapi.yaml`,
+    { schema: { tags: ['Meta'], summary: 'This document as YAML' } },
+    async (_request, reply) => reply.type('text/yaml; charset=utf-8').send(stringify(app.swagger())),
   );
 }

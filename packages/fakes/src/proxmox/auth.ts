@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { safeDecode } from '../shared/ids.ts';
 import type { FakeRequest } from '../shared/types.ts';
 import { authError, pveError } from './errors.ts';
 
@@ -40,7 +41,7 @@ export class PveAuth {
     return { user, ticket: this.issueTicket(user), csrf: this.csrfToken(user) };
   }
 
-  /** Authenticates a request; `undefined` only for the unauthenticated ticket endpoint. */
+  /** Authenticates a request by API token or ticket (+ CSRF header on writes); throws the 401s. */
   authenticate(req: FakeRequest): AuthIdentity {
     const authorization = String(req.headers.authorization ?? '');
     const token = /^PVEAPIToken[= ](.+)$/.exec(authorization);
@@ -67,11 +68,11 @@ export class PveAuth {
 
   private ticketFromRequest(req: FakeRequest, authorization: string): string | undefined {
     const fromHeader = /^PVEAuthCookie=(.+)$/.exec(authorization);
-    if (fromHeader) return decode(fromHeader[1]!);
+    if (fromHeader) return safeDecode(fromHeader[1]!);
     const cookie = String(req.headers.cookie ?? '');
     for (const part of cookie.split(';')) {
       const [name, ...rest] = part.trim().split('=');
-      if (name === 'PVEAuthCookie') return decode(rest.join('='));
+      if (name === 'PVEAuthCookie') return safeDecode(rest.join('='));
     }
     return undefined;
   }
@@ -104,14 +105,6 @@ export class PveAuth {
     if (!match) return false;
     const time = parseInt(match[1]!, 16);
     return safeEqual(this.csrfToken(user, time), token) && Date.now() / 1000 - time < TICKET_LIFETIME_S;
-  }
-}
-
-function decode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
   }
 }
 

@@ -14,6 +14,10 @@ export interface PveContext {
   auth: PveAuth;
   ociTemplates: Map<string, OciTemplateConfig>;
   version: { version: string; release: string; repoid: string };
+  /** SHA-256 fingerprint of the served certificate (`ssl_fingerprint` in `/nodes`). */
+  fingerprint: string;
+  /** PVE 9.1+: OCI templates, `env`, `entrypoint`, `oci-registry-pull`. */
+  oci: boolean;
   identities: WeakMap<FakeRequest, AuthIdentity>;
 }
 

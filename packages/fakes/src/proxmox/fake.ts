@@ -1,4 +1,6 @@
+import { X509Certificate } from 'node:crypto';
 import { FakeServer } from '../shared/fake-server.ts';
+import { testCertificate } from '../shared/tls.ts';
 import type { FakeServerOptions } from '../shared/fake-server.ts';
 import { Router } from '../shared/router.ts';
 import { FakeHttpError } from '../shared/types.ts';
@@ -29,6 +31,8 @@ export interface ProxmoxFakeOptions extends FakeServerOptions {
   taskDurationMs?: number;
   /** Put `message` in error bodies (libpve-http-server-perl >= 5.2.0, default true). */
   errorMessageInBody?: boolean;
+  /** pve-manager version (default `9.1.2`); below 9.1 there are no OCI templates, `env`, `entrypoint`. */
+  version?: string;
   /** Templates on each node's `local` storage (default a Debian 12 template). */
   templates?: string[];
 }
@@ -56,6 +60,7 @@ export class ProxmoxFake extends FakeServer {
     super(options);
     this.tasks = new TaskRunner(options.taskDurationMs ?? 100);
     this.withMessage = options.errorMessageInBody ?? true;
+    const version = options.version ?? '9.1.2';
     for (const node of options.nodes ?? ['pve'])
       this.addNode(typeof node === 'string' ? { name: node } : node);
     for (const template of options.templates ?? [DEFAULT_TEMPLATE]) {
@@ -68,8 +73,12 @@ export class ProxmoxFake extends FakeServer {
       tasks: this.tasks,
       auth: this.auth,
       ociTemplates: this.ociTemplates,
-      version: { version: '8.4.1', release: '8.4', repoid: '2a5fa54a8503f96d' },
+      version: { version, release: version.split('.').slice(0, 2).join('.'), repoid: '2a5fa54a8503f96d' },
+      oci: Number(version.split('.')[0]) * 100 + Number(version.split('.')[1]) >= 901,
       identities: this.identities,
+      fingerprint: new X509Certificate(
+        options.tls && options.tls !== true ? options.tls.cert : testCertificate().cert,
+      ).fingerprint256,
     };
     registerClusterRoutes(this.router, ctx);
     registerNodeRoutes(this.router, ctx);
@@ -153,7 +162,8 @@ export class ProxmoxFake extends FakeServer {
   }
 
   protected override beforeRoute(req: FakeRequest): void {
-    if (!req.path.startsWith(`${API}/`)) throw this.notFound(req);
+    // pve-http-server looks the handler up before authenticating: unknown paths are 501 even without auth.
+    if (!req.path.startsWith(`${API}/`) || !this.router.match(req.method, req.path)) throw this.notFound(req);
     const open = req.method === 'POST' && req.path === `${API}/access/ticket`;
     const hasToken = String(req.headers.authorization ?? '').startsWith('PVEAPIToken');
     if (open && !hasToken) return;

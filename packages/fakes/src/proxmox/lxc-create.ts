@@ -7,6 +7,7 @@ import {
   detectOstype,
   normaliseNet,
   normaliseTags,
+  rejectNewOptions,
 } from './lxc-options.ts';
 import { formatPropertyString, parsePropertyString, validateParams } from './params.ts';
 import type { ConfigValue, PveContainer, PveNode, PveState } from './state.ts';
@@ -52,8 +53,9 @@ export function planCreate(
   node: PveNode,
   values: Record<string, string>,
   auth: AuthIdentity,
-  ociTemplates: Map<string, OciTemplateConfig>,
+  ociTemplates: Map<string, OciTemplateConfig> | undefined,
 ): CreatePlan {
+  rejectNewOptions(values, ociTemplates !== undefined);
   const params = validateParams(values, CREATE_SCHEMA, ['vmid', 'ostemplate']);
   const vmid = params.vmid as number;
   if (vmid < 100 || vmid > 999_999_999) throw paramError({ vmid: `value must have a minimum value of 100` });
@@ -88,7 +90,7 @@ export function planCreate(
   config.swap ??= 512;
   config.unprivileged ??= 1;
   config.ostype ??= detectOstype(ostemplate);
-  const oci = ociTemplates.get(ostemplate);
+  const oci = ociTemplates?.get(ostemplate);
   if (oci) applyOciConfig(config, oci);
 
   const container: PveContainer = {

@@ -91,6 +91,17 @@ export function randomMac(): string {
   return ['BC', '24', '11', ...bytes].join(':');
 }
 
+/** `env` and `entrypoint` exist from PVE 9.1 on; older versions reject them as unknown. */
+export function rejectNewOptions(values: Record<string, string>, oci: boolean): void {
+  if (oci) return;
+  const errors: Record<string, string> = {};
+  for (const name of ['env', 'entrypoint']) {
+    if (name in values)
+      errors[name] = 'property is not defined in schema and the schema does not allow additional properties';
+  }
+  if (Object.keys(errors).length) throw paramError(errors);
+}
+
 /** Normalises `netN` (generated `hwaddr`, `type=veth`, canonical order); bad format → 400. */
 export function normaliseNet(key: string, value: string): string {
   const net = parsePropertyString(value);

@@ -4,6 +4,7 @@ import {
   CONFIG_SCHEMA,
   checkRootOnlyOptions,
   isHotOption,
+  rejectNewOptions,
   normaliseNet,
   normaliseTags,
   UPDATE_SCHEMA,
@@ -20,7 +21,13 @@ function knownOption(name: string): boolean {
 }
 
 /** `PUT /nodes/{node}/lxc/{vmid}/config`, synchronous, as pve-container's update_pct_config. */
-export function updateConfig(ct: PveContainer, values: Record<string, string>, auth: AuthIdentity): void {
+export function updateConfig(
+  ct: PveContainer,
+  values: Record<string, string>,
+  auth: AuthIdentity,
+  oci: boolean,
+): void {
+  rejectNewOptions(values, oci);
   const params = validateParams(values, UPDATE_SCHEMA);
   const { node: _n, vmid: _v, delete: del, revert, digest, ...options } = params;
   const deletions = String(del ?? '')

@@ -37,7 +37,9 @@ export function registerClusterRoutes(router: Router, ctx: PveContext): void {
 
   router.get(`${API}/version`, () => ok({ ...ctx.version, console: 'html5' }));
 
-  router.get(`${API}/nodes`, () => ok([...ctx.state.nodes.values()].map(nodeRow)));
+  router.get(`${API}/nodes`, () =>
+    ok([...ctx.state.nodes.values()].map((n) => ({ ...nodeRow(n), ssl_fingerprint: ctx.fingerprint }))),
+  );
 
   router.get(`${API}/cluster/resources`, (req) => {
     const type = req.query.get('type');
@@ -87,8 +89,6 @@ export function nodeRow(node: PveNode): Record<string, unknown> {
     type: 'node',
     status: node.online ? 'online' : 'offline',
     level: '',
-    ssl_fingerprint:
-      '5C:D2:7A:0B:9E:11:3F:42:8A:6D:20:C4:7B:E1:93:5A:0F:66:D8:2E:B7:41:9C:05:73:AA:18:E9:6B:30:F2:8D',
   };
   if (!node.online) return base;
   return {

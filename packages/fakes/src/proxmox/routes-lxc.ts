@@ -37,7 +37,13 @@ export function registerLxcRoutes(router: Router, ctx: PveContext): void {
 
   router.post(LXC, (req) => {
     const node = onlineNode(ctx, req);
-    const plan = planCreate(ctx.state, node, collectParams(req).values, identity(ctx, req), ctx.ociTemplates);
+    const plan = planCreate(
+      ctx.state,
+      node,
+      collectParams(req).values,
+      identity(ctx, req),
+      ctx.oci ? ctx.ociTemplates : undefined,
+    );
     ctx.state.containers.set(plan.container.vmid, plan.container);
     if (plan.start) {
       const run = plan.work.run;
@@ -115,7 +121,7 @@ export function registerLxcRoutes(router: Router, ctx: PveContext): void {
 
   router.put(`${LXC}/:vmid/config`, (req) => {
     const ct = containerOf(req);
-    updateConfig(ct, collectParams(req).values, identity(ctx, req));
+    updateConfig(ct, collectParams(req).values, identity(ctx, req), ctx.oci);
     return ok(null);
   });
 

@@ -101,6 +101,12 @@ export function registerNodeRoutes(router: Router, ctx: PveContext): void {
   });
 
   router.post(`${NODE}/storage/:storage/oci-registry-pull`, (req) => {
+    if (!ctx.oci) {
+      throw pveError(
+        501,
+        `Method 'POST /nodes/${req.params.node}/storage/${req.params.storage}/oci-registry-pull' not implemented`,
+      );
+    }
     const node = onlineNode(ctx, req);
     const storage = ctx.state.storage(node, req.params.storage!);
     const params = validateParams(

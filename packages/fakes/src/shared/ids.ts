@@ -8,6 +8,15 @@ export function sha256Hex(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
+/** `decodeURIComponent` that returns the input unchanged when it is not valid percent-encoding. */
+export function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 /** Parses a JSON body; `undefined` marks invalid JSON (each fake words that error its own way). */
 export function parseJsonBody(body: Buffer): { value: unknown } | undefined {
   try {

@@ -1,3 +1,4 @@
+import { safeDecode } from './ids.ts';
 import type { Handler } from './types.ts';
 
 interface Route {
@@ -47,7 +48,7 @@ export class Router {
     return this.add('DELETE', pattern, handler);
   }
 
-  /** `undefined` when no pattern matches; `{ handler: undefined }`-free: wrong method also yields undefined. */
+  /** The first route matching method and path (HEAD falls back to GET); `undefined` when none does. */
   match(method: string, path: string): RouteMatch | undefined {
     const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
     for (const candidate of wanted) {
@@ -61,13 +62,5 @@ export class Router {
       }
     }
     return undefined;
-  }
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
   }
 }

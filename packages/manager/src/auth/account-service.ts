@@ -37,9 +37,14 @@ export class AccountService {
   async register(input: Registration): Promise<{ uid: string; status: UserStatus; message: string }> {
     checkUserFields(input);
     const invite = input.inviteToken ? await this.tokens.findInvite(input.inviteToken) : undefined;
-    if (input.inviteToken && !invite) throw badRequest('This invitation is invalid or has expired.', undefined, 'invalid_invite');
+    if (input.inviteToken && !invite)
+      throw badRequest('This invitation is invalid or has expired.', undefined, 'invalid_invite');
     if (invite && invite.email !== input.mail.toLowerCase()) {
-      throw badRequest('Register with the e-mail address the invitation was sent to.', { mail: 'must match the invitation' }, 'email_mismatch');
+      throw badRequest(
+        'Register with the e-mail address the invitation was sent to.',
+        { mail: 'must match the invitation' },
+        'email_mismatch',
+      );
     }
     const passwordHash = await hashPassword(input.userPassword);
     const status = await retryOnConflict(['uid_number'], () =>
@@ -58,7 +63,11 @@ export class AccountService {
           password_hash: passwordHash,
           status,
         });
-        await this.users.repo.setGroups(trx, row.uid_number, first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID]);
+        await this.users.repo.setGroups(
+          trx,
+          row.uid_number,
+          first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
+        );
         return status;
       }),
     );
@@ -94,7 +103,8 @@ export class AccountService {
   async invite(address: string): Promise<{ email: string; message: string }> {
     const email = address.trim().toLowerCase();
     checkUserFields({ mail: email });
-    if (await this.users.repo.findByMail(email)) throw conflict('A user with this e-mail already exists.', { email: 'is already registered' });
+    if (await this.users.repo.findByMail(email))
+      throw conflict('A user with this e-mail already exists.', { email: 'is already registered' });
     const token = await this.tokens.createInvite(email);
     await this.mailer.send({
       to: email,
@@ -109,7 +119,9 @@ export class AccountService {
   /** Always answers the same, whether or not the account exists. */
   async requestPasswordReset(usernameOrEmail: string): Promise<void> {
     const key = usernameOrEmail.trim().toLowerCase();
-    const row = key.includes('@') ? await this.users.repo.findByMail(key) : await this.users.repo.findByUid(key);
+    const row = key.includes('@')
+      ? await this.users.repo.findByMail(key)
+      : await this.users.repo.findByUid(key);
     if (!row || row.status !== 'active') return;
     const token = await this.tokens.createReset(row.uid_number);
     try {
@@ -132,16 +144,26 @@ export class AccountService {
   }
 
   async completePasswordReset(token: string, password: string, confirmPassword: string): Promise<void> {
-    if (password !== confirmPassword) throw badRequest('The passwords do not match.', { confirmPassword: 'does not match' }, 'mismatch');
+    if (password !== confirmPassword)
+      throw badRequest('The passwords do not match.', { confirmPassword: 'does not match' }, 'mismatch');
     if (password.length < MIN_PASSWORD_LENGTH) {
-      throw badRequest(`Use at least ${MIN_PASSWORD_LENGTH} characters.`, { password: `must be at least ${MIN_PASSWORD_LENGTH} characters` }, 'weak_password');
+      throw badRequest(
+        `Use at least ${MIN_PASSWORD_LENGTH} characters.`,
+        { password: `must be at least ${MIN_PASSWORD_LENGTH} characters` },
+        'weak_password',
+      );
     }
     const reset = await this.tokens.findReset(token);
     if (!reset) throw notFound('This reset link is invalid or has expired.', 'invalid_token');
     const passwordHash = await hashPassword(password);
     await this.db.transaction().execute(async (trx) => {
-      if (!(await this.tokens.useReset(trx, reset.id))) throw notFound('This reset link has already been used.', 'invalid_token');
-      await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: nowIso() }).where('uid_number', '=', reset.uid_number).execute();
+      if (!(await this.tokens.useReset(trx, reset.id)))
+        throw notFound('This reset link has already been used.', 'invalid_token');
+      await trx
+        .updateTable('users')
+        .set({ password_hash: passwordHash, updated_at: nowIso() })
+        .where('uid_number', '=', reset.uid_number)
+        .execute();
     });
     await this.sessions.destroyForUser(reset.uid_number);
   }
@@ -151,7 +173,8 @@ export class AccountService {
     const uid = username.trim().toLowerCase();
     checkUserFields({ uid });
     const existing = await this.users.repo.findByUid(uid);
-    if (existing && existing.status !== 'active') throw forbidden('This account is not active.', 'account_inactive');
+    if (existing && existing.status !== 'active')
+      throw forbidden('This account is not active.', 'account_inactive');
     const uidNumber =
       existing?.uid_number ??
       (await retryOnConflict(['uid_number'], () =>

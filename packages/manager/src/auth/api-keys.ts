@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
-import { notFound, randomToken, sha256Hex } from '@app/server-kit';
+import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import { notFound, randomToken, sha256Hex, type Database } from '@app/server-kit';
 import type { ApiKeysTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { Principal } from './principal.ts';
@@ -8,6 +8,14 @@ import { isAdminExpression } from '../users/users-repository.ts';
 
 const KEY_MARK = 'cmk_';
 const LAST_USED_RESOLUTION_MS = 60_000;
+const KEY_HASH_SLOT = '\u0000key_hash';
+
+interface LookupRow {
+  id: string;
+  uid_number: number;
+  uid: string;
+  is_admin: number;
+}
 
 export interface ApiKey {
   id: string;
@@ -34,8 +42,21 @@ const toApiKey = (row: Selectable<ApiKeysTable>): ApiKey => ({
  */
 export class ApiKeyService {
   private readonly lastWritten = new Map<string, number>();
+  /** Built once and run as a prepared statement: the per-request path of every Bearer call. */
+  private readonly lookup: CompiledQuery<LookupRow>;
 
-  constructor(private readonly db: Kysely<ManagerDB>) {}
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly read: Database<ManagerDB>['read'],
+  ) {
+    this.lookup = db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.uid_number', 'api_keys.uid_number')
+      .select((eb) => ['api_keys.id', 'users.uid_number', 'users.uid', isAdminExpression(eb).as('is_admin')])
+      .where('api_keys.key_hash', '=', KEY_HASH_SLOT)
+      .where('users.status', '=', 'active')
+      .compile();
+  }
 
   async create(uidNumber: number, description: string | null): Promise<{ apiKey: ApiKey; secret: string }> {
     const secret = KEY_MARK + randomToken(32);
@@ -88,13 +109,9 @@ export class ApiKeyService {
   /** The principal behind a Bearer secret, or undefined when the key is unknown or its user is not active. */
   async authenticate(secret: string): Promise<Principal | undefined> {
     if (!secret.startsWith(KEY_MARK)) return undefined;
-    const row = await this.db
-      .selectFrom('api_keys')
-      .innerJoin('users', 'users.uid_number', 'api_keys.uid_number')
-      .select((eb) => ['api_keys.id', 'users.uid_number', 'users.uid', isAdminExpression(eb).as('is_admin')])
-      .where('api_keys.key_hash', '=', sha256Hex(secret))
-      .where('users.status', '=', 'active')
-      .executeTakeFirst();
+    const hash = sha256Hex(secret);
+    const parameters = this.lookup.parameters.map((value) => (value === KEY_HASH_SLOT ? hash : value));
+    const [row] = await this.read<LookupRow>({ ...this.lookup, parameters });
     if (!row) return undefined;
     this.recordUse(row.id);
     return { uidNumber: row.uid_number, uid: row.uid, isAdmin: Boolean(row.is_admin), via: 'apikey' };

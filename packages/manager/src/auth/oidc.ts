@@ -20,7 +20,8 @@ export class OidcError extends Error {
   }
 }
 
-const isLoopbackIssuer = (issuer: string) => /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:|\/|$)/.test(issuer);
+const isLoopbackIssuer = (issuer: string) =>
+  /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:|\/|$)/.test(issuer);
 
 /**
  * Single sign-on with an OpenID provider: authorization code flow with PKCE, state and nonce.
@@ -68,17 +69,24 @@ export class OidcService {
     return { url: url.href, state };
   }
 
-  async finish(query: string, pending: SessionData['oidc']): Promise<{ principal: Principal; idToken: string | undefined }> {
+  async finish(
+    query: string,
+    pending: SessionData['oidc'],
+  ): Promise<{ principal: Principal; idToken: string | undefined }> {
     if (!pending) throw new OidcError('invalid_state', 'No sign-in is in progress for this browser.');
     const configuration = await this.discover();
     let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
     try {
-      tokens = await client.authorizationCodeGrant(configuration, new URL(`${this.publicUrl}${CALLBACK_PATH}?${query}`), {
-        pkceCodeVerifier: pending.codeVerifier,
-        expectedState: pending.state,
-        expectedNonce: pending.nonce,
-        idTokenExpected: true,
-      });
+      tokens = await client.authorizationCodeGrant(
+        configuration,
+        new URL(`${this.publicUrl}${CALLBACK_PATH}?${query}`),
+        {
+          pkceCodeVerifier: pending.codeVerifier,
+          expectedState: pending.state,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        },
+      );
     } catch (error) {
       throw new OidcError('invalid_response', `The provider's answer was rejected: ${String(error)}`);
     }
@@ -96,7 +104,8 @@ export class OidcService {
       given ??= info.given_name;
       family ??= info.family_name;
     }
-    if (!email || !verified) throw new OidcError('email_not_verified', 'The provider did not confirm a verified e-mail address.');
+    if (!email || !verified)
+      throw new OidcError('email_not_verified', 'The provider did not confirm a verified e-mail address.');
     const principal = await this.userFor(email, { preferred, given, family });
     return { principal, idToken: tokens.id_token };
   }
@@ -114,10 +123,14 @@ export class OidcService {
     }
   }
 
-  private async userFor(email: string, names: { preferred?: string; given?: string; family?: string }): Promise<Principal> {
+  private async userFor(
+    email: string,
+    names: { preferred?: string; given?: string; family?: string },
+  ): Promise<Principal> {
     const existing = await this.users.repo.findByMail(email);
     if (existing) {
-      if (existing.status !== 'active') throw new OidcError('account_inactive', 'This account is not active.');
+      if (existing.status !== 'active')
+        throw new OidcError('account_inactive', 'This account is not active.');
       const user = await this.users.get(existing.uid_number);
       return { uidNumber: user.uidNumber, uid: user.uid, isAdmin: user.isAdmin, via: 'session' };
     }
@@ -137,7 +150,11 @@ export class OidcService {
           password_hash: null,
           status: 'active',
         });
-        await this.users.repo.setGroups(trx, row.uid_number, first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID]);
+        await this.users.repo.setGroups(
+          trx,
+          row.uid_number,
+          first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
+        );
         return { uidNumber: row.uid_number, uid, isAdmin: first };
       }),
     );
@@ -146,6 +163,9 @@ export class OidcService {
 }
 
 function usernameFrom(value: string): string {
-  const cleaned = value.toLowerCase().replace(/[^a-z0-9_.-]/g, '').replace(/^[^a-z_]+/, '');
+  const cleaned = value
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]/g, '')
+    .replace(/^[^a-z_]+/, '');
   return (cleaned || 'user').slice(0, 28);
 }

@@ -49,14 +49,26 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
     if (session.uidNumber !== null) {
       const row = await deps.users.activePrincipal(session.uidNumber);
       if (row) {
-        request.principal = { uidNumber: row.uid_number, uid: row.uid, isAdmin: Boolean(row.is_admin), via: 'session' };
+        request.principal = {
+          uidNumber: row.uid_number,
+          uid: row.uid,
+          isAdmin: Boolean(row.is_admin),
+          via: 'session',
+        };
         await deps.sessions.extend(session);
       }
     }
-    if (request.principal && !SAFE_METHODS.has(request.method) && request.routeOptions.config?.csrf !== false) {
+    if (
+      request.principal &&
+      !SAFE_METHODS.has(request.method) &&
+      request.routeOptions.config?.csrf !== false
+    ) {
       const header = request.headers['x-csrf-token'];
       if (typeof header !== 'string' || !safeEqual(header, session.csrfToken)) {
-        throw forbidden('Missing or invalid X-CSRF-Token header. Fetch one from GET /api/v1/csrf-token.', 'csrf_invalid');
+        throw forbidden(
+          'Missing or invalid X-CSRF-Token header. Fetch one from GET /api/v1/csrf-token.',
+          'csrf_invalid',
+        );
       }
     }
   });

@@ -1,4 +1,10 @@
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 
 /** The Fastify instance route files receive: TypeBox-typed, scoped under /api/v1. */
@@ -12,5 +18,7 @@ export type Api = FastifyInstance<
 
 /** A local path to send the browser to after sign-in; anything else becomes `/`. */
 export function safeRedirect(target: string | undefined): string {
-  return target && target.startsWith('/') && !target.startsWith('//') && !target.includes('\\') ? target : '/';
+  return target && target.startsWith('/') && !target.startsWith('//') && !target.includes('\\')
+    ? target
+    : '/';
 }

@@ -25,11 +25,20 @@ export class Mailer {
   async send(mail: Mail): Promise<void> {
     const { smtpUrl, smtpNoreplyAddress } = await this.settings.get();
     if (!smtpUrl || !smtpNoreplyAddress) {
-      throw new AppError(409, 'smtp_not_configured', 'E-mail is not set up: set smtpUrl and smtpNoreplyAddress in the settings.');
+      throw new AppError(
+        409,
+        'smtp_not_configured',
+        'E-mail is not set up: set smtpUrl and smtpNoreplyAddress in the settings.',
+      );
     }
     const transport = nodemailer.createTransport(smtpUrl);
     try {
-      await transport.sendMail({ from: smtpNoreplyAddress, to: mail.to, subject: mail.subject, text: mail.text });
+      await transport.sendMail({
+        from: smtpNoreplyAddress,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+      });
     } catch (error) {
       this.log.warn({ err: error }, 'SMTP server refused the message');
       throw new AppError(502, 'smtp_error', 'The mail server refused the message. Check the SMTP settings.');

@@ -12,9 +12,13 @@ export async function apiKeyRoutes(api: Api, services: Services) {
   api.addHook('onRequest', requireUser);
   const tags = ['API Keys'];
 
-  api.get('/apikeys', { schema: { tags, response: responses({ 200: Data(Type.Array(ApiKeySchema)) }) } }, async (request) => ({
-    data: await apiKeys.list(principalOf(request).uidNumber),
-  }));
+  api.get(
+    '/apikeys',
+    { schema: { tags, response: responses({ 200: Data(Type.Array(ApiKeySchema)) }) } },
+    async (request) => ({
+      data: await apiKeys.list(principalOf(request).uidNumber),
+    }),
+  );
 
   api.post(
     '/apikeys',
@@ -37,12 +41,20 @@ export async function apiKeyRoutes(api: Api, services: Services) {
     },
   );
 
-  api.get('/apikeys/:id', { schema: { tags, params: Params, response: responses({ 200: Data(ApiKeySchema) }) } }, async (request) => ({
-    data: await apiKeys.get(principalOf(request).uidNumber, request.params.id),
-  }));
+  api.get(
+    '/apikeys/:id',
+    { schema: { tags, params: Params, response: responses({ 200: Data(ApiKeySchema) }) } },
+    async (request) => ({
+      data: await apiKeys.get(principalOf(request).uidNumber, request.params.id),
+    }),
+  );
 
-  api.delete('/apikeys/:id', { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } }, async (request, reply) => {
-    await apiKeys.delete(principalOf(request).uidNumber, request.params.id);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/apikeys/:id',
+    { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } },
+    async (request, reply) => {
+      await apiKeys.delete(principalOf(request).uidNumber, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 }

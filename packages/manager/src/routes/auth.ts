@@ -18,13 +18,19 @@ export async function authRoutes(api: Api, services: Services) {
   const secure = config.production;
 
   /** Replaces any session with a fresh one for the principal: a new id at every sign-in. */
-  const signIn = async (request: FastifyRequest, reply: FastifyReply, principal: Principal, data: SessionData = {}) => {
+  const signIn = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    principal: Principal,
+    data: SessionData = {},
+  ) => {
     if (request.session) await services.sessions.destroy(request.session.token);
     const session = await services.sessions.create(principal.uidNumber, data);
     setSessionCookie(reply, session, secure);
   };
   const passwordAuthAllowed = async () => {
-    if (services.oidc) throw forbidden('Single sign-on is enabled: sign in with your identity provider.', 'oidc_enabled');
+    if (services.oidc)
+      throw forbidden('Single sign-on is enabled: sign in with your identity provider.', 'oidc_enabled');
   };
   const oidcEnabled = async () => {
     if (!services.oidc) throw notFound('Single sign-on is not configured.', 'oidc_disabled');
@@ -34,7 +40,10 @@ export async function authRoutes(api: Api, services: Services) {
     '/session',
     {
       onRequest: requireUser,
-      schema: { tags: ['Auth'], response: responses({ 200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean() })) }) },
+      schema: {
+        tags: ['Auth'],
+        response: responses({ 200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean() })) }),
+      },
     },
     async (request) => {
       const principal = principalOf(request);
@@ -53,7 +62,9 @@ export async function authRoutes(api: Api, services: Services) {
           password: Type.String({ minLength: 1 }),
           redirect: Type.Optional(Type.String()),
         }),
-        response: responses({ 200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean(), redirect: Type.String() })) }),
+        response: responses({
+          200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean(), redirect: Type.String() })),
+        }),
       },
     },
     async (request, reply) => {
@@ -83,31 +94,43 @@ export async function authRoutes(api: Api, services: Services) {
         }
         return reply.redirect(url, 302);
       } catch (error) {
-        return reply.redirect(`/login?oidc_error=${error instanceof OidcError ? error.code : 'login_failed'}`, 302);
+        return reply.redirect(
+          `/login?oidc_error=${error instanceof OidcError ? error.code : 'login_failed'}`,
+          302,
+        );
       }
     },
   );
 
-  api.get('/auth/oidc/callback', { onRequest: oidcEnabled, schema: { tags: ['Auth'] } }, async (request, reply) => {
-    const pending = request.session?.data.oidc;
-    const query = request.url.split('?')[1] ?? '';
-    try {
-      const { principal, idToken } = await services.oidc!.finish(query, pending);
-      await signIn(request, reply, principal, idToken ? { idToken } : {});
-      return reply.redirect(pending!.redirect, 302);
-    } catch (error) {
-      if (!(error instanceof OidcError)) request.log.error({ err: error }, 'single sign-on failed');
-      else request.log.warn({ code: error.code, reason: error.message }, 'single sign-on refused');
-      return reply.redirect(`/login?oidc_error=${error instanceof OidcError ? error.code : 'login_failed'}`, 302);
-    }
-  });
+  api.get(
+    '/auth/oidc/callback',
+    { onRequest: oidcEnabled, schema: { tags: ['Auth'] } },
+    async (request, reply) => {
+      const pending = request.session?.data.oidc;
+      const query = request.url.split('?')[1] ?? '';
+      try {
+        const { principal, idToken } = await services.oidc!.finish(query, pending);
+        await signIn(request, reply, principal, idToken ? { idToken } : {});
+        return reply.redirect(pending!.redirect, 302);
+      } catch (error) {
+        if (!(error instanceof OidcError)) request.log.error({ err: error }, 'single sign-on failed');
+        else request.log.warn({ code: error.code, reason: error.message }, 'single sign-on refused');
+        return reply.redirect(
+          `/login?oidc_error=${error instanceof OidcError ? error.code : 'login_failed'}`,
+          302,
+        );
+      }
+    },
+  );
 
   api.post(
     '/auth/logout',
     {
       schema: {
         tags: ['Auth'],
-        response: responses({ 200: Data(Type.Object({ loggedOut: Type.Boolean(), logoutUrl: Nullable(Type.String()) })) }),
+        response: responses({
+          200: Data(Type.Object({ loggedOut: Type.Boolean(), logoutUrl: Nullable(Type.String()) })),
+        }),
       },
     },
     async (request, reply) => {
@@ -133,7 +156,9 @@ export async function authRoutes(api: Api, services: Services) {
           userPassword: Type.String({ minLength: 1 }),
           inviteToken: Type.Optional(Type.String()),
         }),
-        response: responses({ 201: Data(Type.Object({ uid: Type.String(), status: Type.String(), message: Type.String() })) }),
+        response: responses({
+          201: Data(Type.Object({ uid: Type.String(), status: Type.String(), message: Type.String() })),
+        }),
       },
     },
     async (request, reply) => {
@@ -152,7 +177,11 @@ export async function authRoutes(api: Api, services: Services) {
     '/auth/register/invite/:token',
     {
       onRequest: passwordAuthAllowed,
-      schema: { tags: ['Auth'], params: TokenParams, response: responses({ 200: Data(Type.Object({ email: Type.String() })) }) },
+      schema: {
+        tags: ['Auth'],
+        params: TokenParams,
+        response: responses({ 200: Data(Type.Object({ email: Type.String() })) }),
+      },
     },
     async (request) => ({ data: { email: await services.accounts.inviteEmail(request.params.token) } }),
   );
@@ -168,13 +197,21 @@ export async function authRoutes(api: Api, services: Services) {
     },
     async (request) => {
       await services.accounts.requestPasswordReset(request.body.usernameOrEmail);
-      return { data: { message: 'If an active account matches, a reset link has been sent to its e-mail address.' } };
+      return {
+        data: { message: 'If an active account matches, a reset link has been sent to its e-mail address.' },
+      };
     },
   );
 
   api.get(
     '/auth/password-reset/:token',
-    { schema: { tags: ['Auth'], params: TokenParams, response: responses({ 200: Data(Type.Object({ username: Type.String() })) }) } },
+    {
+      schema: {
+        tags: ['Auth'],
+        params: TokenParams,
+        response: responses({ 200: Data(Type.Object({ username: Type.String() })) }),
+      },
+    },
     async (request) => ({ data: { username: await services.accounts.resetUsername(request.params.token) } }),
   );
 
@@ -198,7 +235,9 @@ export async function authRoutes(api: Api, services: Services) {
   if (!config.production) {
     api.post(
       '/auth/dev',
-      { schema: { hide: true, body: Type.Optional(Type.Object({ username: Type.Optional(Type.String()) })) } },
+      {
+        schema: { hide: true, body: Type.Optional(Type.Object({ username: Type.Optional(Type.String()) })) },
+      },
       async (request, reply) => {
         const principal = await services.accounts.devLogin(request.body?.username || 'dev');
         await signIn(request, reply, principal);

@@ -18,22 +18,43 @@ export async function groupRoutes(api: Api, services: Services) {
   api.addHook('onRequest', requireAdmin);
   const tags = ['Groups'];
 
-  api.get('/groups', { schema: { tags, response: responses({ 200: Data(Type.Array(GroupSchema)) }) } }, async () => ({
-    data: await groups.list(),
-  }));
-  api.post('/groups', { schema: { tags, body: GroupBody, response: responses({ 201: Data(GroupWithoutCount) }) } }, async (request, reply) =>
-    reply.code(201).send({ data: await groups.create(request.body) }),
+  api.get(
+    '/groups',
+    { schema: { tags, response: responses({ 200: Data(Type.Array(GroupSchema)) }) } },
+    async () => ({
+      data: await groups.list(),
+    }),
   );
-  api.get('/groups/:gidNumber', { schema: { tags, params: Params, response: responses({ 200: Data(GroupSchema) }) } }, async (request) => ({
-    data: await groups.get(request.params.gidNumber),
-  }));
+  api.post(
+    '/groups',
+    { schema: { tags, body: GroupBody, response: responses({ 201: Data(GroupWithoutCount) }) } },
+    async (request, reply) => reply.code(201).send({ data: await groups.create(request.body) }),
+  );
+  api.get(
+    '/groups/:gidNumber',
+    { schema: { tags, params: Params, response: responses({ 200: Data(GroupSchema) }) } },
+    async (request) => ({
+      data: await groups.get(request.params.gidNumber),
+    }),
+  );
   api.put(
     '/groups/:gidNumber',
-    { schema: { tags, params: Params, body: Type.Partial(Type.Omit(GroupBody, ['gidNumber'])), response: responses({ 200: Data(GroupWithoutCount) }) } },
+    {
+      schema: {
+        tags,
+        params: Params,
+        body: Type.Partial(Type.Omit(GroupBody, ['gidNumber'])),
+        response: responses({ 200: Data(GroupWithoutCount) }),
+      },
+    },
     async (request) => ({ data: await groups.update(request.params.gidNumber, request.body) }),
   );
-  api.delete('/groups/:gidNumber', { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } }, async (request, reply) => {
-    await groups.delete(request.params.gidNumber);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/groups/:gidNumber',
+    { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } },
+    async (request, reply) => {
+      await groups.delete(request.params.gidNumber);
+      return reply.code(204).send(null);
+    },
+  );
 }

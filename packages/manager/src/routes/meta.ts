@@ -47,7 +47,12 @@ export async function metaRoutes(api: Api, services: Services) {
     async () => {
       const { bannerMessage } = await services.settings.get();
       return {
-        data: { status: 'ok', isDev: !config.production, oidcEnabled: Boolean(services.oidc), banner: bannerMessage || null },
+        data: {
+          status: 'ok',
+          isDev: !config.production,
+          oidcEnabled: Boolean(services.oidc),
+          banner: bannerMessage || null,
+        },
       };
     },
   );

@@ -22,7 +22,13 @@ export async function settingsRoutes(api: Api, services: Services) {
   const tags = ['Settings'];
   api.get(
     '/settings',
-    { schema: { tags, summary: 'Settings; secrets are masked', response: responses({ 200: Data(SettingsSchema) }) } },
+    {
+      schema: {
+        tags,
+        summary: 'Settings; secrets are masked',
+        response: responses({ 200: Data(SettingsSchema) }),
+      },
+    },
     async () => ({ data: await services.settings.forDisplay() }),
   );
   api.put(
@@ -30,7 +36,8 @@ export async function settingsRoutes(api: Api, services: Services) {
     {
       schema: {
         tags,
-        summary: 'Update settings; omitted fields keep their value; a masked or blank secret keeps the stored one',
+        summary:
+          'Update settings; omitted fields keep their value; a masked or blank secret keeps the stored one',
         body: SettingsInput,
         response: responses({ 200: Data(SettingsSchema) }),
       },

@@ -16,37 +16,52 @@ const UserFields = {
   status: Type.Optional(UserStatusInput),
   groupIds: Type.Optional(Type.Array(Type.Integer())),
 };
-const statusOf = (status: string | undefined) => (status === 'disabled' ? 'suspended' : (status as UserStatus | undefined));
+const statusOf = (status: string | undefined) =>
+  status === 'disabled' ? 'suspended' : (status as UserStatus | undefined);
 
 export async function userRoutes(api: Api, services: Services) {
   const { users, accounts, mailer } = services;
   api.addHook('onRequest', requireAdmin);
   const tags = ['Users'];
 
-  api.get('/users', { schema: { tags, response: responses({ 200: Data(Type.Array(UserSchema)) }) } }, async () => ({
-    data: await users.list(),
-  }));
+  api.get(
+    '/users',
+    { schema: { tags, response: responses({ 200: Data(Type.Array(UserSchema)) }) } },
+    async () => ({
+      data: await users.list(),
+    }),
+  );
 
   api.post(
     '/users',
     { schema: { tags, body: Type.Object(UserFields), response: responses({ 201: Data(UserSchema) }) } },
     async (request, reply) => {
       const body = request.body;
-      const user = await users.create({ ...body, uid: body.uid.trim().toLowerCase(), status: statusOf(body.status), userPassword: body.userPassword || undefined });
+      const user = await users.create({
+        ...body,
+        uid: body.uid.trim().toLowerCase(),
+        status: statusOf(body.status),
+        userPassword: body.userPassword || undefined,
+      });
       return reply.code(201).send({ data: user });
     },
   );
 
-  api.get('/users/:uidNumber', { schema: { tags, params: Params, response: responses({ 200: Data(UserSchema) }) } }, async (request) => ({
-    data: await users.get(request.params.uidNumber),
-  }));
+  api.get(
+    '/users/:uidNumber',
+    { schema: { tags, params: Params, response: responses({ 200: Data(UserSchema) }) } },
+    async (request) => ({
+      data: await users.get(request.params.uidNumber),
+    }),
+  );
 
   api.put(
     '/users/:uidNumber',
     {
       schema: {
         tags,
-        summary: 'Update a user; `status` approves (active) or suspends; blank password keeps it; groupIds replaces memberships',
+        summary:
+          'Update a user; `status` approves (active) or suspends; blank password keeps it; groupIds replaces memberships',
         params: Params,
         body: Type.Partial(Type.Object(UserFields)),
         response: responses({ 200: Data(UserSchema) }),
@@ -67,10 +82,14 @@ export async function userRoutes(api: Api, services: Services) {
     },
   );
 
-  api.delete('/users/:uidNumber', { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } }, async (request, reply) => {
-    await users.delete(request.params.uidNumber);
-    return reply.code(204).send(null);
-  });
+  api.delete(
+    '/users/:uidNumber',
+    { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } },
+    async (request, reply) => {
+      await users.delete(request.params.uidNumber);
+      return reply.code(204).send(null);
+    },
+  );
 
   api.post(
     '/users/invite',
@@ -92,7 +111,13 @@ export async function userRoutes(api: Api, services: Services) {
         summary: 'Send an announcement to every active user',
         body: Type.Object({ subject: Type.String({ minLength: 1 }), message: Type.String({ minLength: 1 }) }),
         response: responses({
-          200: Data(Type.Object({ sent: Type.Integer(), failed: Type.Integer(), recipients: Type.Array(Type.String()) })),
+          200: Data(
+            Type.Object({
+              sent: Type.Integer(),
+              failed: Type.Integer(),
+              recipients: Type.Array(Type.String()),
+            }),
+          ),
         }),
       },
     },
@@ -101,7 +126,11 @@ export async function userRoutes(api: Api, services: Services) {
       let sent = 0;
       for (const recipient of recipients) {
         try {
-          await mailer.send({ to: recipient.mail, subject: request.body.subject, text: request.body.message });
+          await mailer.send({
+            to: recipient.mail,
+            subject: request.body.subject,
+            text: request.body.message,
+          });
           sent += 1;
         } catch (error) {
           request.log.warn({ err: error, uid: recipient.uid }, 'announcement not delivered');

@@ -75,11 +75,13 @@ export class SettingsService {
     const next: Partial<Settings> = {};
     if (input.smtpUrl !== undefined) next.smtpUrl = unmaskUrlPassword(input.smtpUrl.trim(), current.smtpUrl);
     if (input.inventoryToken === null) next.inventoryToken = '';
-    else if (input.inventoryToken && input.inventoryToken !== MASK) next.inventoryToken = input.inventoryToken;
+    else if (input.inventoryToken && input.inventoryToken !== MASK)
+      next.inventoryToken = input.inventoryToken;
     for (const key of ['smtpNoreplyAddress', 'inventoryUrl', 'bannerMessage'] as const) {
       if (input[key] !== undefined) next[key] = input[key].trim();
     }
-    if (input.defaultContainerEnvVars !== undefined) next.defaultContainerEnvVars = input.defaultContainerEnvVars;
+    if (input.defaultContainerEnvVars !== undefined)
+      next.defaultContainerEnvVars = input.defaultContainerEnvVars;
     validate(next);
 
     await this.db.transaction().execute(async (trx) => {
@@ -104,7 +106,8 @@ function serialize(key: keyof Settings, value: unknown, secrets: SecretBox): str
 
 function validate(next: Partial<Settings>) {
   const fields: Record<string, string> = {};
-  if (next.smtpUrl && !/^smtps?:\/\//.test(next.smtpUrl)) fields.smtpUrl = 'must start with smtp:// or smtps://';
+  if (next.smtpUrl && !/^smtps?:\/\//.test(next.smtpUrl))
+    fields.smtpUrl = 'must start with smtp:// or smtps://';
   if (next.smtpUrl) {
     try {
       new URL(next.smtpUrl);
@@ -115,7 +118,8 @@ function validate(next: Partial<Settings>) {
   if (next.smtpNoreplyAddress && !/^[^\s@]+@[^\s@]+$/.test(next.smtpNoreplyAddress)) {
     fields.smtpNoreplyAddress = 'must be an e-mail address';
   }
-  if (next.inventoryUrl && !/^https?:\/\/\S+$/.test(next.inventoryUrl)) fields.inventoryUrl = 'must be an http(s) URL';
+  if (next.inventoryUrl && !/^https?:\/\/\S+$/.test(next.inventoryUrl))
+    fields.inventoryUrl = 'must be an http(s) URL';
   next.defaultContainerEnvVars?.forEach((entry, index) => {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(entry.key)) {
       fields[`defaultContainerEnvVars.${index}.key`] = 'must be a valid environment variable name';

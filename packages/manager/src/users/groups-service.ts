@@ -25,7 +25,12 @@ export class GroupsService {
     return this.db
       .selectFrom('groups')
       .leftJoin('user_groups', 'user_groups.gid_number', 'groups.gid_number')
-      .select((eb) => ['groups.gid_number', 'groups.cn', 'groups.is_admin', eb.fn.count<number>('user_groups.uid_number').as('user_count')])
+      .select((eb) => [
+        'groups.gid_number',
+        'groups.cn',
+        'groups.is_admin',
+        eb.fn.count<number>('user_groups.uid_number').as('user_count'),
+      ])
       .groupBy(['groups.gid_number', 'groups.cn', 'groups.is_admin'])
       .orderBy('groups.gid_number');
   }
@@ -45,13 +50,22 @@ export class GroupsService {
     return retryOnConflict(input.gidNumber ? [] : ['gid_number'], async () => {
       let gidNumber = input.gidNumber;
       if (!gidNumber) {
-        const max = await this.db.selectFrom('groups').select((eb) => eb.fn.max('gid_number').as('max')).executeTakeFirst();
+        const max = await this.db
+          .selectFrom('groups')
+          .select((eb) => eb.fn.max('gid_number').as('max'))
+          .executeTakeFirst();
         gidNumber = Math.max(Number(max?.max ?? 0) + 1, 2000);
       }
       const now = nowIso();
       await this.db
         .insertInto('groups')
-        .values({ gid_number: gidNumber, cn: input.cn, is_admin: input.isAdmin ? 1 : 0, created_at: now, updated_at: now })
+        .values({
+          gid_number: gidNumber,
+          cn: input.cn,
+          is_admin: input.isAdmin ? 1 : 0,
+          created_at: now,
+          updated_at: now,
+        })
         .execute();
       return { gidNumber, cn: input.cn, isAdmin: Boolean(input.isAdmin) };
     });
@@ -80,10 +94,18 @@ export class GroupsService {
 }
 
 function checkCn(cn: string) {
-  if (!CN.test(cn)) throw validationFailed({ cn: 'must start with a lowercase letter or _ and use only a-z, 0-9, _, . and -' });
+  if (!CN.test(cn))
+    throw validationFailed({
+      cn: 'must start with a lowercase letter or _ and use only a-z, 0-9, _, . and -',
+    });
 }
 
-const toGroup = (row: { gid_number: number; cn: string; is_admin: number; user_count: number | string }): Group => ({
+const toGroup = (row: {
+  gid_number: number;
+  cn: string;
+  is_admin: number;
+  user_count: number | string;
+}): Group => ({
   gidNumber: row.gid_number,
   cn: row.cn,
   isAdmin: Boolean(row.is_admin),

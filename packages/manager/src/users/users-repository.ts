@@ -76,7 +76,10 @@ export class UsersRepository {
   }
 
   async countUsers(db: Db = this.db): Promise<number> {
-    const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
@@ -120,7 +123,10 @@ export class UsersRepository {
    * Inserts a user with the next free uidNumber. Between concurrent inserts the primary key decides;
    * callers retry the transaction on a uid_number clash (see retryOnConflict).
    */
-  async insert(db: Db, values: Omit<UserRow, 'uid_number' | 'created_at' | 'updated_at' | 'cn'>): Promise<UserRow> {
+  async insert(
+    db: Db,
+    values: Omit<UserRow, 'uid_number' | 'created_at' | 'updated_at' | 'cn'>,
+  ): Promise<UserRow> {
     const max = await db
       .selectFrom('users')
       .select((eb) => eb.fn.max('uid_number').as('max'))

@@ -101,15 +101,27 @@ export class UsersService {
   }
 
   async activeRecipients(): Promise<{ uid: string; mail: string }[]> {
-    return this.db.selectFrom('users').select(['uid', 'mail']).where('status', '=', 'active').orderBy('uid').execute();
+    return this.db
+      .selectFrom('users')
+      .select(['uid', 'mail'])
+      .where('status', '=', 'active')
+      .orderBy('uid')
+      .execute();
   }
 
   private async checkGroups(trx: Transaction<ManagerDB>, gidNumbers: number[] | undefined) {
     if (!gidNumbers?.length) return;
     const unique = [...new Set(gidNumbers)];
-    const found = await trx.selectFrom('groups').select('gid_number').where('gid_number', 'in', unique).execute();
+    const found = await trx
+      .selectFrom('groups')
+      .select('gid_number')
+      .where('gid_number', 'in', unique)
+      .execute();
     const missing = unique.filter((gid) => !found.some((row) => row.gid_number === gid));
-    if (missing.length) throw badRequest(`Unknown group: ${missing.join(', ')}.`, { groupIds: 'names a group that does not exist' });
+    if (missing.length)
+      throw badRequest(`Unknown group: ${missing.join(', ')}.`, {
+        groupIds: 'names a group that does not exist',
+      });
   }
 
   /** On PostgreSQL, serialises "is this the first user?" decisions between concurrent registrations. */

@@ -1,11 +1,19 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable } from '../../common/schemas.ts';
 
-export const UserStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('active'), Type.Literal('suspended')]);
+export const UserStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('active'),
+  Type.Literal('suspended'),
+]);
 /** Accepted on input: the original system's `disabled` means `suspended`. */
 export const UserStatusInput = Type.Union([UserStatusSchema, Type.Literal('disabled')]);
 
-export const GroupRef = Type.Object({ gidNumber: Type.Integer(), cn: Type.String(), isAdmin: Type.Boolean() });
+export const GroupRef = Type.Object({
+  gidNumber: Type.Integer(),
+  cn: Type.String(),
+  isAdmin: Type.Boolean(),
+});
 
 export const UserSchema = Type.Object({
   uidNumber: Type.Integer(),

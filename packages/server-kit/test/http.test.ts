@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
+import { AppError, createHttpServer, validationFailed } from '../src/index.ts';
+
+let slowStarted: () => void = () => undefined;
+
+const build = () => {
+  const app = createHttpServer({ logLevel: 'silent', trustProxy: [] });
+  app.post(
+    '/items',
+    { schema: { body: Type.Object({ name: Type.String(), count: Type.Integer() }) } },
+    async (request) => ({
+      data: request.body,
+    }),
+  );
+  app.post(
+    '/strict',
+    {
+      config: { validationError: { statusCode: 422, code: 'validation_failed' } },
+      schema: { body: Type.Object({ siteId: Type.Integer() }) },
+    },
+    async () => ({ data: true }),
+  );
+  app.get('/rule', async () => {
+    throw validationFailed({ hostname: 'must be a DNS label' });
+  });
+  app.get('/teapot', async () => {
+    throw new AppError(418, 'teapot', 'I am a teapot.');
+  });
+  app.get('/crash', async () => {
+    throw new Error('database password is hunter2');
+  });
+  app.get('/slow', async () => {
+    slowStarted();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return { data: 'finished' };
+  });
+  return app;
+};
+
+describe('HTTP server errors and envelope', () => {
+  it('answers schema violations with 400 invalid_request and the fields', async () => {
+    const app = build();
+    const response = await app.inject({ method: 'POST', url: '/items', payload: { count: 'x' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error).toMatchObject({
+      code: 'invalid_request',
+      fields: { name: 'is required', count: 'must be integer' },
+    });
+    const custom = await app.inject({ method: 'POST', url: '/strict', payload: {} });
+    expect(custom.statusCode).toBe(422);
+    expect(custom.json().error).toMatchObject({
+      code: 'validation_failed',
+      fields: { siteId: 'is required' },
+    });
+  });
+
+  it('maps domain errors, bad JSON, unknown routes and crashes without leaking internals', async () => {
+    const app = build();
+    expect((await app.inject({ url: '/rule' })).json()).toEqual({
+      error: {
+        code: 'validation_failed',
+        message: 'Some fields are invalid.',
+        fields: { hostname: 'must be a DNS label' },
+      },
+    });
+    expect((await app.inject({ url: '/teapot' })).statusCode).toBe(418);
+    const badJson = await app.inject({
+      method: 'POST',
+      url: '/items',
+      payload: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(badJson.json().error.code).toBe('invalid_request');
+    expect((await app.inject({ url: '/nowhere' })).json().error.code).toBe('not_found');
+    const crash = await app.inject({ url: '/crash' });
+    expect(crash.statusCode).toBe(500);
+    expect(crash.json()).toEqual({ error: { code: 'internal_error', message: expect.any(String) } });
+    expect(crash.body).not.toContain('hunter2');
+  });
+
+  it('accepts an empty JSON body and strips prototype pollution', async () => {
+    const app = build();
+    app.post('/echo', async (request) => ({ data: request.body ?? null }));
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(empty.json()).toEqual({ data: null });
+    const polluted = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":1,"__proto__":{"admin":true}}',
+    });
+    expect(polluted.json()).toEqual({ data: { a: 1 } });
+  });
+
+  it('finishes in-flight requests on close and then stops accepting', async () => {
+    const app = build();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
+    const inFlight = fetch(`http://127.0.0.1:${port}/slow`);
+    await started;
+    const closing = app.close();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: 'finished' });
+    await closing;
+    await expect(fetch(`http://127.0.0.1:${port}/slow`)).rejects.toThrow();
+  });
+});

@@ -1,0 +1,45 @@
+// `npm start`: runs the manager and the translator side by side (each also runs alone with
+// `npm start -w packages/<name>`), prefixes their output, and stops both on Ctrl-C or SIGTERM.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const tsx = require.resolve('tsx');
+const services = [
+  { name: 'manager', entry: 'packages/manager/src/main.ts' },
+  { name: 'translator', entry: 'packages/translator/src/main.ts' },
+].filter((service) => existsSync(service.entry));
+
+const children = services.map(({ name, entry }) => {
+  const child = spawn(process.execPath, ['--import', tsx, entry], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: process.env,
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = '';
+    stream.on('data', (chunk) => {
+      const lines = (rest + chunk).split('\n');
+      rest = lines.pop();
+      for (const line of lines) process.stdout.write(`[${name}] ${line}\n`);
+    });
+  }
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`[${name}] exited (${signal ?? code}); stopping the others`);
+      stop(code || 1);
+    }
+  });
+  return child;
+});
+
+let stopping = false;
+function stop(code = 0) {
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  Promise.all(
+    children.map((child) => (child.exitCode === null ? new Promise((r) => child.on('exit', r)) : null)),
+  ).then(() => process.exit(code));
+}
+process.on('SIGINT', () => stop());
+process.on('SIGTERM', () => stop());
