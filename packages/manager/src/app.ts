@@ -39,13 +39,10 @@ export interface ManagerApp {
 export interface BuildOptions {
   /** PostgreSQL schema (tests give each file its own). */
   schema?: string;
-<<<<<<< HEAD
-  /** `api` serves HTTP only, `worker` runs jobs only (do not listen), `all` (default) both. */
-  role?: ProcessRole;
-=======
   /** Where log lines go (default standard output). */
   logStream?: { write(line: string): unknown };
->>>>>>> main
+  /** `api` serves HTTP only, `worker` runs jobs only (do not listen), `all` (default) both. */
+  role?: ProcessRole;
 }
 
 /** Tokens in URL paths (password reset, invitations) never reach the request log. */
@@ -99,7 +96,17 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         users: services.users.repo,
         secureCookies: config.production,
       });
-      for (const routes of [metaRoutes, authRoutes, userRoutes, groupRoutes, apiKeyRoutes, settingsRoutes, siteRoutes, nodeRoutes, jobRoutes]) {
+      for (const routes of [
+        metaRoutes,
+        authRoutes,
+        userRoutes,
+        groupRoutes,
+        apiKeyRoutes,
+        settingsRoutes,
+        siteRoutes,
+        nodeRoutes,
+        jobRoutes,
+      ]) {
         await api.register(async (scope: Api) => routes(scope, services));
       }
     },

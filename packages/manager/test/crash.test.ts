@@ -33,7 +33,10 @@ describe('a worker process killed in the middle of a job', () => {
       JOB_POLL_MS: '100',
       JOB_CONCURRENCY: '2',
     };
-    const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     return new Promise((resolve, reject) => {
       proc.stdout!.on('data', (chunk: Buffer) => {
         if (chunk.toString().startsWith('ready')) resolve(proc);
@@ -83,14 +86,20 @@ describe('a worker process killed in the middle of a job', () => {
     const second = results[1]!;
     expect(first.events.at(-1)).toEqual({ event: 'status', data: '{"status":"success"}' });
     expect(second.events.at(-1)).toEqual({ event: 'status', data: '{"status":"failure"}' });
-    const outputs = first.events.filter((e) => e.event === 'log').map((e) => JSON.parse(e.data).output as string);
+    const outputs = first.events
+      .filter((e) => e.event === 'log')
+      .map((e) => JSON.parse(e.data).output as string);
     expect(outputs[0]).toBe('child step 1');
     expect(outputs).toContain('The worker running this job stopped responding; the job was queued again.');
     expect(outputs.at(-1)).toBe('finished by the surviving worker');
     const ids = first.events.filter((e) => e.event === 'log').map((e) => Number(e.id));
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    const fragileRows = (await admin.get(`/jobs/${fragile.id}/status`)).body.data as Array<{ output: string }>;
-    expect(fragileRows.at(-1)!.output).toBe('Error: the worker running this job stopped responding; the job failed.');
+    const fragileRows = (await admin.get(`/jobs/${fragile.id}/status`)).body.data as Array<{
+      output: string;
+    }>;
+    expect(fragileRows.at(-1)!.output).toBe(
+      'Error: the worker running this job stopped responding; the job failed.',
+    );
     expect(fragileRows.some((row) => row.output.includes('must not run again'))).toBe(false);
   });
 });

@@ -78,7 +78,11 @@ export class JobStreams {
     };
 
     // Subscribe before reading the backlog, so a row written in between is buffered, not lost.
-    const unsubscribe = this.events.subscribe(jobId, (event) => (live ? handle(event) : early.push(event)), lastId);
+    const unsubscribe = this.events.subscribe(
+      jobId,
+      (event) => (live ? handle(event) : early.push(event)),
+      lastId,
+    );
     response.on('close', () => {
       ended = true;
       unsubscribe();
