@@ -97,7 +97,7 @@ export class NodesService {
   async create(siteId: number, input: NodeInput, db: Db = this.db): Promise<Node> {
     const nodeType = parseNodeType(input.nodeType ?? 'hypervisor');
     const values = this.columns(input, nodeType);
-    await this.sites.assertExists(siteId);
+    await this.sites.assertExists(siteId, db);
     const now = nowIso();
     const row = await db
       .insertInto('nodes')

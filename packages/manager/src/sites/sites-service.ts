@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import { conflict, isForeignKeyViolation, notFound, validationFailed } from '@app/server-kit';
 import type { ManagerDB, SitesTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
@@ -45,8 +45,8 @@ export class SitesService {
   }
 
   /** Throws 404 site_not_found unless the site exists. */
-  async assertExists(id: number): Promise<void> {
-    const row = await this.db.selectFrom('sites').select('id').where('id', '=', id).executeTakeFirst();
+  async assertExists(id: number, db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db): Promise<void> {
+    const row = await db.selectFrom('sites').select('id').where('id', '=', id).executeTakeFirst();
     if (!row) throw siteNotFound();
   }
 

@@ -1,3 +1,4 @@
+import { sha256Hex } from '@app/server-kit';
 import { httpCall, readJson, readText, type HttpEndpoint } from '../http.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 
@@ -129,8 +130,11 @@ export class PveClient {
     return body.data;
   }
 
+  /** Tickets are cached per API URL, user and password (hashed), so a changed password logs in again. */
   private ticketKey() {
-    return `${this.base}|${this.auth.kind === 'ticket' ? this.auth.username : ''}`;
+    return this.auth.kind === 'ticket'
+      ? `${this.base}|${this.auth.username}|${sha256Hex(this.auth.password)}`
+      : this.base;
   }
 
   /** Logs in with username and password (cached per API URL and user). */
