@@ -140,6 +140,9 @@ export class JobWorker {
     });
     const log = async (line: string) => {
       await this.repo.appendOutput(job.id, line);
+      // A handler that logs in a tight loop would otherwise run on microtasks alone (SQLite answers
+      // without I/O) and starve the socket writes that carry its rows to stream clients.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     };
     const ctx: JobContext = { job, signal: controller.signal, log };
     try {
