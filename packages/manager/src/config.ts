@@ -1,3 +1,4 @@
+import { readFleetConfig, type FleetConfig } from './fleet-config.ts';
 import {
   envReader,
   loadSecretKey,
@@ -19,6 +20,7 @@ export interface ManagerConfig extends CommonConfig {
   /** Base of every link we send (e-mails, SSO redirects); never taken from the Host header. */
   publicUrl: string;
   oidc: OidcConfig | undefined;
+  fleet: FleetConfig;
 }
 
 export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
@@ -32,6 +34,7 @@ export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
     databaseUrl: env.optionalString('MANAGER_DATABASE_URL'),
     secretKey: loadSecretKey(env.optionalString('SECRET_KEY'), common.dataDir),
     publicUrl: (env.url('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    fleet: readFleetConfig(env),
     oidc:
       issuer && clientId
         ? { issuer, clientId, clientSecret: env.optionalString('OIDC_CLIENT_SECRET') }

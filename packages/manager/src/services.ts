@@ -9,6 +9,7 @@ import { Mailer } from './mail/mailer.ts';
 import { SettingsService } from './settings/settings-service.ts';
 import { GroupsService } from './users/groups-service.ts';
 import { UsersService } from './users/users-service.ts';
+import { createFleetServices } from './fleet.ts';
 
 /** Every domain service of the manager, wired once per process. */
 export function createServices(ctx: ManagerContext) {
@@ -30,6 +31,7 @@ export function createServices(ctx: ManagerContext) {
     groups: new GroupsService(db, principals),
     accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, log),
     oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users) : undefined,
+    ...createFleetServices(ctx),
   };
 }
 

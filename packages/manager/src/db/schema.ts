@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Row types of the manager's tables, as Kysely sees them. Times are ISO strings unless named `_ms`. */
 export interface UsersTable {
   uid_number: number;
@@ -68,7 +70,7 @@ export interface PasswordResetTokensTable {
   created_at: string;
 }
 
-export interface ManagerDB {
+export interface ManagerDB extends FleetDB {
   users: UsersTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;
@@ -77,4 +79,94 @@ export interface ManagerDB {
   settings: SettingsTable;
   invite_tokens: InviteTokensTable;
   password_reset_tokens: PasswordResetTokensTable;
+}
+
+export interface SitesTable {
+  id: Generated<number>;
+  name: string;
+  internal_domain: string;
+  dhcp_range: string;
+  subnet_mask: string;
+  gateway: string;
+  dns_forwarders: string;
+  external_ip: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NodesTable {
+  id: Generated<number>;
+  name: string;
+  node_type: 'hypervisor' | 'dummy' | 'engine';
+  site_id: number;
+  ipv4_address: string | null;
+  api_url: string | null;
+  token_id: string | null;
+  secret_sealed: string | null;
+  tls_verify: number | null;
+  image_storage: string;
+  volume_storage: string;
+  network_bridge: string;
+  nvidia_available: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  command: string;
+  status: 'pending' | 'running' | 'success' | 'failure' | 'cancelled';
+  created_by: string;
+  payload: string;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface JobStatusesTable {
+  id: Generated<number>;
+  job_id: number;
+  output: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContainersTable {
+  id: Generated<number>;
+  hostname: string;
+  owner: string;
+  node_id: number;
+  container_id: string | null;
+  status: string;
+  template: string;
+  ipv4_address: string | null;
+  mac_address: string | null;
+  creation_job_id: number | null;
+  entrypoint: string | null;
+  environment_vars: string;
+  nvidia_requested: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DummyInstancesTable {
+  node_id: number;
+  vmid: number;
+  hostname: string;
+  state: 'running' | 'stopped';
+  config: string;
+  created_at: string;
+}
+
+export interface FleetDB {
+  sites: SitesTable;
+  nodes: NodesTable;
+  jobs: JobsTable;
+  job_statuses: JobStatusesTable;
+  containers: ContainersTable;
+  dummy_instances: DummyInstancesTable;
 }
