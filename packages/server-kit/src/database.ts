@@ -10,6 +10,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database<DB> {
   db: Kysely<DB>;
   dialect: DialectName;
+  /** The PostgreSQL schema given in the options (the search_path), if any. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -39,7 +41,7 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
           oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
       },
     });
-    return wrap<DB>(new PostgresDialect({ pool }), 'postgres');
+    return wrap<DB>(new PostgresDialect({ pool }), 'postgres', options.schema);
   }
   if (url !== undefined && !url.startsWith('sqlite:')) {
     throw new ConfigError(options.variable ?? 'DATABASE_URL', 'expected postgres://… or sqlite:<path>');
@@ -54,7 +56,7 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
   return wrap<DB>(new SqliteDialect({ database: sqlite }), 'sqlite');
 }
 
-function wrap<DB>(dialect: Dialect, name: DialectName): Database<DB> {
+function wrap<DB>(dialect: Dialect, name: DialectName, schema?: string): Database<DB> {
   const db = new Kysely<DB>({ dialect });
-  return { db, dialect: name, close: () => db.destroy() };
+  return { db, dialect: name, ...(schema ? { schema } : {}), close: () => db.destroy() };
 }

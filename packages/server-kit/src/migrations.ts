@@ -12,13 +12,22 @@ const MIGRATION_LOCK_KEY = 7_340_211;
 export async function migrate(database: Database<unknown>, set: MigrationSet): Promise<void> {
   const migrations = set(database.dialect);
   const run = async (db: Kysely<unknown>) => {
-    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    // With a schema of its own, Kysely must look for its bookkeeping tables in that schema: its
+    // introspection lists every schema, so another schema's lock table would count as ours.
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => migrations },
+      ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+    });
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error) {
-      throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`, {
-        cause: error,
-      });
+      throw new Error(
+        `migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`,
+        {
+          cause: error,
+        },
+      );
     }
   };
   if (database.dialect === 'sqlite') return run(database.db);
