@@ -23,6 +23,8 @@ import { installCors } from './http/cors.ts';
 import { projectRoutes } from './routes/project.ts';
 import { textnodeRoutes } from './routes/textnodes.ts';
 import { translationRoutes } from './routes/translations.ts';
+import { aiRoutes } from './routes/ai-jobs.ts';
+import { JobRunner } from './ai/job-runner.ts';
 
 export interface TranslatorOptions {
   /**
@@ -96,11 +98,19 @@ export async function buildTranslator(
     projectRoutes(api, services, config);
     textnodeRoutes(api, services);
     translationRoutes(api, services);
+    aiRoutes(api, services);
   });
 
   const staticDir = options.staticDir ?? config.staticDir;
   if (staticDir) await serveStatic(app, resolve(staticDir));
   if (options.extend) await options.extend(app);
+
+  const workers = options.workers ?? true;
+  const runner = new JobRunner(ctx, services.projects, services.prompts, services.changed);
+  if (workers) {
+    services.aiJobs.onChange = () => runner.kick();
+    runner.start();
+  }
 
   let closed = false;
   return {
@@ -115,6 +125,7 @@ export async function buildTranslator(
       if (closed) return;
       closed = true;
       await app.close();
+      await runner.stop();
       await database.close();
     },
   };

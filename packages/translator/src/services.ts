@@ -2,6 +2,8 @@ import type { TranslatorContext } from './context.ts';
 import { ProjectsService } from './projects/projects-service.ts';
 import { PhrasesService } from './phrases/phrases-service.ts';
 import { TranslationsService } from './translations/translations-service.ts';
+import { PromptsService } from './ai/prompts-service.ts';
+import { AiJobsService } from './ai/jobs-service.ts';
 
 /** Every domain service of the translator, wired together. */
 export function createServices(ctx: TranslatorContext) {
@@ -9,7 +11,9 @@ export function createServices(ctx: TranslatorContext) {
   const changed = (projectId: number) => translations.cache.invalidate(projectId);
   const projects = new ProjectsService(ctx, changed);
   const phrases = new PhrasesService(ctx, changed);
-  return { projects, phrases, translations };
+  const prompts = new PromptsService(ctx);
+  const aiJobs = new AiJobsService(ctx, projects, phrases, prompts);
+  return { projects, phrases, translations, prompts, aiJobs, changed };
 }
 
 export type TranslatorServices = ReturnType<typeof createServices>;
