@@ -24,6 +24,8 @@ import { projectRoutes } from './routes/project.ts';
 import { textnodeRoutes } from './routes/textnodes.ts';
 import { translationRoutes } from './routes/translations.ts';
 import { aiRoutes } from './routes/ai-jobs.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
+import { backupRoutes } from './routes/backups.ts';
 import { JobRunner } from './ai/job-runner.ts';
 
 export interface TranslatorOptions {
@@ -99,6 +101,8 @@ export async function buildTranslator(
     textnodeRoutes(api, services);
     translationRoutes(api, services);
     aiRoutes(api, services);
+    analyticsRoutes(api, services);
+    backupRoutes(api, services);
   });
 
   const staticDir = options.staticDir ?? config.staticDir;
@@ -111,6 +115,7 @@ export async function buildTranslator(
     services.aiJobs.onChange = () => runner.kick();
     runner.start();
   }
+  const stopBackups = workers ? scheduleBackups(ctx, services) : () => {};
 
   let closed = false;
   return {
@@ -125,9 +130,33 @@ export async function buildTranslator(
       if (closed) return;
       closed = true;
       await app.close();
+      stopBackups();
       await runner.stop();
       await database.close();
     },
+  };
+}
+
+/** Checks hourly (and a minute after start) for projects whose automatic backup is due. */
+function scheduleBackups(ctx: TranslatorContext, services: TranslatorServices): () => void {
+  const hours = ctx.config.backup.intervalHours;
+  if (hours <= 0) return () => {};
+  let busy = false;
+  const check = () => {
+    if (busy) return;
+    busy = true;
+    services.backups
+      .runDue()
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'automatic backup failed'))
+      .finally(() => (busy = false));
+  };
+  const first = setTimeout(check, 60_000);
+  const timer = setInterval(check, Math.min(hours, 1) * 3_600_000);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
   };
 }
 

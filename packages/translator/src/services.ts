@@ -4,6 +4,8 @@ import { PhrasesService } from './phrases/phrases-service.ts';
 import { TranslationsService } from './translations/translations-service.ts';
 import { PromptsService } from './ai/prompts-service.ts';
 import { AiJobsService } from './ai/jobs-service.ts';
+import { AnalyticsService } from './analytics/analytics-service.ts';
+import { BackupsService } from './backups/backups-service.ts';
 
 /** Every domain service of the translator, wired together. */
 export function createServices(ctx: TranslatorContext) {
@@ -13,7 +15,9 @@ export function createServices(ctx: TranslatorContext) {
   const phrases = new PhrasesService(ctx, changed);
   const prompts = new PromptsService(ctx);
   const aiJobs = new AiJobsService(ctx, projects, phrases, prompts);
-  return { projects, phrases, translations, prompts, aiJobs, changed };
+  const analytics = new AnalyticsService(ctx);
+  const backups = new BackupsService(ctx);
+  return { projects, phrases, translations, prompts, aiJobs, analytics, backups, changed };
 }
 
 export type TranslatorServices = ReturnType<typeof createServices>;

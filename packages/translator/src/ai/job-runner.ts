@@ -296,12 +296,10 @@ export class JobRunner {
             })),
           )
           .onConflict((oc) =>
-            oc
-              .columns(['phrase_id', 'lang'])
-              .doUpdateSet((eb) => ({
-                value: eb.ref('excluded.value'),
-                updated_at: eb.ref('excluded.updated_at'),
-              })),
+            oc.columns(['phrase_id', 'lang']).doUpdateSet((eb) => ({
+              value: eb.ref('excluded.value'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
           )
           .execute();
         await trx
