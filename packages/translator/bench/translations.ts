@@ -67,7 +67,8 @@ async function api(url: string, key: string, method: string, path: string, body?
 }
 
 /** A distinct lower-case word per number (bijective base 26), so keys differ in letters, not in digits. */
-const word = (i: number): string => (i < 26 ? '' : word(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26));
+const word = (i: number): string =>
+  (i < 26 ? '' : word(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26));
 
 /** Registers `count` phrases, approves them, and translates them into `lang` (through the API). */
 async function seed(url: string, key: string, count: number, lang: string) {
@@ -88,9 +89,21 @@ async function seed(url: string, key: string, count: number, lang: string) {
   return ids;
 }
 
-async function load(url: string, headers: Record<string, string>, extra: Partial<Parameters<typeof autocannon>[0]> = {}) {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION, workers: 1, ...extra });
-  if (result.errors || (result.non2xx && !headers['if-none-match'])) console.log(`   (errors ${result.errors}, non-2xx ${result.non2xx})`);
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  extra: Partial<Parameters<typeof autocannon>[0]> = {},
+) {
+  const result = await autocannon({
+    url,
+    headers,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    workers: 1,
+    ...extra,
+  });
+  if (result.errors || (result.non2xx && !headers['if-none-match']))
+    console.log(`   (errors ${result.errors}, non-2xx ${result.non2xx})`);
   return result;
 }
 
@@ -104,7 +117,9 @@ async function deliveryBench(database: TestDatabase) {
   for (let start = 0; start < ids.length; start += 1000) {
     await api(url, key, 'POST', '/api/translations', {
       lang: 'fr',
-      translations: ids.slice(start, start + 1000).map((id) => ({ id, value: `Phrase ${id} traduite avec {{number:0}} options` })),
+      translations: ids
+        .slice(start, start + 1000)
+        .map((id) => ({ id, value: `Phrase ${id} traduite avec {{number:0}} options` })),
     });
   }
   const probe = await fetch(`${url}/api/translations?lang=fr`, { headers: { 'x-api-key': key } });
@@ -126,8 +141,12 @@ async function deliveryBench(database: TestDatabase) {
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/api/translations?lang=fr`;
 
-  console.log(`\n1. GET /api/translations?lang=fr — 2,000 approved phrases, ${fmt(bytes.length)} bytes (${fmt(gz.length)} gzip)`);
-  console.log(`   ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} interleaved runs, load generator in a worker thread`);
+  console.log(
+    `\n1. GET /api/translations?lang=fr — 2,000 approved phrases, ${fmt(bytes.length)} bytes (${fmt(gz.length)} gzip)`,
+  );
+  console.log(
+    `   ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} interleaved runs, load generator in a worker thread`,
+  );
   for (const [label, headers] of [
     ['identity', {}],
     ['gzip', { 'accept-encoding': 'gzip' }],
@@ -136,7 +155,9 @@ async function deliveryBench(database: TestDatabase) {
     const ours: number[] = [];
     const theirs: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      ours.push((await load(`${url}/api/translations?lang=fr`, { 'x-api-key': key, ...headers })).requests.average);
+      ours.push(
+        (await load(`${url}/api/translations?lang=fr`, { 'x-api-key': key, ...headers })).requests.average,
+      );
       theirs.push((await load(bareUrl, { 'x-api-key': key, ...headers })).requests.average);
     }
     const a = median(ours);
@@ -156,7 +177,10 @@ async function textnodesBench(database: TestDatabase, label: string) {
   const translator = await buildTranslator(config(database), { workers: false });
   const url = await translator.listen();
   const key = translator.defaultProject.project.api_key;
-  const keys = Array.from({ length: 200 }, (_, i) => ({ key: `Menu entry ${word(i)} with 2 badges`, context: i % 5 ? '' : 'nav' }));
+  const keys = Array.from({ length: 200 }, (_, i) => ({
+    key: `Menu entry ${word(i)} with 2 badges`,
+    context: i % 5 ? '' : 'nav',
+  }));
   const body = JSON.stringify({ keys, url: 'https://shop.example/catalogue' });
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
   const result = await load(`${url}/api/textnodes`, headers, { method: 'POST', body, connections: 10 });
@@ -172,7 +196,9 @@ async function aiJobBench(database: TestDatabase) {
   const url = await translator.listen();
   const key = translator.defaultProject.project.api_key;
   const ids = await seed(url, key, 2000, 'de');
-  await api(url, key, 'PATCH', '/api/project/settings', { settings: { translationProviderApiKey: 'sk-bench' } });
+  await api(url, key, 'PATCH', '/api/project/settings', {
+    settings: { translationProviderApiKey: 'sk-bench' },
+  });
   const started = Date.now();
   const { jobId } = await api(url, key, 'POST', '/api/ai-jobs', { key_ids: ids, lang: 'de' });
   let job;
@@ -183,8 +209,12 @@ async function aiJobBench(database: TestDatabase) {
   }
   const seconds = (Date.now() - started) / 1000;
   const { batchSize, parallelCalls } = translator.ctx.config.ai;
-  console.log(`\n3. AI job of 2,000 phrases, fake provider with 100 ms per call (batch ${batchSize}, ${parallelCalls} calls in parallel)`);
-  console.log(`   ${job.status}: ${job.completed} translated, ${job.failed} failed, ${fake.requests.length} calls, ${seconds.toFixed(2)} s`);
+  console.log(
+    `\n3. AI job of 2,000 phrases, fake provider with 100 ms per call (batch ${batchSize}, ${parallelCalls} calls in parallel)`,
+  );
+  console.log(
+    `   ${job.status}: ${job.completed} translated, ${job.failed} failed, ${fake.requests.length} calls, ${seconds.toFixed(2)} s`,
+  );
   await translator.close();
   await fake.close();
 }

@@ -176,7 +176,8 @@ async function serveStatic(app: HttpServer, root: string) {
     if (path.startsWith('/api/') || path === '/api') return reply.callNotFound();
     const file = resolve(root, `.${path}`);
     const inside = file === root || file.startsWith(`${root}${sep}`);
-    if (inside && path !== '/' && existsSync(file) && statSync(file).isFile()) return reply.sendFile(path.slice(1));
+    if (inside && path !== '/' && existsSync(file) && statSync(file).isFile())
+      return reply.sendFile(path.slice(1));
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

@@ -13,7 +13,10 @@ describe('rate limiting', () => {
     const h = await startHarness({ rateLimit: { failures: 5, windowSeconds: 60, blockSeconds: 30 } });
     harnesses.push(h);
     for (let i = 0; i < 5; i++) {
-      expect((await h.anonymous.get('/api/languages', { headers: { 'x-api-key': `guess-${i}`.padEnd(24, 'x') } })).status).toBe(401);
+      expect(
+        (await h.anonymous.get('/api/languages', { headers: { 'x-api-key': `guess-${i}`.padEnd(24, 'x') } }))
+          .status,
+      ).toBe(401);
     }
     const blocked = await h.client.get('/api/languages');
     expect(blocked.status).toBe(429);
