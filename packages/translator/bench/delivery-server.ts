@@ -4,9 +4,11 @@
  *   role "translator": the real app on a fresh SQLite database, seeded with 2,000 approved translations
  *   role "bare":       a node:http server answering the bytes it is sent
  *   role "kit":        server-kit's createHttpServer (Fastify, no routes of ours) answering the same bytes
+ *   role "fastify":    plain Fastify (no logger, no hooks) answering the same bytes
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 import { createHttpServer } from '@app/server-kit';
 import { createTestDatabase } from '@app/server-kit/testing';
 import { buildTranslator } from '../src/app.ts';
@@ -28,8 +30,11 @@ process.on('message', async (message: Message) => {
   if (message.type === 'bytes') {
     const plain = Buffer.from(message.plain, 'base64');
     const gzip = Buffer.from(message.gzip, 'base64');
-    if (role === 'kit') {
-      const app = createHttpServer({ logLevel: 'silent', trustProxy: [] });
+    if (role === 'kit' || role === 'fastify') {
+      const app =
+        role === 'kit'
+          ? createHttpServer({ logLevel: 'silent', trustProxy: [] })
+          : Fastify({ logger: false });
       app.get('/api/translations', async (request, reply) => {
         const gz = /\bgzip\b/.test(request.headers['accept-encoding'] ?? '');
         reply

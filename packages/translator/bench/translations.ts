@@ -51,7 +51,7 @@ interface Child {
   next(type: string): Promise<Record<string, unknown>>;
 }
 
-function spawnServer(role: 'translator' | 'bare' | 'kit'): Child {
+function spawnServer(role: 'translator' | 'bare' | 'kit' | 'fastify'): Child {
   const child = fork(fileURLToPath(new URL('./delivery-server.ts', import.meta.url)), [role], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -89,7 +89,7 @@ async function deliveryBench() {
   const plain = Buffer.from(await probe.arrayBuffer());
   const etag = probe.headers.get('etag')!;
   const gzip = gzipSync(plain, { level: 6 });
-  const start = async (role: 'bare' | 'kit') => {
+  const start = async (role: 'bare' | 'kit' | 'fastify') => {
     const child = spawnServer(role);
     await child.next('waiting');
     const ready = child.next('ready');
@@ -103,6 +103,7 @@ async function deliveryBench() {
   };
   const { child: bare, url: bareUrl } = await start('bare');
   const { child: kit, url: kitUrl } = await start('kit');
+  const { child: plainFastify, url: fastifyUrl } = await start('fastify');
 
   console.log(
     `\n1. GET /api/translations?lang=fr — 2,000 approved phrases, ${fmt(plain.length)} bytes (${fmt(gzip.length)} gzip)`,
@@ -114,32 +115,36 @@ async function deliveryBench() {
     ['identity', {}],
     ['gzip', { 'accept-encoding': 'gzip' }],
   ] as const) {
-    const runs: Record<'ours' | 'bare' | 'kit', { rps: number; cpuPerRequest: number }[]> = {
+    const runs: Record<'ours' | 'bare' | 'kit' | 'fastify', { rps: number; cpuPerRequest: number }[]> = {
       ours: [],
       bare: [],
       kit: [],
+      fastify: [],
     };
     for (let round = 0; round < ROUNDS; round++) {
       runs.ours.push(await measure(ours, url, { 'x-api-key': key, ...headers }));
       runs.bare.push(await measure(bare, bareUrl, { 'x-api-key': key, ...headers }));
       runs.kit.push(await measure(kit, kitUrl, { 'x-api-key': key, ...headers }));
+      runs.fastify.push(await measure(plainFastify, fastifyUrl, { 'x-api-key': key, ...headers }));
     }
     const rps = (name: keyof typeof runs) => median(runs[name].map((r) => r.rps));
     const cpu = (name: keyof typeof runs) => median(runs[name].map((r) => r.cpuPerRequest));
     console.log(
       `   ${label.padEnd(8)} req/s: translator ${fmt(rps('ours'))}, bare ${fmt(rps('bare'))} → ratio ${(rps('ours') / rps('bare')).toFixed(2)}; ` +
-        `server-kit alone ${fmt(rps('kit'))} (${(rps('kit') / rps('bare')).toFixed(2)})`,
+        `server-kit alone ${fmt(rps('kit'))} (${(rps('kit') / rps('bare')).toFixed(2)}), ` +
+        `plain Fastify ${fmt(rps('fastify'))} (${(rps('fastify') / rps('bare')).toFixed(2)})`,
     );
     console.log(
       `   ${''.padEnd(8)} server CPU per request: translator ${cpu('ours').toFixed(0)} µs, bare ${cpu('bare').toFixed(0)} µs → ratio ` +
-        `${(cpu('bare') / cpu('ours')).toFixed(2)}; server-kit alone ${cpu('kit').toFixed(0)} µs (${(cpu('bare') / cpu('kit')).toFixed(2)})`,
+        `${(cpu('bare') / cpu('ours')).toFixed(2)}; server-kit alone ${cpu('kit').toFixed(0)} µs (${(cpu('bare') / cpu('kit')).toFixed(2)}), ` +
+        `plain Fastify ${cpu('fastify').toFixed(0)} µs (${(cpu('bare') / cpu('fastify')).toFixed(2)})`,
     );
   }
   const notModified = await measure(ours, url, { 'x-api-key': key, 'if-none-match': etag });
   console.log(
     `   304 (If-None-Match): translator ${fmt(notModified.rps)} req/s, ${notModified.cpuPerRequest.toFixed(0)} µs CPU per request`,
   );
-  for (const child of [ours, bare, kit]) {
+  for (const child of [ours, bare, kit, plainFastify]) {
     const exited = new Promise((resolve) => child.process.once('exit', resolve));
     child.process.send({ type: 'stop' });
     await exited;
