@@ -22,12 +22,9 @@ export async function migrate(database: Database<unknown>, set: MigrationSet): P
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error) {
-      throw new Error(
-        `migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`,
-        {
-          cause: error,
-        },
-      );
+      throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`, {
+        cause: error,
+      });
     }
   };
   if (database.dialect === 'sqlite') return run(database.db);
