@@ -37,15 +37,24 @@ function start(env: Record<string, string>) {
     child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, ready, exited, output: () => output };
+  /** Resolves with the first match of `pattern` in the output, waiting for more output as needed. */
+  const waitFor = async (pattern: RegExp, timeoutMs = 10_000) => {
+    for (const start = Date.now(); Date.now() - start < timeoutMs;) {
+      const match = pattern.exec(output);
+      if (match) return match;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`no ${pattern} in: ${output}`);
+  };
+  return { child, ready, exited, waitFor, output: () => output };
 }
 
 describe('src/main.ts', () => {
   it('creates the default project, prints its key outside production, and stops cleanly on SIGTERM', async () => {
     const run = start({ NODE_ENV: 'development' });
     const url = await run.ready;
-    const key = /API key: (\S{24})/.exec(run.output())?.[1];
-    expect(key).toBeDefined();
+    const key = (await run.waitFor(/API key: (\S{24})/))[1];
+    expect(key).toHaveLength(24);
     const res = await fetch(`${url}/api/languages`, { headers: { 'x-api-key': key! } });
     expect(res.status).toBe(200);
     run.child.kill('SIGTERM');
@@ -56,9 +65,8 @@ describe('src/main.ts', () => {
     const run = start({ NODE_ENV: 'production' });
     const url = await run.ready;
     const project = (await (await fetch(`${url}/api/project`)).json()) as { api_key: string };
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await run.waitFor(/GET \/api\/project/);
     expect(run.output()).not.toContain(project.api_key);
-    expect(run.output()).toContain('GET /api/project');
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   });
