@@ -3,7 +3,7 @@ import { withId, type DialectName } from '@app/server-kit';
 
 export const initial = (dialect: DialectName): Migration => ({
   // Migrations are written against the schema as it was, not the current row types.
-   
+
   async up(db: Kysely<any>) {
     await withId(db.schema.createTable('projects'), dialect)
       .addColumn('name', 'varchar(200)', (c) => c.notNull())
