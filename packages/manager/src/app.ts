@@ -23,6 +23,8 @@ import { settingsRoutes } from './routes/settings.ts';
 import { siteRoutes } from './routes/sites.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { jobRoutes } from './routes/jobs.ts';
+import { containerRoutes } from './routes/containers.ts';
+import { resourceRequestRoutes } from './routes/resource-requests.ts';
 import type { ProcessRole } from './fleet.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -106,6 +108,8 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         siteRoutes,
         nodeRoutes,
         jobRoutes,
+        containerRoutes,
+        resourceRequestRoutes,
       ]) {
         await api.register(async (scope: Api) => routes(scope, services));
       }

@@ -1,4 +1,5 @@
 import { readFleetConfig, type FleetConfig } from './fleet-config.ts';
+import { readContainersConfig, type ContainersConfig } from './containers/containers-config.ts';
 import {
   envReader,
   loadSecretKey,
@@ -21,6 +22,7 @@ export interface ManagerConfig extends CommonConfig {
   publicUrl: string;
   oidc: OidcConfig | undefined;
   fleet: FleetConfig;
+  containers: ContainersConfig;
 }
 
 export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
@@ -35,6 +37,7 @@ export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
     secretKey: loadSecretKey(env.optionalString('SECRET_KEY'), common.dataDir),
     publicUrl: (env.url('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     fleet: readFleetConfig(env),
+    containers: readContainersConfig(env),
     oidc:
       issuer && clientId
         ? { issuer, clientId, clientSecret: env.optionalString('OIDC_CLIENT_SECRET') }

@@ -70,7 +70,7 @@ export interface PasswordResetTokensTable {
   created_at: string;
 }
 
-export interface ManagerDB extends FleetDB {
+export interface ManagerDB extends FleetDB, ContainersDB {
   users: UsersTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;
@@ -141,7 +141,7 @@ export interface ContainersTable {
   owner: string;
   node_id: number;
   container_id: string | null;
-  status: string;
+  status: 'pending' | 'creating' | 'running' | 'failed';
   template: string;
   ipv4_address: string | null;
   mac_address: string | null;
@@ -169,4 +169,84 @@ export interface FleetDB {
   job_statuses: JobStatusesTable;
   containers: ContainersTable;
   dummy_instances: DummyInstancesTable;
+}
+
+export interface ExternalDomainsTable {
+  id: Generated<number>;
+  name: string;
+  acme_email: string | null;
+  acme_directory_url: string | null;
+  dns_provider_api_email: string | null;
+  dns_provider_api_key_sealed: string | null;
+  site_id: number | null;
+  auth_server: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContainerCollaboratorsTable {
+  container_id: number;
+  username: string;
+  created_at: string;
+}
+
+export interface ServicesTable {
+  id: Generated<number>;
+  container_id: number;
+  type: 'http' | 'transport' | 'dns';
+  internal_port: number;
+  last_accessed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HttpServicesTable {
+  id: Generated<number>;
+  service_id: number;
+  external_hostname: string;
+  external_domain_id: number;
+  backend_protocol: 'http' | 'https';
+  auth_required: number;
+}
+
+export interface TransportServicesTable {
+  id: Generated<number>;
+  service_id: number;
+  protocol: 'tcp' | 'udp';
+  external_port: number;
+  use_tls: number;
+}
+
+export interface DnsServicesTable {
+  id: Generated<number>;
+  service_id: number;
+  record_type: 'SRV';
+  dns_name: string;
+}
+
+export interface ResourceRequestsTable {
+  id: Generated<number>;
+  site_id: number;
+  hostname: string;
+  username: string;
+  resource_type: 'memory' | 'swap' | 'cpus' | 'rootfs';
+  value: number;
+  status: 'pending' | 'approved' | 'denied';
+  comment: string | null;
+  admin_comment: string | null;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Tables of issue 4: containers' services, collaborators, external domains, resource requests. */
+export interface ContainersDB {
+  external_domains: ExternalDomainsTable;
+  container_collaborators: ContainerCollaboratorsTable;
+  services: ServicesTable;
+  http_services: HttpServicesTable;
+  transport_services: TransportServicesTable;
+  dns_services: DnsServicesTable;
+  resource_requests: ResourceRequestsTable;
 }

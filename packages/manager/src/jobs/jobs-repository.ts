@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DialectName } from '@app/server-kit';
 import type { JobsTable, JobStatusesTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
@@ -14,8 +14,23 @@ export class JobsRepository {
   ) {}
 
   async create(command: string, createdBy: string, payload: unknown): Promise<Job> {
+    const job = await this.insertIn(this.db, command, createdBy, payload);
+    await this.announceNew(job.id);
+    return job;
+  }
+
+  /**
+   * Inserts a pending job inside the caller's transaction, so it commits with the rows that refer to
+   * it. The caller announces it (announceNew) after the commit, when a worker can see it.
+   */
+  async insertIn(
+    db: Kysely<ManagerDB> | Transaction<ManagerDB>,
+    command: string,
+    createdBy: string,
+    payload: unknown,
+  ): Promise<Job> {
     const now = nowIso();
-    const row = await this.db
+    const row = await db
       .insertInto('jobs')
       .values({
         command,
@@ -28,8 +43,11 @@ export class JobsRepository {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await this.events.announce({ kind: 'new', jobId: row.id });
     return toJob(row);
+  }
+
+  announceNew(jobId: number): Promise<void> {
+    return this.events.announce({ kind: 'new', jobId });
   }
 
   async get(id: number): Promise<Job | undefined> {

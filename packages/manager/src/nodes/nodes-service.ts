@@ -94,6 +94,18 @@ export class NodesService {
     return this.toConnection(row);
   }
 
+  /** Several nodes with their opened secrets, in one query (container lists resolve status per node). */
+  async connectionsByIds(ids: number[]): Promise<NodeConnection[]> {
+    if (!ids.length) return [];
+    const rows = await this.db.selectFrom('nodes').selectAll().where('id', 'in', ids).execute();
+    return rows.map((row) => this.toConnection(row));
+  }
+
+  /** The site's nodes as rows (for the choice of a node to create a container on). */
+  async rowsOfSite(siteId: number) {
+    return this.db.selectFrom('nodes').selectAll().where('site_id', '=', siteId).orderBy('id').execute();
+  }
+
   async create(siteId: number, input: NodeInput, db: Db = this.db): Promise<Node> {
     const nodeType = parseNodeType(input.nodeType ?? 'hypervisor');
     const values = this.columns(input, nodeType);
