@@ -20,6 +20,12 @@ import { userRoutes } from './routes/users.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { apiKeyRoutes } from './routes/apikeys.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { siteRoutes } from './routes/sites.ts';
+import { nodeRoutes } from './routes/nodes.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { containerRoutes } from './routes/containers.ts';
+import { resourceRequestRoutes } from './routes/resource-requests.ts';
+import type { ProcessRole } from './fleet.ts';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '1.1.0';
@@ -37,6 +43,8 @@ export interface BuildOptions {
   schema?: string;
   /** Where log lines go (default standard output). */
   logStream?: { write(line: string): unknown };
+  /** `api` serves HTTP only, `worker` runs jobs only (do not listen), `all` (default) both. */
+  role?: ProcessRole;
 }
 
 /** Tokens in URL paths (password reset, invitations) never reach the request log. */
@@ -71,6 +79,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     config,
     secrets: new SecretBox(config.secretKey),
     log: app.log,
+    databaseSchema: options.schema,
   });
 
   await app.register(cookie);
@@ -89,13 +98,26 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         users: services.users.repo,
         secureCookies: config.production,
       });
-      for (const routes of [metaRoutes, authRoutes, userRoutes, groupRoutes, apiKeyRoutes, settingsRoutes]) {
+      for (const routes of [
+        metaRoutes,
+        authRoutes,
+        userRoutes,
+        groupRoutes,
+        apiKeyRoutes,
+        settingsRoutes,
+        siteRoutes,
+        nodeRoutes,
+        jobRoutes,
+        containerRoutes,
+        resourceRequestRoutes,
+      ]) {
         await api.register(async (scope: Api) => routes(scope, services));
       }
     },
     { prefix: API_PREFIX },
   );
 
+  await services.startFleet(options.role ?? 'all');
   const sweep = setInterval(() => void services.sessions.purgeExpired().catch(() => undefined), 3600_000);
   sweep.unref();
 
@@ -105,6 +127,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     database,
     async close() {
       clearInterval(sweep);
+      await services.stopFleet();
       await app.close();
       await database.close();
     },

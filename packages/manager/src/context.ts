@@ -13,4 +13,6 @@ export interface ManagerContext {
   config: ManagerConfig;
   secrets: SecretBox;
   log: FastifyBaseLogger;
+  /** PostgreSQL schema in use (tests), for connections opened outside Kysely (LISTEN). */
+  databaseSchema?: string | undefined;
 }

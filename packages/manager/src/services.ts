@@ -9,6 +9,8 @@ import { Mailer } from './mail/mailer.ts';
 import { SettingsService } from './settings/settings-service.ts';
 import { GroupsService } from './users/groups-service.ts';
 import { UsersService } from './users/users-service.ts';
+import { createFleetServices } from './fleet.ts';
+import { createContainerServices } from './containers/wiring.ts';
 
 /** Every domain service of the manager, wired once per process. */
 export function createServices(ctx: ManagerContext) {
@@ -19,6 +21,7 @@ export function createServices(ctx: ManagerContext) {
   const settings = new SettingsService(db, secrets);
   const mailer = new Mailer(settings, log);
   const tokens = new TokenStore(db);
+  const fleet = createFleetServices(ctx);
   return {
     ctx,
     sessions,
@@ -30,6 +33,8 @@ export function createServices(ctx: ManagerContext) {
     groups: new GroupsService(db, principals),
     accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, log),
     oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users) : undefined,
+    ...fleet,
+    ...createContainerServices(ctx, fleet, { settings, users: users.repo }),
   };
 }
 
