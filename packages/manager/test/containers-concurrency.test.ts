@@ -35,7 +35,10 @@ describe('containers: concurrent creates', () => {
     expect(statuses.filter((status) => status === 201)).toHaveLength(45);
     for (const response of responses.filter((r) => r.status !== 201)) {
       expect(response.status).toBe(409);
-      expect(response.body.error).toMatchObject({ code: 'conflict', fields: { hostname: expect.any(String) } });
+      expect(response.body.error).toMatchObject({
+        code: 'conflict',
+        fields: { hostname: expect.any(String) },
+      });
     }
 
     const db = test.manager.database.db;
@@ -46,7 +49,9 @@ describe('containers: concurrent creates', () => {
     expect(distinct(rows.map((row) => row.mac_address))).toBe(45);
     expect(distinct(rows.map((row) => row.ipv4_address))).toBe(45);
     expect(rows.every((row) => row.mac_address && row.ipv4_address && row.creation_job_id)).toBe(true);
-    const created = new Set(responses.filter((r) => r.status === 201).map((r) => r.body.data.containerId as number));
+    const created = new Set(
+      responses.filter((r) => r.status === 201).map((r) => r.body.data.containerId as number),
+    );
     expect(new Set(rows.map((row) => row.id))).toEqual(created);
 
     const ports = await db

@@ -56,7 +56,9 @@ describe('image metadata, cross-site DNS, resource requests', () => {
           Labels: labels,
         },
       });
-      const response = await alice.get(`${base}/metadata?image=${encodeURIComponent(`${registry.host}/acme/web:1.0`)}`);
+      const response = await alice.get(
+        `${base}/metadata?image=${encodeURIComponent(`${registry.host}/acme/web:1.0`)}`,
+      );
       expect(response.status, response.text).toBe(200);
       expect(response.body.data).toEqual({
         ports: [
@@ -106,22 +108,32 @@ describe('image metadata, cross-site DNS, resource requests', () => {
 
     it('answers 400 invalid_request, 404 image_not_found and 502 registry_error', async () => {
       expect((await alice.get(`${base}/metadata`)).body.error.code).toBe('invalid_request');
-      expect((await alice.get(`${base}/metadata?image=${encodeURIComponent('UPPER/Case::x')}`)).body.error.code).toBe(
-        'invalid_request',
-      );
-      for (const image of [`${registry.host}/acme/web:nope`, `${registry.host}/acme/none:1`, `${registry.host}/team/secret:1`]) {
+      expect(
+        (await alice.get(`${base}/metadata?image=${encodeURIComponent('UPPER/Case::x')}`)).body.error.code,
+      ).toBe('invalid_request');
+      for (const image of [
+        `${registry.host}/acme/web:nope`,
+        `${registry.host}/acme/none:1`,
+        `${registry.host}/team/secret:1`,
+      ]) {
         const response = await alice.get(`${base}/metadata?image=${encodeURIComponent(image)}`);
         expect(response.status, image).toBe(404);
         expect(response.body.error.code).toBe('image_not_found');
       }
       registry.failNext(1, { status: 500, path: /manifests/ });
-      const broken = await alice.get(`${base}/metadata?image=${encodeURIComponent(`${registry.host}/acme/web:1.0`)}`);
+      const broken = await alice.get(
+        `${base}/metadata?image=${encodeURIComponent(`${registry.host}/acme/web:1.0`)}`,
+      );
       expect(broken.status).toBe(502);
       expect(broken.body.error.code).toBe('registry_error');
-      const closed = await alice.get(`${base}/metadata?image=${encodeURIComponent('127.0.0.1:1/acme/web:1')}`);
+      const closed = await alice.get(
+        `${base}/metadata?image=${encodeURIComponent('127.0.0.1:1/acme/web:1')}`,
+      );
       expect(closed.status).toBe(502);
       expect(closed.body.error.code).toBe('registry_error');
-      expect((await alice.get(`/sites/9999/containers/metadata?image=nginx`)).body.error.code).toBe('site_not_found');
+      expect((await alice.get(`/sites/9999/containers/metadata?image=nginx`)).body.error.code).toBe(
+        'site_not_found',
+      );
     });
   });
 
@@ -130,8 +142,16 @@ describe('image metadata, cross-site DNS, resource requests', () => {
     let brokenDomain: number;
 
     beforeAll(async () => {
-      foreignDomain = await addDomain(test, { name: 'other.example.net', siteId: otherSite, apiKey: CF_TOKEN });
-      brokenDomain = await addDomain(test, { name: 'nozone.example.net', siteId: otherSite, apiKey: CF_TOKEN });
+      foreignDomain = await addDomain(test, {
+        name: 'other.example.net',
+        siteId: otherSite,
+        apiKey: CF_TOKEN,
+      });
+      brokenDomain = await addDomain(test, {
+        name: 'nozone.example.net',
+        siteId: otherSite,
+        apiKey: CF_TOKEN,
+      });
       await addDomain(test, { name: 'home.example.com', siteId });
     });
 
@@ -139,7 +159,14 @@ describe('image metadata, cross-site DNS, resource requests', () => {
       const created = await alice.post(base, {
         hostname: 'xsite1',
         template: 'debian:12',
-        services: { web: { type: 'http', internalPort: 80, externalHostname: 'xsite1', externalDomainId: foreignDomain } },
+        services: {
+          web: {
+            type: 'http',
+            internalPort: 80,
+            externalHostname: 'xsite1',
+            externalDomainId: foreignDomain,
+          },
+        },
       });
       expect(created.status).toBe(201);
       expect(await jobEnds(alice, created.body.data.jobId)).toBe('success');
@@ -156,12 +183,19 @@ describe('image metadata, cross-site DNS, resource requests', () => {
         services: {
           old: { id: serviceId, deleted: true },
           bad: { type: 'http', internalPort: 81, externalHostname: 'xsite1', externalDomainId: brokenDomain },
-          good: { type: 'http', internalPort: 82, externalHostname: 'xsite1b', externalDomainId: foreignDomain },
+          good: {
+            type: 'http',
+            internalPort: 82,
+            externalHostname: 'xsite1b',
+            externalDomainId: foreignDomain,
+          },
         },
       });
       expect(updated.status, updated.text).toBe(200);
       expect(updated.body.data.dnsWarnings).toEqual([expect.stringContaining('xsite1.nozone.example.net')]);
-      expect(cloudflare.recordsOf('other.example.net').map((r) => r.name)).toEqual(['xsite1b.other.example.net']);
+      expect(cloudflare.recordsOf('other.example.net').map((r) => r.name)).toEqual([
+        'xsite1b.other.example.net',
+      ]);
       // The write was not lost.
       expect((await alice.get(`${base}/${shown.id}`)).body.data.services).toHaveLength(2);
 
@@ -178,19 +212,42 @@ describe('image metadata, cross-site DNS, resource requests', () => {
 
   describe('resource requests', () => {
     it('auto-approves within the defaults (system), leaves bigger ones pending, and admins review', async () => {
-      const small = await alice.post('/resource-requests', { siteId, hostname: 'rr1', resourceType: 'cpus', value: 2 });
+      const small = await alice.post('/resource-requests', {
+        siteId,
+        hostname: 'rr1',
+        resourceType: 'cpus',
+        value: 2,
+      });
       expect(small.status, small.text).toBe(201);
-      expect(small.body.data).toMatchObject({ status: 'approved', reviewedBy: 'system', username: 'alice', site: { id: siteId, name: 'Main' } });
-      const big = await alice.post('/resource-requests', { siteId, hostname: 'rr1', resourceType: 'memory', value: 8192, comment: 'builds' });
+      expect(small.body.data).toMatchObject({
+        status: 'approved',
+        reviewedBy: 'system',
+        username: 'alice',
+        site: { id: siteId, name: 'Main' },
+      });
+      const big = await alice.post('/resource-requests', {
+        siteId,
+        hostname: 'rr1',
+        resourceType: 'memory',
+        value: 8192,
+        comment: 'builds',
+      });
       expect(big.body.data).toMatchObject({ status: 'pending', reviewedBy: null, comment: 'builds' });
-      const byAdmin = await admin.post('/resource-requests', { siteId, hostname: 'adm1', resourceType: 'rootfs', value: 500 });
+      const byAdmin = await admin.post('/resource-requests', {
+        siteId,
+        hostname: 'adm1',
+        resourceType: 'rootfs',
+        value: 500,
+      });
       expect(byAdmin.body.data).toMatchObject({ status: 'approved', reviewedBy: 'system' });
 
       expect((await alice.get('/resource-requests/count')).body.data).toEqual({ count: 1 });
       expect((await bob.get('/resource-requests/count')).body.data).toEqual({ count: 0 });
       expect((await admin.get('/resource-requests/count')).body.data).toEqual({ count: 1 });
       expect((await bob.get('/resource-requests')).body.data).toEqual([]);
-      expect((await alice.get('/resource-requests?status=pending')).body.data.map((r: { id: number }) => r.id)).toEqual([big.body.data.id]);
+      expect(
+        (await alice.get('/resource-requests?status=pending')).body.data.map((r: { id: number }) => r.id),
+      ).toEqual([big.body.data.id]);
       expect((await admin.get('/resource-requests?status=closed')).body.data).toHaveLength(2);
       expect((await admin.get(`/resource-requests?siteId=${otherSite}`)).body.data).toEqual([]);
 
@@ -217,28 +274,62 @@ describe('image metadata, cross-site DNS, resource requests', () => {
       expect(await config()).toEqual({ cores: 2, memoryMb: 4096, swapMb: 0, rootfsGb: 50 });
 
       // ...and an approval is applied to it through a job.
-      const approved = await admin.put(`/resource-requests/${big.body.data.id}/approve`, { adminComment: 'ok' });
+      const approved = await admin.put(`/resource-requests/${big.body.data.id}/approve`, {
+        adminComment: 'ok',
+      });
       expect(approved.status).toBe(200);
-      expect(approved.body.data).toMatchObject({ status: 'approved', reviewedBy: 'admin', adminComment: 'ok', jobId: expect.any(Number) });
+      expect(approved.body.data).toMatchObject({
+        status: 'approved',
+        reviewedBy: 'admin',
+        adminComment: 'ok',
+        jobId: expect.any(Number),
+      });
       expect(await jobEnds(admin, approved.body.data.jobId)).toBe('success');
       expect(await config()).toMatchObject({ cores: 2, memoryMb: 8192 });
       const again = await admin.put(`/resource-requests/${big.body.data.id}/deny`, {});
       expect(again.status).toBe(409);
       expect((await admin.put('/resource-requests/99999/deny', {})).status).toBe(404);
 
-      const toDeny = await alice.post('/resource-requests', { siteId, hostname: 'rr1', resourceType: 'swap', value: 1024 });
-      const deniedOne = await admin.put(`/resource-requests/${toDeny.body.data.id}/deny`, { adminComment: 'no' });
+      const toDeny = await alice.post('/resource-requests', {
+        siteId,
+        hostname: 'rr1',
+        resourceType: 'swap',
+        value: 1024,
+      });
+      const deniedOne = await admin.put(`/resource-requests/${toDeny.body.data.id}/deny`, {
+        adminComment: 'no',
+      });
       expect(deniedOne.body.data).toMatchObject({ status: 'denied', jobId: null });
       expect((await alice.get(`/resource-requests/effective/${siteId}/rr1/alice`)).body.data.swap).toBe(0);
     });
 
     it('validates requests and keeps users to their own containers', async () => {
-      const bad = await alice.post('/resource-requests', { siteId, hostname: 'rr1', resourceType: 'gpus', value: 1 });
+      const bad = await alice.post('/resource-requests', {
+        siteId,
+        hostname: 'rr1',
+        resourceType: 'gpus',
+        value: 1,
+      });
       expect(bad.status).toBe(422);
       expect(bad.body.error.fields).toHaveProperty('resourceType');
-      expect((await alice.post('/resource-requests', { siteId, hostname: 'rr1', resourceType: 'cpus', value: 0 })).status).toBe(422);
-      expect((await alice.post('/resource-requests', { siteId: 9999, hostname: 'x', resourceType: 'cpus', value: 1 })).body.error.code).toBe('site_not_found');
-      expect((await bob.post('/resource-requests', { siteId, hostname: 'rr1', resourceType: 'cpus', value: 1 })).status).toBe(403);
+      expect(
+        (await alice.post('/resource-requests', { siteId, hostname: 'rr1', resourceType: 'cpus', value: 0 }))
+          .status,
+      ).toBe(422);
+      expect(
+        (
+          await alice.post('/resource-requests', {
+            siteId: 9999,
+            hostname: 'x',
+            resourceType: 'cpus',
+            value: 1,
+          })
+        ).body.error.code,
+      ).toBe('site_not_found');
+      expect(
+        (await bob.post('/resource-requests', { siteId, hostname: 'rr1', resourceType: 'cpus', value: 1 }))
+          .status,
+      ).toBe(403);
     });
   });
 });

@@ -41,7 +41,11 @@ describe('containers: update, delete, collaborators, access', () => {
       // [route, call, statuses for owner, collaborator, other, admin]
       ['GET container', (c) => c.get(url), [200, 200, 404, 200]],
       ['GET collaborators', (c) => c.get(`${url}/collaborators`), [200, 200, 404, 200]],
-      ['POST collaborators', (c) => c.post(`${url}/collaborators`, { username: 'colin' }), [201, 403, 404, 201]],
+      [
+        'POST collaborators',
+        (c) => c.post(`${url}/collaborators`, { username: 'colin' }),
+        [201, 403, 404, 201],
+      ],
       ['DELETE collaborator', (c) => c.delete(`${url}/collaborators/nobody`), [404, 403, 404, 404]],
       ['PUT container', (c) => c.put(url, { restart: true }), [200, 403, 404, 200]],
     ];
@@ -79,16 +83,25 @@ describe('containers: update, delete, collaborators, access', () => {
         c: { type: 'udp', internalPort: 53 },
         d: { type: 'https', internalPort: 8443, externalHostname: 'svc1-admin', externalDomainId: domainId },
       },
-      environmentVars: before.environmentVars ? Object.entries(before.environmentVars).map(([key, value]) => ({ key, value })) : [],
+      environmentVars: before.environmentVars
+        ? Object.entries(before.environmentVars).map(([key, value]) => ({ key, value }))
+        : [],
     });
     expect(updated.status, updated.text).toBe(200);
-    expect(updated.body.data).toEqual({ containerId: id, jobId: null, dnsWarnings: [], message: expect.any(String) });
+    expect(updated.body.data).toEqual({
+      containerId: id,
+      jobId: null,
+      dnsWarnings: [],
+      message: expect.any(String),
+    });
     const after = (await owner.get(`${base}/${id}`)).body.data;
     expect(after.services.map((s: { type: string }) => s.type).sort()).toEqual(['http', 'http', 'transport']);
     expect(after.services.find((s: { id: number }) => s.id === web.id).httpService.authRequired).toBe(true);
     expect(after.services.find((s: { id: number }) => s.id === ssh.id)).toBeUndefined();
     expect(after.sshPort).toBeNull();
-    expect(after.services.find((s: { transportService: unknown }) => s.transportService).transportService.protocol).toBe('udp');
+    expect(
+      after.services.find((s: { transportService: unknown }) => s.transportService).transportService.protocol,
+    ).toBe('udp');
     const admin8443 = after.services.find((s: { internalPort: number }) => s.internalPort === 8443);
     expect(admin8443.httpService.backendProtocol).toBe('https');
 
@@ -120,7 +133,10 @@ describe('containers: update, delete, collaborators, access', () => {
     expect(same.body.data.jobId).toBeNull();
 
     // New environment: a job applies it (reconfigure + restart).
-    const changed = await owner.put(url, { environmentVars: [{ key: 'B', value: '2' }], entrypoint: '/start' });
+    const changed = await owner.put(url, {
+      environmentVars: [{ key: 'B', value: '2' }],
+      entrypoint: '/start',
+    });
     expect(changed.body.data.jobId).toEqual(expect.any(Number));
     expect(await jobEnds(owner, changed.body.data.jobId)).toBe('success');
     shown = (await owner.get(url)).body.data;
@@ -183,19 +199,35 @@ describe('containers: update, delete, collaborators, access', () => {
   it('DELETE removes the instance first; 409 hostname_mismatch aborts and keeps everything', async () => {
     const db = test.manager.database.db;
     const id = await create(owner, { hostname: 'del1' });
-    const record = await db.selectFrom('containers').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    await db.updateTable('dummy_instances').set({ hostname: 'someone-else' }).where('vmid', '=', Number(record.container_id)).execute();
+    const record = await db
+      .selectFrom('containers')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('dummy_instances')
+      .set({ hostname: 'someone-else' })
+      .where('vmid', '=', Number(record.container_id))
+      .execute();
     const mismatch = await owner.delete(`${base}/${id}`);
     expect(mismatch.status).toBe(409);
     expect(mismatch.body.error.code).toBe('hostname_mismatch');
     expect((await owner.get(`${base}/${id}`)).status).toBe(200);
 
-    await db.updateTable('dummy_instances').set({ hostname: 'del1' }).where('vmid', '=', Number(record.container_id)).execute();
+    await db
+      .updateTable('dummy_instances')
+      .set({ hostname: 'del1' })
+      .where('vmid', '=', Number(record.container_id))
+      .execute();
     const deleted = await owner.delete(`${base}/${id}`);
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toEqual({ deleted: true, dnsWarnings: [] });
     expect((await owner.get(`${base}/${id}`)).status).toBe(404);
-    const instance = await db.selectFrom('dummy_instances').selectAll().where('vmid', '=', Number(record.container_id)).executeTakeFirst();
+    const instance = await db
+      .selectFrom('dummy_instances')
+      .selectAll()
+      .where('vmid', '=', Number(record.container_id))
+      .executeTakeFirst();
     expect(instance).toBeUndefined();
     expect(await db.selectFrom('services').selectAll().where('container_id', '=', id).execute()).toEqual([]);
   });
@@ -203,7 +235,15 @@ describe('containers: update, delete, collaborators, access', () => {
   it('DELETE keeps the record when the node cannot be asked (502), and deletes a never-provisioned one', async () => {
     const db = test.manager.database.db;
     const id = await create(owner, { hostname: 'del2' });
-    const pve = (await admin.post(`/sites/${siteId}/nodes`, { name: 'pve-off', nodeType: 'hypervisor', apiUrl: 'https://127.0.0.1:1', tokenId: 'a@pam!b', secret: 's' })).body.data.id;
+    const pve = (
+      await admin.post(`/sites/${siteId}/nodes`, {
+        name: 'pve-off',
+        nodeType: 'hypervisor',
+        apiUrl: 'https://127.0.0.1:1',
+        tokenId: 'a@pam!b',
+        secret: 's',
+      })
+    ).body.data.id;
     await db.updateTable('containers').set({ node_id: pve }).where('id', '=', id).execute();
     const refused = await owner.delete(`${base}/${id}`);
     expect(refused.status).toBe(502);

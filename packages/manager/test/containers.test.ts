@@ -23,7 +23,11 @@ describe('containers: create, read, list', () => {
     carol = await userClient(test, admin, 'carol');
     siteId = (await admin.post('/sites', siteInput())).body.data.id;
     nodeId = (await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' })).body.data.id;
-    domainId = await addDomain(test, { name: 'apps.example.com', siteId, authServer: 'http://127.0.0.1:4180' });
+    domainId = await addDomain(test, {
+      name: 'apps.example.com',
+      siteId,
+      authServer: 'http://127.0.0.1:4180',
+    });
     await admin.put('/settings', {
       defaultContainerEnvVars: [
         { key: 'TZ', value: 'UTC', description: 'time zone' },
@@ -109,7 +113,9 @@ describe('containers: create, read, list', () => {
       .set({ last_accessed_at: '2030-01-01T00:00:00.000Z' })
       .where('id', '=', http.id)
       .execute();
-    expect((await alice.get(`${base}/${containerId}`)).body.data.lastAccessedAt).toBe('2030-01-01T00:00:00.000Z');
+    expect((await alice.get(`${base}/${containerId}`)).body.data.lastAccessedAt).toBe(
+      '2030-01-01T00:00:00.000Z',
+    );
 
     // The provider got the MAC the manager allocated and the environment.
     const instance = await test.manager.database.db
@@ -127,12 +133,18 @@ describe('containers: create, read, list', () => {
     const ok = { hostname: 'x1', template: 'debian:12' };
     const hostname = await alice.post(base, { ...ok, hostname: 'not_a label' });
     expect(hostname.status).toBe(422);
-    expect(hostname.body.error).toMatchObject({ code: 'validation_failed', fields: { hostname: expect.any(String) } });
+    expect(hostname.body.error).toMatchObject({
+      code: 'validation_failed',
+      fields: { hostname: expect.any(String) },
+    });
 
     for (const [services, text] of [
       [{ a: { type: 'ftp', internalPort: 21 } }, 'Service "a"'],
       [{ b: { type: 'http', internalPort: 80 } }, 'externalHostname'],
-      [{ c: { type: 'http', internalPort: 80, externalHostname: 'x', externalDomainId: 999 } }, 'externalDomainId'],
+      [
+        { c: { type: 'http', internalPort: 80, externalHostname: 'x', externalDomainId: 999 } },
+        'externalDomainId',
+      ],
       [{ d: { type: 'tcp', internalPort: 70000 } }, 'internalPort'],
       [{ e: { type: 'srv', internalPort: 1 } }, 'dnsName'],
       [{ f: 'nope' }, 'Service "f"'],
@@ -161,7 +173,10 @@ describe('containers: create, read, list', () => {
     expect(gpu.body.error.code).toBe('no_nvidia_node');
     const duplicate = await alice.post(base, { ...ok, hostname: 'web1' });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body.error).toMatchObject({ code: 'conflict', fields: { hostname: expect.any(String) } });
+    expect(duplicate.body.error).toMatchObject({
+      code: 'conflict',
+      fields: { hostname: expect.any(String) },
+    });
 
     const emptySite = (await admin.post('/sites', siteInput({ name: 'Empty' }))).body.data.id;
     await admin.post(`/sites/${emptySite}/nodes`, { name: 'pve-nocreds', nodeType: 'hypervisor' });
@@ -175,7 +190,11 @@ describe('containers: create, read, list', () => {
 
   it('puts GPU requests on GPU nodes only, and others on the least-loaded node', async () => {
     const gpuNode = (
-      await admin.post(`/sites/${siteId}/nodes`, { name: 'sim-gpu', nodeType: 'dummy', nvidiaAvailable: true })
+      await admin.post(`/sites/${siteId}/nodes`, {
+        name: 'sim-gpu',
+        nodeType: 'dummy',
+        nvidiaAvailable: true,
+      })
     ).body.data.id;
     const gpu = await admin.post(base, { hostname: 'gpu1', template: 'cuda:12', nvidiaRequested: true });
     expect(gpu.status).toBe(201);
@@ -197,7 +216,9 @@ describe('containers: create, read, list', () => {
     const mine = await carol.post(base, { hostname: 'carol1', template: 'debian:12' });
     await jobEnds(carol, mine.body.data.jobId);
     const names = async (client: ManagerClient, query = '') =>
-      ((await client.get(`${base}${query}`)).body.data as Array<{ hostname: string }>).map((c) => c.hostname).sort();
+      ((await client.get(`${base}${query}`)).body.data as Array<{ hostname: string }>)
+        .map((c) => c.hostname)
+        .sort();
     expect(await names(admin)).toEqual(['carol1', 'gpu1', 'plain1', 'web1']);
     expect(await names(alice)).toEqual(['web1']);
     expect(await names(bob)).toEqual(['web1']); // shared with bob
@@ -219,21 +240,45 @@ describe('containers: create, read, list', () => {
     const db = test.manager.database.db;
     const list = async () =>
       Object.fromEntries(
-        ((await admin.get(base)).body.data as Array<{ hostname: string; status: string }>).map((c) => [c.hostname, c.status]),
+        ((await admin.get(base)).body.data as Array<{ hostname: string; status: string }>).map((c) => [
+          c.hostname,
+          c.status,
+        ]),
       );
-    const carol1 = await db.selectFrom('containers').selectAll().where('hostname', '=', 'carol1').executeTakeFirstOrThrow();
-    await db.updateTable('dummy_instances').set({ state: 'stopped' }).where('vmid', '=', Number(carol1.container_id)).execute();
+    const carol1 = await db
+      .selectFrom('containers')
+      .selectAll()
+      .where('hostname', '=', 'carol1')
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('dummy_instances')
+      .set({ state: 'stopped' })
+      .where('vmid', '=', Number(carol1.container_id))
+      .execute();
     expect((await list()).carol1).toBe('offline');
     await db.deleteFrom('dummy_instances').where('vmid', '=', Number(carol1.container_id)).execute();
     expect((await list()).carol1).toBe('missing');
-    await db.updateTable('jobs').set({ status: 'failure' }).where('id', '=', carol1.creation_job_id!).execute();
+    await db
+      .updateTable('jobs')
+      .set({ status: 'failure' })
+      .where('id', '=', carol1.creation_job_id!)
+      .execute();
     expect((await list()).carol1).toBe('failed');
-    await db.updateTable('jobs').set({ status: 'running' }).where('id', '=', carol1.creation_job_id!).execute();
+    await db
+      .updateTable('jobs')
+      .set({ status: 'running' })
+      .where('id', '=', carol1.creation_job_id!)
+      .execute();
     expect((await list()).carol1).toBe('creating');
-    await db.updateTable('jobs').set({ status: 'success' }).where('id', '=', carol1.creation_job_id!).execute();
+    await db
+      .updateTable('jobs')
+      .set({ status: 'success' })
+      .where('id', '=', carol1.creation_job_id!)
+      .execute();
 
     // A hypervisor node without credentials: unknown.
-    const pve = (await admin.post(`/sites/${siteId}/nodes`, { name: 'pve-x', nodeType: 'hypervisor' })).body.data.id;
+    const pve = (await admin.post(`/sites/${siteId}/nodes`, { name: 'pve-x', nodeType: 'hypervisor' })).body
+      .data.id;
     await db.updateTable('containers').set({ node_id: pve }).where('id', '=', carol1.id).execute();
     expect((await list()).carol1).toBe('unknown');
     expect((await list()).web1).toBe('running');

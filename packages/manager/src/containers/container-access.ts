@@ -20,7 +20,9 @@ export async function accessTo(
   if (principal.isAdmin || record.owner === principal.uid) return record;
   if (!(await repo.isCollaborator(record.id, principal.uid))) throw containerNotFound();
   if (wanted === 'manage') {
-    throw forbidden('Collaborators can view this container; only its owner or an administrator can change it.');
+    throw forbidden(
+      'Collaborators can view this container; only its owner or an administrator can change it.',
+    );
   }
   return record;
 }

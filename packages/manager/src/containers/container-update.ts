@@ -87,7 +87,9 @@ export class ContainerUpdates {
     // Rules 4 and 5: a job when the instance must pick up a change or a restart was asked for.
     let jobId: number | null = null;
     if (record.containerId && (input.restart === true || configChanged)) {
-      const reconfigure: ReconfigureSpec | undefined = configChanged ? { environment, entrypoint } : undefined;
+      const reconfigure: ReconfigureSpec | undefined = configChanged
+        ? { environment, entrypoint }
+        : undefined;
       const payload: ContainerApplyPayload = {
         containerId: record.id,
         ...(reconfigure ? { reconfigure } : {}),

@@ -42,7 +42,9 @@ export function toContainer(
   },
 ): Container {
   const { services } = extra;
-  const ssh = services.find((service) => service.transportService?.protocol === 'tcp' && service.internalPort === 22);
+  const ssh = services.find(
+    (service) => service.transportService?.protocol === 'tcp' && service.internalPort === 22,
+  );
   let lastAccessedAt: string | null = null;
   for (const service of services) {
     if (service.lastAccessedAt && (!lastAccessedAt || service.lastAccessedAt > lastAccessedAt)) {

@@ -29,9 +29,10 @@ export function readContainersConfig(env: EnvReader): ContainersConfig {
     transportPorts: portRange(env, 'TRANSPORT_PORT_RANGE', '20000-29999'),
     registryMirror: env.url('REGISTRY_MIRROR')?.replace(/\/+$/, ''),
     registryTimeoutMs: env.int('REGISTRY_TIMEOUT_MS', 10_000, { min: 100 }),
-    dnsProviderApiUrl: (
-      env.url('DNS_PROVIDER_API_URL') ?? 'https://api.cloudflare.com/client/v4'
-    ).replace(/\/+$/, ''),
+    dnsProviderApiUrl: (env.url('DNS_PROVIDER_API_URL') ?? 'https://api.cloudflare.com/client/v4').replace(
+      /\/+$/,
+      '',
+    ),
     dnsTimeoutMs: env.int('DNS_PROVIDER_TIMEOUT_MS', 10_000, { min: 100 }),
   };
 }

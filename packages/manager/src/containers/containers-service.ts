@@ -11,7 +11,12 @@ import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
-import { parseService, referencedDomainIds, type NewService, type ServiceInput } from '../services/service-input.ts';
+import {
+  parseService,
+  referencedDomainIds,
+  type NewService,
+  type ServiceInput,
+} from '../services/service-input.ts';
 import { ALLOCATED_COLUMNS, pickIpv4, randomMac } from './addresses.ts';
 import { accessTo } from './container-access.ts';
 import { CONTAINER_COMMANDS, type ContainerCreatePayload } from './container-jobs.ts';
@@ -53,8 +58,7 @@ export interface ContainerDeps {
   dns: CrossSiteDns;
 }
 
-export const userNotFound = (username: string) =>
-  notFound(`No user named "${username}".`, 'user_not_found');
+export const userNotFound = (username: string) => notFound(`No user named "${username}".`, 'user_not_found');
 
 /** Containers: list, read, create (with every address allocated in one transaction), delete. */
 export class ContainersService {
@@ -162,7 +166,9 @@ export class ContainersService {
     if (owner !== principal.uid && !principal.isAdmin) {
       throw forbidden('Only administrators can create containers for another user.');
     }
-    const collaborators = [...new Set((input.collaborators ?? []).map((name) => name.trim()).filter(Boolean))];
+    const collaborators = [
+      ...new Set((input.collaborators ?? []).map((name) => name.trim()).filter(Boolean)),
+    ];
     await this.assertUsers([owner, ...collaborators]);
     const services = await this.parseServices(input.services ?? {});
     const defaults = (await this.deps.settings.get()).defaultContainerEnvVars;
@@ -214,7 +220,11 @@ export class ContainersService {
     return { ...created, hostname, status: 'creating' };
   }
 
-  async delete(principal: Principal, siteId: number, id: number): Promise<{ deleted: boolean; dnsWarnings: string[] }> {
+  async delete(
+    principal: Principal,
+    siteId: number,
+    id: number,
+  ): Promise<{ deleted: boolean; dnsWarnings: string[] }> {
     const { repo, jobs } = this.deps;
     const record = await this.record(principal, siteId, id, 'manage');
     if (record.creationJobId && record.creationJobStatus === 'pending') {

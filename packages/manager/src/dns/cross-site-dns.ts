@@ -1,5 +1,6 @@
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
-import { CloudflareClient, type DnsCredentials } from './cloudflare-client.ts';
+import type { CloudflareClient } from './cloudflare-client.ts';
+import { type DnsCredentials } from './cloudflare-client.ts';
 
 export interface HttpName {
   externalHostname: string;
@@ -57,7 +58,9 @@ export class CrossSiteDns {
         continue;
       }
       if (!domain.apiKey) {
-        warnings.push(`Could not ${verb} the DNS record for ${fqdn}: ${domain.name} has no DNS provider key.`);
+        warnings.push(
+          `Could not ${verb} the DNS record for ${fqdn}: ${domain.name} has no DNS provider key.`,
+        );
         continue;
       }
       const credentials = { apiEmail: domain.apiEmail, apiKey: domain.apiKey };

@@ -55,7 +55,11 @@ export class ExternalDomainsRepository {
   }
 
   async credentials(id: number): Promise<DomainCredentials | undefined> {
-    const row = await this.db.selectFrom('external_domains').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('external_domains')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!row) return undefined;
     return {
       ...toDomain(row),

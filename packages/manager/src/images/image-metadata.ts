@@ -10,7 +10,8 @@ export interface ImageMetadata {
   env: Array<{ key: string; value: string }>;
 }
 
-const LABEL = /^org\.mieweb\.opensource-server\.services\.http(?:\.([^.]+))?\.(port|hostnameSuffix|requireAuth)$/;
+const LABEL =
+  /^org\.mieweb\.opensource-server\.services\.http(?:\.([^.]+))?\.(port|hostnameSuffix|requireAuth)$/;
 
 const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
@@ -24,7 +25,8 @@ export class ImageMetadataService {
     try {
       return describe(await new RegistryClient(reference, signal).config(architecture));
     } catch (error) {
-      if (signal.aborted) throw registryError(`The registry did not answer within ${this.config.registryTimeoutMs} ms.`);
+      if (signal.aborted)
+        throw registryError(`The registry did not answer within ${this.config.registryTimeoutMs} ms.`);
       throw error;
     }
   }

@@ -126,7 +126,8 @@ export class RegistryClient {
     const body = (await response.json().catch(() => undefined)) as
       { token?: string; access_token?: string } | undefined;
     const token = body?.token ?? body?.access_token;
-    if (!response.ok || !token) throw registryError(`The registry token service answered ${response.status}.`);
+    if (!response.ok || !token)
+      throw registryError(`The registry token service answered ${response.status}.`);
     return token;
   }
 }

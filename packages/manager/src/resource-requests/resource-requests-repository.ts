@@ -56,10 +56,12 @@ export class ResourceRequestsRepository {
 
   async list(filter: RequestFilter): Promise<ResourceRequest[]> {
     let query = this.select();
-    if (filter.status === 'closed') query = query.where('resource_requests.status', 'in', ['approved', 'denied']);
+    if (filter.status === 'closed')
+      query = query.where('resource_requests.status', 'in', ['approved', 'denied']);
     else if (filter.status) query = query.where('resource_requests.status', '=', filter.status);
     if (filter.siteId !== undefined) query = query.where('resource_requests.site_id', '=', filter.siteId);
-    if (filter.username !== undefined) query = query.where('resource_requests.username', '=', filter.username);
+    if (filter.username !== undefined)
+      query = query.where('resource_requests.username', '=', filter.username);
     return (await query.orderBy('resource_requests.id', 'desc').execute()).map(toRequest);
   }
 

@@ -25,7 +25,12 @@ export interface RequestInput {
   username?: string | undefined;
 }
 
-const LIMITS: Record<ResourceType, number> = { cpus: 256, memory: 4_194_304, swap: 4_194_304, rootfs: 65_536 };
+const LIMITS: Record<ResourceType, number> = {
+  cpus: 256,
+  memory: 4_194_304,
+  swap: 4_194_304,
+  rootfs: 65_536,
+};
 
 /**
  * Resource requests: users ask for more than the defaults; administrators review. Within the defaults
@@ -90,7 +95,12 @@ export class ResourceRequestsService {
     return request;
   }
 
-  async review(principal: Principal, id: number, decision: 'approved' | 'denied', adminComment?: string | null) {
+  async review(
+    principal: Principal,
+    id: number,
+    decision: 'approved' | 'denied',
+    adminComment?: string | null,
+  ) {
     const existing = await this.repo.get(id);
     if (!existing) throw notFound('Resource request not found.');
     const reviewed = await this.repo.review(id, decision, principal.uid, adminComment?.trim() || null);
@@ -105,7 +115,11 @@ export class ResourceRequestsService {
   private async applyToContainer(request: ResourceRequest, by: string): Promise<number | null> {
     const container = await this.containers.findByHostname(request.siteId, request.hostname);
     if (!container?.containerId || container.owner !== request.username) return null;
-    const values: EffectiveResources = await this.repo.effective(request.siteId, request.hostname, request.username);
+    const values: EffectiveResources = await this.repo.effective(
+      request.siteId,
+      request.hostname,
+      request.username,
+    );
     const payload: ContainerApplyPayload = {
       containerId: container.id,
       reconfigure: { resources: toResources(values) },

@@ -14,7 +14,10 @@ import {
 } from './schemas/containers.ts';
 
 const SiteParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }) });
-const ContainerParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }), id: Type.Integer({ minimum: 1 }) });
+const ContainerParams = Type.Object({
+  siteId: Type.Integer({ minimum: 1 }),
+  id: Type.Integer({ minimum: 1 }),
+});
 const CollaboratorParams = Type.Object({
   siteId: Type.Integer({ minimum: 1 }),
   id: Type.Integer({ minimum: 1 }),
@@ -38,7 +41,8 @@ async function bracketUsers(request: FastifyRequest) {
     const match = /^user\[(\d*)\]$/.exec(key);
     if (!match) continue;
     const values = ([] as unknown[]).concat(query[key]);
-    for (const value of values) indexed.push([match[1] ? Number(match[1]) : Number.MAX_SAFE_INTEGER, String(value)]);
+    for (const value of values)
+      indexed.push([match[1] ? Number(match[1]) : Number.MAX_SAFE_INTEGER, String(value)]);
     delete query[key];
   }
   if (!indexed.length) return;

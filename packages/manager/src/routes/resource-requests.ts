@@ -69,7 +69,11 @@ export async function resourceRequestRoutes(api: Api, services: Services) {
     '/resource-requests/count',
     {
       onRequest: requireUser,
-      schema: { tags, summary: 'Pending requests', response: responses({ 200: Data(Type.Object({ count: Type.Integer() })) }) },
+      schema: {
+        tags,
+        summary: 'Pending requests',
+        response: responses({ 200: Data(Type.Object({ count: Type.Integer() })) }),
+      },
     },
     async (request) => ({ data: { count: await resourceRequests.count(principalOf(request)) } }),
   );
@@ -80,7 +84,8 @@ export async function resourceRequestRoutes(api: Api, services: Services) {
       onRequest: requireUser,
       schema: {
         tags,
-        summary: 'Approved at once by `system` within the defaults (4 cpus, 4096 MB, 0 MB swap, 50 GB) or for admins',
+        summary:
+          'Approved at once by `system` within the defaults (4 cpus, 4096 MB, 0 MB swap, 50 GB) or for admins',
         body: CreateBody,
         response: responses({ 201: Data(ResourceRequestSchema) }),
       },

@@ -174,8 +174,7 @@ function group(rows: Row[]): Map<number, ContainerService[]> {
         row.transport_id === null
           ? null
           : { id: row.transport_id, protocol: row.protocol!, externalPort: row.external_port! },
-      dnsService:
-        row.dns_id === null ? null : { id: row.dns_id, recordType: 'SRV', dnsName: row.dns_name! },
+      dnsService: row.dns_id === null ? null : { id: row.dns_id, recordType: 'SRV', dnsName: row.dns_name! },
     });
   }
   return byContainer;

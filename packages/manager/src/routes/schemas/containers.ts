@@ -65,7 +65,8 @@ export const EnvVarSchema = Type.Object({ key: Type.String(), value: Type.String
 
 /** ServiceInput / ServiceUpdate entries are checked by the domain (400 invalid_service names the entry). */
 const ServiceEntries = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'arbitrary keys to ServiceInput {type, internalPort, externalHostname, externalDomainId, dnsName, authRequired}',
+  description:
+    'arbitrary keys to ServiceInput {type, internalPort, externalHostname, externalDomainId, dnsName, authRequired}',
 });
 
 const OptionalText = Type.Optional(Nullable(Type.String()));
