@@ -76,5 +76,5 @@ export interface CheckinBody {
   ipv4Address: string | null;
   services: Record<string, ServiceReport>;
   /** Volumes the agent prepared since the last check-in. */
-  volumes?: { id: number; status: 'ready' | 'failed'; message: string | null }[];
+  volumes?: { id: number; status: 'ready' | 'failed'; message?: string | null }[];
 }

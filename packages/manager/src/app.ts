@@ -25,6 +25,10 @@ import { nodeRoutes } from './routes/nodes.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { containerRoutes } from './routes/containers.ts';
 import { resourceRequestRoutes } from './routes/resource-requests.ts';
+import { siteAgentRoutes } from './routes/site-agents.ts';
+import { notificationRoutes } from './routes/notifications.ts';
+import { externalDomainRoutes } from './routes/external-domains.ts';
+import { ConfigChanges } from './site-config/config-changes.ts';
 import type { ProcessRole } from './fleet.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -72,8 +76,10 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     redactUrl,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
+  const configChanges = new ConfigChanges();
   const services = createServices({
-    db: database.db,
+    db: database.db.withPlugin(configChanges.plugin()),
+    configChanges,
     dialect: database.dialect,
     read: database.read,
     config,
@@ -110,6 +116,9 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         jobRoutes,
         containerRoutes,
         resourceRequestRoutes,
+        siteAgentRoutes,
+        notificationRoutes,
+        externalDomainRoutes,
       ]) {
         await api.register(async (scope: Api) => routes(scope, services));
       }

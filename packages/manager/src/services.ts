@@ -11,6 +11,7 @@ import { GroupsService } from './users/groups-service.ts';
 import { UsersService } from './users/users-service.ts';
 import { createFleetServices } from './fleet.ts';
 import { createContainerServices } from './containers/wiring.ts';
+import { createSiteConfigServices } from './site-config/wiring.ts';
 
 /** Every domain service of the manager, wired once per process. */
 export function createServices(ctx: ManagerContext) {
@@ -35,6 +36,7 @@ export function createServices(ctx: ManagerContext) {
     oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users) : undefined,
     ...fleet,
     ...createContainerServices(ctx, fleet, { settings, users: users.repo }),
+    ...createSiteConfigServices(ctx, ctx.configChanges),
   };
 }
 

@@ -70,7 +70,7 @@ export interface PasswordResetTokensTable {
   created_at: string;
 }
 
-export interface ManagerDB extends FleetDB, ContainersDB {
+export interface ManagerDB extends FleetDB, ContainersDB, SiteAgentsDB {
   users: UsersTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;
@@ -249,4 +249,52 @@ export interface ContainersDB {
   transport_services: TransportServicesTable;
   dns_services: DnsServicesTable;
   resource_requests: ResourceRequestsTable;
+}
+
+export interface AgentsTable {
+  id: Generated<number>;
+  site_id: number;
+  hostname: string;
+  ipv4_address: string | null;
+  /** JSON: name → {state, lastApply}. */
+  services: string | null;
+  last_checkin_at: string | null;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  source: string;
+  severity: 'info' | 'warning' | 'critical';
+  node: string | null;
+  ctid: string | null;
+  owner: string | null;
+  action: string | null;
+  message: string;
+  /** JSON object or null. */
+  evidence: string | null;
+  event_at: string | null;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VolumesTable {
+  id: Generated<number>;
+  container_id: number;
+  name: string;
+  host_path: string | null;
+  mount_path: string;
+  mode: 'ro' | 'rw';
+  scope: string;
+  builtin: number;
+  status: 'pending' | 'ready' | 'failed';
+  status_message: string | null;
+  applied_at: string | null;
+}
+
+export interface SiteAgentsDB {
+  agents: AgentsTable;
+  notifications: NotificationsTable;
+  volumes: VolumesTable;
 }
