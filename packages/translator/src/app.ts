@@ -1,0 +1,175 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import {
+  createHttpServer,
+  installRateLimit,
+  migrate,
+  openDatabase,
+  registerOpenApi,
+  SecretBox,
+  type Database,
+  type HttpServer,
+} from '@app/server-kit';
+import type { TranslatorDB } from './db/schema.ts';
+import type { TranslatorConfig } from './config.ts';
+import type { TranslatorContext } from './context.ts';
+import { translatorMigrations } from '../migrations/index.ts';
+import { createServices, type TranslatorServices } from './services.ts';
+import type { Project } from './projects/projects-service.ts';
+import { installProjectAuth } from './http/auth.ts';
+import { installCors } from './http/cors.ts';
+import { projectRoutes } from './routes/project.ts';
+import { textnodeRoutes } from './routes/textnodes.ts';
+import { translationRoutes } from './routes/translations.ts';
+import { aiRoutes } from './routes/ai-jobs.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
+import { backupRoutes } from './routes/backups.ts';
+import { JobRunner } from './ai/job-runner.ts';
+
+export interface TranslatorOptions {
+  /**
+   * Folder served at `/` (the dashboard build; `index.html` answers unknown non-API GETs so client-side
+   * routes work). Defaults to `config.staticDir`.
+   */
+  staticDir?: string | undefined;
+  /** Adds routes outside `/api` (e.g. the page client's `/client.js`), after the API is registered. */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
+  /** Run the AI job worker and the backup schedule in this process (default true). */
+  workers?: boolean;
+}
+
+export interface Translator {
+  app: HttpServer;
+  ctx: TranslatorContext;
+  services: TranslatorServices;
+  /** The default project, and whether this start created it (main prints its key then). */
+  defaultProject: { created: boolean; project: Project };
+  /** Listens on config.host:config.port; resolves to the URL. */
+  listen(): Promise<string>;
+  /** Stops the HTTP server (finishing in-flight requests), then the workers, then the database. */
+  close(): Promise<void>;
+}
+
+export async function buildTranslator(
+  config: TranslatorConfig,
+  options: TranslatorOptions = {},
+): Promise<Translator> {
+  const database = openDatabase<TranslatorDB>({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    fileName: 'translator.db',
+    variable: 'TRANSLATOR_DATABASE_URL',
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+  });
+  try {
+    await migrate(database as unknown as Database<unknown>, translatorMigrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const app = createHttpServer({
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+  });
+  const ctx: TranslatorContext = {
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    secrets: new SecretBox(config.secretKey),
+    log: app.log,
+  };
+  const services = createServices(ctx);
+  const defaultProject = await services.projects.ensureDefault();
+
+  installCors(app);
+  installRateLimit(app, config.rateLimit);
+  await registerOpenApi(app, {
+    title: 'Translator API',
+    version: config.version,
+    prefix: '/api',
+    description:
+      'Phrases, translations, AI jobs, analytics, export and backups. Authenticate with X-API-Key.',
+  });
+
+  await app.register(async (api) => {
+    installProjectAuth(api, services.projects);
+    projectRoutes(api, services, config);
+    textnodeRoutes(api, services);
+    translationRoutes(api, services);
+    aiRoutes(api, services);
+    analyticsRoutes(api, services);
+    backupRoutes(api, services);
+  });
+
+  const staticDir = options.staticDir ?? config.staticDir;
+  if (staticDir) await serveStatic(app, resolve(staticDir));
+  if (options.extend) await options.extend(app);
+
+  const workers = options.workers ?? true;
+  const runner = new JobRunner(ctx, services.projects, services.prompts, services.changed);
+  if (workers) {
+    services.aiJobs.onChange = () => runner.kick();
+    runner.start();
+  }
+  const stopBackups = workers ? scheduleBackups(ctx, services) : () => {};
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    services,
+    defaultProject,
+    async listen() {
+      return app.listen({ port: config.port, host: config.host });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      stopBackups();
+      await runner.stop();
+      await database.close();
+    },
+  };
+}
+
+/** Checks hourly (and a minute after start) for projects whose automatic backup is due. */
+function scheduleBackups(ctx: TranslatorContext, services: TranslatorServices): () => void {
+  const hours = ctx.config.backup.intervalHours;
+  if (hours <= 0) return () => {};
+  let busy = false;
+  const check = () => {
+    if (busy) return;
+    busy = true;
+    services.backups
+      .runDue()
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'automatic backup failed'))
+      .finally(() => (busy = false));
+  };
+  const first = setTimeout(check, 60_000);
+  const timer = setInterval(check, Math.min(hours, 1) * 3_600_000);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
+
+/** The dashboard: files from `root`, and its index.html for any other GET outside `/api`. */
+async function serveStatic(app: HttpServer, root: string) {
+  await app.register(fastifyStatic, { root, prefix: '/', wildcard: true, index: ['index.html'] });
+  const index = resolve(root, 'index.html');
+  app.setNotFoundHandler((request, reply) => {
+    if (request.method === 'GET' && !request.url.startsWith('/api') && existsSync(index)) {
+      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+    }
+    return reply.code(404).send({
+      error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}.` },
+    });
+  });
+}
