@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import {
@@ -162,16 +162,24 @@ function scheduleBackups(ctx: TranslatorContext, services: TranslatorServices): 
   };
 }
 
-/** The dashboard: files from `root`, and its index.html for any other GET outside `/api`. */
+/**
+ * The dashboard: files under `root`, and its index.html for any other GET outside `/api`, so client-side
+ * routes load the app. Paths are resolved by @fastify/send, which refuses to leave `root`.
+ */
 async function serveStatic(app: HttpServer, root: string) {
-  await app.register(fastifyStatic, { root, prefix: '/', wildcard: true, index: ['index.html'] });
-  const index = resolve(root, 'index.html');
-  app.setNotFoundHandler((request, reply) => {
-    if (request.method === 'GET' && !request.url.startsWith('/api') && existsSync(index)) {
-      return reply.type('text/html; charset=utf-8').sendFile('index.html');
+  await app.register(fastifyStatic, { root, serve: false });
+  app.get('/*', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(request.url.split('?')[0]!);
+    } catch {
+      return reply.callNotFound();
     }
-    return reply.code(404).send({
-      error: { code: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}.` },
-    });
+    if (path.startsWith('/api/') || path === '/api') return reply.callNotFound();
+    const file = resolve(root, `.${path}`);
+    const inside = file === root || file.startsWith(`${root}${sep}`);
+    if (inside && path !== '/' && existsSync(file) && statSync(file).isFile())
+      return reply.sendFile(path.slice(1));
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });
 }

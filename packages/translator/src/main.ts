@@ -9,6 +9,7 @@ try {
   closeOnSignals(app.log, [() => translator.close()]);
   const url = await translator.listen();
   app.log.info(`translator listening on ${url}`);
+  console.log(`Translator: ${url.replace('0.0.0.0', 'localhost')}/api`);
   if (defaultProject.created) {
     // The key is a credential: in production it never goes to the log, which is often shipped elsewhere.
     if (config.production) {

@@ -21,18 +21,24 @@ export const API_KEY_HEADER = 'x-api-key';
  */
 export function installProjectAuth(app: FastifyInstance, projects: ProjectsService) {
   app.decorateRequest('project', undefined);
-  app.addHook('onRequest', async (request) => {
+  // Callback style, so a cached key costs no promise: this hook runs on the delivery hot path.
+  app.addHook('onRequest', (request, _reply, done) => {
     const mode = request.routeOptions.config?.auth;
-    if (mode === 'none') return;
+    if (mode === 'none') return done();
     const header = request.headers[API_KEY_HEADER];
-    const key = Array.isArray(header) ? header[0] : header;
+    const key = (Array.isArray(header) ? header[0] : header)?.trim();
     if (!key) {
-      if (mode === 'optional') return;
-      throw unauthorized('Send the project API key in the X-API-Key header.');
+      if (mode === 'optional') return done();
+      return done(unauthorized('Send the project API key in the X-API-Key header.'));
     }
-    const project = await projects.authenticate(key.trim());
-    if (!project) throw unauthorized('The API key is not valid (it may have been regenerated).');
-    request.project = project;
+    const accept = (project: ProjectRef | undefined) => {
+      if (!project) return done(unauthorized('The API key is not valid (it may have been regenerated).'));
+      request.project = project;
+      done();
+    };
+    const cached = projects.cachedKey(key);
+    if (cached) return accept(cached);
+    projects.authenticate(key).then(accept, done);
   });
 }
 

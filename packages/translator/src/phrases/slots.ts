@@ -37,6 +37,7 @@ export function slotSignature(text: string): string {
  * the key already has; existing tokens are kept as they are.
  */
 export function normaliseKey(concrete: string): Normalised {
+  if (!/\d/.test(concrete)) return { key: concrete, varSlots: [], changed: false };
   const existing = slotsOf(concrete);
   let nextNumber = existing
     .filter((s) => s.type === 'number')

@@ -111,6 +111,12 @@ export class ProjectsService {
     return this.toProject(await this.row(id));
   }
 
+  /** The project of a key looked up less than `cacheTtlSeconds` ago, without touching the database. */
+  cachedKey(apiKey: string): ProjectRef | undefined {
+    const cached = this.keyCache.get(apiKey);
+    return cached && cached.expires > Date.now() ? cached.ref : undefined;
+  }
+
   /** The project an API key belongs to, or undefined for an unknown key. */
   async authenticate(apiKey: string): Promise<ProjectRef | undefined> {
     const now = Date.now();

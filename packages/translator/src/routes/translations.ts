@@ -57,7 +57,8 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
     async (request, typedReply) => {
       // The body is cached bytes, so the reply is untyped: no serialiser runs on the hot path.
       const reply = typedReply as FastifyReply;
-      const entry = await translations.deliver(projectOf(request).id, request.query.lang);
+      const cached = translations.deliver(projectOf(request).id, request.query.lang);
+      const entry = 'then' in cached ? await cached : cached;
       reply
         .header('etag', entry.etag)
         .header('cache-control', 'no-cache')

@@ -21,6 +21,12 @@ export class DeliveryCache {
 
   constructor(private readonly ttlMs: number) {}
 
+  /** The entry when it is cached and fresh, without a promise. */
+  peek(projectId: number, lang: string): DeliveryEntry | undefined {
+    const hit = this.entries.get(`${projectId}\u0000${lang}`);
+    return hit && hit.expires > Date.now() ? hit : undefined;
+  }
+
   async get(projectId: number, lang: string, build: () => Promise<unknown>): Promise<DeliveryEntry> {
     const id = `${projectId}\u0000${lang}`;
     const hit = this.entries.get(id);

@@ -62,8 +62,11 @@ export class TranslationsService {
   }
 
   /** The approved translations of one language, as cached bytes with their ETag. */
-  deliver(projectId: number, lang: string): Promise<DeliveryEntry> {
-    return this.cache.get(projectId, lang, () => this.approved(projectId, lang));
+  deliver(projectId: number, lang: string): DeliveryEntry | Promise<DeliveryEntry> {
+    return (
+      this.cache.peek(projectId, lang) ??
+      this.cache.get(projectId, lang, () => this.approved(projectId, lang))
+    );
   }
 
   async approved(projectId: number, lang: string): Promise<Translation[]> {
