@@ -1,17 +1,22 @@
+import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth.tsx';
 import { Layout } from './components/Layout.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { Review } from './pages/Review.tsx';
-import { Grid } from './pages/Grid.tsx';
-import { AiJobs } from './pages/AiJobs.tsx';
-import { Prompts } from './pages/Prompts.tsx';
-import { Analytics } from './pages/Analytics.tsx';
-import { UrlDetailPage } from './pages/UrlDetail.tsx';
-import { PhraseDetailPage } from './pages/PhraseDetail.tsx';
-import { SettingsPage } from './pages/Settings.tsx';
-import { Backups } from './pages/Backups.tsx';
-import { Install } from './pages/Install.tsx';
+
+// The review page (the landing page) is in the main bundle; the others, recharts above all, load on demand.
+const Grid = lazy(() => import('./pages/Grid.tsx').then((m) => ({ default: m.Grid })));
+const AiJobs = lazy(() => import('./pages/AiJobs.tsx').then((m) => ({ default: m.AiJobs })));
+const Prompts = lazy(() => import('./pages/Prompts.tsx').then((m) => ({ default: m.Prompts })));
+const Analytics = lazy(() => import('./pages/Analytics.tsx').then((m) => ({ default: m.Analytics })));
+const UrlDetailPage = lazy(() => import('./pages/UrlDetail.tsx').then((m) => ({ default: m.UrlDetailPage })));
+const PhraseDetailPage = lazy(() =>
+  import('./pages/PhraseDetail.tsx').then((m) => ({ default: m.PhraseDetailPage })),
+);
+const SettingsPage = lazy(() => import('./pages/Settings.tsx').then((m) => ({ default: m.SettingsPage })));
+const Backups = lazy(() => import('./pages/Backups.tsx').then((m) => ({ default: m.Backups })));
+const Install = lazy(() => import('./pages/Install.tsx').then((m) => ({ default: m.Install })));
 
 export function App() {
   const { apiKey } = useAuth();

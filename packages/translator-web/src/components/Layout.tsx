@@ -1,8 +1,10 @@
 import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../auth.tsx';
 import { useProject } from '../hooks.ts';
+import { Loading } from './common.tsx';
 
 const NAV = [
   { to: '/review', label: 'Review' },
@@ -63,7 +65,9 @@ export function Layout() {
         </ScrollArea>
       </AppShell.Navbar>
       <AppShell.Main>
-        <Outlet />
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
       </AppShell.Main>
     </AppShell>
   );
