@@ -131,7 +131,7 @@ function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
               <Anchor component={Link} to="/settings">
                 Settings
               </Anchor>{' '}
-              (some providers accept requests without one).
+              before starting a job.
             </Alert>
           )}
           <QueryView query={languages} label="Loading languages…">
