@@ -27,6 +27,7 @@ import {
   QueryView,
   StatusBadge,
 } from '../components/common.tsx';
+import { Icon } from '../components/icons.tsx';
 import { SlotKey, slotsOf, slotToken } from '../components/SlotKey.tsx';
 import { useLanguages } from '../hooks.ts';
 import { SEARCH_FIELDS, useParam } from './Review.tsx';
@@ -265,7 +266,7 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
                   loading={remove.isPending}
                   onClick={() => remove.mutate()}
                 >
-                  ✕
+                  <Icon name="close" />
                 </ActionIcon>
               </Tooltip>
             )}

@@ -27,6 +27,7 @@ import {
   QueryView,
   StatusBadge,
 } from '../components/common.tsx';
+import { Icon } from '../components/icons.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
 import { KeyEditor } from '../components/KeyEditor.tsx';
 
@@ -332,7 +333,7 @@ export function Review() {
                                 aria-label={`Edit key "${row.key}"`}
                                 onClick={() => setEditing(row)}
                               >
-                                ✎
+                                <Icon name="edit" />
                               </ActionIcon>
                             </Tooltip>
                             <Tooltip label="Details and translations">
@@ -342,7 +343,7 @@ export function Review() {
                                 to={`/analytics/phrases/${row.id}`}
                                 aria-label={`Details of "${row.key}"`}
                               >
-                                ⓘ
+                                <Icon name="info" />
                               </ActionIcon>
                             </Tooltip>
                           </Group>
