@@ -23,12 +23,9 @@ export async function migrate<DB>(database: Database<DB>, set: MigrationSet, nam
     const { error, results } = await migrator.migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error) {
-      throw new Error(
-        `migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`,
-        {
-          cause: error,
-        },
-      );
+      throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`, {
+        cause: error,
+      });
     }
   };
   if (database.dialect === 'sqlite') return runWithRetry(() => run(database.db));

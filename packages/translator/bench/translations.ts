@@ -1,93 +1,31 @@
 /**
  * Translator benchmarks: prints figures, asserts nothing.
  *
- *   npx tsx packages/translator/bench/translations.ts            # SQLite
+ *   npx tsx packages/translator/bench/translations.ts                                  # SQLite
  *   TEST_DATABASE_URL=postgres://… npx tsx packages/translator/bench/translations.ts   # + PostgreSQL
+ *   (BENCH_DURATION_S, default 5, and BENCH_ROUNDS, default 3, tune part 1)
  *
  * 1. GET /api/translations (2,000 approved phrases) against a bare node:http server answering the same
- *    bytes with the same headers: the ratio of requests/s (goal ≥ 0.7), plain and gzip.
+ *    bytes with the same headers, plain and gzip. Each server runs in its own process; the figures are
+ *    requests/s and the server's CPU time per request (less sensitive to a busy machine), as ratios.
  * 2. POST /api/textnodes with 200 keys: requests/s on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
  * 3. An AI job of 2,000 phrases against the fake provider answering each call after 100 ms (goal < 10 s).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import { createTestDatabase, type TestDatabase } from '@app/server-kit/testing';
 import { startFakeOpenAI } from '../../fakes/src/openai/index.ts';
-import { buildTranslator, type Translator } from '../src/app.ts';
-import { TRANSLATOR_VERSION, type TranslatorConfig } from '../src/config.ts';
+import { buildTranslator } from '../src/app.ts';
+import { api, benchConfig, seedPhrases, word } from './setup.ts';
 
-const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
-const CONNECTIONS = 50;
+const DURATION = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 50;
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-
-function config(database: TestDatabase, ai: Partial<TranslatorConfig['ai']> = {}): TranslatorConfig {
-  return {
-    host: '127.0.0.1',
-    port: 0,
-    production: true,
-    dataDir: database.dataDir,
-    trustProxy: [],
-    rateLimit: { failures: 1_000_000, windowSeconds: 60, blockSeconds: 1 },
-    logLevel: 'silent',
-    databaseUrl: database.url,
-    databaseSchema: database.schema,
-    secretKey: 'bench',
-    version: TRANSLATOR_VERSION,
-    bodyLimit: 5 * 1024 * 1024,
-    cacheTtlSeconds: 5,
-    staticDir: undefined,
-    ai: {
-      baseUrl: 'http://127.0.0.1:9/v1',
-      model: 'bench-model',
-      batchSize: 25,
-      parallelCalls: 4,
-      jobsPerProject: 1,
-      maxAttempts: 5,
-      backoffMs: 100,
-      requestTimeoutMs: 30_000,
-      leaseMs: 30_000,
-      ...ai,
-    },
-    backup: { dir: `${database.dataDir}/backups`, intervalHours: 0, keep: 7 },
-  };
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- loosely typed answers of our own API
-async function api(url: string, key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(url + path, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/** A distinct lower-case word per number (bijective base 26), so keys differ in letters, not in digits. */
-const word = (i: number): string =>
-  (i < 26 ? '' : word(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26));
-
-/** Registers `count` phrases, approves them, and translates them into `lang` (through the API). */
-async function seed(url: string, key: string, count: number, lang: string) {
-  await api(url, key, 'PATCH', '/api/project/settings', { settings: { languages: [lang] } });
-  for (let start = 0; start < count; start += 1000) {
-    const keys = Array.from({ length: Math.min(1000, count - start) }, (_, i) => ({
-      key: `Sentence ${word(start + i)} shown on the product page with 3 options`,
-    }));
-    await api(url, key, 'POST', '/api/textnodes', { keys, url: 'https://shop.example/' });
-  }
-  const ids: number[] = [];
-  for (let page = 1; ; page++) {
-    const list = await api(url, key, 'GET', `/api/translations/all?limit=500&page=${page}`);
-    ids.push(...list.rows.map((row: { id: number }) => row.id));
-    if (list.rows.length < 500) break;
-  }
-  await api(url, key, 'PATCH', '/api/textnodes/status', { ids, status: 'approved' });
-  return ids;
-}
 
 async function load(
   url: string,
@@ -102,79 +40,119 @@ async function load(
     workers: 1,
     ...extra,
   });
-  if (result.errors || (result.non2xx && !headers['if-none-match']))
+  if (result.errors || (result.non2xx && !headers['if-none-match'])) {
     console.log(`   (errors ${result.errors}, non-2xx ${result.non2xx})`);
+  }
   return result;
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+interface Child {
+  process: ChildProcess;
+  next(type: string): Promise<Record<string, unknown>>;
+}
 
-async function deliveryBench(database: TestDatabase) {
-  const translator = await buildTranslator(config(database), { workers: false });
-  const url = await translator.listen();
-  const key = translator.defaultProject.project.api_key;
-  const ids = await seed(url, key, 2000, 'fr');
-  for (let start = 0; start < ids.length; start += 1000) {
-    await api(url, key, 'POST', '/api/translations', {
-      lang: 'fr',
-      translations: ids
-        .slice(start, start + 1000)
-        .map((id) => ({ id, value: `Phrase ${id} traduite avec {{number:0}} options` })),
-    });
-  }
-  const probe = await fetch(`${url}/api/translations?lang=fr`, { headers: { 'x-api-key': key } });
-  const bytes = Buffer.from(await probe.arrayBuffer());
-  const etag = probe.headers.get('etag')!;
-  const gz = gzipSync(bytes, { level: 6 });
-  const bare = createServer((req, res) => {
-    const gzip = /\bgzip\b/.test(req.headers['accept-encoding'] ?? '');
-    res.writeHead(200, {
-      'content-type': 'application/json; charset=utf-8',
-      etag,
-      'cache-control': 'no-cache',
-      vary: 'accept-encoding, x-api-key',
-      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-      'content-length': gzip ? gz.length : bytes.length,
-    });
-    res.end(gzip ? gz : bytes);
+function spawnServer(role: 'translator' | 'bare' | 'kit' | 'fastify'): Child {
+  const child = fork(fileURLToPath(new URL('./delivery-server.ts', import.meta.url)), [role], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/api/translations?lang=fr`;
+  const waiting: { type: string; resolve: (message: Record<string, unknown>) => void }[] = [];
+  child.on('message', (message: Record<string, unknown>) => {
+    const index = waiting.findIndex((w) => w.type === message.type);
+    if (index >= 0) waiting.splice(index, 1)[0]!.resolve(message);
+  });
+  return {
+    process: child,
+    next: (type) => new Promise((resolve) => waiting.push({ type, resolve })),
+  };
+}
+
+async function cpuMicros(child: Child): Promise<number> {
+  const reply = child.next('cpu');
+  child.process.send({ type: 'cpu' });
+  const { usage } = (await reply) as { usage: NodeJS.CpuUsage };
+  return usage.user + usage.system;
+}
+
+/** Requests/s and server CPU µs per request for one run against one server process. */
+async function measure(child: Child, url: string, headers: Record<string, string>) {
+  const before = await cpuMicros(child);
+  const result = await load(url, headers);
+  const cpu = (await cpuMicros(child)) - before;
+  return { rps: result.requests.average, cpuPerRequest: cpu / Math.max(1, result.requests.total) };
+}
+
+async function deliveryBench() {
+  const ours = spawnServer('translator');
+  const { url, key } = (await ours.next('ready')) as { url: string; key: string };
+  const probe = await fetch(url, { headers: { 'x-api-key': key } });
+  const plain = Buffer.from(await probe.arrayBuffer());
+  const etag = probe.headers.get('etag')!;
+  const gzip = gzipSync(plain, { level: 6 });
+  const start = async (role: 'bare' | 'kit' | 'fastify') => {
+    const child = spawnServer(role);
+    await child.next('waiting');
+    const ready = child.next('ready');
+    child.process.send({
+      type: 'bytes',
+      plain: plain.toString('base64'),
+      gzip: gzip.toString('base64'),
+      etag,
+    });
+    return { child, url: ((await ready) as { url: string }).url };
+  };
+  const { child: bare, url: bareUrl } = await start('bare');
+  const { child: kit, url: kitUrl } = await start('kit');
+  const { child: plainFastify, url: fastifyUrl } = await start('fastify');
 
   console.log(
-    `\n1. GET /api/translations?lang=fr — 2,000 approved phrases, ${fmt(bytes.length)} bytes (${fmt(gz.length)} gzip)`,
+    `\n1. GET /api/translations?lang=fr — 2,000 approved phrases, ${fmt(plain.length)} bytes (${fmt(gzip.length)} gzip)`,
   );
   console.log(
-    `   ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} interleaved runs, load generator in a worker thread`,
+    `   ${CONNECTIONS} connections, ${DURATION} s per run, median of ${ROUNDS} interleaved runs; servers in their own processes`,
   );
   for (const [label, headers] of [
     ['identity', {}],
     ['gzip', { 'accept-encoding': 'gzip' }],
   ] as const) {
-    // Interleaved rounds, median of each: the machine is shared, so single runs drift.
-    const ours: number[] = [];
-    const theirs: number[] = [];
+    const runs: Record<'ours' | 'bare' | 'kit' | 'fastify', { rps: number; cpuPerRequest: number }[]> = {
+      ours: [],
+      bare: [],
+      kit: [],
+      fastify: [],
+    };
     for (let round = 0; round < ROUNDS; round++) {
-      ours.push(
-        (await load(`${url}/api/translations?lang=fr`, { 'x-api-key': key, ...headers })).requests.average,
-      );
-      theirs.push((await load(bareUrl, { 'x-api-key': key, ...headers })).requests.average);
+      runs.ours.push(await measure(ours, url, { 'x-api-key': key, ...headers }));
+      runs.bare.push(await measure(bare, bareUrl, { 'x-api-key': key, ...headers }));
+      runs.kit.push(await measure(kit, kitUrl, { 'x-api-key': key, ...headers }));
+      runs.fastify.push(await measure(plainFastify, fastifyUrl, { 'x-api-key': key, ...headers }));
     }
-    const a = median(ours);
-    const b = median(theirs);
+    const rps = (name: keyof typeof runs) => median(runs[name].map((r) => r.rps));
+    const cpu = (name: keyof typeof runs) => median(runs[name].map((r) => r.cpuPerRequest));
     console.log(
-      `   ${label.padEnd(8)} translator ${fmt(a)} req/s | bare node:http ${fmt(b)} req/s | ratio ${(a / b).toFixed(2)}` +
-        `   (rounds: ${ours.map(fmt).join(', ')} vs ${theirs.map(fmt).join(', ')})`,
+      `   ${label.padEnd(8)} req/s: translator ${fmt(rps('ours'))}, bare ${fmt(rps('bare'))} → ratio ${(rps('ours') / rps('bare')).toFixed(2)}; ` +
+        `server-kit alone ${fmt(rps('kit'))} (${(rps('kit') / rps('bare')).toFixed(2)}), ` +
+        `plain Fastify ${fmt(rps('fastify'))} (${(rps('fastify') / rps('bare')).toFixed(2)})`,
+    );
+    console.log(
+      `   ${''.padEnd(8)} server CPU per request: translator ${cpu('ours').toFixed(0)} µs, bare ${cpu('bare').toFixed(0)} µs → ratio ` +
+        `${(cpu('bare') / cpu('ours')).toFixed(2)}; server-kit alone ${cpu('kit').toFixed(0)} µs (${(cpu('bare') / cpu('kit')).toFixed(2)}), ` +
+        `plain Fastify ${cpu('fastify').toFixed(0)} µs (${(cpu('bare') / cpu('fastify')).toFixed(2)})`,
     );
   }
-  const cached = await load(`${url}/api/translations?lang=fr`, { 'x-api-key': key, 'if-none-match': etag });
-  console.log(`   304 (If-None-Match) translator ${fmt(cached.requests.average)} req/s`);
-  await new Promise<void>((resolve) => bare.close(() => resolve()));
-  await translator.close();
+  const notModified = await measure(ours, url, { 'x-api-key': key, 'if-none-match': etag });
+  console.log(
+    `   304 (If-None-Match): translator ${fmt(notModified.rps)} req/s, ${notModified.cpuPerRequest.toFixed(0)} µs CPU per request`,
+  );
+  for (const child of [ours, bare, kit, plainFastify]) {
+    const exited = new Promise((resolve) => child.process.once('exit', resolve));
+    child.process.send({ type: 'stop' });
+    await exited;
+  }
 }
 
 async function textnodesBench(database: TestDatabase, label: string) {
-  const translator = await buildTranslator(config(database), { workers: false });
+  const translator = await buildTranslator(benchConfig(database), { workers: false });
   const url = await translator.listen();
   const key = translator.defaultProject.project.api_key;
   const keys = Array.from({ length: 200 }, (_, i) => ({
@@ -192,10 +170,10 @@ async function textnodesBench(database: TestDatabase, label: string) {
 
 async function aiJobBench(database: TestDatabase) {
   const fake = await startFakeOpenAI({ latencyMs: 100 });
-  const translator: Translator = await buildTranslator(config(database, { baseUrl: fake.baseUrl }));
+  const translator = await buildTranslator(benchConfig(database, { baseUrl: fake.baseUrl }));
   const url = await translator.listen();
   const key = translator.defaultProject.project.api_key;
-  const ids = await seed(url, key, 2000, 'de');
+  const ids = await seedPhrases(url, key, 2000, 'de');
   await api(url, key, 'PATCH', '/api/project/settings', {
     settings: { translationProviderApiKey: 'sk-bench' },
   });
@@ -232,7 +210,13 @@ async function withDatabase(run: (database: TestDatabase) => Promise<void>, post
 }
 
 console.log(`Translator benchmarks — Node ${process.version}`);
-await withDatabase(deliveryBench);
+{
+  // The delivery server process always runs on SQLite.
+  const saved = process.env.TEST_DATABASE_URL;
+  delete process.env.TEST_DATABASE_URL;
+  await deliveryBench();
+  if (saved) process.env.TEST_DATABASE_URL = saved;
+}
 console.log('\n2. POST /api/textnodes with 200 keys (already known after the first call), 10 connections');
 await withDatabase((db) => textnodesBench(db, 'SQLite'));
 if (process.env.TEST_DATABASE_URL) await withDatabase((db) => textnodesBench(db, 'PostgreSQL'), true);

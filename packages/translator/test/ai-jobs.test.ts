@@ -193,6 +193,8 @@ describe('AI jobs', () => {
     const final = (await h.client.get(`/api/ai-jobs/${res.body.jobId}`)).body;
     expect(final.status).toBe('cancelled');
     expect(final.completed).toBeLessThan(60);
+    // The batch in flight at the cancel writes nothing afterwards.
+    expect(final.completed).toBe(cancelled.body.completed);
     const again = await h.client.delete(`/api/ai-jobs/${res.body.jobId}`);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('job_finished');

@@ -15,6 +15,9 @@ import {
   type BatchResult,
 } from './provider.ts';
 
+/** The job was cancelled or taken over while a batch was in flight: its results are dropped. */
+class JobLost extends Error {}
+
 interface WorkItem {
   phraseId: number;
   key: string;
@@ -172,7 +175,14 @@ export class JobRunner {
       segmentStart: Date.now(),
     };
     const gone = rows.filter((row) => row.key === null || row.key === undefined).map((row) => row.phrase_id);
-    if (gone.length) await this.record(state, new Map(), gone);
+    if (gone.length) {
+      try {
+        await this.record(state, new Map(), gone);
+      } catch (error) {
+        if (error instanceof JobLost) return;
+        throw error;
+      }
+    }
     const batches = chunks(
       rows.flatMap((row) => (row.key ? [{ phraseId: row.phrase_id, key: row.key }] : [])),
       config.ai.batchSize,
@@ -188,6 +198,10 @@ export class JobRunner {
           await this.runBatch(state, batch);
         } catch (error) {
           if (signal.aborted) return;
+          if (error instanceof JobLost) {
+            lost = true;
+            return;
+          }
           if (error instanceof ProviderError && error.retryable) {
             // Retries exhausted: these items fail, the job goes on.
             await this.record(
@@ -317,7 +331,7 @@ export class JobRunner {
           .where('phrase_id', 'in', failedIds)
           .execute();
       }
-      await trx
+      const moved = await trx
         .updateTable('ai_jobs')
         .set((eb) => ({
           completed: eb('completed', '+', saved.length),
@@ -326,7 +340,11 @@ export class JobRunner {
           updated_at: now,
         }))
         .where('id', '=', job.id)
-        .execute();
+        .where('status', '=', 'running')
+        .where('lease_owner', '=', this.owner)
+        .executeTakeFirst();
+      // Cancelled (or taken over) meanwhile: roll back, so nothing is written after a cancel.
+      if (Number(moved.numUpdatedRows) !== 1) throw new JobLost();
     });
     if (values.size) this.onTranslated(job.project_id);
   }

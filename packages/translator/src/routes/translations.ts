@@ -24,18 +24,28 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
+const encodingChoices = new Map<string, 'br' | 'gzip' | undefined>();
+
+/** The best encoding the client accepts; answers are memoised per header value (clients send few distinct ones). */
 function preferredEncoding(request: FastifyRequest): 'br' | 'gzip' | undefined {
   const accept = request.headers['accept-encoding'];
   if (!accept) return undefined;
+  if (encodingChoices.has(accept)) return encodingChoices.get(accept);
   const offered = new Map<string, number>();
   for (const part of accept.split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';');
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     offered.set(name!, q ? Number(q.slice(2)) || 0 : 1);
   }
-  if ((offered.get('br') ?? 0) > 0) return 'br';
-  if ((offered.get('gzip') ?? offered.get('*') ?? 0) > 0) return 'gzip';
-  return undefined;
+  const choice =
+    (offered.get('br') ?? 0) > 0
+      ? 'br'
+      : (offered.get('gzip') ?? offered.get('*') ?? 0) > 0
+        ? 'gzip'
+        : undefined;
+  if (encodingChoices.size > 200) encodingChoices.clear();
+  encodingChoices.set(accept, choice);
+  return choice;
 }
 
 const MIN_COMPRESS_BYTES = 1024;
