@@ -223,7 +223,7 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await slotted.fill('Vous avez des messages');
     await page.getByText('Missing slot {{number:0}}').waitFor();
     await slotted.press('Enter');
-    await expect.poll(() => page.locator('.mantine-Textarea-error').count()).toBeGreaterThan(0);
+    await page.getByText('Some translations lose or add slot tokens').waitFor(); // the server's message
     await screenshot(page, 'grid');
     await slotted.press('Escape');
 

@@ -132,7 +132,7 @@ export function Grid() {
                       {untranslated ? 'Everything here is translated.' : 'No phrases match.'}
                     </Text>
                   ) : (
-                    <Table.ScrollContainer minWidth={600}>
+                    <Table.ScrollContainer minWidth={360}>
                       <Table verticalSpacing="xs" data-testid="grid-table">
                         <Table.Thead>
                           <Table.Tr>

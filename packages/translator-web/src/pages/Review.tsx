@@ -264,7 +264,7 @@ export function Review() {
                   : 'No phrases match.'}
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={640}>
+              <Table.ScrollContainer minWidth={360}>
                 <Table striped highlightOnHover verticalSpacing="xs" data-testid="review-table">
                   <Table.Thead>
                     <Table.Tr>
@@ -279,8 +279,8 @@ export function Review() {
                         />
                       </Table.Th>
                       <Table.Th>Phrase</Table.Th>
-                      <Table.Th>Context</Table.Th>
-                      <Table.Th>Pages</Table.Th>
+                      <Table.Th visibleFrom="sm">Context</Table.Th>
+                      <Table.Th visibleFrom="sm">Pages</Table.Th>
                       <Table.Th>Status</Table.Th>
                       <Table.Th w={90} />
                     </Table.Tr>
@@ -298,12 +298,12 @@ export function Review() {
                         <Table.Td>
                           <SlotKey text={row.key} lineClamp={3} />
                         </Table.Td>
-                        <Table.Td>
+                        <Table.Td visibleFrom="sm">
                           <Text size="xs" c="dimmed" lineClamp={2}>
                             {row.context || '—'}
                           </Text>
                         </Table.Td>
-                        <Table.Td>
+                        <Table.Td visibleFrom="sm">
                           {row.urls.length > 0 ? (
                             <Tooltip label={row.urls.join('\n')} multiline maw={420}>
                               <Anchor
