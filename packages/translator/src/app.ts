@@ -25,6 +25,7 @@ import { translationRoutes } from './routes/translations.ts';
 import { aiRoutes } from './routes/ai-jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { backupRoutes } from './routes/backups.ts';
+import { pageClientRoutes } from './routes/page-client.ts';
 import { JobRunner } from './ai/job-runner.ts';
 
 export interface TranslatorOptions {
@@ -104,6 +105,7 @@ export async function buildTranslator(
     backupRoutes(api, services);
   });
 
+  await pageClientRoutes(app);
   const staticDir = options.staticDir ?? config.staticDir;
   if (staticDir) await serveStatic(app, resolve(staticDir));
   if (options.extend) await options.extend(app);
