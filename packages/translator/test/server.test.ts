@@ -38,7 +38,7 @@ describe('static files hook', () => {
       {
         staticDir,
         extend: (app) => {
-          app.get('/client.js', async (_request, reply) =>
+          app.get('/widget.js', async (_request, reply) =>
             reply.type('text/javascript').header('cache-control', 'max-age=300').send('window.Loco = {};'),
           );
         },
@@ -52,7 +52,7 @@ describe('static files hook', () => {
     const route = await h.anonymous.get('/phrases/review');
     expect(route.status).toBe(200);
     expect(route.text).toContain('Dashboard');
-    expect((await h.anonymous.get('/client.js')).text).toBe('window.Loco = {};');
+    expect((await h.anonymous.get('/widget.js')).text).toBe('window.Loco = {};');
     const api = await h.client.get('/api/not-a-route');
     expect(api.status).toBe(404);
     expect(api.body.error.code).toBe('not_found');
