@@ -73,6 +73,7 @@ describe('agent check-in and snapshot', () => {
     const again = await agent.post('/agents', checkin(siteId), { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(again.text).toBe('');
+    expect(again.headers.get('content-length') ?? '0').toBe('0'); // a 304 announcing a body stalls keep-alive clients
     expect(again.headers.get('etag')).toBe(etag);
     const stale = await agent.post('/agents', checkin(siteId), { headers: { 'if-none-match': '"old"' } });
     expect(stale.status).toBe(200);

@@ -74,7 +74,7 @@ export async function siteAgentRoutes(api: Api, services: Services) {
     async (request, reply) => {
       const answer = await agents.checkIn(request.body, request.headers['if-none-match']);
       reply.header('etag', answer.etag).header('cache-control', 'no-cache');
-      if (answer.status === 304) return reply.code(304).send(null);
+      if (answer.status === 304) return reply.code(304).send(undefined as never);
       // The snapshot is serialised once per change; send those bytes as they are.
       return reply
         .type('application/json; charset=utf-8')
