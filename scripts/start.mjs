@@ -1,11 +1,19 @@
 // `npm start`: runs the manager and the translator side by side (each also runs alone with
 // `npm start -w packages/<name>`), prefixes their output, and stops both on Ctrl-C or SIGTERM.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { webClientStale } from './web-client-stale.mjs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const tsx = require.resolve('tsx');
+// The manager serves the web client from packages/manager-web/dist: build it when missing or stale.
+if (webClientStale('packages/manager-web')) {
+  console.log('[start] building the web client (npm run build -w packages/manager-web)');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/manager-web'], { stdio: 'inherit' });
+  if (build.status !== 0) console.error('[start] web client build failed: the manager serves the API only');
+}
+
 const services = [
   { name: 'manager', entry: 'packages/manager/src/main.ts' },
   { name: 'translator', entry: 'packages/translator/src/main.ts' },

@@ -20,6 +20,7 @@ import { userRoutes } from './routes/users.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { apiKeyRoutes } from './routes/apikeys.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { webClient } from './web/static.ts';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '1.1.0';
@@ -88,6 +89,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     },
     { prefix: API_PREFIX },
   );
+  await webClient(app);
 
   const sweep = setInterval(() => void services.sessions.purgeExpired().catch(() => undefined), 3600_000);
   sweep.unref();
