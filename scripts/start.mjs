@@ -10,7 +10,10 @@ const tsx = require.resolve('tsx');
 // The manager serves the web client from packages/manager-web/dist: build it when missing or stale.
 if (webClientStale('packages/manager-web')) {
   console.log('[start] building the web client (npm run build -w packages/manager-web)');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/manager-web'], { stdio: 'inherit' });
+  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/manager-web'], {
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (build.status !== 0) console.error('[start] web client build failed: the manager serves the API only');
 }
 

@@ -91,9 +91,13 @@ export function Layout() {
   const logout = async () => {
     try {
       const result = await api.post<{ loggedOut: boolean; logoutUrl: string | null }>('/auth/logout');
-      await changed(null);
-      if (result.logoutUrl) window.location.assign(result.logoutUrl);
-      else navigate('/login');
+      if (result.logoutUrl) {
+        window.location.assign(result.logoutUrl);
+        return;
+      }
+      // Leave for the sign-in page in the same render as the session ends (no "come back to" link).
+      navigate('/login', { replace: true });
+      void changed(null);
     } catch (error) {
       showError(error);
     }
