@@ -97,5 +97,5 @@ export async function signIn(page: Page, username: string, password = 'correct h
   await page.getByLabel('Username').fill(username);
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('current-user').waitFor();
+  await page.getByTestId('current-user').waitFor({ state: 'attached' });
 }

@@ -30,24 +30,27 @@ import { ConfirmButton, EmptyState, ErrorState, PageHeader, QueryState } from '.
 function PickSite({ to }: { to: (siteId: number) => string }) {
   const sites = useSites();
   return (
-    <QueryState
-      query={sites}
-      empty={
-        <EmptyState title="No sites yet">
-          Create a{' '}
-          <Anchor component={Link} to="/sites">
-            site
-          </Anchor>{' '}
-          first.
-        </EmptyState>
-      }
-    >
-      {(list) => {
-        const remembered = rememberedSite();
-        const site = list.find((s) => s.id === remembered) ?? list[0]!;
-        return <Navigate to={to(site.id)} replace />;
-      }}
-    </QueryState>
+    <>
+      <PageHeader title="Nodes" />
+      <QueryState
+        query={sites}
+        empty={
+          <EmptyState title="No sites yet">
+            Create a{' '}
+            <Anchor component={Link} to="/sites">
+              site
+            </Anchor>{' '}
+            first.
+          </EmptyState>
+        }
+      >
+        {(list) => {
+          const remembered = rememberedSite();
+          const site = list.find((s) => s.id === remembered) ?? list[0]!;
+          return <Navigate to={to(site.id)} replace />;
+        }}
+      </QueryState>
+    </>
   );
 }
 

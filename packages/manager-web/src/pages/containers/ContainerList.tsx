@@ -40,30 +40,33 @@ export function ContainersHome() {
   const sites = useSites();
   const session = useSession();
   return (
-    <QueryState
-      query={sites}
-      empty={
-        <EmptyState title="No sites yet">
-          {session.data?.isAdmin ? (
-            <>
-              Containers live on the nodes of a site.{' '}
-              <Anchor component={Link} to="/sites">
-                Create a site
-              </Anchor>{' '}
-              to start.
-            </>
-          ) : (
-            'An administrator has not set up a site yet.'
-          )}
-        </EmptyState>
-      }
-    >
-      {(list) => {
-        const remembered = rememberedSite();
-        const site = list.find((s) => s.id === remembered) ?? list[0]!;
-        return <Navigate to={`/sites/${site.id}/containers`} replace />;
-      }}
-    </QueryState>
+    <>
+      <PageHeader title="Containers" />
+      <QueryState
+        query={sites}
+        empty={
+          <EmptyState title="No sites yet">
+            {session.data?.isAdmin ? (
+              <>
+                Containers live on the nodes of a site.{' '}
+                <Anchor component={Link} to="/sites">
+                  Create a site
+                </Anchor>{' '}
+                to start.
+              </>
+            ) : (
+              'An administrator has not set up a site yet.'
+            )}
+          </EmptyState>
+        }
+      >
+        {(list) => {
+          const remembered = rememberedSite();
+          const site = list.find((s) => s.id === remembered) ?? list[0]!;
+          return <Navigate to={`/sites/${site.id}/containers`} replace />;
+        }}
+      </QueryState>
+    </>
   );
 }
 
