@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { AdminOnly, Layout } from './components/Layout.tsx';
@@ -6,23 +6,6 @@ import { EmptyState } from './components/common.tsx';
 import { LoginPage } from './pages/auth/Login.tsx';
 import { RegisterPage } from './pages/auth/Register.tsx';
 import { ResetCompletePage, ResetRequestPage } from './pages/auth/ResetPassword.tsx';
-import { ApiKeysPage } from './pages/ApiKeys.tsx';
-import { UsersPage } from './pages/admin/Users.tsx';
-import { GroupsPage } from './pages/admin/Groups.tsx';
-import { SettingsPage } from './pages/admin/Settings.tsx';
-import { SitesPage } from './pages/admin/Sites.tsx';
-import { NodesPage, NodeFormPage, NodeImportPage } from './pages/admin/Nodes.tsx';
-import { ExternalDomainsPage } from './pages/admin/ExternalDomains.tsx';
-import { AgentsPage } from './pages/admin/Agents.tsx';
-import { ResourceRequestsPage } from './pages/ResourceRequests.tsx';
-import { NotificationsPage } from './pages/Notifications.tsx';
-import { ContainersHome, ContainersPage } from './pages/containers/ContainerList.tsx';
-import { ContainerCreatePage, ContainerEditPage } from './pages/containers/ContainerForm.tsx';
-import { ContainerDetailPage } from './pages/containers/ContainerDetail.tsx';
-import { JobPage } from './pages/containers/JobPage.tsx';
-
-// recharts is large: the node page with its live charts loads on demand.
-const NodeDetailPage = lazy(() => import('./pages/admin/NodeDetail.tsx'));
 
 const later = (element: ReactNode) => (
   <Suspense
@@ -35,6 +18,36 @@ const later = (element: ReactNode) => (
     {element}
   </Suspense>
 );
+
+// Pages load on demand (the sign-in page does not carry the admin pages, nor recharts).
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  const Page = lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
+  return function LazyPage() {
+    return later(<Page />);
+  };
+}
+const ApiKeysPage = page(() => import('./pages/ApiKeys.tsx'), 'ApiKeysPage');
+const UsersPage = page(() => import('./pages/admin/Users.tsx'), 'UsersPage');
+const GroupsPage = page(() => import('./pages/admin/Groups.tsx'), 'GroupsPage');
+const SettingsPage = page(() => import('./pages/admin/Settings.tsx'), 'SettingsPage');
+const SitesPage = page(() => import('./pages/admin/Sites.tsx'), 'SitesPage');
+const NodesPage = page(() => import('./pages/admin/Nodes.tsx'), 'NodesPage');
+const NodeFormPage = page(() => import('./pages/admin/Nodes.tsx'), 'NodeFormPage');
+const NodeImportPage = page(() => import('./pages/admin/Nodes.tsx'), 'NodeImportPage');
+const ExternalDomainsPage = page(() => import('./pages/admin/ExternalDomains.tsx'), 'ExternalDomainsPage');
+const AgentsPage = page(() => import('./pages/admin/Agents.tsx'), 'AgentsPage');
+const ResourceRequestsPage = page(() => import('./pages/ResourceRequests.tsx'), 'ResourceRequestsPage');
+const NotificationsPage = page(() => import('./pages/Notifications.tsx'), 'NotificationsPage');
+const ContainersHome = page(() => import('./pages/containers/ContainerList.tsx'), 'ContainersHome');
+const ContainersPage = page(() => import('./pages/containers/ContainerList.tsx'), 'ContainersPage');
+const ContainerCreatePage = page(() => import('./pages/containers/ContainerForm.tsx'), 'ContainerCreatePage');
+const ContainerEditPage = page(() => import('./pages/containers/ContainerForm.tsx'), 'ContainerEditPage');
+const ContainerDetailPage = page(
+  () => import('./pages/containers/ContainerDetail.tsx'),
+  'ContainerDetailPage',
+);
+const JobPage = page(() => import('./pages/containers/JobPage.tsx'), 'JobPage');
+const NodeDetailPage = lazy(() => import('./pages/admin/NodeDetail.tsx'));
 
 export const router = createBrowserRouter([
   { path: '/login', element: <LoginPage /> },

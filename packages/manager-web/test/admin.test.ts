@@ -81,10 +81,13 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await dialog.getByLabel(/^Last name/).fill('Bob');
     await dialog.getByLabel(/^E-mail/).fill('bob@example.test');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    // 409 conflict names the unique column: the message sits under that input.
-    const mail = dialog.getByLabel(/^E-mail/);
-    await expect.poll(() => mail.getAttribute('aria-invalid')).toBe('true');
+    // 409 conflict names the unique column (SQLite reports mail, PostgreSQL uid): the message sits
+    // under that input, which is marked invalid.
     await dialog.getByText('is already taken').waitFor();
+    const invalid = await Promise.all(
+      [/^Username/, /^E-mail/].map((label) => dialog.getByLabel(label).getAttribute('aria-invalid')),
+    );
+    expect(invalid).toContain('true');
     await screenshot(page, 'user-form-conflict');
     await dialog.getByLabel(/^Username/).fill('carol');
     await dialog.getByLabel(/^E-mail/).fill('carol@example.test');
@@ -133,7 +136,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(session.status).toBe(200);
-    expect((await session.json()).data.user).toBe('admin');
+    expect(((await session.json()) as { data: { user: string } }).data.user).toBe('admin');
     await page.getByRole('button', { name: 'Done' }).click();
 
     const row = page.getByTestId('apikeys-table').getByRole('row', { name: /ci deploy/ });
@@ -234,7 +237,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
           .getByRole('link', { name: 'Users' })
           .click();
         await page.waitForURL('**/users');
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        const width = await page.evaluate('document.documentElement.scrollWidth');
         expect(width).toBeLessThanOrEqual(400);
       }
       expect(seen.errors).toEqual([]);

@@ -32,7 +32,7 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     expect(script.headers.get('cache-control')).toContain('immutable');
     const api = await fetch(`${test.baseUrl}/api/v1/nothing-here`, { headers: { accept: 'text/html' } });
     expect(api.status).toBe(404);
-    expect((await api.json()).error.code).toBe('not_found');
+    expect(((await api.json()) as { error: { code: string } }).error.code).toBe('not_found');
   });
 
   it('registers the first user from the form, who is an active administrator', async () => {
@@ -115,7 +115,7 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     expect(await banner.locator('img').count()).toBe(0);
     expect(await banner.textContent()).toContain('<img src=x');
     expect(await banner.getByRole('link').count()).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
     await screenshot(page, 'login-with-banner');
     await admin.put('/settings', { bannerMessage: '' });
     await context.close();

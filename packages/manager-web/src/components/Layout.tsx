@@ -12,10 +12,10 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, NavLink as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { Navigate, NavLink as RouterLink, Outlet, useLocation } from 'react-router';
 import { api } from '../api/client.ts';
 import { showError } from '../api/errors.ts';
-import { useSession, useSessionChanged } from '../api/session.ts';
+import { useSession } from '../api/session.ts';
 import type { Notification } from '../api/types.ts';
 import { Banner } from './Banner.tsx';
 import { ErrorState } from './common.tsx';
@@ -65,8 +65,6 @@ function useUnreadNotifications(enabled: boolean) {
 export function Layout() {
   const session = useSession();
   const location = useLocation();
-  const navigate = useNavigate();
-  const changed = useSessionChanged();
   const [opened, { toggle, close }] = useDisclosure();
   const unread = useUnreadNotifications(Boolean(session.data));
 
@@ -91,13 +89,8 @@ export function Layout() {
   const logout = async () => {
     try {
       const result = await api.post<{ loggedOut: boolean; logoutUrl: string | null }>('/auth/logout');
-      if (result.logoutUrl) {
-        window.location.assign(result.logoutUrl);
-        return;
-      }
-      // Leave for the sign-in page in the same render as the session ends (no "come back to" link).
-      navigate('/login', { replace: true });
-      void changed(null);
+      // A full page load: nothing of the session (cached data, CSRF token) survives in memory.
+      window.location.assign(result.logoutUrl ?? '/login');
     } catch (error) {
       showError(error);
     }
