@@ -24,6 +24,8 @@ interface Item {
   to: string;
   label: string;
   badge?: number;
+  /** Paths this entry is active for (default: the entry's path and below). */
+  match?: RegExp;
 }
 
 function Nav({ items, onNavigate }: { items: Item[]; onNavigate: () => void }) {
@@ -36,7 +38,11 @@ function Nav({ items, onNavigate }: { items: Item[]; onNavigate: () => void }) {
           component={RouterLink}
           to={item.to}
           label={item.label}
-          active={location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)}
+          active={
+            item.match
+              ? item.match.test(location.pathname)
+              : location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)
+          }
           onClick={onNavigate}
           rightSection={
             item.badge ? (
@@ -97,14 +103,14 @@ export function Layout() {
   };
 
   const everyone: Item[] = [
-    { to: '/containers', label: 'Containers' },
+    { to: '/containers', label: 'Containers', match: /^\/(containers|sites\/\d+\/containers|jobs)(\/|$)/ },
     { to: '/resource-requests', label: isAdmin ? 'Resource requests' : 'My resource requests' },
     { to: '/notifications', label: 'Notifications', badge: unread },
     { to: '/apikeys', label: 'API keys' },
   ];
   const admin: Item[] = [
-    { to: '/sites', label: 'Sites' },
-    { to: '/nodes', label: 'Nodes' },
+    { to: '/sites', label: 'Sites', match: /^\/sites\/?$/ },
+    { to: '/nodes', label: 'Nodes', match: /^\/(nodes|sites\/\d+\/nodes)(\/|$)/ },
     { to: '/users', label: 'Users' },
     { to: '/groups', label: 'Groups' },
     { to: '/external-domains', label: 'External domains' },
