@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { Navigate, NavLink as RouterLink, Outlet, useLocation } from 'react-router';
+import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
 import { api } from '../api/client.ts';
 import { showError } from '../api/errors.ts';
 import { useSession } from '../api/session.ts';

@@ -271,8 +271,8 @@ function Details({ siteId, container }: { siteId: number; container: Container }
           <Field label="Provider id">{container.containerId ?? '—'}</Field>
           <Field label="SSH">
             {ssh ? (
-              <Group gap={4} wrap="nowrap">
-                <Code>{ssh}</Code>
+              <Group gap={4}>
+                <Code style={{ whiteSpace: 'nowrap' }}>{ssh}</Code>
                 <CopyButton value={ssh}>
                   {({ copied, copy }) => (
                     <Button size="compact-xs" variant="subtle" onClick={copy}>

@@ -41,6 +41,8 @@ export const TEMPLATES = [
   'docker.io/library/postgres:17',
 ];
 
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 const HOSTNAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 interface Values {
@@ -170,7 +172,7 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
       setLookup({
         busy: false,
         ok: true,
-        message: `Pre-filled ${rows.length} services, ${env.length} variables${meta.entrypoint ? ' and the entrypoint' : ''} from ${image}.`,
+        message: `Pre-filled ${plural(rows.length, 'service')}, ${plural(env.length, 'variable')}${meta.entrypoint ? ' and the entrypoint' : ''} from ${image}.`,
       });
     } catch (error) {
       setLookup({
