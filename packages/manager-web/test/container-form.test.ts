@@ -196,7 +196,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
 
     await page.waitForURL('**/sites/1/containers/7?job=3');
     const log = page.getByTestId('job-log');
-    await expect.poll(() => log.getAttribute('data-status')).toBe('success');
+    await expect.poll(() => log.getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
     expect(await log.locator('pre').textContent()).toBe('line 1\nline 2\nline 3');
     await page.getByTestId('services-table').getByText('https://web1.apps.example.test').waitFor();
     await page.getByText('ssh -p 2201 admin@lab.example.test').waitFor();
@@ -264,6 +264,44 @@ describe('manager web client: container pages against the spec shapes', { timeou
         1: { id: 12, deleted: true },
       },
     });
+    await context.close();
+  });
+
+  it('resumes a dropped job stream after the last line it showed', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await stubContainersApi(page, []);
+    const resumedFrom: Array<string | null> = [];
+    const event = (id: number) =>
+      `id: ${id}\nevent: log\ndata: ${JSON.stringify({ id, output: `step ${id}`, timestamp: '' })}\n\n`;
+    await page.route(/\/api\/v1\/jobs\/9(\/|$)/, async (route) => {
+      const url = new URL(route.request().url());
+      if (!url.pathname.endsWith('/stream'))
+        return json(route, {
+          id: 9,
+          command: 'container.create',
+          status: 'running',
+          createdBy: 'admin',
+          createdAt: '2026-11-25T10:00:00.000Z',
+          updatedAt: '2026-11-25T10:00:00.000Z',
+        });
+      const headers = await route.request().allHeaders();
+      const from = headers['last-event-id'] ?? url.searchParams.get('lastId');
+      resumedFrom.push(from);
+      // The first connection drops after two lines; the next one continues after the last id seen.
+      const body = from
+        ? [3, 4]
+            .filter((id) => id > Number(from))
+            .map(event)
+            .join('') + 'event: status\ndata: {"status":"success"}\n\n'
+        : 'retry: 200\n\n' + event(1) + event(2);
+      return route.fulfill({ status: 200, contentType: 'text/event-stream', body });
+    });
+    await signIn(page, 'admin');
+    await page.goto('/jobs/9');
+    const log = page.getByTestId('job-log');
+    await expect.poll(() => log.getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
+    expect(await log.locator('pre').textContent()).toBe('step 1\nstep 2\nstep 3\nstep 4');
+    expect(resumedFrom).toEqual([null, '2']);
     await context.close();
   });
 });

@@ -14,9 +14,8 @@ type Connection = 'connecting' | 'live' | 'reconnecting' | 'done' | 'error';
 const FINISHED: JobStatus[] = ['success', 'failure', 'cancelled'];
 
 /**
- * A job's output, live over server-sent events. The browser resumes a dropped stream with
- * Last-Event-ID; when the stream cannot be reopened that way, it is reopened with `?lastId=` after
- * the last line shown, so no line is lost or shown twice.
+ * A job's output, live over server-sent events. A dropped stream is reopened with `?lastId=` set to
+ * the last line shown, so no line is lost or shown twice; a refused one is checked against the job.
  */
 export function JobLog({ jobId, onFinished }: { jobId: number; onFinished?: (status: JobStatus) => void }) {
   const [lines, setLines] = useState<Line[]>([]);
@@ -36,9 +35,20 @@ export function JobLog({ jobId, onFinished }: { jobId: number; onFinished?: (sta
     setStatus(null);
     setProblem(null);
 
+    let failures = 0;
+    const retry = () => {
+      failures += 1;
+      timer = setTimeout(open, Math.min(1000 * 2 ** (failures - 1), 10_000));
+    };
+
     const open = () => {
+      let opened = false;
       source = new EventSource(`${API_BASE}/jobs/${jobId}/stream${lastId ? `?lastId=${lastId}` : ''}`);
-      source.onopen = () => setConnection('live');
+      source.onopen = () => {
+        opened = true;
+        failures = 0;
+        setConnection('live');
+      };
       source.addEventListener('log', (event) => {
         const row = JSON.parse((event as MessageEvent<string>).data) as Line;
         if (row.id <= lastId) return;
@@ -55,8 +65,14 @@ export function JobLog({ jobId, onFinished }: { jobId: number; onFinished?: (sta
       });
       source.onerror = () => {
         if (stopped) return;
+        // Reconnect ourselves, from the last line shown (the browser's own retry would start over
+        // wherever its Last-Event-ID got lost, e.g. behind a proxy).
+        source?.close();
         setConnection('reconnecting');
-        if (source?.readyState !== EventSource.CLOSED) return; // the browser retries by itself
+        if (opened) {
+          retry();
+          return;
+        }
         // The stream was refused: find out why before trying again.
         api
           .get<Job>(`/jobs/${jobId}`)
@@ -68,7 +84,7 @@ export function JobLog({ jobId, onFinished }: { jobId: number; onFinished?: (sta
               finished.current?.(job.status);
               return;
             }
-            timer = setTimeout(open, 2000);
+            retry();
           })
           .catch((error: unknown) => {
             if (stopped) return;
@@ -77,7 +93,7 @@ export function JobLog({ jobId, onFinished }: { jobId: number; onFinished?: (sta
               setProblem(
                 error.missingEndpoint ? 'Job logs are not available on this server yet.' : error.message,
               );
-            } else timer = setTimeout(open, 5000);
+            } else retry();
           });
       };
     };
