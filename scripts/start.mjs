@@ -1,22 +1,24 @@
 // `npm start`: runs the manager and the translator side by side (each also runs alone with
 // `npm start -w packages/<name>`), prefixes their output, and stops both on Ctrl-C or SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { webClientStale } from './web-client-stale.mjs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { webClientStale } from './web-client-stale.mjs';
 
 const require = createRequire(import.meta.url);
 const tsx = require.resolve('tsx');
-// The manager serves the web client from packages/manager-web/dist: build it when missing or stale.
-if (webClientStale('packages/manager-web')) {
-  console.log('[start] building the web client (npm run build -w packages/manager-web)');
-  const build = spawnSync('npm', ['run', 'build', '-w', 'packages/manager-web'], {
+
+// The services serve their web clients from packages/*-web/dist: build each one that is missing or stale.
+for (const name of readdirSync('packages').filter((dir) => dir.endsWith('-web'))) {
+  const dir = `packages/${name}`;
+  if (!webClientStale(dir)) continue;
+  console.log(`[start] building ${name} (npm run build -w ${dir})`);
+  const build = spawnSync('npm', ['run', 'build', '-w', dir], {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  if (build.status !== 0) console.error('[start] web client build failed: the manager serves the API only');
+  if (build.status !== 0) console.error(`[start] ${name} build failed: its service serves the API only`);
 }
-
 const services = [
   { name: 'manager', entry: 'packages/manager/src/main.ts' },
   { name: 'translator', entry: 'packages/translator/src/main.ts' },

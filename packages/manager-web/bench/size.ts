@@ -1,4 +1,4 @@
-// `npm run bench size`: the built web client's size, gzipped (level 9), JS + CSS. Builds it first
+// `npm run bench manager-web`: the built web client's size, gzipped (level 9), JS + CSS. Builds it first
 // when dist/ is missing or older than its sources.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,12 @@
 import type { MigrationSet } from '@app/server-kit';
 import { identity } from './001_identity.ts';
+import { fleet } from './002_fleet.ts';
+import { containers } from './003_containers.ts';
+import { siteAgents } from './004_site_agents.ts';
 
-export const managerMigrations: MigrationSet = () => ({
+export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
+  '002_fleet': fleet(dialect),
+  '003_containers': containers(dialect),
+  '004_site_agents': siteAgents(dialect),
 });

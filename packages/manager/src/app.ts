@@ -20,6 +20,16 @@ import { userRoutes } from './routes/users.ts';
 import { groupRoutes } from './routes/groups.ts';
 import { apiKeyRoutes } from './routes/apikeys.ts';
 import { settingsRoutes } from './routes/settings.ts';
+import { siteRoutes } from './routes/sites.ts';
+import { nodeRoutes } from './routes/nodes.ts';
+import { jobRoutes } from './routes/jobs.ts';
+import { containerRoutes } from './routes/containers.ts';
+import { resourceRequestRoutes } from './routes/resource-requests.ts';
+import { siteAgentRoutes } from './routes/site-agents.ts';
+import { notificationRoutes } from './routes/notifications.ts';
+import { externalDomainRoutes } from './routes/external-domains.ts';
+import { ConfigChanges } from './site-config/config-changes.ts';
+import type { ProcessRole } from './fleet.ts';
 import { webClient } from './web/static.ts';
 
 export const API_PREFIX = '/api/v1';
@@ -36,6 +46,10 @@ export interface ManagerApp {
 export interface BuildOptions {
   /** PostgreSQL schema (tests give each file its own). */
   schema?: string;
+  /** Where log lines go (default standard output). */
+  logStream?: { write(line: string): unknown };
+  /** `api` serves HTTP only, `worker` runs jobs only (do not listen), `all` (default) both. */
+  role?: ProcessRole;
 }
 
 /** Tokens in URL paths (password reset, invitations) never reach the request log. */
@@ -57,14 +71,22 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     throw error;
   }
 
-  const app = createHttpServer({ logLevel: config.logLevel, trustProxy: config.trustProxy, redactUrl });
+  const app = createHttpServer({
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    redactUrl,
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
+  const configChanges = new ConfigChanges();
   const services = createServices({
-    db: database.db,
+    db: database.db.withPlugin(configChanges.plugin()),
+    configChanges,
     dialect: database.dialect,
     read: database.read,
     config,
     secrets: new SecretBox(config.secretKey),
     log: app.log,
+    databaseSchema: options.schema,
   });
 
   await app.register(cookie);
@@ -83,7 +105,22 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         users: services.users.repo,
         secureCookies: config.production,
       });
-      for (const routes of [metaRoutes, authRoutes, userRoutes, groupRoutes, apiKeyRoutes, settingsRoutes]) {
+      for (const routes of [
+        metaRoutes,
+        authRoutes,
+        userRoutes,
+        groupRoutes,
+        apiKeyRoutes,
+        settingsRoutes,
+        siteRoutes,
+        nodeRoutes,
+        jobRoutes,
+        containerRoutes,
+        resourceRequestRoutes,
+        siteAgentRoutes,
+        notificationRoutes,
+        externalDomainRoutes,
+      ]) {
         await api.register(async (scope: Api) => routes(scope, services));
       }
     },
@@ -91,6 +128,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   );
   await webClient(app);
 
+  await services.startFleet(options.role ?? 'all');
   const sweep = setInterval(() => void services.sessions.purgeExpired().catch(() => undefined), 3600_000);
   sweep.unref();
 
@@ -100,6 +138,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     database,
     async close() {
       clearInterval(sweep);
+      await services.stopFleet();
       await app.close();
       await database.close();
     },

@@ -1,3 +1,5 @@
+import { readFleetConfig, type FleetConfig } from './fleet-config.ts';
+import { readContainersConfig, type ContainersConfig } from './containers/containers-config.ts';
 import {
   envReader,
   loadSecretKey,
@@ -19,6 +21,8 @@ export interface ManagerConfig extends CommonConfig {
   /** Base of every link we send (e-mails, SSO redirects); never taken from the Host header. */
   publicUrl: string;
   oidc: OidcConfig | undefined;
+  fleet: FleetConfig;
+  containers: ContainersConfig;
 }
 
 export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
@@ -32,6 +36,8 @@ export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
     databaseUrl: env.optionalString('MANAGER_DATABASE_URL'),
     secretKey: loadSecretKey(env.optionalString('SECRET_KEY'), common.dataDir),
     publicUrl: (env.url('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    fleet: readFleetConfig(env),
+    containers: readContainersConfig(env),
     oidc:
       issuer && clientId
         ? { issuer, clientId, clientSecret: env.optionalString('OIDC_CLIENT_SECRET') }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, DialectName, SecretBox } from '@app/server-kit';
 import type { ManagerDB } from './db/schema.ts';
 import type { ManagerConfig } from './config.ts';
+import type { ConfigChanges } from './site-config/config-changes.ts';
 
 /** What every domain service of the manager is built from. */
 export interface ManagerContext {
@@ -13,4 +14,8 @@ export interface ManagerContext {
   config: ManagerConfig;
   secrets: SecretBox;
   log: FastifyBaseLogger;
+  /** PostgreSQL schema in use (tests), for connections opened outside Kysely (LISTEN). */
+  databaseSchema?: string | undefined;
+  /** Notices writes to the site configuration (`db` reports them), for the snapshot cache. */
+  configChanges: ConfigChanges;
 }

@@ -1,13 +1,31 @@
+import { Command, Option } from 'commander';
 import { closeOnSignals, ConfigError } from '@app/server-kit';
 import { readManagerConfig } from './config.ts';
 import { buildManager } from './app.ts';
+import { seedDemo } from './demo/seed.ts';
+import type { ProcessRole } from './fleet.ts';
 
 async function main() {
+  const options = new Command('manager')
+    .addOption(
+      new Option('--role <role>', 'api serves HTTP, worker runs jobs, all does both')
+        .choices(['api', 'worker', 'all'])
+        .default('all'),
+    )
+    .parse()
+    .opts<{ role: ProcessRole }>();
   const config = readManagerConfig();
-  const manager = await buildManager(config);
+  const manager = await buildManager(config, { role: options.role });
   closeOnSignals(manager.app.log, [() => manager.close()]);
+  if (await seedDemo(manager.services, config.production)) {
+    manager.app.log.info('seeded a demo site with one simulated node (demo-node)');
+  }
+  if (options.role === 'worker') {
+    manager.app.log.info('manager worker running (no HTTP)');
+    return;
+  }
   await manager.app.listen({ port: config.port, host: config.host });
-  manager.app.log.info(`manager ready at ${config.publicUrl} (API under /api/v1)`);
+  manager.app.log.info(`manager ready at ${config.publicUrl} (API under /api/v1, role ${options.role})`);
 }
 
 main().catch((error: unknown) => {

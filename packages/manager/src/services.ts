@@ -3,20 +3,26 @@ import { AccountService } from './auth/account-service.ts';
 import { ApiKeyService } from './auth/api-keys.ts';
 import { OidcService } from './auth/oidc.ts';
 import { SessionStore } from './auth/sessions.ts';
+import { PrincipalCache } from './auth/principal-cache.ts';
 import { TokenStore } from './auth/tokens.ts';
 import { Mailer } from './mail/mailer.ts';
 import { SettingsService } from './settings/settings-service.ts';
 import { GroupsService } from './users/groups-service.ts';
 import { UsersService } from './users/users-service.ts';
+import { createFleetServices } from './fleet.ts';
+import { createContainerServices } from './containers/wiring.ts';
+import { createSiteConfigServices } from './site-config/wiring.ts';
 
 /** Every domain service of the manager, wired once per process. */
 export function createServices(ctx: ManagerContext) {
   const { db, dialect, read, config, secrets, log } = ctx;
   const sessions = new SessionStore(db);
-  const users = new UsersService(db, dialect, sessions);
+  const principals = new PrincipalCache();
+  const users = new UsersService(db, dialect, sessions, principals);
   const settings = new SettingsService(db, secrets);
   const mailer = new Mailer(settings, log);
   const tokens = new TokenStore(db);
+  const fleet = createFleetServices(ctx);
   return {
     ctx,
     sessions,
@@ -24,10 +30,13 @@ export function createServices(ctx: ManagerContext) {
     settings,
     mailer,
     tokens,
-    apiKeys: new ApiKeyService(db, read),
-    groups: new GroupsService(db),
+    apiKeys: new ApiKeyService(db, read, principals),
+    groups: new GroupsService(db, principals),
     accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, log),
     oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users) : undefined,
+    ...fleet,
+    ...createContainerServices(ctx, fleet, { settings, users: users.repo }),
+    ...createSiteConfigServices(ctx, ctx.configChanges),
   };
 }
 

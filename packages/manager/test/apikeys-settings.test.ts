@@ -63,6 +63,26 @@ describe('API keys', () => {
     expect((await user.get(`/apikeys/${id}`)).status).toBe(404);
   });
 
+  it('reflects suspension and lost admin rights at once, although keys are cached briefly', async () => {
+    const key = (await admin.post('/apikeys', {})).body.data.key as string;
+    const bearer = test.client();
+    bearer.defaultHeaders.authorization = `Bearer ${key}`;
+    expect((await bearer.get('/session')).body.data.isAdmin).toBe(true);
+    await admin.put('/groups/2001', { isAdmin: false });
+    expect((await bearer.get('/session')).body.data.isAdmin).toBe(false);
+    await test.manager.services.groups.update(2001, { isAdmin: true });
+
+    const userKey = (await user.post('/apikeys', {})).body.data.key as string;
+    const userBearer = test.client();
+    userBearer.defaultHeaders.authorization = `Bearer ${userKey}`;
+    expect((await userBearer.get('/session')).status).toBe(200);
+    const erin = (await bearer.get('/users')).body.data.find((u: { uid: string }) => u.uid === 'erin');
+    expect((await bearer.put(`/users/${erin.uidNumber}`, { status: 'suspended' })).status).toBe(200);
+    expect((await userBearer.get('/session')).status).toBe(401);
+    await bearer.put(`/users/${erin.uidNumber}`, { status: 'active' });
+    await user.login('erin'); // suspension ended the session too
+  });
+
   it('answers 401 for an unknown key and 400 for a malformed id', async () => {
     const response = await test.client().get('/session', { headers: { authorization: 'Bearer cmk_nope' } });
     expect(response.status).toBe(401);

@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { envReader } from '@app/server-kit';
 import { createTestDatabase, TestClient } from '@app/server-kit/testing';
 import { readManagerConfig, type ManagerConfig } from '../src/config.ts';
-import { buildManager, type ManagerApp } from '../src/app.ts';
+import { buildManager, type BuildOptions, type ManagerApp } from '../src/app.ts';
 
 export interface TestManager {
   manager: ManagerApp;
@@ -23,7 +23,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** The real manager on a loopback port with a database of its own. */
-export async function startManager(env: Record<string, string> = {}): Promise<TestManager> {
+export async function startManager(
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<TestManager> {
   const database = await createTestDatabase();
   const config = readManagerConfig(
     envReader({
@@ -35,7 +38,10 @@ export async function startManager(env: Record<string, string> = {}): Promise<Te
       ...env,
     }),
   );
-  const manager = await buildManager(config, database.schema ? { schema: database.schema } : {});
+  const manager = await buildManager(config, {
+    ...options,
+    ...(database.schema ? { schema: database.schema } : {}),
+  });
   await manager.app.listen({ port: config.port, host: '127.0.0.1' });
   const address = manager.app.server.address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

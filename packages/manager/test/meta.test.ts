@@ -53,8 +53,16 @@ describe('meta endpoints', () => {
       }
     }
     expect(routes.length).toBeGreaterThan(30);
+    // Where routes share a position with different parameter names, the router prints `{a}|{b}`.
+    const variants = (route: string) => {
+      const match = route.match(/(\{\w+\})\|(\{\w+\})/);
+      return match ? [route.replace(match[0], match[1]!), route.replace(match[0], match[2]!)] : [route];
+    };
     for (const route of routes.filter((entry) => !entry.endsWith('/auth/dev'))) {
-      expect(documented, route).toContain(route);
+      expect(
+        variants(route).some((variant) => documented.has(variant)),
+        route,
+      ).toBe(true);
     }
     expect([...documented].some((entry) => entry.includes('/auth/dev'))).toBe(false);
   });

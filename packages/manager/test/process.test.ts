@@ -19,7 +19,7 @@ function run(env: Record<string, string>) {
   return { child, exited, output: () => output };
 }
 
-describe('manager process', () => {
+describe('manager process', { timeout: 60_000 }, () => {
   it('refuses to start with a bad setting and names the variable', async () => {
     const proc = run({ MANAGER_PORT: 'eighty' });
     expect(await proc.exited).toBe(1);

@@ -11,6 +11,8 @@ export interface HttpServerOptions {
   bodyLimit?: number;
   /** Hides secrets that appear in URLs (tokens in paths) from the request log. */
   redactUrl?: (url: string) => string;
+  /** Where log lines go (default standard output). */
+  logStream?: { write(line: string): unknown };
 }
 
 declare module 'fastify' {
@@ -25,6 +27,7 @@ export function createHttpServer(options: HttpServerOptions) {
   const app = Fastify({
     logger: {
       level: options.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-api-key"]'],
       serializers: {
         req: (req: FastifyRequest) => ({

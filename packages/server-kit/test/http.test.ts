@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
 import { AppError, createHttpServer, validationFailed } from '../src/index.ts';
 
+let slowStarted: () => void = () => undefined;
+
 const build = () => {
   const app = createHttpServer({ logLevel: 'silent', trustProxy: [] });
   app.post(
@@ -29,6 +31,7 @@ const build = () => {
     throw new Error('database password is hunter2');
   });
   app.get('/slow', async () => {
+    slowStarted();
     await new Promise((resolve) => setTimeout(resolve, 300));
     return { data: 'finished' };
   });
@@ -99,8 +102,9 @@ describe('HTTP server errors and envelope', () => {
     const app = build();
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
+    const started = new Promise<void>((resolve) => (slowStarted = resolve));
     const inFlight = fetch(`http://127.0.0.1:${port}/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await started;
     const closing = app.close();
     const response = await inFlight;
     expect(response.status).toBe(200);

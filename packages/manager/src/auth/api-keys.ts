@@ -4,6 +4,7 @@ import { notFound, randomToken, sha256Hex, type Database } from '@app/server-kit
 import type { ApiKeysTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { Principal } from './principal.ts';
+import type { PrincipalCache } from './principal-cache.ts';
 import { isAdminExpression } from '../users/users-repository.ts';
 
 const KEY_MARK = 'cmk_';
@@ -48,6 +49,7 @@ export class ApiKeyService {
   constructor(
     private readonly db: Kysely<ManagerDB>,
     private readonly read: Database<ManagerDB>['read'],
+    private readonly cache: PrincipalCache,
   ) {
     this.lookup = db
       .selectFrom('api_keys')
@@ -104,17 +106,30 @@ export class ApiKeyService {
       .executeTakeFirst();
     if (!result.numDeletedRows) throw notFound('API key not found.');
     this.lastWritten.delete(id);
+    this.cache.clear();
   }
 
   /** The principal behind a Bearer secret, or undefined when the key is unknown or its user is not active. */
   async authenticate(secret: string): Promise<Principal | undefined> {
     if (!secret.startsWith(KEY_MARK)) return undefined;
     const hash = sha256Hex(secret);
+    const cached = this.cache.get(hash);
+    if (cached) {
+      this.recordUse(cached.keyId);
+      return cached.principal;
+    }
     const parameters = this.lookup.parameters.map((value) => (value === KEY_HASH_SLOT ? hash : value));
     const [row] = await this.read<LookupRow>({ ...this.lookup, parameters });
     if (!row) return undefined;
     this.recordUse(row.id);
-    return { uidNumber: row.uid_number, uid: row.uid, isAdmin: Boolean(row.is_admin), via: 'apikey' };
+    const principal: Principal = {
+      uidNumber: row.uid_number,
+      uid: row.uid,
+      isAdmin: Boolean(row.is_admin),
+      via: 'apikey',
+    };
+    this.cache.set(hash, row.id, principal);
+    return principal;
   }
 
   private recordUse(id: string) {

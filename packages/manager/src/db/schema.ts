@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /** Row types of the manager's tables, as Kysely sees them. Times are ISO strings unless named `_ms`. */
 export interface UsersTable {
   uid_number: number;
@@ -68,7 +70,7 @@ export interface PasswordResetTokensTable {
   created_at: string;
 }
 
-export interface ManagerDB {
+export interface ManagerDB extends FleetDB, ContainersDB, SiteAgentsDB {
   users: UsersTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;
@@ -77,4 +79,222 @@ export interface ManagerDB {
   settings: SettingsTable;
   invite_tokens: InviteTokensTable;
   password_reset_tokens: PasswordResetTokensTable;
+}
+
+export interface SitesTable {
+  id: Generated<number>;
+  name: string;
+  internal_domain: string;
+  dhcp_range: string;
+  subnet_mask: string;
+  gateway: string;
+  dns_forwarders: string;
+  external_ip: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NodesTable {
+  id: Generated<number>;
+  name: string;
+  node_type: 'hypervisor' | 'dummy' | 'engine';
+  site_id: number;
+  ipv4_address: string | null;
+  api_url: string | null;
+  token_id: string | null;
+  secret_sealed: string | null;
+  tls_verify: number | null;
+  image_storage: string;
+  volume_storage: string;
+  network_bridge: string;
+  nvidia_available: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  command: string;
+  status: 'pending' | 'running' | 'success' | 'failure' | 'cancelled';
+  created_by: string;
+  payload: string;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export interface JobStatusesTable {
+  id: Generated<number>;
+  job_id: number;
+  output: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContainersTable {
+  id: Generated<number>;
+  hostname: string;
+  owner: string;
+  node_id: number;
+  container_id: string | null;
+  status: 'pending' | 'creating' | 'running' | 'failed';
+  template: string;
+  ipv4_address: string | null;
+  mac_address: string | null;
+  creation_job_id: number | null;
+  entrypoint: string | null;
+  environment_vars: string;
+  nvidia_requested: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DummyInstancesTable {
+  node_id: number;
+  vmid: number;
+  hostname: string;
+  state: 'running' | 'stopped';
+  config: string;
+  created_at: string;
+}
+
+export interface FleetDB {
+  sites: SitesTable;
+  nodes: NodesTable;
+  jobs: JobsTable;
+  job_statuses: JobStatusesTable;
+  containers: ContainersTable;
+  dummy_instances: DummyInstancesTable;
+}
+
+export interface ExternalDomainsTable {
+  id: Generated<number>;
+  name: string;
+  acme_email: string | null;
+  acme_directory_url: string | null;
+  dns_provider_api_email: string | null;
+  dns_provider_api_key_sealed: string | null;
+  site_id: number | null;
+  auth_server: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContainerCollaboratorsTable {
+  container_id: number;
+  username: string;
+  created_at: string;
+}
+
+export interface ServicesTable {
+  id: Generated<number>;
+  container_id: number;
+  type: 'http' | 'transport' | 'dns';
+  internal_port: number;
+  last_accessed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HttpServicesTable {
+  id: Generated<number>;
+  service_id: number;
+  external_hostname: string;
+  external_domain_id: number;
+  backend_protocol: 'http' | 'https';
+  auth_required: number;
+}
+
+export interface TransportServicesTable {
+  id: Generated<number>;
+  service_id: number;
+  protocol: 'tcp' | 'udp';
+  external_port: number;
+  use_tls: number;
+}
+
+export interface DnsServicesTable {
+  id: Generated<number>;
+  service_id: number;
+  record_type: 'SRV';
+  dns_name: string;
+}
+
+export interface ResourceRequestsTable {
+  id: Generated<number>;
+  site_id: number;
+  hostname: string;
+  username: string;
+  resource_type: 'memory' | 'swap' | 'cpus' | 'rootfs';
+  value: number;
+  status: 'pending' | 'approved' | 'denied';
+  comment: string | null;
+  admin_comment: string | null;
+  reviewed_by: string | null;
+  reviewed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Tables of issue 4: containers' services, collaborators, external domains, resource requests. */
+export interface ContainersDB {
+  external_domains: ExternalDomainsTable;
+  container_collaborators: ContainerCollaboratorsTable;
+  services: ServicesTable;
+  http_services: HttpServicesTable;
+  transport_services: TransportServicesTable;
+  dns_services: DnsServicesTable;
+  resource_requests: ResourceRequestsTable;
+}
+
+export interface AgentsTable {
+  id: Generated<number>;
+  site_id: number;
+  hostname: string;
+  ipv4_address: string | null;
+  /** JSON: name → {state, lastApply}. */
+  services: string | null;
+  last_checkin_at: string | null;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  source: string;
+  severity: 'info' | 'warning' | 'critical';
+  node: string | null;
+  ctid: string | null;
+  owner: string | null;
+  action: string | null;
+  message: string;
+  /** JSON object or null. */
+  evidence: string | null;
+  event_at: string | null;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VolumesTable {
+  id: Generated<number>;
+  container_id: number;
+  name: string;
+  host_path: string | null;
+  mount_path: string;
+  mode: 'ro' | 'rw';
+  scope: string;
+  builtin: number;
+  status: 'pending' | 'ready' | 'failed';
+  status_message: string | null;
+  applied_at: string | null;
+}
+
+export interface SiteAgentsDB {
+  agents: AgentsTable;
+  notifications: NotificationsTable;
+  volumes: VolumesTable;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { notFound, retryOnConflict, validationFailed } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
+import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { nowIso } from '../common/time.ts';
 
 export interface Group {
@@ -19,7 +20,10 @@ export interface GroupInput {
 const CN = /^[a-z_][a-z0-9_.-]{0,63}$/;
 
 export class GroupsService {
-  constructor(private readonly db: Kysely<ManagerDB>) {}
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly principals: PrincipalCache,
+  ) {}
 
   private query() {
     return this.db
@@ -83,6 +87,7 @@ export class GroupsService {
       .where('gid_number', '=', gidNumber)
       .executeTakeFirst();
     if (!Number(result.numUpdatedRows)) throw notFound('Group not found.');
+    this.principals.clear();
     const { userCount: _omit, ...group } = await this.get(gidNumber);
     return group;
   }
@@ -90,6 +95,7 @@ export class GroupsService {
   async delete(gidNumber: number): Promise<void> {
     const result = await this.db.deleteFrom('groups').where('gid_number', '=', gidNumber).executeTakeFirst();
     if (!Number(result.numDeletedRows)) throw notFound('Group not found.');
+    this.principals.clear();
   }
 }
 

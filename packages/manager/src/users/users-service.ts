@@ -3,6 +3,7 @@ import { badRequest, notFound, retryOnConflict, type DialectName } from '@app/se
 import type { ManagerDB } from '../db/schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { nowIso } from '../common/time.ts';
 import { checkUserFields } from './user-rules.ts';
 import { fullName, UsersRepository, type User, type UserStatus } from './users-repository.ts';
@@ -27,6 +28,7 @@ export class UsersService {
     private readonly db: Kysely<ManagerDB>,
     private readonly dialect: DialectName,
     private readonly sessions: SessionStore,
+    private readonly principals: PrincipalCache,
   ) {
     this.repo = new UsersRepository(db);
   }
@@ -92,12 +94,14 @@ export class UsersService {
     });
     // A suspended account or a changed password ends every open session at once.
     if (user.status !== 'active' || passwordHash) await this.sessions.destroyForUser(uidNumber);
+    this.principals.clear();
     return user;
   }
 
   async delete(uidNumber: number): Promise<void> {
     const result = await this.db.deleteFrom('users').where('uid_number', '=', uidNumber).executeTakeFirst();
     if (!Number(result.numDeletedRows)) throw notFound('User not found.');
+    this.principals.clear();
   }
 
   async activeRecipients(): Promise<{ uid: string; mail: string }[]> {

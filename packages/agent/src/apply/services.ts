@@ -1,0 +1,85 @@
+import type { AgentConfig } from '../config.ts';
+import { renderDhcpHosts, renderDnsmasqConf, renderHosts } from '../render/dnsmasq.ts';
+import { renderNginxHttp, renderNginxStream } from '../render/nginx.ts';
+import type { Snapshot } from '../snapshot.ts';
+import type { FileContent } from './files.ts';
+import { pidFrom, run, signal, sleep, systemdActive } from './process.ts';
+
+/** A service the agent keeps in step with the snapshot: its files, its own check, its reload. */
+export interface ManagedService {
+  name: string;
+  files(snapshot: Snapshot): FileContent[];
+  validate(): Promise<void>;
+  /** Makes the running service take the files; `changed` are the paths that differ. */
+  reload(changed: string[]): Promise<void>;
+  /** systemd ActiveState, or active/inactive from the pid file. */
+  state(): Promise<string>;
+}
+
+async function stateOf(unit: string, pidFile: string): Promise<string> {
+  if (await systemdActive(unit)) return 'active';
+  try {
+    const state = await run('systemctl', ['show', '-p', 'ActiveState', '--value', unit], 5_000);
+    if (state && state !== 'inactive') return state;
+  } catch {
+    // no systemd here: the pid file tells
+  }
+  return (await pidFrom(pidFile)) ? 'active' : 'inactive';
+}
+
+export function nginxService(config: AgentConfig['nginx']): ManagedService {
+  return {
+    name: 'nginx',
+    files: (snapshot) => [
+      { path: config.httpConf, content: renderNginxHttp(config, snapshot.proxy) },
+      { path: config.streamConf, content: renderNginxStream(config, snapshot.proxy) },
+    ],
+    validate: async () => {
+      await run(config.bin, ['-t', '-q', '-c', config.mainConf]);
+    },
+    reload: async () => {
+      if (await systemdActive(config.unit)) await run('systemctl', ['reload', config.unit]);
+      else await signal(config.pidFile, 'SIGHUP');
+    },
+    state: () => stateOf(config.unit, config.pidFile),
+  };
+}
+
+/**
+ * dnsmasq re-reads host files on SIGHUP but its main settings only when it starts: a change to our
+ * settings file restarts it, a change to the host files reloads it.
+ */
+export function dnsmasqService(config: AgentConfig['dnsmasq']): ManagedService {
+  const restart = async () => {
+    if (await systemdActive(config.unit)) return void (await run('systemctl', ['restart', config.unit]));
+    const pid = await pidFrom(config.pidFile);
+    if (pid) {
+      process.kill(pid, 'SIGTERM');
+      for (let waited = 0; (await pidFrom(config.pidFile)) === pid && waited < 5_000; waited += 50)
+        await sleep(50);
+    }
+    await run(config.bin, [`--conf-file=${config.mainConf}`, `--pid-file=${config.pidFile}`]);
+    for (let waited = 0; !(await pidFrom(config.pidFile)); waited += 50) {
+      if (waited > 5_000) throw new Error('dnsmasq did not start');
+      await sleep(50);
+    }
+  };
+  return {
+    name: 'dnsmasq',
+    files: (snapshot) => [
+      { path: config.conf, content: renderDnsmasqConf(config, snapshot.site) },
+      { path: config.hostsFile, content: renderHosts(snapshot.site) },
+      { path: config.dhcpHostsFile, content: renderDhcpHosts(snapshot.site) },
+    ],
+    validate: async () => {
+      await run(config.bin, ['--test', `--conf-file=${config.conf}`]);
+      await run(config.bin, ['--test', `--conf-file=${config.mainConf}`]);
+    },
+    reload: async (changed) => {
+      if (changed.includes(config.conf)) return restart();
+      if (await systemdActive(config.unit)) await run('systemctl', ['kill', '-s', 'HUP', config.unit]);
+      else await signal(config.pidFile, 'SIGHUP');
+    },
+    state: () => stateOf(config.unit, config.pidFile),
+  };
+}

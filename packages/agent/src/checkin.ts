@@ -1,0 +1,35 @@
+import type { AgentConfig } from './config.ts';
+import type { CheckinBody, Snapshot } from './snapshot.ts';
+
+export type CheckinAnswer = { status: 304 } | { status: 200; etag: string | null; snapshot: Snapshot };
+
+/** POST /api/v1/agents with the stored ETag: 304 when nothing changed, else the new snapshot. */
+export async function checkIn(
+  config: AgentConfig,
+  etag: string | null,
+  body: CheckinBody,
+): Promise<CheckinAnswer> {
+  const response = await fetch(`${config.managerUrl}/api/v1/agents`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(etag ? { 'if-none-match': etag } : {}),
+      ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
+    },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(config.requestTimeoutMs),
+  });
+  if (response.status === 304) return { status: 304 };
+  const text = await response.text();
+  if (response.status !== 200) {
+    let message = text;
+    try {
+      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
+    } catch {
+      // not JSON: keep the text
+    }
+    throw new Error(`check-in answered ${response.status}: ${message}`);
+  }
+  const { data } = JSON.parse(text) as { data: Snapshot };
+  return { status: 200, etag: response.headers.get('etag'), snapshot: data };
+}

@@ -1,0 +1,46 @@
+import { Command } from 'commander';
+import { ConfigError } from '@app/server-kit';
+import { readAgentConfig } from './config.ts';
+import { runOnce } from './run.ts';
+import { TrafficReporter } from './traffic/reporter.ts';
+
+const program = new Command('site-agent').description(
+  "Keeps this site's nginx and dnsmasq in step with the manager (configured from the environment: SITE_ID, MANAGER_URL, API_KEY, STATE_DIRECTORY).",
+);
+
+const fail = (error: unknown) => {
+  console.error(
+    error instanceof ConfigError
+      ? `site-agent: configuration error: ${error.message}`
+      : `site-agent: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  process.exit(1);
+};
+
+program
+  .command('run', { isDefault: true })
+  .description(
+    'check in once, apply a new snapshot if there is one, report and exit (run by the timer every 30 s)',
+  )
+  .action(async () => {
+    const outcome = await runOnce(readAgentConfig());
+    const failed = Object.entries(outcome.applied).filter(([, result]) => result.result === 'failure');
+    if (!outcome.changed) console.log('site-agent: configuration unchanged');
+    process.exit(failed.length ? 2 : 0);
+  });
+
+program
+  .command('report-traffic')
+  .description('listen for nginx access logs and report services that see traffic after 10 quiet minutes')
+  .action(async () => {
+    const reporter = new TrafficReporter(readAgentConfig());
+    console.log(`site-agent: listening for access logs on ${await reporter.listen()}`);
+    const stop = () => {
+      reporter.close();
+      process.exit(0);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+
+program.parseAsync().catch(fail);

@@ -1,0 +1,82 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, envReader, type EnvReader } from '@app/server-kit';
+
+export const AGENT_NAME = 'site-agent';
+
+export interface AgentConfig {
+  siteId: number;
+  managerUrl: string;
+  apiKey: string | undefined;
+  stateDirectory: string;
+  hostname: string;
+  ipv4Address: string | null;
+  requestTimeoutMs: number;
+  nginx: {
+    bin: string;
+    /** Main configuration, for `nginx -t -c`. */
+    mainConf: string;
+    /** Our `server {}` blocks; included inside `http {}`. */
+    httpConf: string;
+    /** Our `stream {}` block; included at the top level of the main configuration. */
+    streamConf: string;
+    pidFile: string;
+    unit: string;
+    httpPort: number;
+    httpsPort: number;
+    /** Per-domain certificates: `<certDir>/<domain>/fullchain.pem` and `privkey.pem`. */
+    certDir: string;
+    /** Access logs go as syslog datagrams to this local address, where the traffic reporter listens. */
+    syslogAddress: string;
+  };
+  dnsmasq: {
+    bin: string;
+    /** Main configuration, for `dnsmasq --test --conf-file` and restarts without systemd. */
+    mainConf: string;
+    /** Our settings (range, options, SRV records); a change here needs a restart. */
+    conf: string;
+    /** Host and DHCP reservation files; a change here needs only SIGHUP. */
+    hostsFile: string;
+    dhcpHostsFile: string;
+    pidFile: string;
+    unit: string;
+  };
+}
+
+export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
+  const siteId = env.int('SITE_ID', -1, { min: -1 });
+  if (siteId < 1) throw new ConfigError('SITE_ID', 'required: the numeric id of this site in the manager');
+  const managerUrl = env.url('MANAGER_URL');
+  if (!managerUrl) throw new ConfigError('MANAGER_URL', 'required: the base URL of the manager');
+  const state = env.string('STATE_DIRECTORY', `/var/lib/${AGENT_NAME}`).split(':')[0]!;
+  return {
+    siteId,
+    managerUrl: managerUrl.replace(/\/+$/, ''),
+    apiKey: env.optionalString('API_KEY'),
+    stateDirectory: state,
+    hostname: env.string('AGENT_HOSTNAME', hostname()),
+    ipv4Address: env.optionalString('AGENT_IPV4') ?? null,
+    requestTimeoutMs: env.int('AGENT_TIMEOUT_MS', 10_000, { min: 100 }),
+    nginx: {
+      bin: env.string('NGINX_BIN', 'nginx'),
+      mainConf: env.string('NGINX_MAIN_CONF', '/etc/nginx/nginx.conf'),
+      httpConf: env.string('NGINX_HTTP_CONF', `/etc/nginx/conf.d/${AGENT_NAME}.conf`),
+      streamConf: env.string('NGINX_STREAM_CONF', `/etc/nginx/${AGENT_NAME}-stream.conf`),
+      pidFile: env.string('NGINX_PID_FILE', '/run/nginx.pid'),
+      unit: env.string('NGINX_UNIT', 'nginx'),
+      httpPort: env.int('HTTP_PORT', 80, { min: 1, max: 65535 }),
+      httpsPort: env.int('HTTPS_PORT', 443, { min: 1, max: 65535 }),
+      certDir: env.string('CERT_DIR', `/etc/ssl/${AGENT_NAME}`),
+      syslogAddress: env.string('SYSLOG_ADDRESS', '127.0.0.1:5514'),
+    },
+    dnsmasq: {
+      bin: env.string('DNSMASQ_BIN', 'dnsmasq'),
+      mainConf: env.string('DNSMASQ_MAIN_CONF', '/etc/dnsmasq.conf'),
+      conf: env.string('DNSMASQ_CONF', `/etc/dnsmasq.d/${AGENT_NAME}.conf`),
+      hostsFile: env.string('DNSMASQ_HOSTS_FILE', join(state, 'hosts')),
+      dhcpHostsFile: env.string('DNSMASQ_DHCP_HOSTS_FILE', join(state, 'dhcp-hosts')),
+      pidFile: env.string('DNSMASQ_PID_FILE', '/run/dnsmasq/dnsmasq.pid'),
+      unit: env.string('DNSMASQ_UNIT', 'dnsmasq'),
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { AgentConfig } from './config.ts';
+import { applyService, type ApplyOutcome } from './apply/apply.ts';
+import { dnsmasqService, nginxService, type ManagedService } from './apply/services.ts';
+import { checkIn } from './checkin.ts';
+import type { CheckinBody } from './snapshot.ts';
+import { loadState, saveState, type AgentState } from './state.ts';
+import { prepareVolumes } from './volumes.ts';
+
+export interface RunOutcome {
+  /** False when the manager answered 304 (nothing to do). */
+  changed: boolean;
+  applied: Record<string, ApplyOutcome>;
+}
+
+export const managedServices = (config: AgentConfig): ManagedService[] => [
+  nginxService(config.nginx),
+  dnsmasqService(config.dnsmasq),
+];
+
+async function report(
+  config: AgentConfig,
+  services: ManagedService[],
+  state: AgentState,
+): Promise<CheckinBody> {
+  const entries = await Promise.all(
+    services.map(
+      async (service) =>
+        [
+          service.name,
+          { state: await service.state(), lastApply: state.lastApply[service.name] ?? 'unknown' },
+        ] as const,
+    ),
+  );
+  return {
+    siteId: config.siteId,
+    hostname: config.hostname,
+    currentTime: Math.floor(Date.now() / 1000),
+    ipv4Address: config.ipv4Address,
+    services: Object.fromEntries(entries),
+    ...(state.volumes.length ? { volumes: state.volumes } : {}),
+  };
+}
+
+/**
+ * One run: check in; on a new snapshot apply it service by service (each rolls back on its own),
+ * prepare pending volumes, remember the ETag and the results, and check in again to report them.
+ */
+export async function runOnce(
+  config: AgentConfig,
+  services = managedServices(config),
+  log = console,
+): Promise<RunOutcome> {
+  const state = await loadState(config.stateDirectory);
+  const answer = await checkIn(config, state.etag, await report(config, services, state));
+  if (answer.status === 304) {
+    if (state.volumes.length) await saveState(config.stateDirectory, { ...state, volumes: [] });
+    return { changed: false, applied: {} };
+  }
+  const applied: Record<string, ApplyOutcome> = {};
+  for (const service of services) {
+    applied[service.name] = await applyService(service, answer.snapshot);
+    const outcome = applied[service.name]!;
+    if (outcome.result === 'failure') log.error(`${service.name}: rolled back: ${outcome.error}`);
+    else if (outcome.changed.length) log.info(`${service.name}: applied ${outcome.changed.join(', ')}`);
+  }
+  const next: AgentState = {
+    etag: answer.etag,
+    lastApply: Object.fromEntries(Object.entries(applied).map(([name, outcome]) => [name, outcome.result])),
+    volumes: await prepareVolumes(answer.snapshot.proxy.volumes),
+  };
+  await saveState(config.stateDirectory, next);
+  const second = await checkIn(config, next.etag, await report(config, services, next));
+  await saveState(config.stateDirectory, {
+    ...next,
+    volumes: [],
+    etag: second.status === 200 ? second.etag : next.etag,
+  });
+  return { changed: true, applied };
+}

@@ -1,0 +1,80 @@
+/**
+ * The configuration snapshot the manager answers a check-in with (`{data: {site, proxy}}`). The
+ * manager builds it (packages/manager) and the agent renders it; this file is their shared contract.
+ */
+export interface SiteSnapshot {
+  id: number;
+  name: string;
+  internalDomain: string;
+  /** `start,end` or `start-end` IPv4 addresses. */
+  dhcpRange: string;
+  subnetMask: string;
+  gateway: string;
+  /** Comma-separated upstream DNS servers. */
+  dnsForwarders: string;
+  externalIp: string | null;
+  nodes: { name: string; ipv4Address: string | null }[];
+  containers: { id: number; hostname: string; ipv4Address: string | null; macAddress: string | null }[];
+  /** DNS SRV records: `<dnsName>.<internalDomain>` → `<hostname>.<internalDomain>:<port>`. */
+  dnsRecords: { serviceId: number; dnsName: string; hostname: string; port: number }[];
+}
+
+export interface HttpServiceEntry {
+  serviceId: number;
+  /** Full public host name: `<externalHostname>.<domain>`. */
+  host: string;
+  domain: string;
+  backendScheme: 'http' | 'https';
+  address: string;
+  port: number;
+  authRequired: boolean;
+  /** Base URL of the domain's auth proxy (`/oauth2/*` goes there), or null when none is configured. */
+  authServer: string | null;
+}
+
+export interface StreamServiceEntry {
+  serviceId: number;
+  protocol: 'tcp' | 'udp';
+  externalPort: number;
+  address: string;
+  port: number;
+}
+
+export interface VolumeEntry {
+  id: number;
+  containerHostname: string;
+  name: string;
+  hostPath: string;
+  mode: 'ro' | 'rw';
+  status: 'pending' | 'ready' | 'failed';
+}
+
+export interface ProxySnapshot {
+  httpServices: HttpServiceEntry[];
+  streamServices: StreamServiceEntry[];
+  externalDomains: { name: string }[];
+  volumes: VolumeEntry[];
+}
+
+export interface Snapshot {
+  site: SiteSnapshot;
+  proxy: ProxySnapshot;
+}
+
+export type ApplyResult = 'success' | 'failure' | 'unknown';
+
+/** What the agent reports per managed service at check-in. */
+export interface ServiceReport {
+  state: string;
+  lastApply: ApplyResult;
+}
+
+export interface CheckinBody {
+  siteId: number;
+  hostname: string;
+  currentTime: number;
+  ipv4Address: string | null;
+  services: Record<string, ServiceReport>;
+  /** Volumes the agent prepared since the last check-in. */
+  volumes?: { id: number; status: 'ready' | 'failed'; message?: string | null }[];
+}

@@ -1,0 +1,115 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { safeDecode } from '../shared/ids.ts';
+import type { FakeRequest } from '../shared/types.ts';
+import { authError, pveError } from './errors.ts';
+
+export interface AuthIdentity {
+  /** `user@realm` */
+  user: string;
+  /** Set for API-token callers. */
+  tokenid?: string;
+  via: 'token' | 'ticket';
+}
+
+const TICKET_LIFETIME_S = 2 * 60 * 60;
+
+/** API tokens, user passwords, tickets and CSRF tokens, as pve-access-control checks them. */
+export class PveAuth {
+  private readonly secret = randomBytes(32);
+  /** `user@realm!tokenid` → secret */
+  readonly tokens = new Map<string, string>();
+  /** `user@realm` → password */
+  readonly users = new Map<string, string>();
+
+  addToken(fullTokenId: string, secret: string): void {
+    if (!/^[^@!\s]+@[^@!\s]+![A-Za-z][A-Za-z0-9._-]*$/.test(fullTokenId)) {
+      throw new Error(`token id must look like user@realm!name, got ${fullTokenId}`);
+    }
+    this.tokens.set(fullTokenId, secret);
+  }
+
+  addUser(userid: string, password: string): void {
+    this.users.set(userid, password);
+  }
+
+  /** `POST /access/ticket`: password or a valid ticket (renewal). */
+  login(username: string, password: string, realm?: string): { user: string; ticket: string; csrf: string } {
+    const user = username.includes('@') ? username : realm ? `${username}@${realm}` : username;
+    const renewed = this.verifyTicket(password);
+    const ok = renewed ? renewed === user : this.users.has(user) && this.users.get(user) === password;
+    if (!ok) throw pveError(401, 'authentication failure');
+    return { user, ticket: this.issueTicket(user), csrf: this.csrfToken(user) };
+  }
+
+  /** Authenticates a request by API token or ticket (+ CSRF header on writes); throws the 401s. */
+  authenticate(req: FakeRequest): AuthIdentity {
+    const authorization = String(req.headers.authorization ?? '');
+    const token = /^PVEAPIToken[= ](.+)$/.exec(authorization);
+    if (token) return this.checkToken(token[1]!);
+    const ticket = this.ticketFromRequest(req, authorization);
+    if (ticket === undefined) throw authError('No ticket');
+    const user = this.verifyTicket(ticket);
+    if (!user || !this.users.has(user)) throw authError('Authentication failed!');
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const csrf = String(req.headers.csrfpreventiontoken ?? '');
+      if (!this.verifyCsrf(user, csrf)) throw authError('Permission denied - invalid csrf token');
+    }
+    return { user, via: 'ticket' };
+  }
+
+  private checkToken(value: string): AuthIdentity {
+    const match = /^([^!]+)!([^=\s]+)[=\s](.+)$/.exec(value.trim());
+    if (!match) throw authError('Authentication failed!');
+    const [, user, tokenid, secret] = match as unknown as [string, string, string, string];
+    const stored = this.tokens.get(`${user}!${tokenid}`);
+    if (!stored || !safeEqual(stored, secret)) throw authError('Authentication failed!');
+    return { user, tokenid, via: 'token' };
+  }
+
+  private ticketFromRequest(req: FakeRequest, authorization: string): string | undefined {
+    const fromHeader = /^PVEAuthCookie=(.+)$/.exec(authorization);
+    if (fromHeader) return safeDecode(fromHeader[1]!);
+    const cookie = String(req.headers.cookie ?? '');
+    for (const part of cookie.split(';')) {
+      const [name, ...rest] = part.trim().split('=');
+      if (name === 'PVEAuthCookie') return safeDecode(rest.join('='));
+    }
+    return undefined;
+  }
+
+  private sign(data: string): string {
+    return createHmac('sha256', this.secret).update(data).digest('base64');
+  }
+
+  private issueTicket(user: string): string {
+    const data = `PVE:${user}:${Math.floor(Date.now() / 1000)
+      .toString(16)
+      .toUpperCase()}`;
+    return `${data}::${this.sign(data)}`;
+  }
+
+  private verifyTicket(ticket: string): string | undefined {
+    const match = /^(PVE:([^:]+):([0-9A-F]{8}))::(.+)$/.exec(ticket);
+    if (!match || !safeEqual(this.sign(match[1]!), match[4]!)) return undefined;
+    const age = Date.now() / 1000 - parseInt(match[3]!, 16);
+    return age >= -300 && age < TICKET_LIFETIME_S ? match[2] : undefined;
+  }
+
+  private csrfToken(user: string, time = Math.floor(Date.now() / 1000)): string {
+    const stamp = time.toString(16).toUpperCase();
+    return `${stamp}:${this.sign(`${stamp}:${user}`).replace(/=+$/, '')}`;
+  }
+
+  private verifyCsrf(user: string, token: string): boolean {
+    const match = /^([0-9A-F]{8}):/.exec(token);
+    if (!match) return false;
+    const time = parseInt(match[1]!, 16);
+    return safeEqual(this.csrfToken(user, time), token) && Date.now() / 1000 - time < TICKET_LIFETIME_S;
+  }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

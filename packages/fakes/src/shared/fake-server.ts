@@ -1,0 +1,234 @@
+import { createServer as createHttpServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { rmSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Controls } from './controls.ts';
+import type { FailureSpec, RecordedRequest, RequestMatch } from './controls.ts';
+import type { Router } from './router.ts';
+import { testCertificate } from './tls.ts';
+import type { TlsMaterial } from './tls.ts';
+import { FakeHttpError } from './types.ts';
+import type { FakeReply, FakeRequest, Transport } from './types.ts';
+
+export interface FakeServerOptions {
+  /** Loopback by default. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** `true` serves HTTPS with the shipped self-signed test certificate; or give your own. */
+  tls?: boolean | TlsMaterial;
+}
+
+/**
+ * The HTTP plumbing every fake shares: listeners (TCP, optional TLS, optional unix socket), the request
+ * log, latency and failure injection, "unreachable" mode, and error rendering through the subclass.
+ */
+export abstract class FakeServer {
+  protected readonly controls = new Controls();
+  protected abstract readonly router: Router;
+  private readonly servers: Server[] = [];
+  private readonly sockets = new Set<Socket>();
+  private boundPort = 0;
+  private started = false;
+
+  constructor(protected readonly serverOptions: FakeServerOptions & { socketPath?: string } = {}) {}
+
+  /** The system's own error format for `err` (Proxmox reason phrases, Docker `{message}`, ...). */
+  protected abstract renderError(err: FakeHttpError, req: FakeRequest): FakeReply;
+
+  /** Headers the real system puts on every answer. */
+  protected commonHeaders(_req: FakeRequest): Record<string, string> {
+    return {};
+  }
+
+  /** Unknown path or method. */
+  protected notFound(req: FakeRequest): FakeHttpError {
+    return new FakeHttpError(404, `Not found: ${req.method} ${req.path}`);
+  }
+
+  /** Hook run before routing (authentication, version prefixes...). May rewrite `req.path`. */
+  protected beforeRoute(_req: FakeRequest): void | Promise<void> {}
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  get url(): string {
+    const host = this.serverOptions.host ?? '127.0.0.1';
+    const scheme = this.serverOptions.tls ? 'https' : 'http';
+    return `${scheme}://${host.includes(':') ? `[${host}]` : host}:${this.boundPort}`;
+  }
+
+  get socketPath(): string | undefined {
+    return this.serverOptions.socketPath;
+  }
+
+  async start(): Promise<this> {
+    if (this.started) return this;
+    await this.listen(this.serverOptions.port ?? 0);
+    this.started = true;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.started = false;
+    await this.closeListeners();
+  }
+
+  /** `true` closes every listener (connections are refused); `false` listens again on the same port. */
+  async setUnreachable(unreachable: boolean): Promise<void> {
+    if (unreachable) await this.closeListeners();
+    else if (this.servers.length === 0) await this.listen(this.boundPort);
+  }
+
+  get requests(): readonly RecordedRequest[] {
+    return this.controls.requests;
+  }
+  countRequests(match: RequestMatch = {}): number {
+    return this.controls.countRequests(match);
+  }
+  clearRequests(): void {
+    this.controls.clearRequests();
+  }
+  setLatency(ms: number, match: RequestMatch = {}): void {
+    this.controls.setLatency(ms, match);
+  }
+  failNext(count: number, spec: FailureSpec): void {
+    this.controls.failNext(count, spec);
+  }
+  failAlways(spec: FailureSpec): void {
+    this.controls.failAlways(spec);
+  }
+  clearFailures(): void {
+    this.controls.clearFailures();
+  }
+  /** Clears failures, latency and the request log (not the fake's data). */
+  resetControls(): void {
+    this.controls.reset();
+  }
+
+  private async listen(port: number): Promise<void> {
+    const tcp = this.createServer('tcp');
+    await new Promise<void>((resolve, reject) => {
+      tcp.once('error', reject);
+      tcp.listen(port, this.serverOptions.host ?? '127.0.0.1', () => resolve());
+    });
+    this.boundPort = (tcp.address() as AddressInfo).port;
+    this.servers.push(tcp);
+    const socketPath = this.serverOptions.socketPath;
+    if (socketPath) {
+      rmSync(socketPath, { force: true });
+      const unix = this.createServer('unix');
+      await new Promise<void>((resolve, reject) => {
+        unix.once('error', reject);
+        unix.listen(socketPath, () => resolve());
+      });
+      this.servers.push(unix);
+    }
+  }
+
+  private async closeListeners(): Promise<void> {
+    const servers = this.servers.splice(0);
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+  }
+
+  private createServer(transport: Transport): Server {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      this.handle(req, res, transport).catch(() => res.destroy());
+    };
+    const tls = transport === 'tcp' ? this.serverOptions.tls : undefined;
+    const server = tls
+      ? createHttpsServer(tls === true ? testCertificate() : tls, handler)
+      : createHttpServer(handler);
+    server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    return server;
+  }
+
+  private async handle(raw: IncomingMessage, res: ServerResponse, transport: Transport): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of raw) chunks.push(chunk as Buffer);
+    const url = new URL(raw.url ?? '/', 'http://fake');
+    const req: FakeRequest = {
+      method: (raw.method ?? 'GET').toUpperCase(),
+      path: url.pathname,
+      query: url.searchParams,
+      headers: raw.headers,
+      body: Buffer.concat(chunks),
+      params: {},
+      transport,
+      raw,
+    };
+    this.controls.requests.push({
+      method: req.method,
+      path: req.path,
+      query: Object.fromEntries(url.searchParams),
+      headers: raw.headers,
+      body: req.body.toString('utf8'),
+      transport,
+      time: Date.now(),
+    });
+    const delay = this.controls.latencyFor(req.method, req.path);
+    if (delay > 0) await sleep(delay);
+    const reply = await this.dispatch(req);
+    await this.write(res, req, reply);
+  }
+
+  private async dispatch(req: FakeRequest): Promise<FakeReply> {
+    try {
+      const failure = this.controls.takeFailure(req.method, req.path);
+      if (failure) throw new FakeHttpError(failure.status, failure.message ?? defaultMessage(failure.status));
+      await this.beforeRoute(req);
+      const route = this.router.match(req.method, req.path);
+      if (!route) throw this.notFound(req);
+      req.params = route.params;
+      return await route.handler(req);
+    } catch (error) {
+      const err =
+        error instanceof FakeHttpError ? error : new FakeHttpError(500, (error as Error).message ?? 'error');
+      return this.renderError(err, req);
+    }
+  }
+
+  private async write(res: ServerResponse, req: FakeRequest, reply: FakeReply): Promise<void> {
+    const headers = { ...this.commonHeaders(req), ...reply.headers };
+    const body = reply.body ?? '';
+    const reason = reply.reason?.split('\n')[0]?.replace(/[^\t\x20-\x7e]/g, '?');
+    if (typeof body === 'string' || Buffer.isBuffer(body)) {
+      const buffer = typeof body === 'string' ? Buffer.from(body) : body;
+      headers['content-length'] = String(buffer.length);
+      res.writeHead(reply.status, reason, headers);
+      res.end(req.method === 'HEAD' ? undefined : buffer);
+      return;
+    }
+    res.writeHead(reply.status, reason, headers);
+    res.flushHeaders();
+    for await (const chunk of body) {
+      if (res.destroyed) return;
+      res.write(chunk);
+    }
+    res.end();
+  }
+}
+
+function defaultMessage(status: number): string {
+  const texts: Record<number, string> = {
+    400: 'bad request',
+    401: 'unauthorized',
+    403: 'forbidden',
+    404: 'not found',
+    409: 'conflict',
+    429: 'too many requests',
+    500: 'internal server error',
+    502: 'bad gateway',
+    503: 'service unavailable',
+    504: 'gateway timeout',
+  };
+  return texts[status] ?? `injected failure ${status}`;
+}

@@ -1,0 +1,37 @@
+import { conflict, notFound } from '@app/server-kit';
+import type { Principal } from '../auth/principal.ts';
+import type { ContainersRepository } from './containers-repository.ts';
+import type { ContainersService } from './containers-service.ts';
+
+/** Sharing: owner and admins manage it; collaborators may list it. */
+export class CollaboratorsService {
+  constructor(
+    private readonly repo: ContainersRepository,
+    private readonly containers: ContainersService,
+  ) {}
+
+  async list(principal: Principal, siteId: number, id: number) {
+    const record = await this.containers.record(principal, siteId, id, 'read');
+    return { collaborators: await this.repo.collaborators(record.id) };
+  }
+
+  /** Idempotent: sharing with an existing collaborator changes nothing. */
+  async add(principal: Principal, siteId: number, id: number, username: string) {
+    const record = await this.containers.record(principal, siteId, id, 'manage');
+    const name = username.trim();
+    await this.containers.assertUsers([name]);
+    if (name === record.owner) {
+      throw conflict(`${name} owns this container already.`, undefined, 'already_owner');
+    }
+    await this.repo.addCollaborators(record.id, [name]);
+    return { collaborators: await this.repo.collaborators(record.id) };
+  }
+
+  async remove(principal: Principal, siteId: number, id: number, username: string) {
+    const record = await this.containers.record(principal, siteId, id, 'manage');
+    if (!(await this.repo.removeCollaborator(record.id, username))) {
+      throw notFound(`${username} is not a collaborator of this container.`);
+    }
+    return { collaborators: await this.repo.collaborators(record.id) };
+  }
+}

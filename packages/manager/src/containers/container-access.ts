@@ -1,0 +1,28 @@
+import { forbidden, notFound } from '@app/server-kit';
+import type { Principal } from '../auth/principal.ts';
+import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
+
+export const containerNotFound = () => notFound('Container not found.');
+
+export type Access = 'manage' | 'read';
+
+/**
+ * Admins and the owner manage a container; collaborators read it; anyone else is told it does not
+ * exist (404), so ids of other people's containers leak nothing.
+ */
+export async function accessTo(
+  repo: ContainersRepository,
+  principal: Principal,
+  record: ContainerRecord | undefined,
+  wanted: Access,
+): Promise<ContainerRecord> {
+  if (!record) throw containerNotFound();
+  if (principal.isAdmin || record.owner === principal.uid) return record;
+  if (!(await repo.isCollaborator(record.id, principal.uid))) throw containerNotFound();
+  if (wanted === 'manage') {
+    throw forbidden(
+      'Collaborators can view this container; only its owner or an administrator can change it.',
+    );
+  }
+  return record;
+}

@@ -1,0 +1,140 @@
+import type { Kysely } from 'kysely';
+import type { ManagerDB } from '../db/schema.ts';
+import type { JobContext, JobHandlers } from '../jobs/handlers.ts';
+import type { NodesService } from '../nodes/nodes-service.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { ReconfigureSpec } from '../providers/types.ts';
+import type { SitesService } from '../sites/sites-service.ts';
+import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
+import type { ServicesRepository } from '../services/services-repository.ts';
+import {
+  toResources,
+  type ResourceRequestsRepository,
+} from '../resource-requests/resource-requests-repository.ts';
+import type { ContainersRepository } from './containers-repository.ts';
+
+export const CONTAINER_COMMANDS = {
+  create: 'container.create',
+  apply: 'container.apply',
+} as const;
+
+export interface ContainerCreatePayload {
+  containerId: number;
+}
+
+/** Applies settings to a provisioned container and/or restarts it. */
+export interface ContainerApplyPayload {
+  containerId: number;
+  reconfigure?: ReconfigureSpec;
+  restart: boolean;
+}
+
+export interface ContainerJobDeps {
+  db: Kysely<ManagerDB>;
+  containers: ContainersRepository;
+  services: ServicesRepository;
+  nodes: NodesService;
+  sites: SitesService;
+  providers: ProviderRegistry;
+  resources: ResourceRequestsRepository;
+  dns: CrossSiteDns;
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Job handlers that provision and change containers: the provider call plus the bookkeeping. */
+export function registerContainerJobs(handlers: JobHandlers, deps: ContainerJobDeps) {
+  handlers.register<ContainerCreatePayload>(CONTAINER_COMMANDS.create, {
+    run: (payload, ctx) => provision(deps, payload.containerId, ctx),
+  });
+  handlers.register<ContainerApplyPayload>(CONTAINER_COMMANDS.apply, {
+    retryOnTakeover: true,
+    run: (payload, ctx) => apply(deps, payload, ctx),
+  });
+}
+
+async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
+  const { containers, providers } = deps;
+  const record = await containers.getById(id);
+  if (!record) {
+    await ctx.log('The container was deleted before it was provisioned; nothing to do.');
+    return;
+  }
+  const node = await deps.nodes.connectionById(record.nodeId);
+  const site = await deps.sites.get(record.siteId);
+  const resources = await deps.resources.effective(record.siteId, record.hostname, record.owner);
+  await containers.update(deps.db, id, { status: 'creating' });
+  await ctx.log(
+    `Creating ${record.hostname} on ${node.name}: ${resources.cpus} CPUs, ${resources.memory} MB memory, ` +
+      `${resources.swap} MB swap, ${resources.rootfs} GB disk; MAC ${record.macAddress}, IPv4 ${record.ipv4Address}.`,
+  );
+  let created: string;
+  try {
+    ({ containerId: created } = await providers.for(node).create(
+      node,
+      {
+        hostname: record.hostname,
+        image: record.template,
+        macAddress: record.macAddress,
+        entrypoint: record.entrypoint,
+        environment: record.environmentVars,
+        nvidia: record.nvidiaRequested,
+        resources: toResources(resources),
+        nameserver: site.gateway,
+        searchDomain: site.internalDomain,
+      },
+      ctx,
+    ));
+  } catch (error) {
+    // The provider removes what a failed create made; the row stays so its owner sees `failed`.
+    await containers.update(deps.db, id, { status: 'failed' }).catch(() => undefined);
+    throw error;
+  } finally {
+    providers.invalidate(node.id);
+  }
+  let recorded = false;
+  try {
+    recorded = await containers.update(deps.db, id, { container_id: created, status: 'running' });
+  } finally {
+    if (!recorded) {
+      // Deleted while it was being created, or the write failed: never leave an untracked instance.
+      await ctx.log(`Removing instance ${created}: its container record is gone or could not be written.`);
+      await providers.for(node).delete(node, created, ctx);
+    }
+  }
+  if (!recorded) return;
+  await ctx.log(`Container ${record.hostname} is ${created} on ${node.name}.`);
+  const names = (await deps.services.forContainer(id)).flatMap((service) =>
+    service.httpService ? [service.httpService] : [],
+  );
+  for (const warning of await deps.dns.ensure(site, names)) await ctx.log(`Warning: ${warning}`);
+}
+
+async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx: JobContext) {
+  const record = await deps.containers.getById(payload.containerId);
+  if (!record?.containerId) {
+    await ctx.log('The container is not provisioned; nothing to apply.');
+    return;
+  }
+  const node = await deps.nodes.connectionById(record.nodeId);
+  const provider = deps.providers.for(node);
+  let containerId = record.containerId;
+  try {
+    if (payload.reconfigure) {
+      await ctx.log(`Applying the new configuration to ${record.hostname}.`);
+      ({ containerId } = await provider.reconfigure(node, containerId, payload.reconfigure, ctx));
+      if (containerId !== record.containerId) {
+        await deps.containers.update(deps.db, record.id, { container_id: containerId });
+      }
+    }
+    if (payload.restart) {
+      await ctx.log(`Restarting ${record.hostname}.`);
+      await provider.restart(node, containerId, ctx);
+    }
+  } catch (error) {
+    await ctx.log(`Failed: ${describe(error)}`);
+    throw error;
+  } finally {
+    deps.providers.invalidate(node.id);
+  }
+}

@@ -1,0 +1,56 @@
+import type { NodesService } from '../nodes/nodes-service.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { InstanceInfo, NodeInstances } from '../providers/types.ts';
+import type { ContainerRecord } from './containers-repository.ts';
+
+export const CONTAINER_STATUSES = ['running', 'offline', 'creating', 'failed', 'missing', 'unknown'] as const;
+export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
+
+/** The six-state table of the spec, for one container given its node's batch answer. */
+export function statusOf(record: ContainerRecord, node: NodeInstances | undefined): ContainerStatus {
+  if (!node || !node.reachable) return 'unknown';
+  const instance = record.containerId ? node.instances.get(record.containerId) : undefined;
+  if (instance) return instance.state === 'running' ? 'running' : 'offline';
+  const job = record.creationJobStatus;
+  if (job === 'pending' || job === 'running') return 'creating';
+  if (job === 'failure' || job === 'cancelled') return 'failed';
+  return 'missing';
+}
+
+/**
+ * Resolves statuses on read: one batch call per node involved (in parallel, each bounded by the
+ * registry's timeout and reused for a few seconds), never one per container.
+ */
+export class StatusResolver {
+  constructor(
+    private readonly nodes: NodesService,
+    private readonly providers: ProviderRegistry,
+  ) {}
+
+  async nodeAnswers(nodeIds: Iterable<number>): Promise<Map<number, NodeInstances>> {
+    const connections = await this.nodes.connectionsByIds([...new Set(nodeIds)]);
+    const answers = await Promise.all(
+      connections.map(async (node) => [node.id, await this.providers.instances(node)] as const),
+    );
+    return new Map(answers);
+  }
+
+  async resolve(records: ContainerRecord[]): Promise<Map<number, ContainerStatus>> {
+    const answers = await this.nodeAnswers(records.map((record) => record.nodeId));
+    return new Map(records.map((record) => [record.id, statusOf(record, answers.get(record.nodeId))]));
+  }
+
+  /** The live instance of one container (fresh answer), or why it cannot be told. */
+  async instanceOf(
+    record: ContainerRecord,
+  ): Promise<{ reachable: false; reason: string } | { reachable: true; instance: InstanceInfo | undefined }> {
+    this.providers.invalidate(record.nodeId);
+    const answer = (await this.nodeAnswers([record.nodeId])).get(record.nodeId);
+    if (!answer) return { reachable: false, reason: 'the node no longer exists' };
+    if (!answer.reachable) return answer;
+    return {
+      reachable: true,
+      instance: record.containerId ? answer.instances.get(record.containerId) : undefined,
+    };
+  }
+}

@@ -1,0 +1,157 @@
+import { badRequest, forbidden, retryOnConflict } from '@app/server-kit';
+import type { Principal } from '../auth/principal.ts';
+import type { ReconfigureSpec } from '../providers/types.ts';
+import { flag, integer, type ServiceUpdateInput } from '../services/service-input.ts';
+import type { ContainerService } from '../services/services-repository.ts';
+import type { HttpName } from '../dns/cross-site-dns.ts';
+import { ALLOCATED_COLUMNS } from './addresses.ts';
+import { CONTAINER_COMMANDS, type ContainerApplyPayload } from './container-jobs.ts';
+import { blankToNull, mergeEnvironment, sameEnvironment, type EnvVar } from './container-rules.ts';
+import type { ContainerDeps, ContainersService } from './containers-service.ts';
+
+export interface UpdateInput {
+  username?: string | undefined;
+  services?: Record<string, ServiceUpdateInput> | undefined;
+  environmentVars?: EnvVar[] | undefined;
+  entrypoint?: string | null | undefined;
+  restart?: boolean | undefined;
+}
+
+export interface UpdateResult {
+  containerId: number;
+  jobId: number | null;
+  dnsWarnings: string[];
+  message: string;
+}
+
+interface ServicePlan {
+  remove: number[];
+  toggle: Array<{ httpServiceId: number; authRequired: boolean }>;
+  add: ServiceUpdateInput[];
+  addKeys: string[];
+}
+
+/** PUT …/containers/{id}: the spec's six rules. */
+export class ContainerUpdates {
+  constructor(
+    private readonly deps: ContainerDeps,
+    private readonly containers: ContainersService,
+  ) {}
+
+  async update(principal: Principal, siteId: number, id: number, input: UpdateInput): Promise<UpdateResult> {
+    const { db, repo } = this.deps;
+    const record = await this.containers.record(principal, siteId, id, 'manage');
+    const restartOnly =
+      input.restart === true &&
+      input.username === undefined &&
+      input.services === undefined &&
+      input.environmentVars === undefined &&
+      input.entrypoint === undefined;
+
+    // Rule 6: only administrators reassign ownership.
+    const owner = input.username?.trim() || undefined;
+    if (owner !== undefined && owner !== record.owner) {
+      if (!principal.isAdmin) throw forbidden('Only administrators can give a container to another user.');
+      await this.containers.assertUsers([owner]);
+    }
+
+    const current = await this.deps.services.forContainer(record.id);
+    const plan = planServices(input.services ?? {}, current);
+    const added = await this.containers.parseServices(
+      Object.fromEntries(plan.add.map((entry, index) => [plan.addKeys[index]!, entry])),
+    );
+
+    // Rules 2 and 3: full replacement of the environment and the entrypoint, unless restart-only.
+    const environment = restartOnly
+      ? record.environmentVars
+      : mergeEnvironment((await this.deps.settings.get()).defaultContainerEnvVars, input.environmentVars);
+    const entrypoint = restartOnly ? record.entrypoint : blankToNull(input.entrypoint);
+    const configChanged =
+      !sameEnvironment(environment, record.environmentVars) || entrypoint !== record.entrypoint;
+
+    await retryOnConflict(ALLOCATED_COLUMNS, () =>
+      db.transaction().execute(async (trx) => {
+        await repo.update(trx, record.id, {
+          environment_vars: JSON.stringify(environment),
+          entrypoint,
+          ...(owner ? { owner } : {}),
+        });
+        for (const serviceId of plan.remove) await this.deps.services.delete(trx, record.id, serviceId);
+        for (const toggle of plan.toggle) {
+          await this.deps.services.setAuthRequired(trx, toggle.httpServiceId, toggle.authRequired);
+        }
+        for (const service of added) await this.deps.services.insert(trx, record.id, service);
+      }),
+    );
+
+    // Rules 4 and 5: a job when the instance must pick up a change or a restart was asked for.
+    let jobId: number | null = null;
+    if (record.containerId && (input.restart === true || configChanged)) {
+      const reconfigure: ReconfigureSpec | undefined = configChanged
+        ? { environment, entrypoint }
+        : undefined;
+      const payload: ContainerApplyPayload = {
+        containerId: record.id,
+        ...(reconfigure ? { reconfigure } : {}),
+        restart: true,
+      };
+      jobId = (await this.deps.jobs.create(CONTAINER_COMMANDS.apply, principal.uid, payload)).id;
+    }
+
+    const site = await this.deps.sites.get(siteId);
+    const removedNames = current
+      .filter((service) => plan.remove.includes(service.id) && service.httpService)
+      .map((service) => service.httpService as HttpName);
+    const addedNames = added.flatMap((service) => (service.kind === 'http' ? [service] : []));
+    const dnsWarnings = [
+      ...(await this.deps.dns.remove(site, removedNames)),
+      ...(await this.deps.dns.ensure(site, addedNames)),
+    ];
+    return {
+      containerId: record.id,
+      jobId,
+      dnsWarnings,
+      message: jobId
+        ? restartOnly
+          ? 'Container restart queued.'
+          : 'Container updated; a restart was queued to apply the changes.'
+        : 'Container updated.',
+    };
+  }
+}
+
+/** Splits ServiceUpdate entries into deletions, authRequired toggles and new services (rule 1). */
+function planServices(entries: Record<string, ServiceUpdateInput>, current: ContainerService[]): ServicePlan {
+  const plan: ServicePlan = { remove: [], toggle: [], add: [], addKeys: [] };
+  for (const [key, entry] of Object.entries(entries)) {
+    if (!entry || typeof entry !== 'object') {
+      throw badRequest(`Service "${key}" must be an object.`, { [`services.${key}`]: 'must be an object' });
+    }
+    const id = integer(entry.id);
+    if (entry.id === undefined || entry.id === null || entry.id === '') {
+      if (flag(entry.deleted)) continue; // deleting a service that was never saved: nothing to do
+      plan.add.push(entry);
+      plan.addKeys.push(key);
+      continue;
+    }
+    const existing = id === undefined ? undefined : current.find((service) => service.id === id);
+    if (!existing) {
+      throw badRequest(`Service "${key}": no service ${String(entry.id)} on this container.`, {
+        [`services.${key}.id`]: 'is not a service of this container',
+      });
+    }
+    if (flag(entry.deleted)) plan.remove.push(existing.id);
+    else if (existing.httpService && entry.authRequired !== undefined) {
+      const authRequired = flag(entry.authRequired);
+      if (authRequired === undefined) {
+        throw badRequest(`Service "${key}": authRequired must be true or false.`, {
+          [`services.${key}.authRequired`]: 'must be true or false',
+        });
+      }
+      if (authRequired !== existing.httpService.authRequired) {
+        plan.toggle.push({ httpServiceId: existing.httpService.id, authRequired });
+      }
+    }
+  }
+  return plan;
+}

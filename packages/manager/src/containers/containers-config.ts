@@ -1,0 +1,38 @@
+import { ConfigError, type EnvReader } from '@app/server-kit';
+
+/** Settings of containers, their services and the outside systems they touch. */
+export interface ContainersConfig {
+  /** External ports handed to TCP/UDP services (inclusive). */
+  transportPorts: { min: number; max: number };
+  /** Base URL used for Docker Hub images (e.g. a pull-through mirror); default registry-1.docker.io. */
+  registryMirror: string | undefined;
+  /** Bound on one image-metadata lookup (token, manifests, config). */
+  registryTimeoutMs: number;
+  /** Cloudflare API v4 base URL (a fake in tests). */
+  dnsProviderApiUrl: string;
+  dnsTimeoutMs: number;
+}
+
+function portRange(env: EnvReader, name: string, fallback: string) {
+  const value = env.string(name, fallback);
+  const match = /^(\d{1,5})\s*-\s*(\d{1,5})$/.exec(value);
+  const min = Number(match?.[1]);
+  const max = Number(match?.[2]);
+  if (!match || min < 1 || max > 65535 || min > max) {
+    throw new ConfigError(name, `expected "low-high" ports between 1 and 65535, got "${value}"`);
+  }
+  return { min, max };
+}
+
+export function readContainersConfig(env: EnvReader): ContainersConfig {
+  return {
+    transportPorts: portRange(env, 'TRANSPORT_PORT_RANGE', '20000-29999'),
+    registryMirror: env.url('REGISTRY_MIRROR')?.replace(/\/+$/, ''),
+    registryTimeoutMs: env.int('REGISTRY_TIMEOUT_MS', 10_000, { min: 100 }),
+    dnsProviderApiUrl: (env.url('DNS_PROVIDER_API_URL') ?? 'https://api.cloudflare.com/client/v4').replace(
+      /\/+$/,
+      '',
+    ),
+    dnsTimeoutMs: env.int('DNS_PROVIDER_TIMEOUT_MS', 10_000, { min: 100 }),
+  };
+}

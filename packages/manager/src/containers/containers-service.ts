@@ -1,0 +1,285 @@
+import type { Kysely } from 'kysely';
+import { AppError, forbidden, notFound, retryOnConflict } from '@app/server-kit';
+import type { ManagerDB } from '../db/schema.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { SitesService } from '../sites/sites-service.ts';
+import type { NodesService } from '../nodes/nodes-service.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import type { UsersRepository } from '../users/users-repository.ts';
+import type { JobsRepository } from '../jobs/jobs-repository.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
+import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
+import type { ServicesRepository } from '../services/services-repository.ts';
+import {
+  parseService,
+  referencedDomainIds,
+  type NewService,
+  type ServiceInput,
+} from '../services/service-input.ts';
+import { ALLOCATED_COLUMNS, pickIpv4, randomMac } from './addresses.ts';
+import { accessTo } from './container-access.ts';
+import { CONTAINER_COMMANDS, type ContainerCreatePayload } from './container-jobs.ts';
+import { checkHostname, blankToNull, imageOf, mergeEnvironment, type EnvVar } from './container-rules.ts';
+import { StatusResolver, type ContainerStatus } from './container-status.ts';
+import { toContainer, type Container } from './container-view.ts';
+import { chooseNode } from './node-choice.ts';
+import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
+
+export interface CreateInput {
+  hostname: string;
+  template: string;
+  customTemplate?: string | undefined;
+  entrypoint?: string | null | undefined;
+  nvidiaRequested?: boolean | undefined;
+  username?: string | undefined;
+  collaborators?: string[] | undefined;
+  environmentVars?: EnvVar[] | undefined;
+  services?: Record<string, ServiceInput> | undefined;
+}
+
+export interface ListQuery {
+  hostname?: string | undefined;
+  nodeId?: number | undefined;
+  user?: string[] | undefined;
+}
+
+export interface ContainerDeps {
+  db: Kysely<ManagerDB>;
+  repo: ContainersRepository;
+  services: ServicesRepository;
+  sites: SitesService;
+  nodes: NodesService;
+  settings: SettingsService;
+  users: UsersRepository;
+  jobs: JobsRepository;
+  providers: ProviderRegistry;
+  domains: ExternalDomainsRepository;
+  dns: CrossSiteDns;
+}
+
+export const userNotFound = (username: string) => notFound(`No user named "${username}".`, 'user_not_found');
+
+/** Containers: list, read, create (with every address allocated in one transaction), delete. */
+export class ContainersService {
+  readonly status: StatusResolver;
+
+  constructor(private readonly deps: ContainerDeps) {
+    this.status = new StatusResolver(deps.nodes, deps.providers);
+  }
+
+  async list(principal: Principal, siteId: number, query: ListQuery): Promise<Container[]> {
+    const { repo, services } = this.deps;
+    const site = await this.deps.sites.get(siteId);
+    const owners = (query.user ?? []).map((user) => user.trim()).filter(Boolean);
+    const records = await repo.list({
+      siteId,
+      hostname: query.hostname?.trim() || undefined,
+      nodeId: query.nodeId,
+      owners,
+      visibleTo: principal.isAdmin ? undefined : principal.uid,
+    });
+    if (!records.length) return [];
+    const [statuses, serviceMap, collaboratorMap, sshHost] = await Promise.all([
+      this.status.resolve(records),
+      services.forSite(siteId),
+      repo.collaboratorsForSite(siteId),
+      this.sshHost(site),
+    ]);
+    return records.map((record) =>
+      toContainer(record, {
+        status: statuses.get(record.id) ?? 'unknown',
+        services: serviceMap.get(record.id) ?? [],
+        collaborators: collaboratorMap.get(record.id) ?? [],
+        site: { sshHost },
+      }),
+    );
+  }
+
+  /** A container the caller may see (owner, collaborator, admin). */
+  async record(principal: Principal, siteId: number, id: number, wanted: 'read' | 'manage') {
+    await this.deps.sites.assertExists(siteId);
+    return accessTo(this.deps.repo, principal, await this.deps.repo.get(siteId, id), wanted);
+  }
+
+  async get(principal: Principal, siteId: number, id: number): Promise<Container> {
+    return this.view(await this.record(principal, siteId, id, 'read'));
+  }
+
+  async view(record: ContainerRecord): Promise<Container> {
+    const site = await this.deps.sites.get(record.siteId);
+    const [statuses, services, collaborators, sshHost] = await Promise.all([
+      this.status.resolve([record]),
+      this.deps.services.forContainer(record.id),
+      this.deps.repo.collaborators(record.id),
+      this.sshHost(site),
+    ]);
+    return toContainer(record, {
+      status: statuses.get(record.id) ?? 'unknown',
+      services,
+      collaborators,
+      site: { sshHost },
+    });
+  }
+
+  /** SSH goes to the site's own first external domain, else to its external IP. */
+  private async sshHost(site: { id: number; externalIp: string | null }): Promise<string | null> {
+    return (await this.deps.domains.primaryNameOf(site.id)) ?? site.externalIp;
+  }
+
+  async newForm(siteId: number) {
+    await this.deps.sites.assertExists(siteId);
+    const [domains, nodes] = await Promise.all([
+      this.deps.domains.forForm(siteId),
+      this.deps.nodes.rowsOfSite(siteId),
+    ]);
+    return {
+      siteId,
+      externalDomains: domains.map((domain) => ({ id: domain.id, name: domain.name, siteId: domain.siteId })),
+      nvidiaAvailable: nodes.some((node) => Boolean(node.nvidia_available)),
+    };
+  }
+
+  /** Existing usernames, or 404 user_not_found naming the first unknown one. */
+  async assertUsers(usernames: string[]): Promise<void> {
+    for (const username of usernames) {
+      if (!(await this.deps.users.findByUid(username))) throw userNotFound(username);
+    }
+  }
+
+  /** Service entries checked against the external domains they name (400 invalid_service). */
+  async parseServices(entries: Record<string, ServiceInput>): Promise<NewService[]> {
+    const domains = await this.deps.domains.byIds(referencedDomainIds(entries));
+    return Object.entries(entries).map(([key, entry]) => parseService(key, entry, domains));
+  }
+
+  async create(
+    principal: Principal,
+    siteId: number,
+    input: CreateInput,
+  ): Promise<{ containerId: number; jobId: number; hostname: string; status: ContainerStatus }> {
+    const { db, repo, jobs } = this.deps;
+    const site = await this.deps.sites.get(siteId);
+    const hostname = checkHostname(input.hostname);
+    const image = imageOf(input.template, input.customTemplate);
+    const owner = input.username?.trim() || principal.uid;
+    if (owner !== principal.uid && !principal.isAdmin) {
+      throw forbidden('Only administrators can create containers for another user.');
+    }
+    const collaborators = [
+      ...new Set((input.collaborators ?? []).map((name) => name.trim()).filter(Boolean)),
+    ];
+    await this.assertUsers([owner, ...collaborators]);
+    const services = await this.parseServices(input.services ?? {});
+    const defaults = (await this.deps.settings.get()).defaultContainerEnvVars;
+    const environment = mergeEnvironment(defaults, input.environmentVars);
+    const nvidia = Boolean(input.nvidiaRequested);
+    const node = chooseNode(
+      await this.deps.nodes.rowsOfSite(siteId),
+      await repo.countsByNode(siteId),
+      nvidia,
+    );
+
+    const created = await retryOnConflict(ALLOCATED_COLUMNS, () =>
+      db.transaction().execute(async (trx) => {
+        const payload: Omit<ContainerCreatePayload, 'containerId'> = {};
+        const job = await jobs.insertIn(trx, CONTAINER_COMMANDS.create, principal.uid, payload);
+        const used = await repo.usedAddresses(trx);
+        let macAddress = randomMac();
+        while (used.macs.has(macAddress)) macAddress = randomMac();
+        const containerId = await repo.insert(trx, {
+          hostname,
+          owner,
+          node_id: node.id,
+          container_id: null,
+          status: 'pending',
+          template: image,
+          ipv4_address: pickIpv4(site.dhcpRange, site.gateway, used.ipv4s),
+          mac_address: macAddress,
+          creation_job_id: job.id,
+          entrypoint: blankToNull(input.entrypoint),
+          environment_vars: JSON.stringify(environment),
+          nvidia_requested: nvidia ? 1 : 0,
+        });
+        // The payload names the container; it is only known now, inside the same transaction.
+        await trx
+          .updateTable('jobs')
+          .set({ payload: JSON.stringify({ containerId } satisfies ContainerCreatePayload) })
+          .where('id', '=', job.id)
+          .execute();
+        await repo.addCollaborators(
+          containerId,
+          collaborators.filter((name) => name !== owner),
+          trx,
+        );
+        for (const service of services) await this.deps.services.insert(trx, containerId, service);
+        return { containerId, jobId: job.id };
+      }),
+    );
+    await jobs.announceNew(created.jobId);
+    return { ...created, hostname, status: 'creating' };
+  }
+
+  async delete(
+    principal: Principal,
+    siteId: number,
+    id: number,
+  ): Promise<{ deleted: boolean; dnsWarnings: string[] }> {
+    const { repo, jobs } = this.deps;
+    const record = await this.record(principal, siteId, id, 'manage');
+    if (record.creationJobId && record.creationJobStatus === 'pending') {
+      // Not started yet: cancelled, it will never create anything.
+      await jobs.cancel(record.creationJobId);
+    } else if (record.creationJobStatus === 'running') {
+      throw new AppError(
+        409,
+        'conflict',
+        `The container is being created (job ${record.creationJobId}); wait for it or cancel the job first.`,
+      );
+    }
+    if (record.containerId) await this.removeInstance(record);
+    const site = await this.deps.sites.get(siteId);
+    const services = await this.deps.services.forContainer(record.id);
+    await repo.delete(record.id);
+    const dnsWarnings = await this.deps.dns.remove(
+      site,
+      services.flatMap((service) => (service.httpService ? [service.httpService] : [])),
+    );
+    return { deleted: true, dnsWarnings };
+  }
+
+  /** Deletes the provider instance first; the row is only deleted once the instance is gone. */
+  private async removeInstance(record: ContainerRecord) {
+    const live = await this.status.instanceOf(record);
+    if (!live.reachable) {
+      throw new AppError(
+        502,
+        'node_unreachable',
+        `Node ${record.nodeName} cannot be reached (${live.reason}); the container was not deleted.`,
+      );
+    }
+    if (!live.instance) return;
+    if (live.instance.hostname.toLowerCase() !== record.hostname) {
+      throw new AppError(
+        409,
+        'hostname_mismatch',
+        `The instance ${record.containerId} on ${record.nodeName} is named "${live.instance.hostname}", not "${record.hostname}"; deletion aborted.`,
+      );
+    }
+    const node = await this.deps.nodes.connectionById(record.nodeId);
+    try {
+      await this.deps.providers.for(node).delete(node, record.containerId!, {
+        signal: AbortSignal.timeout(120_000),
+        log: async () => undefined,
+      });
+    } catch (error) {
+      throw new AppError(
+        502,
+        'provider_error',
+        `Node ${record.nodeName} could not delete instance ${record.containerId}: ${error instanceof Error ? error.message : String(error)}; the container was not deleted.`,
+      );
+    } finally {
+      this.deps.providers.invalidate(node.id);
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import { conflict } from '@app/server-kit';
+import type { NodesTable } from '../db/schema.ts';
+import type { Selectable } from 'kysely';
+
+type NodeRow = Selectable<NodesTable>;
+
+/** A node the manager can create on: simulated, an engine with its host, a hypervisor with credentials. */
+export function isProvisionable(node: NodeRow): boolean {
+  if (node.node_type === 'dummy') return true;
+  if (node.node_type === 'engine') return node.api_url !== null;
+  return node.api_url !== null && node.token_id !== null && node.secret_sealed !== null;
+}
+
+/** The least-loaded provisionable node (GPU nodes only for a GPU request); ties go to the oldest node. */
+export function chooseNode(nodes: NodeRow[], load: Map<number, number>, nvidia: boolean): NodeRow {
+  const candidates = nodes.filter((node) => isProvisionable(node) && (!nvidia || node.nvidia_available));
+  if (!candidates.length) {
+    throw nvidia
+      ? conflict('No node of this site with NVIDIA GPUs can take a container.', undefined, 'no_nvidia_node')
+      : conflict('No node of this site can take a container.', undefined, 'no_node');
+  }
+  return candidates.reduce((best, node) =>
+    (load.get(node.id) ?? 0) < (load.get(best.id) ?? 0) ? node : best,
+  );
+}

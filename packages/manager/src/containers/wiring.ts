@@ -1,0 +1,65 @@
+import type { ManagerContext } from '../context.ts';
+import type { FleetServices } from '../fleet.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import type { UsersRepository } from '../users/users-repository.ts';
+import { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
+import { CloudflareClient } from '../dns/cloudflare-client.ts';
+import { CrossSiteDns } from '../dns/cross-site-dns.ts';
+import { ServicesRepository } from '../services/services-repository.ts';
+import { ImageMetadataService } from '../images/image-metadata.ts';
+import { ResourceRequestsRepository } from '../resource-requests/resource-requests-repository.ts';
+import { ResourceRequestsService } from '../resource-requests/resource-requests-service.ts';
+import { ContainersRepository } from './containers-repository.ts';
+import { ContainersService, type ContainerDeps } from './containers-service.ts';
+import { ContainerUpdates } from './container-update.ts';
+import { CollaboratorsService } from './collaborators-service.ts';
+import { registerContainerJobs } from './container-jobs.ts';
+
+/** Containers, their services, collaborators, image metadata, cross-site DNS and resource requests. */
+export function createContainerServices(
+  ctx: ManagerContext,
+  fleet: FleetServices,
+  core: { settings: SettingsService; users: UsersRepository },
+) {
+  const { db, config, secrets } = ctx;
+  const domains = new ExternalDomainsRepository(db, secrets);
+  const dns = new CrossSiteDns(
+    domains,
+    new CloudflareClient(config.containers.dnsProviderApiUrl, config.containers.dnsTimeoutMs),
+  );
+  const repo = new ContainersRepository(db);
+  const servicesRepo = new ServicesRepository(db, config.containers.transportPorts);
+  const resourcesRepo = new ResourceRequestsRepository(db);
+  const deps: ContainerDeps = {
+    db,
+    repo,
+    services: servicesRepo,
+    sites: fleet.sites,
+    nodes: fleet.nodes,
+    settings: core.settings,
+    users: core.users,
+    jobs: fleet.jobs.repo,
+    providers: fleet.providers,
+    domains,
+    dns,
+  };
+  const containers = new ContainersService(deps);
+  registerContainerJobs(fleet.jobHandlers, {
+    db,
+    containers: repo,
+    services: servicesRepo,
+    nodes: fleet.nodes,
+    sites: fleet.sites,
+    providers: fleet.providers,
+    resources: resourcesRepo,
+    dns,
+  });
+  return {
+    containers,
+    containerUpdates: new ContainerUpdates(deps, containers),
+    collaborators: new CollaboratorsService(repo, containers),
+    imageMetadata: new ImageMetadataService(config.containers),
+    externalDomains: domains,
+    resourceRequests: new ResourceRequestsService(resourcesRepo, fleet.sites, repo, fleet.jobs.repo),
+  };
+}

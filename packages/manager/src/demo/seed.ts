@@ -1,0 +1,25 @@
+import type { FleetServices } from '../fleet.ts';
+
+export const DEMO_SITE = {
+  name: 'Demo site',
+  internalDomain: 'demo.internal',
+  dhcpRange: '10.15.0.100,10.15.0.250',
+  subnetMask: '255.255.255.0',
+  gateway: '10.15.0.1',
+  dnsForwarders: '1.1.1.1,9.9.9.9',
+  externalIp: null,
+};
+
+/**
+ * With an empty database outside production: one demo site with one simulated (dummy) node, so a
+ * newcomer can create a container without a hypervisor. Returns true when it seeded.
+ */
+export async function seedDemo(
+  services: Pick<FleetServices, 'sites' | 'nodes'>,
+  production: boolean,
+): Promise<boolean> {
+  if (production || (await services.sites.count()) > 0) return false;
+  const site = await services.sites.create(DEMO_SITE);
+  await services.nodes.create(site.id, { name: 'demo-node', nodeType: 'dummy', ipv4Address: '10.15.0.2' });
+  return true;
+}

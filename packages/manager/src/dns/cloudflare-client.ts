@@ -1,0 +1,95 @@
+/** The few Cloudflare API v4 calls cross-site A records need. Errors carry Cloudflare's own messages. */
+export interface DnsCredentials {
+  apiEmail: string | null;
+  apiKey: string;
+}
+
+interface Envelope<T> {
+  success: boolean;
+  errors?: Array<{ code: number; message: string }>;
+  result: T;
+}
+
+export class DnsProviderError extends Error {
+  override name = 'DnsProviderError';
+}
+
+export class CloudflareClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  private headers(credentials: DnsCredentials): Record<string, string> {
+    // A global API key goes with the account e-mail; otherwise the key is an API token.
+    return credentials.apiEmail
+      ? { 'x-auth-email': credentials.apiEmail, 'x-auth-key': credentials.apiKey }
+      : { authorization: `Bearer ${credentials.apiKey}` };
+  }
+
+  private async call<T>(
+    credentials: DnsCredentials,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          ...this.headers(credentials),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      throw new DnsProviderError(
+        `DNS provider unreachable: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    const envelope = (await response.json().catch(() => undefined)) as Envelope<T> | undefined;
+    if (!response.ok || !envelope?.success) {
+      const detail = envelope?.errors?.map((error) => `${error.code} ${error.message}`).join('; ');
+      throw new DnsProviderError(`DNS provider answered ${response.status}${detail ? `: ${detail}` : ''}`);
+    }
+    return envelope.result;
+  }
+
+  async zoneId(credentials: DnsCredentials, name: string): Promise<string> {
+    const zones = await this.call<Array<{ id: string }>>(
+      credentials,
+      'GET',
+      `/zones?name=${encodeURIComponent(name)}`,
+    );
+    if (!zones[0]) throw new DnsProviderError(`no DNS zone named ${name} at the provider`);
+    return zones[0].id;
+  }
+
+  findA(credentials: DnsCredentials, zoneId: string, fqdn: string) {
+    return this.call<Array<{ id: string; content: string }>>(
+      credentials,
+      'GET',
+      `/zones/${encodeURIComponent(zoneId)}/dns_records?type=A&name=${encodeURIComponent(fqdn)}`,
+    );
+  }
+
+  async createA(credentials: DnsCredentials, zoneId: string, fqdn: string, ip: string): Promise<void> {
+    await this.call(credentials, 'POST', `/zones/${encodeURIComponent(zoneId)}/dns_records`, {
+      type: 'A',
+      name: fqdn,
+      content: ip,
+      ttl: 1,
+      proxied: false,
+    });
+  }
+
+  async deleteRecord(credentials: DnsCredentials, zoneId: string, recordId: string): Promise<void> {
+    await this.call(
+      credentials,
+      'DELETE',
+      `/zones/${encodeURIComponent(zoneId)}/dns_records/${encodeURIComponent(recordId)}`,
+    );
+  }
+}

@@ -1,0 +1,175 @@
+import type { Kysely } from 'kysely';
+import {
+  conflict,
+  isForeignKeyViolation,
+  notFound,
+  validationFailed,
+  type FieldErrors,
+  type SecretBox,
+} from '@app/server-kit';
+import type { ManagerDB } from '../db/schema.ts';
+import { nowIso } from '../common/time.ts';
+
+export interface ExternalDomainView {
+  id: number;
+  name: string;
+  acmeEmail: string | null;
+  acmeDirectoryUrl: string | null;
+  dnsProviderApiEmail: string | null;
+  siteId: number | null;
+  site: { id: number; name: string } | null;
+  authServer: string | null;
+  hasDnsProviderApiKey: boolean;
+}
+
+export interface ExternalDomainInput {
+  name: string;
+  acmeEmail?: string | null | undefined;
+  acmeDirectoryUrl?: string | null | undefined;
+  dnsProviderApiEmail?: string | null | undefined;
+  /** Write-only: blank or omitted keeps the stored key on update. */
+  dnsProviderApiKey?: string | null | undefined;
+  siteId?: number | null | undefined;
+  authServer?: string | null | undefined;
+}
+
+const DOMAIN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const isHttpUrl = (value: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined ? undefined : value?.trim() || null;
+
+/** External domains: where HTTP services are published, their certificates, DNS and auth proxy. */
+export class ExternalDomainsService {
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  query() {
+    return this.db
+      .selectFrom('external_domains')
+      .leftJoin('sites', 'sites.id', 'external_domains.site_id')
+      .selectAll('external_domains')
+      .select('sites.name as site_name');
+  }
+
+  async list(): Promise<ExternalDomainView[]> {
+    return (await this.query().orderBy('external_domains.name').execute()).map(toView);
+  }
+
+  async get(id: number): Promise<ExternalDomainView> {
+    const row = await this.query().where('external_domains.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('External domain not found.');
+    return toView(row);
+  }
+
+  async create(input: ExternalDomainInput): Promise<ExternalDomainView> {
+    const values = await this.checked(input);
+    const now = nowIso();
+    const row = await this.db
+      .insertInto('external_domains')
+      .values({
+        name: values.name!,
+        acme_email: values.acme_email ?? null,
+        acme_directory_url: values.acme_directory_url ?? null,
+        dns_provider_api_email: values.dns_provider_api_email ?? null,
+        dns_provider_api_key_sealed: values.dns_provider_api_key_sealed ?? null,
+        site_id: values.site_id ?? null,
+        auth_server: values.auth_server ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return this.get(row.id);
+  }
+
+  /** Full update, except the DNS provider key, which is kept when blank or omitted. */
+  async update(id: number, input: ExternalDomainInput): Promise<ExternalDomainView> {
+    const values = await this.checked(input);
+    const result = await this.db
+      .updateTable('external_domains')
+      .set({
+        name: values.name!,
+        acme_email: values.acme_email ?? null,
+        acme_directory_url: values.acme_directory_url ?? null,
+        dns_provider_api_email: values.dns_provider_api_email ?? null,
+        ...(values.dns_provider_api_key_sealed
+          ? { dns_provider_api_key_sealed: values.dns_provider_api_key_sealed }
+          : {}),
+        site_id: values.site_id ?? null,
+        auth_server: values.auth_server ?? null,
+        updated_at: nowIso(),
+      })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!Number(result.numUpdatedRows)) throw notFound('External domain not found.');
+    return this.get(id);
+  }
+
+  async delete(id: number): Promise<void> {
+    try {
+      const result = await this.db.deleteFrom('external_domains').where('id', '=', id).executeTakeFirst();
+      if (!Number(result.numDeletedRows)) throw notFound('External domain not found.');
+    } catch (error) {
+      if (isForeignKeyViolation(error)) {
+        throw conflict('HTTP services still use this domain: remove them first.', undefined, 'in_use');
+      }
+      throw error;
+    }
+  }
+
+  private async checked(input: ExternalDomainInput) {
+    const fields: FieldErrors = {};
+    const name = input.name.trim().toLowerCase();
+    if (!DOMAIN.test(name)) fields.name = 'must be a domain name such as example.com';
+    const acmeEmail = blankToNull(input.acmeEmail);
+    if (acmeEmail && !EMAIL.test(acmeEmail)) fields.acmeEmail = 'must be an e-mail address';
+    const acmeDirectoryUrl = blankToNull(input.acmeDirectoryUrl);
+    if (acmeDirectoryUrl && !isHttpUrl(acmeDirectoryUrl)) fields.acmeDirectoryUrl = 'must be an http(s) URL';
+    const authServer = blankToNull(input.authServer);
+    if (authServer && !isHttpUrl(authServer))
+      fields.authServer = 'must be an http(s) URL, such as http://127.0.0.1:4180';
+    const siteId = input.siteId ?? null;
+    if (
+      siteId !== null &&
+      !(await this.db.selectFrom('sites').select('id').where('id', '=', siteId).executeTakeFirst())
+    ) {
+      fields.siteId = 'names a site that does not exist';
+    }
+    if (Object.keys(fields).length) throw validationFailed(fields);
+    const key = blankToNull(input.dnsProviderApiKey);
+    return {
+      name,
+      acme_email: acmeEmail,
+      acme_directory_url: acmeDirectoryUrl,
+      dns_provider_api_email: blankToNull(input.dnsProviderApiEmail),
+      dns_provider_api_key_sealed: key ? this.secrets.seal(key) : undefined,
+      site_id: siteId,
+      auth_server: authServer,
+    };
+  }
+}
+
+type Row = Awaited<ReturnType<ReturnType<ExternalDomainsService['query']>['executeTakeFirstOrThrow']>>;
+
+function toView(row: Row): ExternalDomainView {
+  return {
+    id: row.id,
+    name: row.name,
+    acmeEmail: row.acme_email,
+    acmeDirectoryUrl: row.acme_directory_url,
+    dnsProviderApiEmail: row.dns_provider_api_email,
+    siteId: row.site_id,
+    site: row.site_id !== null && row.site_name ? { id: row.site_id, name: row.site_name } : null,
+    authServer: row.auth_server,
+    hasDnsProviderApiKey: Boolean(row.dns_provider_api_key_sealed),
+  };
+}

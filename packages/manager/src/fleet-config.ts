@@ -1,0 +1,37 @@
+import type { EnvReader } from '@app/server-kit';
+
+/** Settings of jobs, the worker, SSE streams and node providers. */
+export interface FleetConfig {
+  workerConcurrency: number;
+  jobLeaseMs: number;
+  jobHeartbeatMs: number;
+  jobPollMs: number;
+  jobTimeoutMs: number;
+  jobMaxAttempts: number;
+  /** How long a stopping worker lets running jobs finish before aborting them. */
+  jobShutdownGraceMs: number;
+  sseKeepAliveMs: number;
+  /** Bound on every call to a node (status, stats, storages); past it the node counts as unreachable. */
+  nodeTimeoutMs: number;
+  /** How long one batch status answer of a node is reused. */
+  nodeStatusCacheMs: number;
+  /** Pace of the simulated node's output. */
+  dummyStepMs: number;
+}
+
+export function readFleetConfig(env: EnvReader): FleetConfig {
+  const leaseMs = env.int('JOB_LEASE_S', 30, { min: 1 }) * 1000;
+  return {
+    workerConcurrency: env.int('JOB_CONCURRENCY', 4, { min: 1, max: 256 }),
+    jobLeaseMs: leaseMs,
+    jobHeartbeatMs: env.int('JOB_HEARTBEAT_MS', Math.max(Math.floor(leaseMs / 3), 100), { min: 50 }),
+    jobPollMs: env.int('JOB_POLL_MS', 2000, { min: 50 }),
+    jobTimeoutMs: env.int('JOB_TIMEOUT_S', 1800, { min: 1 }) * 1000,
+    jobMaxAttempts: env.int('JOB_MAX_ATTEMPTS', 3, { min: 1 }),
+    jobShutdownGraceMs: env.int('JOB_SHUTDOWN_GRACE_MS', 10_000),
+    sseKeepAliveMs: env.int('SSE_KEEPALIVE_S', 15, { min: 1 }) * 1000,
+    nodeTimeoutMs: env.int('NODE_TIMEOUT_MS', 5000, { min: 100 }),
+    nodeStatusCacheMs: env.int('NODE_STATUS_CACHE_MS', 3000),
+    dummyStepMs: env.int('DUMMY_STEP_MS', 400),
+  };
+}

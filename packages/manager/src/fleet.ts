@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import type { ManagerContext } from './context.ts';
+import { SitesService } from './sites/sites-service.ts';
+import { NodesService } from './nodes/nodes-service.ts';
+import { JobEvents } from './jobs/job-events.ts';
+import { JobsRepository } from './jobs/jobs-repository.ts';
+import { JobsService } from './jobs/jobs-service.ts';
+import { JobHandlers } from './jobs/handlers.ts';
+import { JobWorker } from './jobs/job-worker.ts';
+import { JobStreams } from './jobs/job-stream.ts';
+import { ProviderRegistry } from './providers/registry.ts';
+import { DummyProvider } from './providers/dummy/dummy-provider.ts';
+import { ProxmoxProvider } from './providers/proxmox/proxmox-provider.ts';
+import { EngineProvider } from './providers/engine/engine-provider.ts';
+import { registerInstanceJobs } from './providers/provider-jobs.ts';
+import { closeHttpAgents } from './providers/http.ts';
+import { NodeImportService } from './nodes/node-import.ts';
+
+export type ProcessRole = 'api' | 'worker' | 'all';
+
+/** Sites, nodes, providers, jobs, the worker and job streams, wired once per process. */
+export function createFleetServices(ctx: ManagerContext) {
+  const { db, dialect, config, secrets, log } = ctx;
+  const fleet = config.fleet;
+  const jobEvents = new JobEvents({
+    dialect,
+    databaseUrl: config.databaseUrl,
+    schema: ctx.databaseSchema,
+    log,
+  });
+  const jobsRepo = new JobsRepository(db, dialect, jobEvents);
+  jobEvents.bind(jobsRepo, async (payload) => {
+    await sql`select pg_notify(${jobEvents.channel}, ${payload})`.execute(db);
+  });
+  const sites = new SitesService(db);
+  const nodes = new NodesService(db, sites, secrets);
+  const callOptions = { timeoutMs: fleet.nodeTimeoutMs };
+  const proxmox = new ProxmoxProvider(callOptions);
+  const providers = new ProviderRegistry(
+    {
+      dummy: new DummyProvider(db, fleet.dummyStepMs),
+      hypervisor: proxmox,
+      engine: new EngineProvider(callOptions),
+    },
+    { timeoutMs: fleet.nodeTimeoutMs, statusCacheMs: fleet.nodeStatusCacheMs },
+  );
+  const jobHandlers = new JobHandlers();
+  registerInstanceJobs(jobHandlers, nodes, providers);
+  const worker = new JobWorker(
+    jobsRepo,
+    jobEvents,
+    jobHandlers,
+    {
+      concurrency: fleet.workerConcurrency,
+      leaseMs: fleet.jobLeaseMs,
+      heartbeatMs: fleet.jobHeartbeatMs,
+      pollMs: fleet.jobPollMs,
+      defaultTimeoutMs: fleet.jobTimeoutMs,
+      maxAttempts: fleet.jobMaxAttempts,
+    },
+    log,
+  );
+  const jobStreams = new JobStreams(jobsRepo, jobEvents, {
+    keepAliveMs: fleet.sseKeepAliveMs,
+    maxBufferedBytes: 8 * 1024 * 1024,
+  });
+
+  return {
+    sites,
+    nodes,
+    providers,
+    jobs: new JobsService(jobsRepo),
+    jobEvents,
+    jobHandlers,
+    worker,
+    jobStreams,
+    nodeImport: new NodeImportService(db, sites, nodes, proxmox, fleet.nodeTimeoutMs),
+    /** Starts the event bus and, unless this process only serves the API, the worker. */
+    async startFleet(role: ProcessRole) {
+      await jobEvents.start();
+      if (role !== 'api') worker.start();
+    },
+    /** Stops the worker (running jobs get the grace period), the event bus and node connections. */
+    async stopFleet() {
+      await worker.stop(fleet.jobShutdownGraceMs);
+      jobStreams.closeAll();
+      await jobEvents.close();
+      await closeHttpAgents();
+    },
+  };
+}
+
+export type FleetServices = ReturnType<typeof createFleetServices>;

@@ -1,0 +1,69 @@
+import type { ContainersConfig } from '../containers/containers-config.ts';
+import { parseImageReference } from './image-reference.ts';
+import { RegistryClient, registryError, type ImageConfig } from './registry-client.ts';
+
+export interface ImageMetadata {
+  ports: Array<{ port: number; protocol: 'tcp' | 'udp' }>;
+  httpServices: Array<{ port: number; hostnameSuffix: string; requireAuth: boolean }>;
+  /** Entrypoint followed by Cmd, as one command line; null when the image sets neither. */
+  entrypoint: string | null;
+  env: Array<{ key: string; value: string }>;
+}
+
+const LABEL =
+  /^org\.mieweb\.opensource-server\.services\.http(?:\.([^.]+))?\.(port|hostnameSuffix|requireAuth)$/;
+
+const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** Image metadata for the new-container form, read from the image's registry. */
+export class ImageMetadataService {
+  constructor(private readonly config: ContainersConfig) {}
+
+  async lookup(image: string, architecture = 'amd64'): Promise<ImageMetadata> {
+    const reference = parseImageReference(image, this.config.registryMirror);
+    const signal = AbortSignal.timeout(this.config.registryTimeoutMs);
+    try {
+      return describe(await new RegistryClient(reference, signal).config(architecture));
+    } catch (error) {
+      if (signal.aborted)
+        throw registryError(`The registry did not answer within ${this.config.registryTimeoutMs} ms.`);
+      throw error;
+    }
+  }
+}
+
+export function describe(config: ImageConfig): ImageMetadata {
+  const ports = Object.keys(config.ExposedPorts ?? {})
+    .map((key) => {
+      const [port, protocol] = key.split('/');
+      return { port: Number(port), protocol: protocol === 'udp' ? ('udp' as const) : ('tcp' as const) };
+    })
+    .filter((entry) => Number.isInteger(entry.port) && entry.port > 0 && entry.port < 65536)
+    .sort((a, b) => a.port - b.port || a.protocol.localeCompare(b.protocol));
+
+  const http = new Map<string, { port?: number; hostnameSuffix?: string; requireAuth?: boolean }>();
+  for (const [label, value] of Object.entries(config.Labels ?? {})) {
+    const match = LABEL.exec(label);
+    if (!match) continue;
+    const name = match[1] ?? '';
+    const entry = http.get(name) ?? {};
+    if (match[2] === 'port') entry.port = Number(value);
+    else if (match[2] === 'hostnameSuffix') entry.hostnameSuffix = value.trim();
+    else entry.requireAuth = ['true', '1', 'yes'].includes(value.trim().toLowerCase());
+    http.set(name, entry);
+  }
+  const httpServices = [...http.values()]
+    .filter((entry) => Number.isInteger(entry.port) && entry.port! > 0 && entry.port! < 65536)
+    .map((entry) => ({
+      port: entry.port!,
+      hostnameSuffix: entry.hostnameSuffix ?? '',
+      requireAuth: entry.requireAuth ?? false,
+    }));
+
+  const command = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
+  const env = (config.Env ?? []).flatMap((line) => {
+    const index = line.indexOf('=');
+    return index > 0 ? [{ key: line.slice(0, index), value: line.slice(index + 1) }] : [];
+  });
+  return { ports, httpServices, entrypoint: command.length ? command.map(quote).join(' ') : null, env };
+}

@@ -1,0 +1,213 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DialectName } from '@app/server-kit';
+import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
+
+/** What the bus reads back when another process wrote rows (PostgreSQL NOTIFY, or SQLite's shared file). */
+export interface JobReader {
+  rows(jobId: number, page: { afterId: number; limit: number }): Promise<JobStatusRow[]>;
+  statusOf(jobId: number): Promise<JobStatus | undefined>;
+}
+
+export type Announcement =
+  { kind: 'new'; jobId: number } | { kind: 'status'; jobId: number; status: JobStatus };
+
+type Listener = (event: JobEvent) => void;
+
+interface Feed {
+  listeners: Set<Listener>;
+  /** Highest row id this feed has passed to listeners (rows are only ever emitted past it). */
+  cursor: number;
+  /** Fetches from the database run one after another, so events stay in row order. */
+  chain: Promise<void>;
+  finishedSent: boolean;
+}
+
+export interface JobEventsOptions {
+  dialect: DialectName;
+  /** PostgreSQL URL and schema for the LISTEN connection. */
+  databaseUrl?: string | undefined;
+  schema?: string | undefined;
+  log: FastifyBaseLogger;
+  /** SQLite: how often jobs with subscribers are re-read, for writers in other processes. */
+  sqliteResyncMs?: number;
+}
+
+const PAGE = 1000;
+
+/**
+ * The job event bus. In one process, rows and status changes reach subscribers the moment they are
+ * written. On PostgreSQL every change is also announced with NOTIFY (payload `origin:kind:job:value`,
+ * a few bytes; the rows themselves are read once per process, not once per client), so any number of
+ * API and worker processes share it. On SQLite a second process (`--role worker`) is caught up by one
+ * re-read per watched job every `sqliteResyncMs`.
+ */
+export class JobEvents {
+  readonly origin = randomBytes(6).toString('hex');
+  readonly channel: string;
+  private readonly feeds = new Map<number, Feed>();
+  private readonly newJobListeners = new Set<(jobId: number) => void>();
+  private reader: JobReader | undefined;
+  private client: pg.Client | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private notifier: ((payload: string) => Promise<void>) | undefined;
+
+  constructor(private readonly options: JobEventsOptions) {
+    this.channel = options.schema ? `job_events_${options.schema}`.toLowerCase() : 'job_events';
+  }
+
+  bind(reader: JobReader, notify: (payload: string) => Promise<void>) {
+    this.reader = reader;
+    this.notifier = notify;
+  }
+
+  async start(): Promise<void> {
+    if (this.options.dialect === 'postgres') await this.listen();
+    else {
+      this.timer = setInterval(() => this.resyncAll(), this.options.sqliteResyncMs ?? 500);
+      this.timer.unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  /**
+   * Listens to one job. The first subscriber of a job in this process starts its feed at `afterId`
+   * (the rows it has already read), so a catch-up from the database never skips a row it has not
+   * seen; later subscribers read their own backlog and drop rows they already have.
+   */
+  subscribe(jobId: number, listener: Listener, afterId = 0): () => void {
+    let feed = this.feeds.get(jobId);
+    if (!feed) {
+      feed = { listeners: new Set(), cursor: afterId, chain: Promise.resolve(), finishedSent: false };
+      this.feeds.set(jobId, feed);
+    }
+    const joined = feed;
+    joined.listeners.add(listener);
+    return () => {
+      joined.listeners.delete(listener);
+      if (!joined.listeners.size && this.feeds.get(jobId) === joined) this.feeds.delete(jobId);
+    };
+  }
+
+  /** Called when a job is queued (here or in another process): wakes idle workers. */
+  onNewJob(listener: (jobId: number) => void): () => void {
+    this.newJobListeners.add(listener);
+    return () => this.newJobListeners.delete(listener);
+  }
+
+  /** Delivers an event that happened in this process to this process's subscribers. */
+  emitLocal(event: JobEvent) {
+    const jobId = event.kind === 'row' ? event.row.jobId : event.jobId;
+    const feed = this.feeds.get(jobId);
+    if (!feed) return;
+    if (event.kind === 'row') {
+      if (event.row.id <= feed.cursor) return;
+      feed.cursor = event.row.id;
+    } else if (isFinished(event.status)) {
+      feed.finishedSent = true;
+    }
+    for (const listener of [...feed.listeners]) listener(event);
+  }
+
+  /** Tells this process and (on PostgreSQL) every other one about a new job or a status change. */
+  async announce(announcement: Announcement): Promise<void> {
+    if (announcement.kind === 'new')
+      for (const listener of [...this.newJobListeners]) listener(announcement.jobId);
+    else this.emitLocal(announcement);
+    if (this.options.dialect !== 'postgres' || !this.notifier) return;
+    const value = announcement.kind === 'status' ? announcement.status : '';
+    await this.notifier(
+      `${this.origin}:${announcement.kind === 'new' ? 'n' : 's'}:${announcement.jobId}:${value}`,
+    );
+  }
+
+  private requireReader(): JobReader {
+    if (!this.reader) throw new Error('JobEvents used before bind()');
+    return this.reader;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.options.databaseUrl,
+      ...(this.options.schema ? { options: `-c search_path=${this.options.schema}` } : {}),
+    });
+    client.on('notification', (message) => {
+      if (message.channel === this.channel && message.payload) this.onNotification(message.payload);
+    });
+    client.on('error', (error) => {
+      this.options.log.warn({ err: error }, 'job event connection lost; reconnecting');
+      void this.reconnect(client);
+    });
+    await client.connect();
+    await client.query(`LISTEN "${this.channel}"`);
+    this.client = client;
+  }
+
+  private async reconnect(failed: pg.Client) {
+    if (this.closed || this.client !== failed) return;
+    this.client = undefined;
+    await failed.end().catch(() => undefined);
+    for (let delay = 250; !this.closed; delay = Math.min(delay * 2, 5000)) {
+      try {
+        await this.listen();
+        // Anything announced while we were away is read back from the tables.
+        this.resyncAll();
+        for (const listener of [...this.newJobListeners]) listener(0);
+        return;
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'job event reconnect failed');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private onNotification(payload: string) {
+    const [origin, kind, job, value] = payload.split(':');
+    if (origin === this.origin) return;
+    const jobId = Number(job);
+    if (kind === 'n') {
+      for (const listener of [...this.newJobListeners]) listener(jobId);
+      return;
+    }
+    const feed = this.feeds.get(jobId);
+    if (!feed) return;
+    this.enqueue(feed, jobId, async () => {
+      await this.catchUp(feed, jobId);
+      if (kind === 's') this.emitLocal({ kind: 'status', jobId, status: value as JobStatus });
+    });
+  }
+
+  private enqueue(feed: Feed, jobId: number, step: () => Promise<void>) {
+    feed.chain = feed.chain.then(step).catch((error: unknown) => {
+      this.options.log.warn({ err: error, jobId }, 'job feed read failed');
+    });
+  }
+
+  private async catchUp(feed: Feed, jobId: number) {
+    for (;;) {
+      const rows = await this.requireReader().rows(jobId, { afterId: feed.cursor, limit: PAGE });
+      for (const row of rows) this.emitLocal({ kind: 'row', row });
+      if (rows.length < PAGE) return;
+    }
+  }
+
+  private resyncAll() {
+    for (const [jobId, feed] of this.feeds) {
+      this.enqueue(feed, jobId, async () => {
+        await this.catchUp(feed, jobId);
+        const status = await this.requireReader().statusOf(jobId);
+        if (status && isFinished(status) && !feed.finishedSent)
+          this.emitLocal({ kind: 'status', jobId, status });
+      });
+    }
+  }
+}

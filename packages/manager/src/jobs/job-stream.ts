@@ -1,0 +1,147 @@
+import type { ServerResponse } from 'node:http';
+import type { JobsRepository } from './jobs-repository.ts';
+import type { JobEvents } from './job-events.ts';
+import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
+
+export interface JobStreamOptions {
+  keepAliveMs: number;
+  /** A client this far behind (bytes queued) is dropped; it resumes with Last-Event-ID. */
+  maxBufferedBytes: number;
+}
+
+const PAGE = 1000;
+
+const logEvent = (row: JobStatusRow) =>
+  `id: ${row.id}\nevent: log\ndata: ${JSON.stringify({ id: row.id, output: row.output ?? '', timestamp: row.createdAt })}\n\n`;
+
+/**
+ * Server-sent events for job output. Each stream sends the stored rows after `lastId`, then rows as
+ * the event bus delivers them (no per-client polling), then one `status` event and the end.
+ * One timer sends keep-alive comments to every open stream; `closeAll` ends them on shutdown.
+ */
+export class JobStreams {
+  private readonly open = new Set<ServerResponse>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly repo: JobsRepository,
+    private readonly events: JobEvents,
+    private readonly options: JobStreamOptions,
+  ) {
+    this.timer = setInterval(() => {
+      for (const response of this.open) response.write(': keep-alive\n\n');
+    }, options.keepAliveMs);
+    this.timer.unref();
+  }
+
+  get size() {
+    return this.open.size;
+  }
+
+  /** Streams job `jobId` to `response` (already authorised), starting after row `lastId`. */
+  async stream(jobId: number, lastId: number, response: ServerResponse): Promise<void> {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    response.write('retry: 2000\n\n');
+    this.open.add(response);
+
+    let sent = lastId;
+    let live = false;
+    let ended = false;
+    const early: JobEvent[] = [];
+
+    const finish = (status?: JobStatus) => {
+      if (ended) return;
+      ended = true;
+      if (status) response.write(`event: status\ndata: ${JSON.stringify({ status })}\n\n`);
+      response.end();
+    };
+    const send = (row: JobStatusRow) => {
+      if (ended || row.id <= sent) return;
+      sent = row.id;
+      response.write(logEvent(row));
+      if (response.writableLength > this.options.maxBufferedBytes) finish();
+    };
+    const handle = (event: JobEvent) => {
+      if (event.kind === 'row') send(event.row);
+      else if (isFinished(event.status))
+        void this.drainThenFinish(
+          jobId,
+          () => sent,
+          send,
+          () => finish(event.status),
+        );
+    };
+
+    // Subscribe before reading the backlog, so a row written in between is buffered, not lost.
+    const unsubscribe = this.events.subscribe(
+      jobId,
+      (event) => (live ? handle(event) : early.push(event)),
+      lastId,
+    );
+    response.on('close', () => {
+      ended = true;
+      unsubscribe();
+      this.open.delete(response);
+    });
+
+    try {
+      await this.sendStored(
+        jobId,
+        () => sent,
+        send,
+        () => ended,
+      );
+      live = true;
+      for (const event of early.splice(0)) handle(event);
+      const status = await this.repo.statusOf(jobId);
+      if (status && isFinished(status))
+        await this.drainThenFinish(
+          jobId,
+          () => sent,
+          send,
+          () => finish(status),
+        );
+    } catch {
+      finish();
+    }
+  }
+
+  /** Ends every stream (server shutdown); clients reconnect elsewhere with Last-Event-ID. */
+  closeAll() {
+    clearInterval(this.timer);
+    for (const response of this.open) response.end();
+    this.open.clear();
+  }
+
+  private async sendStored(
+    jobId: number,
+    sent: () => number,
+    send: (row: JobStatusRow) => void,
+    ended: () => boolean,
+  ) {
+    for (;;) {
+      const rows = await this.repo.rows(jobId, { afterId: sent(), limit: PAGE });
+      for (const row of rows) send(row);
+      if (rows.length < PAGE || ended()) return;
+    }
+  }
+
+  /** The status is written after the last row, so reading once more before `status` misses nothing. */
+  private async drainThenFinish(
+    jobId: number,
+    sent: () => number,
+    send: (row: JobStatusRow) => void,
+    finish: () => void,
+  ) {
+    try {
+      await this.sendStored(jobId, sent, send, () => false);
+    } finally {
+      finish();
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JobsRepository } from './jobs-repository.ts';
+import type { JobEvents } from './job-events.ts';
+import {
+  JobCancelledError,
+  JobTimeoutError,
+  LeaseLostError,
+  WorkerShutdownError,
+  type JobContext,
+  type JobHandlers,
+} from './handlers.ts';
+import type { ClaimedJob } from './types.ts';
+
+export interface WorkerOptions {
+  concurrency: number;
+  /** A job whose lease is not renewed within this time is recovered by any worker. */
+  leaseMs: number;
+  heartbeatMs: number;
+  /** Fallback poll for new and expired jobs (new jobs normally wake the worker at once). */
+  pollMs: number;
+  defaultTimeoutMs: number;
+  /** Runs of one job (takeovers included) before it is failed. */
+  maxAttempts: number;
+}
+
+interface Running {
+  job: ClaimedJob;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Claims jobs with a lease, renews it with a heartbeat, runs the typed handler with an AbortSignal
+ * (cancellation, timeout, lost lease, shutdown), and recovers jobs whose worker died.
+ */
+export class JobWorker {
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  private readonly running = new Map<number, Running>();
+  private started = false;
+  private pumping = false;
+  private again = false;
+  private timers: NodeJS.Timeout[] = [];
+  private unsubscribeNew: (() => void) | undefined;
+
+  constructor(
+    private readonly repo: JobsRepository,
+    private readonly events: JobEvents,
+    private readonly handlers: JobHandlers,
+    private readonly options: WorkerOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get activeJobs(): number[] {
+    return [...this.running.keys()];
+  }
+
+  start() {
+    if (this.started) return;
+    this.started = true;
+    this.unsubscribeNew = this.events.onNewJob(() => this.wake());
+    const every = (ms: number, task: () => Promise<void>) => {
+      const timer = setInterval(
+        () => void task().catch((error: unknown) => this.log.warn({ err: error }, 'job worker task failed')),
+        ms,
+      );
+      timer.unref();
+      this.timers.push(timer);
+    };
+    every(this.options.heartbeatMs, () => this.heartbeat());
+    every(this.options.pollMs, async () => {
+      await this.recoverExpired();
+      this.wake();
+    });
+    void this.recoverExpired()
+      .catch((error: unknown) => this.log.warn({ err: error }, 'job recovery failed'))
+      .finally(() => this.wake());
+  }
+
+  /** Stops claiming; lets running jobs finish for `graceMs`, then aborts them (requeued or failed). */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    this.unsubscribeNew?.();
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    const all = () => Promise.allSettled([...this.running.values()].map((entry) => entry.done));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all(), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    for (const entry of this.running.values()) entry.controller.abort(new WorkerShutdownError());
+    await all();
+  }
+
+  /** Claims while there are free slots; concurrent wake-ups coalesce into one more pass. */
+  wake() {
+    if (!this.started) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          while (this.started && this.running.size < this.options.concurrency) {
+            const job = await this.repo.claim(this.owner, this.handlers.commands(), this.options.leaseMs);
+            if (!job) break;
+            this.launch(job);
+          }
+        } while (this.again && this.started);
+      } catch (error) {
+        this.log.warn({ err: error }, 'job claim failed');
+      } finally {
+        this.pumping = false;
+      }
+    })();
+  }
+
+  private launch(job: ClaimedJob) {
+    const controller = new AbortController();
+    const entry: Running = { job, controller, done: Promise.resolve() };
+    this.running.set(job.id, entry);
+    entry.done = this.run(job, controller).finally(() => {
+      this.running.delete(job.id);
+      this.wake();
+    });
+  }
+
+  private async run(job: ClaimedJob, controller: AbortController) {
+    const handler = this.handlers.get(job.command)!;
+    const timeoutMs = handler.timeoutMs ?? this.options.defaultTimeoutMs;
+    const timer = setTimeout(() => controller.abort(new JobTimeoutError(timeoutMs)), timeoutMs);
+    const unsubscribe = this.events.subscribe(job.id, (event) => {
+      if (event.kind === 'status' && event.status === 'cancelled') controller.abort(new JobCancelledError());
+    });
+    const log = async (line: string) => {
+      await this.repo.appendOutput(job.id, line);
+      // A handler that logs in a tight loop would otherwise run on microtasks alone (SQLite answers
+      // without I/O) and starve the socket writes that carry its rows to stream clients.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    const ctx: JobContext = { job, signal: controller.signal, log };
+    try {
+      if (job.attempts > 1) await log(`Resuming on worker ${this.owner} (attempt ${job.attempts}).`);
+      await handler.run(job.payload, ctx);
+      if (controller.signal.aborted) throw controller.signal.reason;
+      await this.repo.finish(job.id, this.owner, 'success');
+    } catch (thrown) {
+      const reason = controller.signal.aborted ? controller.signal.reason : thrown;
+      await this.settleFailure(job, reason, handler.retryOnTakeover === true).catch((error: unknown) =>
+        this.log.error({ err: error, jobId: job.id }, 'could not record the end of a job'),
+      );
+    } finally {
+      clearTimeout(timer);
+      unsubscribe();
+    }
+  }
+
+  private async settleFailure(job: ClaimedJob, reason: unknown, retryable: boolean) {
+    if (reason instanceof JobCancelledError || reason instanceof LeaseLostError) {
+      // Already cancelled (status written by the canceller) or owned by another worker now.
+      await this.repo.appendOutput(job.id, reason.message);
+      return;
+    }
+    if (reason instanceof WorkerShutdownError && retryable && job.attempts < this.options.maxAttempts) {
+      await this.repo.appendOutput(job.id, `${reason.message} It will run again on another worker.`);
+      await this.repo.requeue(job.id, this.owner);
+      return;
+    }
+    if (!(reason instanceof JobTimeoutError || reason instanceof WorkerShutdownError)) {
+      this.log.warn({ err: reason, jobId: job.id, command: job.command }, 'job failed');
+    }
+    await this.repo.appendOutput(job.id, `Error: ${describe(reason)}`);
+    await this.repo.finish(job.id, this.owner, 'failure');
+  }
+
+  private async heartbeat() {
+    const lost = await this.repo.heartbeat(this.owner, this.activeJobs, this.options.leaseMs);
+    for (const id of lost) {
+      const entry = this.running.get(id);
+      if (!entry || entry.controller.signal.aborted) continue;
+      const status = await this.repo.statusOf(id);
+      entry.controller.abort(status === 'cancelled' ? new JobCancelledError() : new LeaseLostError());
+    }
+  }
+
+  /** Jobs left `running` by a dead worker: run again when safe and attempts remain, else failed. */
+  async recoverExpired(): Promise<void> {
+    for (const job of await this.repo.expired()) {
+      if (this.running.has(job.id)) continue;
+      // Take the lease first, so exactly one worker writes the explanation and the outcome.
+      if (!(await this.repo.takeOver(job.id, this.owner, this.options.leaseMs))) continue;
+      const handler = this.handlers.get(job.command);
+      if (handler?.retryOnTakeover && job.attempts < this.options.maxAttempts) {
+        await this.repo.appendOutput(
+          job.id,
+          'The worker running this job stopped responding; the job was queued again.',
+        );
+        await this.repo.requeue(job.id, this.owner);
+        this.log.warn({ jobId: job.id }, 'requeued a job whose worker died');
+      } else {
+        await this.repo.appendOutput(
+          job.id,
+          'Error: the worker running this job stopped responding; the job failed.',
+        );
+        await this.repo.finish(job.id, this.owner, 'failure');
+        this.log.warn({ jobId: job.id }, 'failed a job whose worker died');
+      }
+    }
+  }
+}

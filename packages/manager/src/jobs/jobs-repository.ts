@@ -1,0 +1,240 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { DialectName } from '@app/server-kit';
+import type { JobsTable, JobStatusesTable, ManagerDB } from '../db/schema.ts';
+import { nowIso } from '../common/time.ts';
+import type { JobEvents } from './job-events.ts';
+import type { ClaimedJob, Job, JobStatus, JobStatusRow } from './types.ts';
+
+/** Every query over `jobs` and `job_statuses`; announces what it changes through the event bus. */
+export class JobsRepository {
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly dialect: DialectName,
+    private readonly events: JobEvents,
+  ) {}
+
+  async create(command: string, createdBy: string, payload: unknown): Promise<Job> {
+    const job = await this.insertIn(this.db, command, createdBy, payload);
+    await this.announceNew(job.id);
+    return job;
+  }
+
+  /**
+   * Inserts a pending job inside the caller's transaction, so it commits with the rows that refer to
+   * it. The caller announces it (announceNew) after the commit, when a worker can see it.
+   */
+  async insertIn(
+    db: Kysely<ManagerDB> | Transaction<ManagerDB>,
+    command: string,
+    createdBy: string,
+    payload: unknown,
+  ): Promise<Job> {
+    const now = nowIso();
+    const row = await db
+      .insertInto('jobs')
+      .values({
+        command,
+        status: 'pending',
+        created_by: createdBy,
+        payload: JSON.stringify(payload ?? {}),
+        attempts: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toJob(row);
+  }
+
+  announceNew(jobId: number): Promise<void> {
+    return this.events.announce({ kind: 'new', jobId });
+  }
+
+  async get(id: number): Promise<Job | undefined> {
+    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toJob(row);
+  }
+
+  async statusOf(id: number): Promise<JobStatus | undefined> {
+    const row = await this.db.selectFrom('jobs').select('status').where('id', '=', id).executeTakeFirst();
+    return row?.status;
+  }
+
+  /** Output rows in write order: a page by offset (the status endpoint), or those after an id (streams). */
+  async rows(
+    jobId: number,
+    page: { offset?: number; afterId?: number; limit: number },
+  ): Promise<JobStatusRow[]> {
+    let query = this.db.selectFrom('job_statuses').selectAll().where('job_id', '=', jobId);
+    if (page.afterId !== undefined) query = query.where('id', '>', page.afterId);
+    const rows = await query
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset ?? 0)
+      .execute();
+    return rows.map(toRow);
+  }
+
+  /** Appends one output row; on PostgreSQL the insert and its NOTIFY are one statement. */
+  async appendOutput(jobId: number, output: string): Promise<JobStatusRow> {
+    const now = nowIso();
+    let row: Selectable<JobStatusesTable>;
+    if (this.dialect === 'postgres') {
+      const result = await sql<Selectable<JobStatusesTable>>`
+        with ins as (
+          insert into job_statuses (job_id, output, created_at, updated_at)
+          values (${jobId}, ${output}, ${now}, ${now})
+          returning id, job_id, output, created_at, updated_at
+        )
+        select ins.*, pg_notify(${this.events.channel}, ${this.events.origin} || ':r:' || ins.job_id || ':' || ins.id) as notified
+        from ins`.execute(this.db);
+      row = result.rows[0]!;
+    } else {
+      row = await this.db
+        .insertInto('job_statuses')
+        .values({ job_id: jobId, output, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    const mapped = toRow(row);
+    this.events.emitLocal({ kind: 'row', row: mapped });
+    return mapped;
+  }
+
+  /**
+   * Takes the oldest pending job among `commands` for `owner`. PostgreSQL: `FOR UPDATE SKIP LOCKED`,
+   * so concurrent workers never take the same row; SQLite: one UPDATE … RETURNING is one write
+   * transaction, serialised by the database's single writer.
+   */
+  async claim(owner: string, commands: string[], leaseMs: number): Promise<ClaimedJob | undefined> {
+    if (!commands.length) return undefined;
+    const now = nowIso();
+    const pick = this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('command', 'in', commands)
+      .orderBy('id')
+      .limit(1);
+    const row = await this.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        lease_owner: owner,
+        lease_expires_at: Date.now() + leaseMs,
+        attempts: eb('attempts', '+', 1),
+        started_at: now,
+        updated_at: now,
+      }))
+      .where('id', '=', this.dialect === 'postgres' ? pick.forUpdate().skipLocked() : pick)
+      .where('status', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await this.events.announce({ kind: 'status', jobId: row.id, status: 'running' });
+    return { ...toJob(row), payload: JSON.parse(row.payload), attempts: row.attempts };
+  }
+
+  /** Extends the leases `owner` still holds; returns the ids it no longer holds (cancelled or taken). */
+  async heartbeat(owner: string, ids: number[], leaseMs: number): Promise<number[]> {
+    if (!ids.length) return [];
+    const held = await this.db
+      .updateTable('jobs')
+      .set({ lease_expires_at: Date.now() + leaseMs })
+      .where('id', 'in', ids)
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', owner)
+      .returning('id')
+      .execute();
+    const still = new Set(held.map((row) => row.id));
+    return ids.filter((id) => !still.has(id));
+  }
+
+  /** Moves the expired lease of a running job to `owner`; false when another worker was first. */
+  async takeOver(id: number, owner: string, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ lease_owner: owner, lease_expires_at: Date.now() + leaseMs, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .where('lease_expires_at', '<', Date.now())
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Ends a running job of `owner`; false when it was no longer theirs (cancelled, or taken over). */
+  async finish(
+    id: number,
+    owner: string,
+    status: Exclude<JobStatus, 'pending' | 'running'>,
+  ): Promise<boolean> {
+    const now = nowIso();
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ status, lease_owner: null, lease_expires_at: null, finished_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    if (!Number(result.numUpdatedRows)) return false;
+    await this.events.announce({ kind: 'status', jobId: id, status });
+    return true;
+  }
+
+  /** Puts a running job of `owner` back in the queue (shutdown, or recovered from a dead worker). */
+  async requeue(id: number, owner: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ status: 'pending', lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', owner)
+      .executeTakeFirst();
+    if (!Number(result.numUpdatedRows)) return false;
+    await this.events.announce({ kind: 'new', jobId: id });
+    return true;
+  }
+
+  /** Running jobs whose lease ran out: their worker died or hangs. */
+  expired() {
+    return this.db
+      .selectFrom('jobs')
+      .select(['id', 'command', 'attempts'])
+      .where('status', '=', 'running')
+      .where('lease_expires_at', '<', Date.now())
+      .orderBy('id')
+      .execute();
+  }
+
+  /** pending or running → cancelled; undefined when the job had already ended. */
+  async cancel(id: number): Promise<Job | undefined> {
+    const now = nowIso();
+    const row = await this.db
+      .updateTable('jobs')
+      .set({ status: 'cancelled', finished_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('status', 'in', ['pending', 'running'])
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await this.events.announce({ kind: 'status', jobId: id, status: 'cancelled' });
+    return toJob(row);
+  }
+}
+
+export const toJob = (row: Selectable<JobsTable>): Job => ({
+  id: row.id,
+  command: row.command,
+  status: row.status,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+const toRow = (row: Selectable<JobStatusesTable>): JobStatusRow => ({
+  id: row.id,
+  jobId: row.job_id,
+  output: row.output,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});

@@ -1,0 +1,164 @@
+import type { Kysely } from 'kysely';
+import { AppError, conflict } from '@app/server-kit';
+import type { ManagerDB } from '../db/schema.ts';
+import { nowIso } from '../common/time.ts';
+import type { SitesService } from '../sites/sites-service.ts';
+import { PveClient } from '../providers/proxmox/pve-client.ts';
+import type { ProxmoxProvider } from '../providers/proxmox/proxmox-provider.ts';
+import type { ImportableInstance, NodeConnection } from '../providers/types.ts';
+import { toNode, NODE_DEFAULTS, type Node, type NodesService } from './nodes-service.ts';
+
+export interface ImportInput {
+  apiUrl: string;
+  username: string;
+  password: string;
+  tlsVerify?: boolean | undefined;
+}
+
+export interface ImportResult {
+  nodes: Node[];
+  importedContainerCount: number;
+}
+
+interface RemoteNode {
+  name: string;
+  ipv4Address: string | null;
+  instances: ImportableInstance[];
+}
+
+const importFailed = (error: unknown) =>
+  new AppError(
+    502,
+    'import_failed',
+    `Import from the hypervisor cluster failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
+
+/**
+ * Logs in to a Proxmox VE cluster with a username and password, creates a node for each cluster member
+ * (credentials kept as ticket login, sealed) and adopts their LXC containers. Everything is read from the
+ * cluster first; the database changes happen in one transaction.
+ */
+export class NodeImportService {
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly sites: SitesService,
+    private readonly nodes: NodesService,
+    private readonly proxmox: ProxmoxProvider,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async import(siteId: number, input: ImportInput, owner: string): Promise<ImportResult> {
+    await this.sites.assertExists(siteId);
+    const remote = await this.readCluster(siteId, input).catch((error: unknown) => {
+      throw importFailed(error);
+    });
+    return this.db.transaction().execute(async (trx) => {
+      const nodes: Node[] = [];
+      let importedContainerCount = 0;
+      for (const member of remote) {
+        const existing = await this.nodes.findByName(member.name, trx);
+        if (existing && existing.site_id !== siteId) {
+          throw conflict(`Node ${member.name} already belongs to another site.`, {
+            name: 'is already taken',
+          });
+        }
+        const node = existing
+          ? toNode(existing)
+          : await this.nodes.create(
+              siteId,
+              {
+                name: member.name,
+                nodeType: 'hypervisor',
+                ipv4Address: member.ipv4Address,
+                apiUrl: input.apiUrl,
+                tokenId: input.username,
+                secret: input.password,
+                tlsVerify: input.tlsVerify ?? false,
+              },
+              trx,
+            );
+        nodes.push(node);
+        for (const instance of member.instances) {
+          const clash = await trx
+            .selectFrom('containers')
+            .select('id')
+            .where((eb) =>
+              eb.or([
+                eb('hostname', '=', instance.hostname),
+                eb.and([eb('node_id', '=', node.id), eb('container_id', '=', instance.containerId)]),
+                ...(instance.macAddress ? [eb('mac_address', '=', instance.macAddress)] : []),
+                ...(instance.ipv4Address ? [eb('ipv4_address', '=', instance.ipv4Address)] : []),
+              ]),
+            )
+            .executeTakeFirst();
+          if (clash) continue;
+          const now = nowIso();
+          await trx
+            .insertInto('containers')
+            .values({
+              hostname: instance.hostname,
+              owner,
+              node_id: node.id,
+              container_id: instance.containerId,
+              status: 'running',
+              template: instance.template,
+              ipv4_address: instance.ipv4Address,
+              mac_address: instance.macAddress,
+              creation_job_id: null,
+              entrypoint: null,
+              environment_vars: '{}',
+              nvidia_requested: 0,
+              created_at: now,
+              updated_at: now,
+            })
+            .execute();
+          importedContainerCount += 1;
+        }
+      }
+      return { nodes, importedContainerCount };
+    });
+  }
+
+  private async readCluster(siteId: number, input: ImportInput): Promise<RemoteNode[]> {
+    const tlsVerify = input.tlsVerify ?? false;
+    const client = new PveClient(
+      input.apiUrl,
+      tlsVerify,
+      { kind: 'ticket', username: input.username, password: input.password },
+      this.timeoutMs,
+    );
+    const members = await client.get<Array<{ node: string; status: string }>>('/nodes');
+    const addresses = new Map<string, string>();
+    try {
+      for (const entry of await client.get<Array<{ type: string; name: string; ip?: string }>>(
+        '/cluster/status',
+      )) {
+        if (entry.type === 'node' && entry.ip) addresses.set(entry.name, entry.ip);
+      }
+    } catch {
+      // Addresses are a convenience; a cluster that does not answer this still imports.
+    }
+    const result: RemoteNode[] = [];
+    for (const member of members) {
+      const connection: NodeConnection = {
+        id: 0,
+        name: member.node,
+        nodeType: 'hypervisor',
+        siteId,
+        ipv4Address: null,
+        apiUrl: input.apiUrl,
+        tokenId: input.username,
+        secret: input.password,
+        tlsVerify,
+        ...NODE_DEFAULTS,
+        nvidiaAvailable: false,
+      };
+      const instances =
+        member.status === 'online'
+          ? await this.proxmox.listForImport(connection, AbortSignal.timeout(this.timeoutMs * 4))
+          : [];
+      result.push({ name: member.node, ipv4Address: addresses.get(member.node) ?? null, instances });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,88 @@
+import { isIPv4 } from 'node:net';
+import { badRequest, type FieldErrors } from '@app/server-kit';
+
+export const NODE_TYPES = ['hypervisor', 'dummy', 'engine'] as const;
+export type NodeType = (typeof NODE_TYPES)[number];
+
+/** The original system's vocabulary, accepted on input and answered in the spec's. */
+const ALIASES: Record<string, NodeType> = { proxmox: 'hypervisor', docker: 'engine', podman: 'engine' };
+
+export function parseNodeType(value: string): NodeType {
+  const type = value.trim().toLowerCase();
+  const resolved = ALIASES[type] ?? type;
+  if (!(NODE_TYPES as readonly string[]).includes(resolved)) {
+    throw badRequest(
+      `Unknown node type "${value}"; use one of ${NODE_TYPES.join(', ')}.`,
+      { nodeType: 'is unknown' },
+      'invalid_node_type',
+    );
+  }
+  return resolved as NodeType;
+}
+
+export type EngineEndpoint =
+  { kind: 'unix'; socketPath: string } | { kind: 'http'; origin: string; tls: boolean };
+
+/**
+ * A container-engine host: `unix:///path`, `tcp://host:port` (plain HTTP, as Docker means it),
+ * `http://host:port` or `https://host:port`. Undefined when it is none of these.
+ */
+export function parseEngineHost(apiUrl: string): EngineEndpoint | undefined {
+  let url: URL;
+  try {
+    url = new URL(apiUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol === 'unix:') {
+    const socketPath = decodeURIComponent(url.pathname);
+    return !url.host && socketPath.startsWith('/') && socketPath.length > 1
+      ? { kind: 'unix', socketPath }
+      : undefined;
+  }
+  if (!url.hostname || url.username || url.password || (url.pathname !== '/' && url.pathname !== ''))
+    return undefined;
+  if (url.protocol === 'tcp:') {
+    return url.port ? { kind: 'http', origin: `http://${url.host}`, tls: false } : undefined;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') {
+    return { kind: 'http', origin: `${url.protocol}//${url.host}`, tls: url.protocol === 'https:' };
+  }
+  return undefined;
+}
+
+export function checkEngineHost(apiUrl: string | null) {
+  if (!apiUrl || !parseEngineHost(apiUrl)) {
+    throw badRequest(
+      'An engine node needs apiUrl as unix:///path/to/socket, tcp://host:port, http://host:port or https://host:port.',
+      { apiUrl: apiUrl ? 'is not a container-engine host' : 'is required for an engine node' },
+      'invalid_engine_host',
+    );
+  }
+}
+
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export interface NodeFieldsToCheck {
+  name: string;
+  nodeType: NodeType;
+  ipv4Address: string | null;
+  apiUrl: string | null;
+}
+
+/** Model rules beyond the engine host (answered as 422 validation_failed). */
+export function nodeRuleViolations(node: NodeFieldsToCheck): FieldErrors {
+  const fields: FieldErrors = {};
+  if (!HOSTNAME.test(node.name)) fields.name = 'must be the hypervisor hostname (letters, digits, - and .)';
+  if (node.ipv4Address !== null && !isIPv4(node.ipv4Address)) fields.ipv4Address = 'must be an IPv4 address';
+  if (node.nodeType === 'hypervisor' && node.apiUrl !== null) {
+    let ok = false;
+    try {
+      ok = ['http:', 'https:'].includes(new URL(node.apiUrl).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) fields.apiUrl = 'must be an http:// or https:// URL such as https://pve.example:8006';
+  }
+  return fields;
+}

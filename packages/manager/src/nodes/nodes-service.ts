@@ -1,0 +1,215 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { conflict, isForeignKeyViolation, notFound, validationFailed, type SecretBox } from '@app/server-kit';
+import type { ManagerDB, NodesTable } from '../db/schema.ts';
+import { nowIso } from '../common/time.ts';
+import type { SitesService } from '../sites/sites-service.ts';
+import type { NodeConnection } from '../providers/types.ts';
+import { checkEngineHost, nodeRuleViolations, parseNodeType, type NodeType } from './node-rules.ts';
+
+export interface Node {
+  id: number;
+  name: string;
+  nodeType: NodeType;
+  siteId: number;
+  ipv4Address: string | null;
+  apiUrl: string | null;
+  tokenId: string | null;
+  tlsVerify: boolean | null;
+  imageStorage: string;
+  volumeStorage: string;
+  networkBridge: string;
+  nvidiaAvailable: boolean;
+  hasSecret: boolean;
+}
+
+/** NodeInput as it arrives; blank strings already mean "not given". */
+export interface NodeInput {
+  name: string;
+  nodeType?: string | undefined;
+  ipv4Address?: string | null | undefined;
+  apiUrl?: string | null | undefined;
+  tokenId?: string | null | undefined;
+  secret?: string | null | undefined;
+  tlsVerify?: boolean | null | undefined;
+  imageStorage?: string | null | undefined;
+  volumeStorage?: string | null | undefined;
+  networkBridge?: string | null | undefined;
+  nvidiaAvailable?: boolean | null | undefined;
+}
+
+export const NODE_DEFAULTS = {
+  imageStorage: 'local',
+  volumeStorage: 'local-lvm',
+  networkBridge: 'vmbr0',
+} as const;
+
+type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
+
+export const nodeNotFound = () => notFound('Node not found.');
+
+export class NodesService {
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly sites: SitesService,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async list(siteId: number): Promise<Node[]> {
+    await this.sites.assertExists(siteId);
+    const rows = await this.db
+      .selectFrom('nodes')
+      .selectAll()
+      .where('site_id', '=', siteId)
+      .orderBy('id')
+      .execute();
+    return rows.map(toNode);
+  }
+
+  private async row(siteId: number, id: number) {
+    const row = await this.db
+      .selectFrom('nodes')
+      .selectAll()
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .executeTakeFirst();
+    if (!row) {
+      await this.sites.assertExists(siteId);
+      throw nodeNotFound();
+    }
+    return row;
+  }
+
+  async get(siteId: number, id: number): Promise<Node> {
+    return toNode(await this.row(siteId, id));
+  }
+
+  /** The node with its opened secret, for providers. */
+  async connection(siteId: number, id: number): Promise<NodeConnection> {
+    return this.toConnection(await this.row(siteId, id));
+  }
+
+  async connectionById(id: number): Promise<NodeConnection> {
+    const row = await this.db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw nodeNotFound();
+    return this.toConnection(row);
+  }
+
+  /** Several nodes with their opened secrets, in one query (container lists resolve status per node). */
+  async connectionsByIds(ids: number[]): Promise<NodeConnection[]> {
+    if (!ids.length) return [];
+    const rows = await this.db.selectFrom('nodes').selectAll().where('id', 'in', ids).execute();
+    return rows.map((row) => this.toConnection(row));
+  }
+
+  /** The site's nodes as rows (for the choice of a node to create a container on). */
+  async rowsOfSite(siteId: number) {
+    return this.db.selectFrom('nodes').selectAll().where('site_id', '=', siteId).orderBy('id').execute();
+  }
+
+  async create(siteId: number, input: NodeInput, db: Db = this.db): Promise<Node> {
+    const nodeType = parseNodeType(input.nodeType ?? 'hypervisor');
+    const values = this.columns(input, nodeType);
+    await this.sites.assertExists(siteId, db);
+    const now = nowIso();
+    const row = await db
+      .insertInto('nodes')
+      .values({
+        ...values,
+        site_id: siteId,
+        secret_sealed: input.secret ? this.secrets.seal(input.secret) : null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toNode(row);
+  }
+
+  /** Full update: omitted fields go back to their defaults; nodeType and a blank secret are kept. */
+  async update(siteId: number, id: number, input: NodeInput): Promise<Node> {
+    const current = await this.row(siteId, id);
+    const nodeType = input.nodeType === undefined ? current.node_type : parseNodeType(input.nodeType);
+    const values = this.columns(input, nodeType);
+    const row = await this.db
+      .updateTable('nodes')
+      .set({
+        ...values,
+        ...(input.secret ? { secret_sealed: this.secrets.seal(input.secret) } : {}),
+        updated_at: nowIso(),
+      })
+      .where('id', '=', id)
+      .where('site_id', '=', siteId)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw nodeNotFound();
+    return toNode(row);
+  }
+
+  async delete(siteId: number, id: number): Promise<void> {
+    await this.row(siteId, id);
+    const containers = await this.db
+      .selectFrom('containers')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('node_id', '=', id)
+      .executeTakeFirstOrThrow();
+    if (Number(containers.n) > 0) throw hasContainers();
+    try {
+      await this.db.deleteFrom('nodes').where('id', '=', id).where('site_id', '=', siteId).execute();
+    } catch (error) {
+      if (isForeignKeyViolation(error)) throw hasContainers();
+      throw error;
+    }
+  }
+
+  async findByName(name: string, db: Db = this.db) {
+    return db.selectFrom('nodes').selectAll().where('name', '=', name).executeTakeFirst();
+  }
+
+  private columns(input: NodeInput, nodeType: NodeType) {
+    const node = {
+      name: input.name.trim(),
+      nodeType,
+      ipv4Address: input.ipv4Address ?? null,
+      apiUrl: input.apiUrl ?? null,
+    };
+    if (nodeType === 'engine') checkEngineHost(node.apiUrl);
+    const fields = nodeRuleViolations(node);
+    if (Object.keys(fields).length) throw validationFailed(fields);
+    return {
+      name: node.name,
+      node_type: nodeType,
+      ipv4_address: node.ipv4Address,
+      api_url: node.apiUrl,
+      token_id: input.tokenId ?? null,
+      tls_verify: input.tlsVerify === undefined || input.tlsVerify === null ? null : input.tlsVerify ? 1 : 0,
+      image_storage: input.imageStorage ?? NODE_DEFAULTS.imageStorage,
+      volume_storage: input.volumeStorage ?? NODE_DEFAULTS.volumeStorage,
+      network_bridge: input.networkBridge ?? NODE_DEFAULTS.networkBridge,
+      nvidia_available: input.nvidiaAvailable ? 1 : 0,
+    };
+  }
+
+  private toConnection(row: Selectable<NodesTable>): NodeConnection {
+    const { hasSecret: _hasSecret, ...node } = toNode(row);
+    return { ...node, secret: row.secret_sealed ? this.secrets.open(row.secret_sealed) : null };
+  }
+}
+
+const hasContainers = () =>
+  conflict('Delete or move the containers of this node first.', undefined, 'has_containers');
+
+export const toNode = (row: Selectable<NodesTable>): Node => ({
+  id: row.id,
+  name: row.name,
+  nodeType: row.node_type,
+  siteId: row.site_id,
+  ipv4Address: row.ipv4_address,
+  apiUrl: row.api_url,
+  tokenId: row.token_id,
+  tlsVerify: row.tls_verify === null ? null : Boolean(row.tls_verify),
+  imageStorage: row.image_storage,
+  volumeStorage: row.volume_storage,
+  networkBridge: row.network_bridge,
+  nvidiaAvailable: Boolean(row.nvidia_available),
+  hasSecret: row.secret_sealed !== null,
+});

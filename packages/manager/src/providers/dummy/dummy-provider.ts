@@ -1,0 +1,234 @@
+import type { Kysely } from 'kysely';
+import { retryOnConflict } from '@app/server-kit';
+import type { ManagerDB } from '../../db/schema.ts';
+import { nowIso } from '../../common/time.ts';
+import { pause } from '../pause.ts';
+import {
+  ProviderError,
+  type CreateSpec,
+  type ImportableInstance,
+  type InstanceInfo,
+  type NodeConnection,
+  type NodeInstances,
+  type NodeStats,
+  type OperationContext,
+  type Provider,
+  type ReconfigureSpec,
+  type StorageInfo,
+} from '../types.ts';
+
+const FIRST_VMID = 100;
+const GiB = 1024 ** 3;
+
+/**
+ * A simulated node: instances live in the `dummy_instances` table and every operation writes the
+ * kind of output a real hypervisor task log has, at a human pace (`stepMs` between lines).
+ */
+export class DummyProvider implements Provider {
+  constructor(
+    private readonly db: Kysely<ManagerDB>,
+    private readonly stepMs: number,
+  ) {}
+
+  private async step(ctx: OperationContext, line: string) {
+    await pause(this.stepMs, ctx.signal);
+    await ctx.log(line);
+  }
+
+  private async find(node: NodeConnection, containerId: string) {
+    const vmid = Number(containerId);
+    const row = Number.isInteger(vmid)
+      ? await this.db
+          .selectFrom('dummy_instances')
+          .selectAll()
+          .where('node_id', '=', node.id)
+          .where('vmid', '=', vmid)
+          .executeTakeFirst()
+      : undefined;
+    if (!row)
+      throw new ProviderError(
+        `Configuration file 'nodes/${node.name}/lxc/${containerId}.conf' does not exist`,
+      );
+    return row;
+  }
+
+  private async setState(node: NodeConnection, vmid: number, state: 'running' | 'stopped') {
+    await this.db
+      .updateTable('dummy_instances')
+      .set({ state })
+      .where('node_id', '=', node.id)
+      .where('vmid', '=', vmid)
+      .execute();
+  }
+
+  async create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext) {
+    await ctx.log(`Allocating container on simulated node ${node.name}`);
+    const vmid = await retryOnConflict(['node_id', 'vmid'], async () => {
+      const max = await this.db
+        .selectFrom('dummy_instances')
+        .select((eb) => eb.fn.max('vmid').as('max'))
+        .where('node_id', '=', node.id)
+        .executeTakeFirst();
+      const next = Math.max(Number(max?.max ?? 0) + 1, FIRST_VMID);
+      await this.db
+        .insertInto('dummy_instances')
+        .values({
+          node_id: node.id,
+          vmid: next,
+          hostname: spec.hostname,
+          state: 'stopped',
+          config: JSON.stringify({
+            image: spec.image,
+            macAddress: spec.macAddress,
+            entrypoint: spec.entrypoint,
+            environment: spec.environment,
+            resources: spec.resources,
+          }),
+          created_at: nowIso(),
+        })
+        .execute();
+      return next;
+    });
+    try {
+      await this.step(ctx, `Pulling image ${spec.image}`);
+      for (const layer of ['3f4ca61aafcd', '9d2b4b4e5c1a', 'c5e9f2a1b7d0']) {
+        await this.step(ctx, `${layer}: Pull complete`);
+      }
+      await this.step(ctx, `Creating container ${vmid} (${spec.hostname})`);
+      await this.step(
+        ctx,
+        `  rootfs: ${node.volumeStorage}:vm-${vmid}-disk-0,size=${spec.resources.rootfsGb}G`,
+      );
+      await this.step(
+        ctx,
+        `  net0: name=eth0,bridge=${node.networkBridge}${spec.macAddress ? `,hwaddr=${spec.macAddress}` : ''},ip=dhcp`,
+      );
+      if (spec.nvidia) await this.step(ctx, '  dev0: /dev/nvidia0 (GPU passthrough)');
+      await this.step(ctx, `Starting container ${vmid}`);
+      await this.setState(node, vmid, 'running');
+      await this.step(ctx, 'TASK OK');
+      return { containerId: String(vmid) };
+    } catch (error) {
+      // A failed or cancelled create leaves nothing behind, as on a real node.
+      await this.db
+        .deleteFrom('dummy_instances')
+        .where('node_id', '=', node.id)
+        .where('vmid', '=', vmid)
+        .execute();
+      throw error;
+    }
+  }
+
+  async start(node: NodeConnection, containerId: string, ctx: OperationContext) {
+    const row = await this.find(node, containerId);
+    if (row.state === 'running') throw new ProviderError(`CT ${row.vmid} already running`);
+    await this.step(ctx, `Starting container ${row.vmid}`);
+    await this.setState(node, row.vmid, 'running');
+    await ctx.log('TASK OK');
+  }
+
+  async stop(node: NodeConnection, containerId: string, ctx: OperationContext) {
+    const row = await this.find(node, containerId);
+    if (row.state !== 'running') throw new ProviderError(`CT ${row.vmid} not running`);
+    await this.step(ctx, `Stopping container ${row.vmid}`);
+    await this.setState(node, row.vmid, 'stopped');
+    await ctx.log('TASK OK');
+  }
+
+  async restart(node: NodeConnection, containerId: string, ctx: OperationContext) {
+    const row = await this.find(node, containerId);
+    if (row.state === 'running') await this.step(ctx, `Stopping container ${row.vmid}`);
+    await this.setState(node, row.vmid, 'stopped');
+    await this.step(ctx, `Starting container ${row.vmid}`);
+    await this.setState(node, row.vmid, 'running');
+    await ctx.log('TASK OK');
+  }
+
+  async reconfigure(node: NodeConnection, containerId: string, spec: ReconfigureSpec, ctx: OperationContext) {
+    const row = await this.find(node, containerId);
+    const config = { ...(JSON.parse(row.config) as Record<string, unknown>), ...spec };
+    await this.step(ctx, `Updating configuration of container ${row.vmid}`);
+    await this.db
+      .updateTable('dummy_instances')
+      .set({ config: JSON.stringify(config) })
+      .where('node_id', '=', node.id)
+      .where('vmid', '=', row.vmid)
+      .execute();
+    await ctx.log('TASK OK');
+    return { containerId };
+  }
+
+  async delete(node: NodeConnection, containerId: string, ctx: OperationContext) {
+    const row = await this.find(node, containerId);
+    if (row.state === 'running') await this.step(ctx, `Stopping container ${row.vmid}`);
+    await this.step(ctx, `Destroying container ${row.vmid}`);
+    await this.db
+      .deleteFrom('dummy_instances')
+      .where('node_id', '=', node.id)
+      .where('vmid', '=', row.vmid)
+      .execute();
+    await ctx.log('TASK OK');
+  }
+
+  private async rows(node: NodeConnection) {
+    return this.db
+      .selectFrom('dummy_instances')
+      .selectAll()
+      .where('node_id', '=', node.id)
+      .orderBy('vmid')
+      .execute();
+  }
+
+  async instances(node: NodeConnection): Promise<NodeInstances> {
+    const instances = new Map<string, InstanceInfo>();
+    for (const row of await this.rows(node)) {
+      instances.set(String(row.vmid), {
+        containerId: String(row.vmid),
+        hostname: row.hostname,
+        state: row.state,
+      });
+    }
+    return { reachable: true, instances };
+  }
+
+  async storages(): Promise<StorageInfo[]> {
+    return [{ name: 'local', total: 100 * GiB, available: 80 * GiB }];
+  }
+
+  async stats(node: NodeConnection): Promise<NodeStats> {
+    const rows = await this.rows(node);
+    const running = rows.filter((row) => row.state === 'running').length;
+    return {
+      available: true,
+      cpu: { usage: Math.min(0.05 + running * 0.03, 1), cores: 8 },
+      memory: { total: 32 * GiB, used: (2 + running * 0.5) * GiB },
+      swap: { total: 8 * GiB, used: 0 },
+      rootfs: { total: 100 * GiB, used: (10 + rows.length * 2) * GiB },
+      uptime: Math.floor(process.uptime()),
+      loadavg: [running * 0.1, running * 0.08, running * 0.05],
+      datastores: [
+        { name: node.imageStorage, total: 100 * GiB, used: 20 * GiB, available: 80 * GiB },
+        {
+          name: node.volumeStorage,
+          total: 500 * GiB,
+          used: rows.length * 8 * GiB,
+          available: (500 - rows.length * 8) * GiB,
+        },
+      ],
+    };
+  }
+
+  async listForImport(node: NodeConnection): Promise<ImportableInstance[]> {
+    return (await this.rows(node)).map((row) => {
+      const config = JSON.parse(row.config) as { image?: string; macAddress?: string | null };
+      return {
+        containerId: String(row.vmid),
+        hostname: row.hostname,
+        state: row.state,
+        macAddress: config.macAddress ?? null,
+        ipv4Address: null,
+        template: config.image ?? 'unknown',
+      };
+    });
+  }
+}

@@ -1,0 +1,124 @@
+import { Agent, fetch, type Response } from 'undici';
+import { NodeUnreachableError, ProviderError } from './types.ts';
+
+export interface HttpEndpoint {
+  /** `http(s)://host:port`; for a unix socket any origin (the Host header the daemon sees). */
+  origin: string;
+  socketPath?: string;
+  tlsVerify: boolean;
+}
+
+export interface HttpCall {
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Bound on the whole call; the answer must start and finish within it. */
+  timeoutMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const agents = new Map<string, Agent>();
+
+function agentFor(endpoint: HttpEndpoint): Agent {
+  const key = `${endpoint.socketPath ?? endpoint.origin}|${endpoint.tlsVerify}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({
+      connect: {
+        timeout: CONNECT_TIMEOUT_MS,
+        rejectUnauthorized: endpoint.tlsVerify,
+        ...(endpoint.socketPath ? { socketPath: endpoint.socketPath } : {}),
+      },
+      keepAliveTimeout: 10_000,
+      connections: 16,
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+/** Closes every pooled connection to nodes (on shutdown). */
+export async function closeHttpAgents(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.allSettled(all.map((agent) => agent.destroy()));
+}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ENOENT',
+  'EACCES',
+  'EPIPE',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+]);
+
+/** Turns transport failures (and our own timeout) into NodeUnreachableError; lets the caller's abort through. */
+export function asTransportError(error: unknown, what: string, callerSignal?: AbortSignal): unknown {
+  if (callerSignal?.aborted) return callerSignal.reason ?? error;
+  const code =
+    (error as { code?: string; cause?: { code?: string } }).code ??
+    (error as { cause?: { code?: string } }).cause?.code;
+  const name = (error as Error).name;
+  if (name === 'TimeoutError' || name === 'AbortError' || (code && UNREACHABLE_CODES.has(code))) {
+    const detail = name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : code;
+    return new NodeUnreachableError(`${what}: ${detail}`);
+  }
+  return error;
+}
+
+/**
+ * One bounded HTTP call to a node (undici fetch: it keeps the status line's reason phrase, where
+ * Proxmox VE puts its error text). The caller must read or cancel the body.
+ */
+export async function httpCall(endpoint: HttpEndpoint, call: HttpCall): Promise<Response> {
+  const timeout = AbortSignal.timeout(call.timeoutMs);
+  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+  const url = new URL(call.path, endpoint.origin);
+  try {
+    return await fetch(url, {
+      method: call.method,
+      headers: call.headers,
+      body: call.body,
+      dispatcher: agentFor(endpoint),
+      signal,
+    });
+  } catch (error) {
+    throw asTransportError(error, `${call.method} ${url.origin}${url.pathname}`, call.signal);
+  }
+}
+
+/** Reads a whole body, mapping a stall or a dropped connection to NodeUnreachableError. */
+export async function readText(response: Response, what: string, signal?: AbortSignal): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    throw asTransportError(error, what, signal);
+  }
+}
+
+/** Reads a JSON body, or throws a ProviderError naming the call. */
+export async function readJson<T>(response: Response, what: string, signal?: AbortSignal): Promise<T> {
+  const text = await readText(response, what, signal);
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ProviderError(`${what}: answer is not JSON (HTTP ${response.status})`, response.status);
+  }
+}

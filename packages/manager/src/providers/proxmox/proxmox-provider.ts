@@ -1,0 +1,368 @@
+import { NodeUnreachableError, ProviderError } from '../types.ts';
+import type {
+  CreateSpec,
+  ImportableInstance,
+  InstanceInfo,
+  NodeConnection,
+  NodeInstances,
+  NodeStats,
+  OperationContext,
+  Provider,
+  ReconfigureSpec,
+  StorageInfo,
+} from '../types.ts';
+import { cleanupSignal, pause } from '../pause.ts';
+import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
+import { lxcListToInstances, ociTemplateFile, parseNet0, type PveLxc } from './pve-format.ts';
+
+export interface ProxmoxOptions {
+  timeoutMs: number;
+  /** Interval between task status polls. */
+  taskPollMs?: number;
+  /** VMID allocation attempts when a concurrent create takes the id first. */
+  vmidAttempts?: number;
+}
+
+interface TaskStatus {
+  status: 'running' | 'stopped';
+  exitstatus?: string;
+}
+
+const TEMPLATE_VOLID = /^[A-Za-z0-9_.-]+:vztmpl\/.+/;
+const NVIDIA_DEVICES = ['/dev/nvidia0', '/dev/nvidiactl', '/dev/nvidia-uvm', '/dev/nvidia-uvm-tools'];
+
+/** The `hypervisor` provider: LXC containers through the Proxmox VE HTTP API. */
+export class ProxmoxProvider implements Provider {
+  private readonly taskPollMs: number;
+  private readonly vmidAttempts: number;
+
+  constructor(private readonly options: ProxmoxOptions) {
+    this.taskPollMs = options.taskPollMs ?? 500;
+    this.vmidAttempts = options.vmidAttempts ?? 10;
+  }
+
+  client(node: NodeConnection): PveClient {
+    const auth = pveAuthFor(node.tokenId, node.secret);
+    if (!node.apiUrl || !auth)
+      throw new NodeUnreachableError(`node ${node.name} has no API URL or credentials`);
+    return new PveClient(node.apiUrl, node.tlsVerify ?? false, auth, this.options.timeoutMs);
+  }
+
+  private lxc(node: NodeConnection, vmid?: string) {
+    const base = `/nodes/${encodeURIComponent(node.name)}/lxc`;
+    return vmid === undefined ? base : `${base}/${encodeURIComponent(vmid)}`;
+  }
+
+  /** Polls a task until it stops, copying its log into the job output; throws unless it ended OK. */
+  async waitTask(
+    client: PveClient,
+    node: NodeConnection,
+    upid: string,
+    ctx: OperationContext,
+  ): Promise<void> {
+    const base = `/nodes/${encodeURIComponent(node.name)}/tasks/${encodeURIComponent(upid)}`;
+    let next = 0;
+    const copyLog = async () => {
+      for (;;) {
+        const lines = await client.get<Array<{ n: number; t: string }>>(
+          `${base}/log`,
+          { start: next, limit: 500 },
+          ctx.signal,
+        );
+        for (const line of lines ?? []) {
+          if (line.t !== 'no content') await ctx.log(line.t);
+          next = Math.max(next, line.n);
+        }
+        if (!lines || lines.length < 500) return;
+      }
+    };
+    try {
+      for (;;) {
+        const status = await client.get<TaskStatus>(`${base}/status`, {}, ctx.signal);
+        await copyLog();
+        if (status.status === 'stopped') {
+          const exit = status.exitstatus ?? 'unexpected status';
+          if (exit !== 'OK' && !exit.startsWith('WARNINGS')) throw new ProviderError(exit);
+          return;
+        }
+        await pause(this.taskPollMs, ctx.signal);
+      }
+    } catch (error) {
+      if (ctx.signal.aborted) {
+        // Stop the task on the node too, best effort.
+        await client.delete(base, {}, cleanupSignal(this.options.timeoutMs)).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  private async run(client: PveClient, node: NodeConnection, ctx: OperationContext, start: Promise<string>) {
+    await this.waitTask(client, node, await start, ctx);
+  }
+
+  /** A template volume id as given, or an OCI image pulled into the image storage (PVE 9.1+). */
+  private async template(client: PveClient, node: NodeConnection, image: string, ctx: OperationContext) {
+    if (TEMPLATE_VOLID.test(image)) return { volid: image, oci: false };
+    const reference = /:[^/]+$/.test(image) ? image : `${image}:latest`;
+    const file = ociTemplateFile(reference);
+    const volid = `${node.imageStorage}:vztmpl/${file}`;
+    const storagePath = `/nodes/${encodeURIComponent(node.name)}/storage/${encodeURIComponent(node.imageStorage)}`;
+    const content = await client.get<Array<{ volid: string }>>(
+      `${storagePath}/content`,
+      { content: 'vztmpl' },
+      ctx.signal,
+    );
+    if (content.some((entry) => entry.volid === volid)) {
+      await ctx.log(`Using image template ${volid}`);
+      return { volid, oci: true };
+    }
+    await ctx.log(`Pulling OCI image ${reference} into ${node.imageStorage}`);
+    await this.run(
+      client,
+      node,
+      ctx,
+      client.post<string>(`${storagePath}/oci-registry-pull`, { reference }, ctx.signal),
+    );
+    return { volid, oci: true };
+  }
+
+  async create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext) {
+    const client = this.client(node);
+    const template = await this.template(client, node, spec.image, ctx);
+    const env = Object.entries(spec.environment).map(([key, value]) => `${key}=${value}`);
+    const params: PveParams = {
+      ostemplate: template.volid,
+      hostname: spec.hostname,
+      storage: node.volumeStorage,
+      rootfs: `${node.volumeStorage}:${spec.resources.rootfsGb}`,
+      memory: spec.resources.memoryMb,
+      swap: spec.resources.swapMb,
+      cores: spec.resources.cores,
+      net0: `name=eth0,bridge=${node.networkBridge}${spec.macAddress ? `,hwaddr=${spec.macAddress}` : ''},ip=dhcp`,
+      unprivileged: true,
+      features: 'nesting=1',
+      onboot: true,
+      nameserver: spec.nameserver,
+      searchdomain: spec.searchDomain,
+      entrypoint: template.oci && spec.entrypoint ? spec.entrypoint : undefined,
+    };
+    if (spec.nvidia) NVIDIA_DEVICES.forEach((device, index) => (params[`dev${index}`] = device));
+
+    const vmid = await this.allocateAndCreate(client, node, params, ctx);
+    try {
+      // An OCI template's own env replaces what create was given: set it afterwards.
+      if (template.oci && env.length)
+        await client.put(`${this.lxc(node, vmid)}/config`, { env: env.join('\0') }, ctx.signal);
+      await ctx.log(`Starting CT ${vmid}`);
+      await this.run(
+        client,
+        node,
+        ctx,
+        client.post<string>(`${this.lxc(node, vmid)}/status/start`, {}, ctx.signal),
+      );
+      return { containerId: vmid };
+    } catch (error) {
+      await ctx.log(`Removing CT ${vmid} after the failed create`).catch(() => undefined);
+      await this.destroy(client, node, vmid, { ...ctx, signal: cleanupSignal(60_000) }).catch(
+        () => undefined,
+      );
+      throw error;
+    }
+  }
+
+  /** `/cluster/nextid` is a hint, not a reservation: the create itself judges, and a taken id is retried. */
+  private async allocateAndCreate(
+    client: PveClient,
+    node: NodeConnection,
+    params: PveParams,
+    ctx: OperationContext,
+  ) {
+    for (let attempt = 1; ; attempt++) {
+      const vmid = String(await client.get<string | number>('/cluster/nextid', {}, ctx.signal));
+      try {
+        await ctx.log(`Creating CT ${vmid} (${String(params.hostname)}) on ${node.name}`);
+        const upid = await client.post<string>(this.lxc(node), { ...params, vmid }, ctx.signal);
+        await this.waitTask(client, node, upid, ctx);
+        return vmid;
+      } catch (error) {
+        const taken = error instanceof PveApiError && /already exists/i.test(error.message);
+        if (!taken || attempt >= this.vmidAttempts) throw error;
+        await ctx.log(`VMID ${vmid} was taken meanwhile; trying the next one`);
+      }
+    }
+  }
+
+  private async current(client: PveClient, node: NodeConnection, vmid: string, signal: AbortSignal) {
+    return client.get<PveLxc>(`${this.lxc(node, vmid)}/status/current`, {}, signal);
+  }
+
+  async start(node: NodeConnection, containerId: string, ctx: OperationContext) {
+    const client = this.client(node);
+    await this.run(
+      client,
+      node,
+      ctx,
+      client.post<string>(`${this.lxc(node, containerId)}/status/start`, {}, ctx.signal),
+    );
+  }
+
+  async stop(node: NodeConnection, containerId: string, ctx: OperationContext) {
+    const client = this.client(node);
+    const path = `${this.lxc(node, containerId)}/status/shutdown`;
+    await this.run(
+      client,
+      node,
+      ctx,
+      client.post<string>(path, { timeout: 30, forceStop: true }, ctx.signal),
+    );
+  }
+
+  async restart(node: NodeConnection, containerId: string, ctx: OperationContext) {
+    const client = this.client(node);
+    const running = (await this.current(client, node, containerId, ctx.signal)).status === 'running';
+    const action = running ? 'reboot' : 'start';
+    await this.run(
+      client,
+      node,
+      ctx,
+      client.post<string>(`${this.lxc(node, containerId)}/status/${action}`, {}, ctx.signal),
+    );
+  }
+
+  async reconfigure(node: NodeConnection, containerId: string, spec: ReconfigureSpec, ctx: OperationContext) {
+    const client = this.client(node);
+    const params: PveParams = {
+      memory: spec.resources?.memoryMb,
+      swap: spec.resources?.swapMb,
+      cores: spec.resources?.cores,
+    };
+    const remove: string[] = [];
+    if (spec.environment) {
+      const env = Object.entries(spec.environment).map(([key, value]) => `${key}=${value}`);
+      if (env.length) params.env = env.join('\0');
+      else remove.push('env');
+    }
+    if (spec.entrypoint !== undefined) {
+      if (spec.entrypoint) params.entrypoint = spec.entrypoint;
+      else remove.push('entrypoint');
+    }
+    if (remove.length) params.delete = remove.join(',');
+    if (Object.values(params).every((value) => value === undefined)) return { containerId };
+    await ctx.log(`Updating the configuration of CT ${containerId}`);
+    await client.put(`${this.lxc(node, containerId)}/config`, params, ctx.signal);
+    if (spec.resources?.rootfsGb) {
+      await this.run(
+        client,
+        node,
+        ctx,
+        client.put<string>(
+          `${this.lxc(node, containerId)}/resize`,
+          { disk: 'rootfs', size: `${spec.resources.rootfsGb}G` },
+          ctx.signal,
+        ),
+      );
+    }
+    return { containerId };
+  }
+
+  async delete(node: NodeConnection, containerId: string, ctx: OperationContext) {
+    await this.destroy(this.client(node), node, containerId, ctx);
+  }
+
+  private async destroy(client: PveClient, node: NodeConnection, vmid: string, ctx: OperationContext) {
+    await ctx.log(`Destroying CT ${vmid}`);
+    await this.run(
+      client,
+      node,
+      ctx,
+      client.delete<string>(this.lxc(node, vmid), { force: 1, purge: 1 }, ctx.signal),
+    );
+  }
+
+  async instances(node: NodeConnection, signal: AbortSignal): Promise<NodeInstances> {
+    try {
+      const list = await this.client(node).get<PveLxc[]>(this.lxc(node), {}, signal);
+      return { reachable: true, instances: lxcListToInstances(list) };
+    } catch (error) {
+      return { reachable: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  async storages(node: NodeConnection, signal: AbortSignal): Promise<StorageInfo[]> {
+    const list = await this.client(node).get<Array<{ storage: string; total?: number; avail?: number }>>(
+      `/nodes/${encodeURIComponent(node.name)}/storage`,
+      { content: 'vztmpl', enabled: 1 },
+      signal,
+    );
+    return list.map((entry) => ({
+      name: entry.storage,
+      total: Number(entry.total ?? 0),
+      available: Number(entry.avail ?? 0),
+    }));
+  }
+
+  async stats(node: NodeConnection, signal: AbortSignal): Promise<NodeStats> {
+    const client = this.client(node);
+    const path = `/nodes/${encodeURIComponent(node.name)}`;
+    const [status, storages] = await Promise.all([
+      client.get<PveNodeStatus>(`${path}/status`, {}, signal),
+      client.get<Array<{ storage: string; total?: number; used?: number; avail?: number }>>(
+        `${path}/storage`,
+        { enabled: 1 },
+        signal,
+      ),
+    ]);
+    return {
+      available: true,
+      cpu: { usage: Number(status.cpu ?? 0), cores: Number(status.cpuinfo?.cpus ?? 0) },
+      memory: { total: Number(status.memory?.total ?? 0), used: Number(status.memory?.used ?? 0) },
+      swap: { total: Number(status.swap?.total ?? 0), used: Number(status.swap?.used ?? 0) },
+      rootfs: { total: Number(status.rootfs?.total ?? 0), used: Number(status.rootfs?.used ?? 0) },
+      uptime: Number(status.uptime ?? 0),
+      loadavg: (status.loadavg ?? []).map(Number),
+      datastores: storages.map((entry) => ({
+        name: entry.storage,
+        total: Number(entry.total ?? 0),
+        used: Number(entry.used ?? 0),
+        available: Number(entry.avail ?? 0),
+      })),
+    };
+  }
+
+  async listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]> {
+    const client = this.client(node);
+    const list = await client.get<PveLxc[]>(this.lxc(node), {}, signal);
+    const result: ImportableInstance[] = [];
+    for (const info of lxcListToInstances(list).values()) {
+      if (list.find((entry) => String(entry.vmid) === info.containerId)?.template) continue;
+      const config = await client.get<Record<string, string | number>>(
+        `${this.lxc(node, info.containerId)}/config`,
+        {},
+        signal,
+      );
+      result.push(importable(info, config));
+    }
+    return result;
+  }
+}
+
+interface PveNodeStatus {
+  cpu?: number;
+  uptime?: number;
+  loadavg?: string[];
+  cpuinfo?: { cpus?: number };
+  memory?: { total?: number; used?: number };
+  swap?: { total?: number; used?: number };
+  rootfs?: { total?: number; used?: number };
+}
+
+function importable(info: InstanceInfo, config: Record<string, string | number>): ImportableInstance {
+  const net = parseNet0(String(config.net0 ?? ''));
+  return {
+    ...info,
+    hostname: String(config.hostname ?? info.hostname),
+    macAddress: net.hwaddr?.toUpperCase() ?? null,
+    ipv4Address: net.ip && net.ip !== 'dhcp' && net.ip !== 'manual' ? net.ip.split('/')[0]! : null,
+    template: String(config.ostype ?? 'unknown'),
+  };
+}

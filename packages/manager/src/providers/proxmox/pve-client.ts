@@ -1,0 +1,182 @@
+import { sha256Hex } from '@app/server-kit';
+import { httpCall, readJson, readText, type HttpEndpoint } from '../http.ts';
+import { NodeUnreachableError, ProviderError } from '../types.ts';
+
+export type PveParams = Record<string, string | number | boolean | undefined>;
+
+/** A Proxmox VE answer other than 200: status, the error text, and per-parameter errors. */
+export class PveApiError extends ProviderError {
+  constructor(
+    message: string,
+    status: number,
+    readonly errors?: Record<string, string>,
+  ) {
+    super(message, status);
+    this.name = 'PveApiError';
+  }
+}
+
+export type PveAuth =
+  { kind: 'token'; tokenId: string; secret: string } | { kind: 'ticket'; username: string; password: string };
+
+interface Ticket {
+  ticket: string;
+  csrf: string;
+  expiresAt: number;
+}
+
+/** Tickets live 2 h on the server; we renew after 90 minutes. */
+const TICKET_LIFETIME_MS = 90 * 60_000;
+const tickets = new Map<string, Ticket>();
+
+/** `https://host:8006`, `https://host:8006/`, or `…/api2/json` → the `/api2/json` base. */
+export function pveBase(apiUrl: string): string {
+  return `${apiUrl.replace(/\/+$/, '').replace(/\/api2\/json$/, '')}/api2/json`;
+}
+
+/** Form encoding as the API wants it: booleans as 0/1, undefined left out. */
+function form(params: PveParams): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    body.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  }
+  return body;
+}
+
+/**
+ * The Proxmox VE `/api2/json` client: API-token header or ticket login (cookie + CSRF header on
+ * writes), form bodies, the `{data}` envelope, error text from the body or the reason phrase,
+ * 595/596 (cluster member unreachable) as NodeUnreachableError. Every call is bounded.
+ */
+export class PveClient {
+  private readonly endpoint: HttpEndpoint;
+  private readonly basePath: string;
+  private readonly base: string;
+
+  constructor(
+    apiUrl: string,
+    tlsVerify: boolean,
+    private readonly auth: PveAuth,
+    private readonly timeoutMs: number,
+  ) {
+    this.base = pveBase(apiUrl);
+    const url = new URL(this.base);
+    this.basePath = url.pathname;
+    this.endpoint = { origin: url.origin, tlsVerify };
+  }
+
+  get<T>(path: string, params: PveParams = {}, signal?: AbortSignal) {
+    return this.call<T>('GET', path, params, signal);
+  }
+  post<T>(path: string, params: PveParams = {}, signal?: AbortSignal) {
+    return this.call<T>('POST', path, params, signal);
+  }
+  put<T>(path: string, params: PveParams = {}, signal?: AbortSignal) {
+    return this.call<T>('PUT', path, params, signal);
+  }
+  delete<T>(path: string, params: PveParams = {}, signal?: AbortSignal) {
+    return this.call<T>('DELETE', path, params, signal);
+  }
+
+  async call<T>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    params: PveParams,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const write = method === 'POST' || method === 'PUT';
+    if (this.auth.kind === 'token') {
+      headers.authorization = `PVEAPIToken=${this.auth.tokenId}=${this.auth.secret}`;
+    } else {
+      const ticket = await this.ticket(signal);
+      headers.cookie = `PVEAuthCookie=${encodeURIComponent(ticket.ticket)}`;
+      if (method !== 'GET') headers.csrfpreventiontoken = ticket.csrf;
+    }
+    const encoded = form(params).toString();
+    if (write) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const what = `${method} ${path}`;
+    const response = await httpCall(this.endpoint, {
+      method,
+      path: `${this.basePath}${path}${!write && encoded ? `?${encoded}` : ''}`,
+      headers,
+      body: write ? encoded : undefined,
+      timeoutMs: this.timeoutMs,
+      signal,
+    });
+    if (response.status === 595 || response.status === 596) {
+      await response.body?.cancel();
+      throw new NodeUnreachableError(`${what}: ${response.statusText || 'cluster member unreachable'}`);
+    }
+    if (response.status !== 200) {
+      const text = await readText(response, what, signal);
+      let body: { message?: string; errors?: Record<string, string> } = {};
+      try {
+        body = text ? (JSON.parse(text) as typeof body) : {};
+      } catch {
+        body = {};
+      }
+      if (response.status === 401 && this.auth.kind === 'ticket') tickets.delete(this.ticketKey());
+      const detail = body.errors
+        ? ` (${Object.entries(body.errors)
+            .map(([key, value]) => `${key}: ${value}`)
+            .join('; ')})`
+        : '';
+      const message = (body.message?.trim() || response.statusText || `HTTP ${response.status}`) + detail;
+      throw new PveApiError(message, response.status, body.errors);
+    }
+    const body = await readJson<{ data: T }>(response, what, signal);
+    return body.data;
+  }
+
+  /** Tickets are cached per API URL, user and password (hashed), so a changed password logs in again. */
+  private ticketKey() {
+    return this.auth.kind === 'ticket'
+      ? `${this.base}|${this.auth.username}|${sha256Hex(this.auth.password)}`
+      : this.base;
+  }
+
+  /** Logs in with username and password (cached per API URL and user). */
+  async ticket(signal?: AbortSignal): Promise<Ticket> {
+    if (this.auth.kind !== 'ticket') throw new Error('token authentication has no ticket');
+    const key = this.ticketKey();
+    const cached = tickets.get(key);
+    if (cached && cached.expiresAt > Date.now()) return cached;
+    const response = await httpCall(this.endpoint, {
+      method: 'POST',
+      path: `${this.basePath}/access/ticket`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form({ username: this.auth.username, password: this.auth.password }).toString(),
+      timeoutMs: this.timeoutMs,
+      signal,
+    });
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      throw new PveApiError(
+        `login as ${this.auth.username} failed: ${response.statusText || response.status}`,
+        response.status,
+      );
+    }
+    const body = await readJson<{ data: { ticket: string; CSRFPreventionToken: string } }>(
+      response,
+      'login',
+      signal,
+    );
+    const ticket = {
+      ticket: body.data.ticket,
+      csrf: body.data.CSRFPreventionToken,
+      expiresAt: Date.now() + TICKET_LIFETIME_MS,
+    };
+    tickets.set(key, ticket);
+    return ticket;
+  }
+}
+
+/** Token when `tokenId` names one (`user@realm!name`); otherwise `tokenId` is a user for ticket login. */
+export function pveAuthFor(tokenId: string | null, secret: string | null): PveAuth | undefined {
+  if (!tokenId || !secret) return undefined;
+  return tokenId.includes('!')
+    ? { kind: 'token', tokenId, secret }
+    : { kind: 'ticket', username: tokenId, password: secret };
+}

@@ -1,0 +1,83 @@
+import type { NodeType } from '../nodes/node-rules.ts';
+import type { NodeConnection, NodeInstances, NodeStats, Provider, StorageInfo } from './types.ts';
+
+export interface RegistryOptions {
+  /** Bound on status, stats and storages calls. */
+  timeoutMs: number;
+  /** How long one node's batch status is reused (a container list asks once per node). */
+  statusCacheMs: number;
+}
+
+const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Resolves after `ms` with `fallback`, so a provider that ignores its signal still cannot hang a request. */
+async function bounded<T>(
+  ms: number,
+  work: (signal: AbortSignal) => Promise<T>,
+  fallback: (reason: string) => T,
+): Promise<T> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error('timed out'));
+      resolve(fallback(`no answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([
+      work(controller.signal).catch((error: unknown) => fallback(describe(error))),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Chooses the provider for a node's type; wraps read calls with a timeout and a short status cache. */
+export class ProviderRegistry {
+  private readonly statusCache = new Map<number, { at: number; answer: Promise<NodeInstances> }>();
+
+  constructor(
+    private readonly providers: Record<NodeType, Provider>,
+    private readonly options: RegistryOptions,
+  ) {}
+
+  for(node: Pick<NodeConnection, 'nodeType'>): Provider {
+    return this.providers[node.nodeType];
+  }
+
+  /** Batch status of one node; `reachable:false` within the timeout when it cannot be asked. */
+  instances(node: NodeConnection): Promise<NodeInstances> {
+    const cached = this.statusCache.get(node.id);
+    if (cached && Date.now() - cached.at < this.options.statusCacheMs) return cached.answer;
+    const answer = bounded(
+      this.options.timeoutMs,
+      (signal) => this.for(node).instances(node, signal),
+      (reason): NodeInstances => ({ reachable: false, reason }),
+    );
+    this.statusCache.set(node.id, { at: Date.now(), answer });
+    return answer;
+  }
+
+  /** Forgets a node's cached status (after an operation changed it). */
+  invalidate(nodeId: number) {
+    this.statusCache.delete(nodeId);
+  }
+
+  storages(node: NodeConnection): Promise<StorageInfo[]> {
+    return bounded(
+      this.options.timeoutMs,
+      (signal) => this.for(node).storages(node, signal),
+      () => [],
+    );
+  }
+
+  stats(node: NodeConnection): Promise<NodeStats> {
+    return bounded(
+      this.options.timeoutMs,
+      (signal) => this.for(node).stats(node, signal),
+      (reason): NodeStats => ({ available: false, reason }),
+    );
+  }
+}

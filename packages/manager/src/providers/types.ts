@@ -1,0 +1,139 @@
+import type { NodeType } from '../nodes/node-rules.ts';
+
+/** A node as a provider needs it: its address and opened credentials. Never leaves the server. */
+export interface NodeConnection {
+  id: number;
+  name: string;
+  nodeType: NodeType;
+  siteId: number;
+  ipv4Address: string | null;
+  apiUrl: string | null;
+  tokenId: string | null;
+  secret: string | null;
+  tlsVerify: boolean | null;
+  imageStorage: string;
+  volumeStorage: string;
+  networkBridge: string;
+  nvidiaAvailable: boolean;
+}
+
+/** What a long operation gets from the job running it. */
+export interface OperationContext {
+  signal: AbortSignal;
+  /** Appends one line to the job output (streamed to SSE clients as it is written). */
+  log(line: string): Promise<void>;
+}
+
+export interface Resources {
+  cores: number;
+  memoryMb: number;
+  swapMb: number;
+  rootfsGb: number;
+}
+
+export interface CreateSpec {
+  hostname: string;
+  /** Image reference (`nginx:1.27`, `ghcr.io/o/r:tag`) or, on a hypervisor, a template volume id. */
+  image: string;
+  /** MAC address allocated by the manager (dnsmasq reserves the IPv4 for it). */
+  macAddress: string | null;
+  entrypoint: string | null;
+  environment: Record<string, string>;
+  nvidia: boolean;
+  resources: Resources;
+  /** DNS settings handed to the container where the provider supports it. */
+  nameserver?: string | undefined;
+  searchDomain?: string | undefined;
+}
+
+export interface ReconfigureSpec {
+  environment?: Record<string, string>;
+  entrypoint?: string | null;
+  resources?: Partial<Resources>;
+}
+
+export type InstanceState = 'running' | 'stopped';
+
+export interface InstanceInfo {
+  containerId: string;
+  hostname: string;
+  state: InstanceState;
+}
+
+/** Batch status of one node: every instance by provider id, or why the node could not be asked. */
+export type NodeInstances =
+  { reachable: true; instances: Map<string, InstanceInfo> } | { reachable: false; reason: string };
+
+export interface StorageInfo {
+  name: string;
+  total: number;
+  available: number;
+}
+
+export interface Usage {
+  total: number;
+  /** Absent where the node does not report it (a container engine reports totals only). */
+  used?: number;
+}
+
+export interface NodeStats {
+  available: boolean;
+  reason?: string;
+  /** CPU utilisation as a fraction (0–1) and the number of CPUs. */
+  cpu?: { usage?: number; cores: number };
+  memory?: Usage;
+  swap?: Usage;
+  rootfs?: Usage;
+  uptime?: number;
+  loadavg?: number[];
+  containers?: { total: number; running: number };
+  datastores?: Array<{ name: string; total: number; used: number; available: number }>;
+}
+
+export interface ImportableInstance extends InstanceInfo {
+  macAddress: string | null;
+  ipv4Address: string | null;
+  template: string;
+}
+
+/** One interface, one adapter per node type (dummy, hypervisor, engine). */
+export interface Provider {
+  create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext): Promise<{ containerId: string }>;
+  start(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
+  stop(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
+  restart(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
+  /** Applies new settings; the id changes when the provider must recreate the instance (engine). */
+  reconfigure(
+    node: NodeConnection,
+    containerId: string,
+    spec: ReconfigureSpec,
+    ctx: OperationContext,
+  ): Promise<{ containerId: string }>;
+  delete(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
+  /** Every instance of the node in one call; `reachable:false` instead of throwing or hanging. */
+  instances(node: NodeConnection, signal: AbortSignal): Promise<NodeInstances>;
+  /** Template storages; empty when the node has no credentials or the call fails. */
+  storages(node: NodeConnection, signal: AbortSignal): Promise<StorageInfo[]>;
+  stats(node: NodeConnection, signal: AbortSignal): Promise<NodeStats>;
+  /** Instances to adopt when importing the node. */
+  listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]>;
+}
+
+/** A provider call failed in a way the job output should explain. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+/** The node did not answer (refused, timed out, no route, missing socket) or has no credentials. */
+export class NodeUnreachableError extends ProviderError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NodeUnreachableError';
+  }
+}

@@ -1,0 +1,130 @@
+import { conflict, forbidden, notFound, validationFailed } from '@app/server-kit';
+import type { Principal } from '../auth/principal.ts';
+import type { SitesService } from '../sites/sites-service.ts';
+import type { JobsRepository } from '../jobs/jobs-repository.ts';
+import type { ContainersRepository } from '../containers/containers-repository.ts';
+import { CONTAINER_COMMANDS, type ContainerApplyPayload } from '../containers/container-jobs.ts';
+import {
+  RESOURCE_DEFAULTS,
+  RESOURCE_TYPES,
+  toResources,
+  type EffectiveResources,
+  type RequestFilter,
+  type ResourceRequest,
+  type ResourceRequestsRepository,
+  type ResourceType,
+} from './resource-requests-repository.ts';
+
+export interface RequestInput {
+  siteId: number;
+  hostname: string;
+  resourceType: string;
+  value: number;
+  comment?: string | null | undefined;
+  /** Administrators may file for another user (default: the caller). */
+  username?: string | undefined;
+}
+
+const LIMITS: Record<ResourceType, number> = {
+  cpus: 256,
+  memory: 4_194_304,
+  swap: 4_194_304,
+  rootfs: 65_536,
+};
+
+/**
+ * Resource requests: users ask for more than the defaults; administrators review. Within the defaults
+ * (or filed by an administrator) a request is approved at once by `system`. An approved value sizes
+ * new containers of that hostname and is applied to an existing one through a job.
+ */
+export class ResourceRequestsService {
+  constructor(
+    private readonly repo: ResourceRequestsRepository,
+    private readonly sites: SitesService,
+    private readonly containers: ContainersRepository,
+    private readonly jobs: JobsRepository,
+  ) {}
+
+  list(principal: Principal, filter: RequestFilter): Promise<ResourceRequest[]> {
+    return this.repo.list({ ...filter, ...(principal.isAdmin ? {} : { username: principal.uid }) });
+  }
+
+  count(principal: Principal): Promise<number> {
+    return this.repo.countPending(principal.isAdmin ? undefined : principal.uid);
+  }
+
+  async effective(principal: Principal, siteId: number, hostname: string, username: string) {
+    if (!principal.isAdmin && username !== principal.uid) {
+      throw forbidden('You can only see your own resource allowances.');
+    }
+    await this.sites.assertExists(siteId);
+    return this.repo.effective(siteId, hostname, username);
+  }
+
+  async create(principal: Principal, input: RequestInput): Promise<ResourceRequest> {
+    const username = (principal.isAdmin && input.username?.trim()) || principal.uid;
+    const type = input.resourceType.trim().toLowerCase() as ResourceType;
+    const hostname = input.hostname.trim().toLowerCase();
+    const fields: Record<string, string> = {};
+    if (!RESOURCE_TYPES.includes(type)) fields.resourceType = `must be one of ${RESOURCE_TYPES.join(', ')}`;
+    else if (input.value < (type === 'swap' ? 0 : 1) || input.value > LIMITS[type]) {
+      fields.value = `must be between ${type === 'swap' ? 0 : 1} and ${LIMITS[type]}`;
+    }
+    if (!hostname) fields.hostname = 'must not be blank';
+    if (Object.keys(fields).length) throw validationFailed(fields);
+    await this.sites.assertExists(input.siteId);
+    const container = await this.containers.findByHostname(input.siteId, hostname);
+    if (container && !principal.isAdmin && container.owner !== principal.uid) {
+      throw forbidden('Only the owner of a container can ask for its resources.');
+    }
+    const auto = principal.isAdmin || input.value <= RESOURCE_DEFAULTS[type];
+    const now = new Date().toISOString();
+    const request = await this.repo.insert({
+      site_id: input.siteId,
+      hostname,
+      username,
+      resource_type: type,
+      value: input.value,
+      status: auto ? 'approved' : 'pending',
+      comment: input.comment?.trim() || null,
+      admin_comment: null,
+      reviewed_by: auto ? 'system' : null,
+      reviewed_at: auto ? now : null,
+    });
+    if (auto) await this.applyToContainer(request, principal.uid);
+    return request;
+  }
+
+  async review(
+    principal: Principal,
+    id: number,
+    decision: 'approved' | 'denied',
+    adminComment?: string | null,
+  ) {
+    const existing = await this.repo.get(id);
+    if (!existing) throw notFound('Resource request not found.');
+    const reviewed = await this.repo.review(id, decision, principal.uid, adminComment?.trim() || null);
+    if (!reviewed) {
+      throw conflict(`The request was already ${existing.status}.`, undefined, 'already_reviewed');
+    }
+    const jobId = decision === 'approved' ? await this.applyToContainer(reviewed, principal.uid) : null;
+    return { ...reviewed, jobId };
+  }
+
+  /** Resizes the existing container of that hostname (owned by the requester) through a job. */
+  private async applyToContainer(request: ResourceRequest, by: string): Promise<number | null> {
+    const container = await this.containers.findByHostname(request.siteId, request.hostname);
+    if (!container?.containerId || container.owner !== request.username) return null;
+    const values: EffectiveResources = await this.repo.effective(
+      request.siteId,
+      request.hostname,
+      request.username,
+    );
+    const payload: ContainerApplyPayload = {
+      containerId: container.id,
+      reconfigure: { resources: toResources(values) },
+      restart: false,
+    };
+    return (await this.jobs.create(CONTAINER_COMMANDS.apply, by, payload)).id;
+  }
+}

@@ -1,0 +1,259 @@
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Api } from '../common/api.ts';
+import { Data, Nullable, responses } from '../common/schemas.ts';
+import { principalOf, requireUser } from '../auth/request-auth.ts';
+import type { Services } from '../services.ts';
+import type { ServiceInput } from '../services/service-input.ts';
+import {
+  ContainerSchema,
+  ContainerStatusSchema,
+  CreateContainerSchema,
+  ImageMetadataSchema,
+  UpdateContainerSchema,
+} from './schemas/containers.ts';
+
+const SiteParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }) });
+const ContainerParams = Type.Object({
+  siteId: Type.Integer({ minimum: 1 }),
+  id: Type.Integer({ minimum: 1 }),
+});
+const CollaboratorParams = Type.Object({
+  siteId: Type.Integer({ minimum: 1 }),
+  id: Type.Integer({ minimum: 1 }),
+  username: Type.String({ minLength: 1 }),
+});
+const ListQuery = Type.Object({
+  hostname: Type.Optional(Type.String()),
+  nodeId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')])),
+  user: Type.Optional(Type.Array(Type.String(), { description: 'bracket notation: user[0]=…&user[1]=…' })),
+});
+const CollaboratorList = Type.Object({ collaborators: Type.Array(Type.String()) });
+
+/**
+ * `user[0]=a&user[1]=b` (and `user[]=a`) into `user: ['a', 'b']` before validation; the default
+ * querystring parser keeps bracketed keys as they are.
+ */
+async function bracketUsers(request: FastifyRequest) {
+  const query = request.query as Record<string, unknown>;
+  const indexed: Array<[number, string]> = [];
+  for (const key of Object.keys(query)) {
+    const match = /^user\[(\d*)\]$/.exec(key);
+    if (!match) continue;
+    const values = ([] as unknown[]).concat(query[key]);
+    for (const value of values)
+      indexed.push([match[1] ? Number(match[1]) : Number.MAX_SAFE_INTEGER, String(value)]);
+    delete query[key];
+  }
+  if (!indexed.length) return;
+  const existing = query.user === undefined ? [] : ([] as unknown[]).concat(query.user).map(String);
+  query.user = [...existing, ...indexed.sort((a, b) => a[0] - b[0]).map(([, value]) => value)];
+}
+
+/** Nullable optional fields: null means "not given". */
+const given = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
+
+export async function containerRoutes(api: Api, services: Services) {
+  const { containers, containerUpdates, collaborators, imageMetadata } = services;
+  const tags = ['Containers'];
+  api.addHook('onRequest', requireUser);
+
+  api.get(
+    '/sites/:siteId/containers',
+    {
+      preValidation: bracketUsers,
+      schema: {
+        tags,
+        params: SiteParams,
+        querystring: ListQuery,
+        response: responses({ 200: Data(Type.Array(ContainerSchema)) }),
+      },
+    },
+    async (request) => ({
+      data: await containers.list(principalOf(request), request.params.siteId, {
+        hostname: request.query.hostname,
+        nodeId: request.query.nodeId === '' ? undefined : request.query.nodeId,
+        user: request.query.user,
+      }),
+    }),
+  );
+
+  api.post(
+    '/sites/:siteId/containers',
+    {
+      schema: {
+        tags,
+        params: SiteParams,
+        body: CreateContainerSchema,
+        response: responses({
+          201: Data(
+            Type.Object({
+              containerId: Type.Integer(),
+              jobId: Type.Integer(),
+              hostname: Type.String(),
+              status: ContainerStatusSchema,
+            }),
+          ),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const data = await containers.create(principalOf(request), request.params.siteId, {
+        hostname: body.hostname,
+        template: body.template,
+        customTemplate: given(body.customTemplate),
+        entrypoint: given(body.entrypoint),
+        nvidiaRequested: given(body.nvidiaRequested),
+        username: given(body.username),
+        collaborators: given(body.collaborators),
+        environmentVars: given(body.environmentVars),
+        services: given(body.services) as Record<string, ServiceInput> | undefined,
+      });
+      return reply.code(201).send({ data });
+    },
+  );
+
+  api.get(
+    '/sites/:siteId/containers/new',
+    {
+      schema: {
+        tags,
+        summary: 'What the new-container form needs',
+        params: SiteParams,
+        response: responses({
+          200: Data(
+            Type.Object({
+              siteId: Type.Integer(),
+              externalDomains: Type.Array(
+                Type.Object({ id: Type.Integer(), name: Type.String(), siteId: Nullable(Type.Integer()) }),
+              ),
+              nvidiaAvailable: Type.Boolean(),
+            }),
+          ),
+        }),
+      },
+    },
+    async (request) => ({ data: await containers.newForm(request.params.siteId) }),
+  );
+
+  api.get(
+    '/sites/:siteId/containers/metadata',
+    {
+      schema: {
+        tags,
+        summary: 'Ports, HTTP services (image labels), entrypoint and environment of an image',
+        params: SiteParams,
+        querystring: Type.Object({
+          image: Type.String({ minLength: 1 }),
+          arch: Type.Optional(Type.String({ pattern: '^[a-z0-9]+$', description: 'default amd64' })),
+        }),
+        response: responses({ 200: Data(ImageMetadataSchema) }),
+      },
+    },
+    async (request) => {
+      await services.sites.assertExists(request.params.siteId);
+      return { data: await imageMetadata.lookup(request.query.image, request.query.arch || 'amd64') };
+    },
+  );
+
+  api.get(
+    '/sites/:siteId/containers/:id',
+    { schema: { tags, params: ContainerParams, response: responses({ 200: Data(ContainerSchema) }) } },
+    async (request) => ({
+      data: await containers.get(principalOf(request), request.params.siteId, request.params.id),
+    }),
+  );
+
+  api.put(
+    '/sites/:siteId/containers/:id',
+    {
+      schema: {
+        tags,
+        params: ContainerParams,
+        body: UpdateContainerSchema,
+        response: responses({
+          200: Data(
+            Type.Object({
+              containerId: Type.Integer(),
+              jobId: Nullable(Type.Integer()),
+              dnsWarnings: Type.Array(Type.String()),
+              message: Type.String(),
+            }),
+          ),
+        }),
+      },
+    },
+    async (request) => {
+      const body = request.body ?? {};
+      return {
+        data: await containerUpdates.update(principalOf(request), request.params.siteId, request.params.id, {
+          username: given(body.username),
+          services: given(body.services) as Record<string, ServiceInput> | undefined,
+          environmentVars: given(body.environmentVars),
+          entrypoint: given(body.entrypoint),
+          restart: given(body.restart),
+        }),
+      };
+    },
+  );
+
+  api.delete(
+    '/sites/:siteId/containers/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Deletes the instance on its node, then the record; 409 hostname_mismatch aborts',
+        params: ContainerParams,
+        response: responses({
+          200: Data(Type.Object({ deleted: Type.Boolean(), dnsWarnings: Type.Array(Type.String()) })),
+        }),
+      },
+    },
+    async (request) => ({
+      data: await containers.delete(principalOf(request), request.params.siteId, request.params.id),
+    }),
+  );
+
+  api.get(
+    '/sites/:siteId/containers/:id/collaborators',
+    { schema: { tags, params: ContainerParams, response: responses({ 200: Data(CollaboratorList) }) } },
+    async (request) => ({
+      data: await collaborators.list(principalOf(request), request.params.siteId, request.params.id),
+    }),
+  );
+
+  api.post(
+    '/sites/:siteId/containers/:id/collaborators',
+    {
+      schema: {
+        tags,
+        params: ContainerParams,
+        body: Type.Object({ username: Type.String({ minLength: 1 }) }),
+        response: responses({ 201: Data(CollaboratorList) }),
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        data: await collaborators.add(
+          principalOf(request),
+          request.params.siteId,
+          request.params.id,
+          request.body.username,
+        ),
+      }),
+  );
+
+  api.delete(
+    '/sites/:siteId/containers/:id/collaborators/:username',
+    { schema: { tags, params: CollaboratorParams, response: responses({ 200: Data(CollaboratorList) }) } },
+    async (request) => ({
+      data: await collaborators.remove(
+        principalOf(request),
+        request.params.siteId,
+        request.params.id,
+        request.params.username,
+      ),
+    }),
+  );
+}

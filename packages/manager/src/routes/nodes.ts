@@ -1,0 +1,145 @@
+import { Type } from 'typebox';
+import type { Api } from '../common/api.ts';
+import { Data, responses } from '../common/schemas.ts';
+import { principalOf, requireAdmin, requireUser } from '../auth/request-auth.ts';
+import type { Services } from '../services.ts';
+import type { NodeInput } from '../nodes/nodes-service.ts';
+import {
+  ImportInputSchema,
+  NodeInputSchema,
+  NodeSchema,
+  NodeStatsSchema,
+  NodeSchema as ImportedNode,
+  StorageSchema,
+} from './schemas/fleet.ts';
+
+const SiteParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }) });
+const NodeParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }), id: Type.Integer({ minimum: 1 }) });
+
+/** Blank strings in optional fields mean "not given" (real forms send them). */
+function blankless(body: NodeInput): NodeInput {
+  const cleaned: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    cleaned[key] = typeof value === 'string' && key !== 'name' ? value.trim() || undefined : value;
+  }
+  return cleaned as unknown as NodeInput;
+}
+
+export async function nodeRoutes(api: Api, services: Services) {
+  const { nodes, providers, nodeImport } = services;
+  const tags = ['Nodes'];
+
+  api.get(
+    '/sites/:siteId/nodes',
+    {
+      onRequest: requireUser,
+      schema: { tags, params: SiteParams, response: responses({ 200: Data(Type.Array(NodeSchema)) }) },
+    },
+    async (request) => ({ data: await nodes.list(request.params.siteId) }),
+  );
+
+  api.post(
+    '/sites/:siteId/nodes',
+    {
+      onRequest: requireAdmin,
+      schema: {
+        tags,
+        params: SiteParams,
+        body: NodeInputSchema,
+        response: responses({ 201: Data(NodeSchema) }),
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: await nodes.create(request.params.siteId, blankless(request.body)) }),
+  );
+
+  api.post(
+    '/sites/:siteId/nodes/import',
+    {
+      onRequest: requireAdmin,
+      schema: {
+        tags,
+        summary: 'Log in to a Proxmox VE cluster, create its nodes and import their containers',
+        params: SiteParams,
+        body: ImportInputSchema,
+        response: responses({
+          201: Data(Type.Object({ nodes: Type.Array(ImportedNode), importedContainerCount: Type.Integer() })),
+        }),
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({
+        data: await nodeImport.import(request.params.siteId, request.body, principalOf(request).uid),
+      }),
+  );
+
+  api.get(
+    '/sites/:siteId/nodes/:id',
+    {
+      onRequest: requireUser,
+      schema: { tags, params: NodeParams, response: responses({ 200: Data(NodeSchema) }) },
+    },
+    async (request) => ({ data: await nodes.get(request.params.siteId, request.params.id) }),
+  );
+
+  api.put(
+    '/sites/:siteId/nodes/:id',
+    {
+      onRequest: requireAdmin,
+      schema: {
+        tags,
+        summary: 'Full update: omitted fields reset to defaults; nodeType and a blank secret are kept',
+        params: NodeParams,
+        body: NodeInputSchema,
+        response: responses({ 200: Data(NodeSchema) }),
+      },
+    },
+    async (request) => ({
+      data: await nodes.update(request.params.siteId, request.params.id, blankless(request.body)),
+    }),
+  );
+
+  api.delete(
+    '/sites/:siteId/nodes/:id',
+    {
+      onRequest: requireAdmin,
+      schema: { tags, params: NodeParams, response: responses({ 204: Type.Null() }) },
+    },
+    async (request, reply) => {
+      await nodes.delete(request.params.siteId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  api.get(
+    '/sites/:siteId/nodes/:id/storages',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags,
+        summary: 'Template storages; empty when the node cannot be asked',
+        params: NodeParams,
+        response: responses({ 200: Data(Type.Array(StorageSchema)) }),
+      },
+    },
+    async (request) => ({
+      data: await providers.storages(await nodes.connection(request.params.siteId, request.params.id)),
+    }),
+  );
+
+  api.get(
+    '/sites/:siteId/nodes/:id/stats',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags,
+        summary: 'Live node usage; available is false when it cannot be asked',
+        params: NodeParams,
+        response: responses({ 200: Data(NodeStatsSchema) }),
+      },
+    },
+    async (request) => ({
+      data: await providers.stats(await nodes.connection(request.params.siteId, request.params.id)),
+    }),
+  );
+}

@@ -1,0 +1,97 @@
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from '@app/server-kit';
+import type { Api } from '../common/api.ts';
+import { Data, DateTime, IdParams, Nullable, responses } from '../common/schemas.ts';
+import { principalOf, requireUser } from '../auth/request-auth.ts';
+import type { Services } from '../services.ts';
+
+const Severity = Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')]);
+const NotificationSchema = Type.Object({
+  id: Type.Integer(),
+  source: Type.String(),
+  severity: Severity,
+  node: Nullable(Type.String()),
+  ctid: Nullable(Type.String()),
+  owner: Nullable(Type.String()),
+  action: Nullable(Type.String()),
+  message: Type.String(),
+  evidence: Nullable(Type.Object({}, { additionalProperties: true })),
+  eventAt: Nullable(DateTime),
+  acknowledgedAt: Nullable(DateTime),
+  acknowledgedBy: Nullable(Type.String()),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+
+/** Node-side tools post with an administrator's API key, never with a browser session. */
+async function adminApiKey(request: FastifyRequest) {
+  if (!request.principal) throw unauthorized('Send an administrator API key as a Bearer token.');
+  if (request.principal.via !== 'apikey' || !request.principal.isAdmin) {
+    throw forbidden('Notifications are posted with an administrator API key.');
+  }
+}
+
+export async function notificationRoutes(api: Api, services: Services) {
+  const { notifications } = services;
+  const tags = ['Notifications'];
+
+  api.post(
+    '/notifications',
+    {
+      onRequest: adminApiKey,
+      schema: {
+        tags,
+        body: Type.Object({
+          source: Type.String({ minLength: 1 }),
+          severity: Severity,
+          message: Type.String({ minLength: 1 }),
+          node: Type.Optional(Nullable(Type.String())),
+          ctid: Type.Optional(Nullable(Type.Union([Type.Integer(), Type.String()]))),
+          owner: Type.Optional(Nullable(Type.String())),
+          action: Type.Optional(Nullable(Type.String())),
+          evidence: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
+          ts: Type.Optional(Type.Integer({ minimum: 0 })),
+        }),
+        response: responses({ 201: Data(NotificationSchema) }),
+      },
+    },
+    async (request, reply) => reply.code(201).send({ data: await notifications.create(request.body) }),
+  );
+
+  api.get(
+    '/notifications',
+    {
+      onRequest: requireUser,
+      schema: {
+        tags,
+        summary: "The caller's notifications: unacknowledged first, then newest",
+        querystring: Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) }),
+        response: responses({ 200: Data(Type.Array(NotificationSchema)) }),
+      },
+    },
+    async (request) => ({ data: await notifications.list(principalOf(request).uid, request.query.limit) }),
+  );
+
+  api.post(
+    '/notifications/all/ack',
+    {
+      onRequest: requireUser,
+      schema: { tags, response: responses({ 200: Data(Type.Object({ acknowledged: Type.Integer() })) }) },
+    },
+    async (request) => ({
+      data: { acknowledged: await notifications.acknowledgeAll(principalOf(request).uid) },
+    }),
+  );
+
+  api.post(
+    '/notifications/:id/ack',
+    {
+      onRequest: requireUser,
+      schema: { tags, params: IdParams, response: responses({ 200: Data(NotificationSchema) }) },
+    },
+    async (request) => ({
+      data: await notifications.acknowledge(principalOf(request).uid, request.params.id),
+    }),
+  );
+}

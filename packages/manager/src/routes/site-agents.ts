@@ -1,0 +1,112 @@
+import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
+import { forbidden, isLoopback, notFound, unauthorized } from '@app/server-kit';
+import type { Api } from '../common/api.ts';
+import { Data, DateTime, Nullable, responses } from '../common/schemas.ts';
+import { requireAdmin } from '../auth/request-auth.ts';
+import type { Services } from '../services.ts';
+
+/** Agents and the proxy report from the gateway host itself, or anywhere with an admin API key. */
+async function localOrAdmin(request: FastifyRequest) {
+  if (isLoopback(request)) return;
+  if (!request.principal) throw unauthorized('Call from the manager host, or send an admin API key.');
+  if (!request.principal.isAdmin) throw forbidden('Only administrators can do this.');
+}
+
+const ServiceReport = Type.Object({
+  state: Type.String(),
+  lastApply: Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('unknown')]),
+});
+const CheckinBody = Type.Object({
+  siteId: Type.Integer(),
+  hostname: Type.String({ minLength: 1 }),
+  currentTime: Type.Optional(Type.Integer()),
+  ipv4Address: Type.Optional(Nullable(Type.String())),
+  services: Type.Optional(Type.Record(Type.String(), ServiceReport)),
+  volumes: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.Integer(),
+        status: Type.Union([Type.Literal('ready'), Type.Literal('failed')]),
+        message: Type.Optional(Nullable(Type.String())),
+      }),
+    ),
+  ),
+});
+const AgentRecord = Type.Object({
+  id: Type.Integer(),
+  siteId: Type.Integer(),
+  siteName: Nullable(Type.String()),
+  hostname: Type.String(),
+  ipv4Address: Nullable(Type.String()),
+  services: Nullable(Type.Record(Type.String(), ServiceReport)),
+  lastCheckinAt: Nullable(DateTime),
+  secondsSinceCheckin: Nullable(Type.Integer()),
+});
+
+export async function siteAgentRoutes(api: Api, services: Services) {
+  const { agents } = services;
+  const tags = ['Agents'];
+
+  api.post(
+    '/agents',
+    {
+      onRequest: localOrAdmin,
+      config: { csrf: false, validationError: { statusCode: 422, code: 'validation_failed' } },
+      schema: {
+        tags,
+        summary:
+          'Agent check-in: stores the agent record, answers the site snapshot with a strong ETag (304 when unchanged)',
+        body: CheckinBody,
+        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
+        response: {
+          200: Type.Object({
+            data: Type.Object({
+              site: Type.Object({}, { additionalProperties: true }),
+              proxy: Type.Object({}, { additionalProperties: true }),
+            }),
+          }),
+          304: Type.Null(),
+          ...responses({}),
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await agents.checkIn(request.body, request.headers['if-none-match']);
+      reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+      if (answer.status === 304) return reply.code(304).send(null);
+      // The snapshot is serialised once per change; send those bytes as they are.
+      return reply
+        .type('application/json; charset=utf-8')
+        .serializer((payload) => payload as string)
+        .send(answer.body as never);
+    },
+  );
+
+  api.get(
+    '/agents',
+    {
+      onRequest: requireAdmin,
+      schema: { tags, response: responses({ 200: Data(Type.Array(AgentRecord)) }) },
+    },
+    async () => ({ data: await agents.list() }),
+  );
+
+  api.post(
+    '/services/:id/last-access',
+    {
+      onRequest: localOrAdmin,
+      config: { csrf: false },
+      schema: {
+        tags,
+        summary: 'The site proxy saw traffic: sets lastAccessedAt (written at most once per 10 minutes)',
+        params: Type.Object({ id: Type.Integer() }),
+        response: { 204: Type.Null(), ...responses({}) },
+      },
+    },
+    async (request, reply) => {
+      if (!(await agents.touchService(request.params.id))) throw notFound('Service not found.');
+      return reply.code(204).send(null);
+    },
+  );
+}

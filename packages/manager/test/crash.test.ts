@@ -1,0 +1,105 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { eventually, readSse, startFleetManager, type SseEvent } from './fleet-helpers.ts';
+
+const CHILD = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
+
+describe('a worker process killed in the middle of a job', () => {
+  let test: TestManager;
+  let admin: ManagerClient;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    test = await startFleetManager({ JOB_LEASE_S: '1', JOB_HEARTBEAT_MS: '200' });
+    admin = await adminClient(test);
+  });
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await test.close();
+  });
+
+  function startChild(): Promise<ChildProcess> {
+    const config = test.config;
+    const env = {
+      ...process.env,
+      DATA_DIR: config.dataDir,
+      MANAGER_DATABASE_URL: config.databaseUrl ?? '',
+      TEST_SCHEMA: (test.manager.services.ctx.databaseSchema as string | undefined) ?? '',
+      LOG_LEVEL: 'silent',
+      JOB_LEASE_S: '1',
+      JOB_HEARTBEAT_MS: '200',
+      JOB_POLL_MS: '100',
+      JOB_CONCURRENCY: '2',
+    };
+    const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    return new Promise((resolve, reject) => {
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().startsWith('ready')) resolve(proc);
+      });
+      proc.on('exit', (code) => reject(new Error(`worker child exited early (${code})`)));
+    });
+  }
+
+  it('is recovered: a retryable job is finished by another worker, a fragile one is failed, and streams see the end', async () => {
+    const { jobs, jobHandlers } = test.manager.services;
+    // This process has no handler for these commands yet, so only the child can take them.
+    const retryable = await jobs.enqueue('crash.retryable', {}, 'admin');
+    const fragile = await jobs.enqueue('crash.fragile', {}, 'admin');
+    child = await startChild();
+
+    const cookie = { cookie: `connect.sid=${admin.cookie('connect.sid')}` };
+    const seen: Record<number, SseEvent[]> = { [retryable.id]: [], [fragile.id]: [] };
+    const streams = [retryable.id, fragile.id].map((id) =>
+      readSse(`${admin.baseUrl}/jobs/${id}/stream`, cookie, {
+        stop: (event) => {
+          seen[id]!.push(event);
+          return event.event === 'status';
+        },
+      }),
+    );
+    // Live rows from the other process reach this process's streams (NOTIFY on PostgreSQL, re-read on SQLite).
+    await eventually(async () => seen[retryable.id]!.length >= 3 && seen[fragile.id]!.length >= 3, 15_000);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+    child = undefined;
+
+    jobHandlers.register('crash.retryable', {
+      retryOnTakeover: true,
+      async run(_payload, ctx) {
+        await ctx.log('finished by the surviving worker');
+      },
+    });
+    jobHandlers.register('crash.fragile', {
+      async run() {
+        throw new Error('must not run again');
+      },
+    });
+    test.manager.services.worker.wake();
+
+    const results = await Promise.all(streams);
+    const first = results[0]!;
+    const second = results[1]!;
+    expect(first.events.at(-1)).toEqual({ event: 'status', data: '{"status":"success"}' });
+    expect(second.events.at(-1)).toEqual({ event: 'status', data: '{"status":"failure"}' });
+    const outputs = first.events
+      .filter((e) => e.event === 'log')
+      .map((e) => JSON.parse(e.data).output as string);
+    expect(outputs[0]).toBe('child step 1');
+    expect(outputs).toContain('The worker running this job stopped responding; the job was queued again.');
+    expect(outputs.at(-1)).toBe('finished by the surviving worker');
+    const ids = first.events.filter((e) => e.event === 'log').map((e) => Number(e.id));
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const fragileRows = (await admin.get(`/jobs/${fragile.id}/status`)).body.data as Array<{
+      output: string;
+    }>;
+    expect(fragileRows.at(-1)!.output).toBe(
+      'Error: the worker running this job stopped responding; the job failed.',
+    );
+    expect(fragileRows.some((row) => row.output.includes('must not run again'))).toBe(false);
+  });
+});

@@ -1,0 +1,160 @@
+import { Api } from './api.ts';
+import { Localizer, MARK, type Phrase } from './localizer.ts';
+import { chooseLanguage, optionsFromScript, storeLanguage, type ClientOptions } from './options.ts';
+import { Scanner, type CrawlerConfig } from './scanner.ts';
+import { TRANSLATED_ATTRIBUTES } from './text-rules.ts';
+
+const HIDE_ATTRIBUTE = 'data-loco-loading';
+const HIDE_TIMEOUT_MS = 1500;
+const REGISTER_DELAY_MS = 400;
+const DEFAULT_CONFIG: CrawlerConfig = {
+  blockedTags: [],
+  inlineTags: ['a', 'b', 'strong', 'i', 'em', 'span', 'small', 'sup', 'sub', 'u', 'mark', 'abbr'],
+  domContextSelectors: [],
+  contextDepth: 0,
+  domContextEnabled: false,
+};
+
+export interface LocoApi {
+  init(options: Partial<ClientOptions>): Promise<void>;
+  textnodes(): Phrase[];
+  apply(): void;
+  setLanguage(code: string | null): Promise<void>;
+  getLanguage(): string | null;
+  languages(): { code: string; name: string }[];
+}
+
+/** Hides the page until the first translation pass (or the timeout), so visitors see no flicker. */
+function hidePage(): () => void {
+  const style = document.createElement('style');
+  style.textContent = `html[${HIDE_ATTRIBUTE}] body{visibility:hidden!important}`;
+  document.head.appendChild(style);
+  document.documentElement.setAttribute(HIDE_ATTRIBUTE, '');
+  const show = () => {
+    document.documentElement.removeAttribute(HIDE_ATTRIBUTE);
+    style.remove();
+  };
+  setTimeout(show, HIDE_TIMEOUT_MS);
+  return show;
+}
+
+const domReady = () =>
+  document.readyState === 'loading'
+    ? new Promise((resolve) => document.addEventListener('DOMContentLoaded', resolve, { once: true }))
+    : Promise.resolve();
+
+function createClient(): LocoApi {
+  let api: Api | undefined;
+  let localizer: Localizer | undefined;
+  let offered: { code: string; name: string }[] = [];
+  let observer: MutationObserver | undefined;
+  const sent = new Set<string>();
+  let queue: { key: string; context: string }[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const register = (key: string, context: string) => {
+    const id = `${key}\u0000${context}`;
+    if (sent.has(id)) return;
+    sent.add(id);
+    queue.push({ key, context });
+    timer ??= setTimeout(() => {
+      const batch = queue;
+      queue = [];
+      timer = undefined;
+      api
+        ?.register(batch, location.origin + location.pathname)
+        .catch((error: unknown) => console.warn(error));
+    }, REGISTER_DELAY_MS);
+  };
+
+  /** Follows the page as it changes (SPA routes, lazy content, re-renders), ignoring our own writes. */
+  const observe = () => {
+    observer = new MutationObserver((records) => {
+      const roots = new Set<Node>();
+      for (const record of records) {
+        if (record.type === 'childList') record.addedNodes.forEach((node) => roots.add(node));
+        else if (record.type === 'characterData' && !localizer!.isOurs(record.target))
+          roots.add(record.target);
+        else if (record.type === 'attributes' && !localizer!.isOurs(record.target, record.attributeName!))
+          roots.add(record.target);
+      }
+      roots.forEach((root) => root.isConnected && localizer!.process(root));
+    });
+    observer.observe(document.body, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: [...TRANSLATED_ATTRIBUTES],
+    });
+  };
+
+  const loadLanguage = async (code: string | null) => {
+    localizer!.language = code;
+    localizer!.translations = new Map(
+      code
+        ? (await api!.translations(code)).map((t) => [`${t.key}\u0000${t.context}`, t.value] as const)
+        : [],
+    );
+  };
+
+  const client: LocoApi = {
+    async init(options) {
+      if (!options.apiKey || !options.server) {
+        console.warn(
+          'loco: set data-api-key on the script tag (and data-server when it is served elsewhere)',
+        );
+        return;
+      }
+      const show =
+        options.lang || new URLSearchParams(location.search).get('lang') ? hidePage() : () => undefined;
+      try {
+        api = new Api(options.server, options.apiKey);
+        const [config, languages] = await Promise.all([
+          api.crawlerConfig().catch(() => DEFAULT_CONFIG),
+          api.languages().catch(() => []),
+        ]);
+        offered = languages;
+        localizer = new Localizer(new Scanner({ ...DEFAULT_CONFIG, ...config }), register);
+        await loadLanguage(
+          chooseLanguage(
+            options.lang ?? null,
+            offered.map((l) => l.code),
+          ),
+        ).catch((error: unknown) => console.warn(error));
+        await domReady();
+        performance.mark('loco:first-pass-start');
+        localizer.process(document.body);
+        performance.measure('loco:first-pass', 'loco:first-pass-start');
+        observe();
+      } finally {
+        show();
+      }
+    },
+    textnodes: () => localizer?.phrases() ?? [],
+    apply: () => localizer?.process(document.body),
+    async setLanguage(code) {
+      if (!localizer) return;
+      storeLanguage(code);
+      await loadLanguage(code);
+      localizer.applyAll();
+      localizer.process(document.body);
+    },
+    getLanguage: () => localizer?.language ?? null,
+    languages: () => offered,
+  };
+  return client;
+}
+
+declare global {
+  interface Window {
+    Loco: LocoApi;
+  }
+}
+
+if (!window.Loco) {
+  window.Loco = createClient();
+  const options = optionsFromScript(document.currentScript as HTMLScriptElement | null);
+  if (options.apiKey) void window.Loco.init(options);
+}
+export { MARK };

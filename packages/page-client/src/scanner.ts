@@ -1,0 +1,162 @@
+import { hasLetters, looksPersonal, SKIPPED_TAGS, TRANSLATED_ATTRIBUTES } from './text-rules.ts';
+
+export interface CrawlerConfig {
+  blockedTags: string[];
+  inlineTags: string[];
+  domContextSelectors: string[];
+  contextDepth: number;
+  domContextEnabled: boolean;
+}
+
+/**
+ * One translatable place on the page: a text node, an attribute, or a sentence whose inline elements
+ * (`<strong>`, `<a>` …) are `{{text:N}}` slots — its text nodes are grouped by the gaps between them.
+ */
+export type Unit =
+  | { kind: 'text'; element: Element; node: Text }
+  | { kind: 'attr'; element: Element; name: string }
+  | { kind: 'block'; element: Element; groups: Text[][]; inline: Element[] };
+
+export const isTranslatable = (text: string) => hasLetters(text) && !looksPersonal(text);
+
+/** Finds the units of a subtree under the project's crawler configuration. */
+export class Scanner {
+  private readonly blocked: Set<string>;
+  private readonly inline: Set<string>;
+
+  constructor(readonly config: CrawlerConfig) {
+    this.blocked = new Set(config.blockedTags.map((tag) => tag.toUpperCase()));
+    this.inline = new Set(config.inlineTags.map((tag) => tag.toUpperCase()));
+  }
+
+  skipped(element: Element): boolean {
+    const tag = element.tagName.toUpperCase();
+    return (
+      SKIPPED_TAGS.has(tag) ||
+      this.blocked.has(tag) ||
+      element.getAttribute('data-loco-ignore') === 'true' ||
+      element.getAttribute('translate') === 'no'
+    );
+  }
+
+  /** True when the element or one of its ancestors is skipped. */
+  insideSkipped(node: Node): boolean {
+    for (
+      let element = node.nodeType === 1 ? (node as Element) : node.parentElement;
+      element;
+      element = element.parentElement
+    ) {
+      if (this.skipped(element)) return true;
+    }
+    return false;
+  }
+
+  /** The units under `root` (the root included), in document order. */
+  scan(root: Node): Unit[] {
+    const units: Unit[] = [];
+    if (root.nodeType === 3) {
+      const parent = root.parentElement;
+      if (parent && !this.insideSkipped(parent)) this.visit(parent, units);
+    } else if (root.nodeType === 1 && !this.insideSkipped(root)) {
+      // A change inside a sentence with inline parts re-reads the whole sentence.
+      const element = root as Element;
+      const sentence =
+        element.parentElement && this.isBlock(element.parentElement) ? element.parentElement : element;
+      this.visit(sentence, units);
+    }
+    return units;
+  }
+
+  private visit(element: Element, units: Unit[]) {
+    if (this.skipped(element)) return;
+    this.attributes(element, units);
+    if (this.isBlock(element)) {
+      units.push(this.block(element));
+      for (const child of element.children) this.attributesDeep(child, units);
+      return;
+    }
+    // Adjacent text nodes (as `Clicked {count} times` renders in React) read as one phrase.
+    let run: Text[] = [];
+    const flush = () => {
+      if (run.length === 1) {
+        if (isTranslatable(run[0]!.nodeValue ?? '')) units.push({ kind: 'text', element, node: run[0]! });
+      } else if (run.length > 1 && isTranslatable(run.map((node) => node.nodeValue).join(''))) {
+        units.push({ kind: 'block', element, groups: [run], inline: [] });
+      }
+      run = [];
+    };
+    for (const child of element.childNodes) {
+      if (child.nodeType === 3) run.push(child as Text);
+      else if (child.nodeType === 1) {
+        flush();
+        this.visit(child as Element, units);
+      }
+    }
+    flush();
+  }
+
+  private attributes(element: Element, units: Unit[]) {
+    for (const name of TRANSLATED_ATTRIBUTES) {
+      const value = element.getAttribute(name);
+      if (value && isTranslatable(value)) units.push({ kind: 'attr', element, name });
+    }
+  }
+
+  private attributesDeep(element: Element, units: Unit[]) {
+    if (this.skipped(element)) return;
+    this.attributes(element, units);
+    for (const child of element.children) this.attributesDeep(child, units);
+  }
+
+  /** A sentence: text of its own next to inline elements, and no other element children. */
+  isBlock(element: Element): boolean {
+    if (!this.inline.size || !element.firstElementChild) return false;
+    let text = '';
+    for (const child of element.childNodes) {
+      if (child.nodeType === 3) text += child.nodeValue;
+      else if (child.nodeType === 1 && !this.inline.has((child as Element).tagName.toUpperCase()))
+        return false;
+    }
+    return isTranslatable(text);
+  }
+
+  private block(element: Element): Unit {
+    const groups: Text[][] = [[]];
+    const inline: Element[] = [];
+    for (const child of element.childNodes) {
+      if (child.nodeType === 3) groups[groups.length - 1]!.push(child as Text);
+      else if (child.nodeType === 1) {
+        inline.push(child as Element);
+        groups.push([]);
+      }
+    }
+    return { kind: 'block', element, groups, inline };
+  }
+
+  /** The phrase context of an element: empty unless the project turns DOM context on. */
+  contextOf(element: Element): string {
+    const { domContextEnabled, domContextSelectors, contextDepth } = this.config;
+    if (!domContextEnabled) return '';
+    for (const selector of domContextSelectors) {
+      const scope = safeClosest(element, selector);
+      if (scope) return scope.getAttribute('data-loco-context') || scope.id || selector;
+    }
+    const path: string[] = [];
+    for (
+      let node: Element | null = element;
+      node && node.tagName !== 'BODY' && path.length < contextDepth;
+      node = node.parentElement
+    ) {
+      path.unshift(node.tagName.toLowerCase());
+    }
+    return path.join('>');
+  }
+}
+
+function safeClosest(element: Element, selector: string): Element | null {
+  try {
+    return element.closest(selector);
+  } catch {
+    return null; // a selector the browser does not understand matches nothing
+  }
+}

@@ -1,0 +1,212 @@
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startHarness, type Harness } from '../../translator/test/helpers.ts';
+import { collectErrors, launchChromium, serveSite } from './browser.ts';
+
+const script = (harness: Harness, extra = '') =>
+  `<script src="${harness.url}/client.js" data-api-key="${harness.key}"${extra}></script>`;
+
+const STATIC_PAGE = (
+  tag: string,
+) => `<!doctype html><html lang="en"><head><title>Shop</title>${tag}</head><body>
+<header><h1>Welcome to our shop</h1><img src="data:," alt="Shop logo"></header>
+<main>
+  <input placeholder="Search products"><button title="Start the search" aria-label="Search now">Go</button>
+  <p>Fresh bread every morning.</p>
+  <p data-loco-ignore="true">Do not translate this</p>
+  <p translate="no">Brand Name Ltd</p>
+  <code>npm install shop</code><script>var secret = "Script text";</script>
+  <p>Contact us at help@shop.example</p><p>Call +1 (555) 123-4567</p><p>Order 20240512</p>
+  <p>Email<strong>*</strong></p>
+  <p>You have 3 new messages</p>
+</main></body></html>`;
+
+async function waitForKeys(harness: Harness, keys: string[]) {
+  await expect
+    .poll(
+      async () => {
+        const response = await harness.client.get('/api/translations/all?limit=500');
+        return response.body.rows.map((row: { key: string }) => row.key);
+      },
+      { timeout: 10_000 },
+    )
+    .toEqual(expect.arrayContaining(keys));
+}
+
+/** Approves every phrase and stores a translation for each key given. */
+async function translate(harness: Harness, lang: string, values: Record<string, string>) {
+  const rows = (await harness.client.get('/api/translations/all?limit=500')).body.rows as { id: number }[];
+  await harness.client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
+  const saved = await harness.client.post('/api/translations', {
+    lang,
+    translations: Object.entries(values).map(([key, value]) => ({ key, context: '', value })),
+  });
+  expect(saved.status).toBeLessThan(300);
+}
+
+describe('page client in Chromium against the real translator', () => {
+  let harness: Harness;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    await harness.client.patch('/api/project/settings', { settings: { languages: ['fr', 'de'] } });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.stop();
+  });
+
+  it('registers the page text, skips code and personal data, and translates it with slots filled back', async () => {
+    const site = await serveSite({ '/': STATIC_PAGE(script(harness)) });
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await page.goto(site.url);
+    const original = await page.evaluate(() => document.body.innerHTML);
+    await waitForKeys(harness, [
+      'Welcome to our shop',
+      'Shop logo',
+      'Search products',
+      'Start the search',
+      'Search now',
+      'Fresh bread every morning.',
+      'Email{{text:0}}',
+      'You have {{number:0}} new messages',
+    ]);
+    const keys = (
+      (await harness.client.get('/api/translations/all?limit=500')).body.rows as { key: string }[]
+    ).map((row) => row.key);
+    for (const never of [
+      'Do not translate this',
+      'Brand Name Ltd',
+      'npm install shop',
+      'Script text',
+      'help@shop.example',
+      '555',
+      '20240512',
+    ]) {
+      expect(keys.join('\n')).not.toContain(never);
+    }
+    const registered = await harness.client.get('/api/analytics/urls');
+    expect(registered.body.rows[0].url).toBe(`${site.url}/`);
+
+    await translate(harness, 'fr', {
+      'Welcome to our shop': 'Bienvenue dans notre boutique',
+      'Shop logo': 'Logo de la boutique',
+      'Search products': 'Chercher des produits',
+      'Start the search': 'Lancer la recherche',
+      'Fresh bread every morning.': 'Du pain frais chaque matin.',
+      'Email{{text:0}}': 'Courriel{{text:0}}',
+      'You have {{number:0}} new messages': 'Vous avez {{number:0}} nouveaux messages',
+    });
+
+    await page.goto(`${site.url}/?lang=fr`);
+    await page.waitForSelector('[data-loco-translated="fr"]');
+    await page.evaluate(
+      () => ((document.querySelector('strong') as unknown as { tagged: boolean }).tagged = true),
+    );
+    expect(await page.textContent('h1')).toBe('Bienvenue dans notre boutique');
+    expect(await page.getAttribute('img', 'alt')).toBe('Logo de la boutique');
+    expect(await page.getAttribute('input', 'placeholder')).toBe('Chercher des produits');
+    expect(await page.getAttribute('button', 'aria-label')).toBe('Search now'); // no translation yet
+    expect(await page.evaluate(() => document.querySelectorAll('p')[6]!.textContent)).toBe('Courriel*');
+    expect(await page.evaluate(() => document.querySelectorAll('p')[7]!.textContent)).toBe(
+      'Vous avez 3 nouveaux messages',
+    );
+    expect(await page.textContent('[translate="no"]')).toBe('Brand Name Ltd');
+    expect(await page.evaluate(() => window.Loco.getLanguage())).toBe('fr');
+
+    // Back to the original without a reload: the page is exactly as it was.
+    await page.evaluate(() => window.Loco.setLanguage(null));
+    expect(await page.evaluate(() => document.body.innerHTML)).toBe(original);
+    expect(
+      await page.evaluate(() => (document.querySelector('strong') as unknown as { tagged: boolean }).tagged),
+    ).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+    await site.close();
+  });
+
+  it('exposes window.Loco.textnodes() with key, context and element', async () => {
+    const site = await serveSite({ '/': STATIC_PAGE(script(harness)) });
+    const page = await browser.newPage();
+    await page.goto(site.url);
+    await page.waitForFunction(() => window.Loco.textnodes().length > 0);
+    const nodes = await page.evaluate(() =>
+      window.Loco.textnodes().map((n) => ({ key: n.key, context: n.context, tag: n.element.tagName })),
+    );
+    expect(nodes).toContainEqual({ key: 'Welcome to our shop', context: '', tag: 'H1' });
+    expect(nodes).toContainEqual({ key: 'You have {{number:0}} new messages', context: '', tag: 'P' });
+    await page.close();
+    await site.close();
+  });
+
+  it('keeps a React app working while it re-renders translated text, and follows client-side routes', async () => {
+    const app = await build({
+      entryPoints: [fileURLToPath(new URL('./fixtures/react-app.tsx', import.meta.url))],
+      bundle: true,
+      write: false,
+      format: 'iife',
+      jsx: 'automatic',
+      define: { 'process.env.NODE_ENV': '"development"' },
+    });
+    const site = await serveSite({
+      '/': `<!doctype html><html><head>${script(harness, ' data-lang="de"')}</head><body><div id="root"></div><script src="/app.js"></script></body></html>`,
+      '/app.js': app.outputFiles[0]!.text,
+    });
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await page.goto(site.url);
+    await waitForKeys(harness, ['Counter page', 'Clicked {{number:0}} times', 'Increment']);
+    await page.click('a#about');
+    await waitForKeys(harness, ['About us', 'We bake bread.']);
+    await page.goto(site.url);
+    await translate(harness, 'de', {
+      'Counter page': 'Zählerseite',
+      'Clicked {{number:0}} times': '{{number:0}} Mal geklickt',
+      Increment: 'Erhöhen',
+      'About us': 'Über uns',
+      'We bake bread.': 'Wir backen Brot.',
+    });
+    await page.reload();
+    await page.waitForSelector('h2[data-loco-translated="de"]');
+    expect(await page.textContent('h2')).toBe('Zählerseite');
+    expect(await page.textContent('output')).toBe('0 Mal geklickt');
+    await page.click('button#inc');
+    await page.click('button#inc');
+    await expect.poll(() => page.textContent('output')).toBe('2 Mal geklickt');
+    expect(await page.textContent('button#inc')).toBe('Erhöhen');
+
+    // A client-side route change renders new text, which is translated as it appears.
+    await page.click('a#about');
+    await expect.poll(() => page.textContent('h2')).toBe('Über uns');
+    await expect.poll(() => page.textContent('section p')).toBe('Wir backen Brot.');
+    expect(new URL(page.url()).pathname).toBe('/about');
+    await page.click('a#home');
+    await expect.poll(() => page.textContent('output')).toBe('2 Mal geklickt');
+    expect(errors).toEqual([]);
+    await page.close();
+    await site.close();
+  });
+
+  it('switches between languages and back to the original without a reload', async () => {
+    await translate(harness, 'de', { 'Welcome to our shop': 'Willkommen in unserem Laden' });
+    const site = await serveSite({ '/': STATIC_PAGE(script(harness)) });
+    const page = await browser.newPage();
+    await page.goto(site.url);
+    await page.waitForFunction(() => window.Loco.textnodes().length > 0);
+    await page.evaluate(() => window.Loco.setLanguage('fr'));
+    expect(await page.textContent('h1')).toBe('Bienvenue dans notre boutique');
+    await page.evaluate(() => window.Loco.setLanguage('de'));
+    expect(await page.textContent('h1')).toBe('Willkommen in unserem Laden');
+    expect(await page.evaluate(() => localStorage.getItem('loco:lang'))).toBe('de');
+    await page.evaluate(() => window.Loco.setLanguage(null));
+    expect(await page.textContent('h1')).toBe('Welcome to our shop');
+    expect(await page.$('[data-loco-translated]')).toBeNull();
+    await page.close();
+    await site.close();
+  });
+});

@@ -1,0 +1,52 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { useAuth } from './auth.tsx';
+import { Layout } from './components/Layout.tsx';
+import { SignIn } from './pages/SignIn.tsx';
+import { Review } from './pages/Review.tsx';
+
+// The review page (the landing page) is in the main bundle; the others, recharts above all, load on demand.
+const Grid = lazy(() => import('./pages/Grid.tsx').then((m) => ({ default: m.Grid })));
+const AiJobs = lazy(() => import('./pages/AiJobs.tsx').then((m) => ({ default: m.AiJobs })));
+const Prompts = lazy(() => import('./pages/Prompts.tsx').then((m) => ({ default: m.Prompts })));
+const Analytics = lazy(() => import('./pages/Analytics.tsx').then((m) => ({ default: m.Analytics })));
+const UrlDetailPage = lazy(() => import('./pages/UrlDetail.tsx').then((m) => ({ default: m.UrlDetailPage })));
+const PhraseDetailPage = lazy(() =>
+  import('./pages/PhraseDetail.tsx').then((m) => ({ default: m.PhraseDetailPage })),
+);
+const SettingsPage = lazy(() => import('./pages/Settings.tsx').then((m) => ({ default: m.SettingsPage })));
+const Backups = lazy(() => import('./pages/Backups.tsx').then((m) => ({ default: m.Backups })));
+const Install = lazy(() => import('./pages/Install.tsx').then((m) => ({ default: m.Install })));
+
+export function App() {
+  const { apiKey } = useAuth();
+  const location = useLocation();
+  if (!apiKey) {
+    if (location.pathname === '/signin') return <SignIn />;
+    const next = location.pathname + location.search;
+    return <Navigate to={`/signin${next !== '/' ? `?next=${encodeURIComponent(next)}` : ''}`} replace />;
+  }
+  return (
+    <Routes>
+      <Route path="/signin" element={<Navigate to="/" replace />} />
+      <Route element={<Layout />}>
+        <Route index element={<Navigate to="/review" replace />} />
+        <Route path="review" element={<Review />} />
+        <Route path="translations" element={<Grid />} />
+        <Route path="ai" element={<AiJobs />} />
+        <Route path="prompts" element={<Prompts />} />
+        <Route path="analytics" element={<Analytics />} />
+        <Route path="analytics/url" element={<UrlDetailPage />} />
+        <Route path="analytics/phrases/:id" element={<PhraseDetailPage />} />
+        <Route path="settings" element={<SettingsPage />} />
+        <Route path="backups" element={<Backups />} />
+        <Route path="install" element={<Install />} />
+        <Route path="*" element={<NotFound />} />
+      </Route>
+    </Routes>
+  );
+}
+
+function NotFound() {
+  return <p>This page does not exist.</p>;
+}

@@ -1,0 +1,74 @@
+import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation } from 'react-router';
+import { useAuth } from '../auth.tsx';
+import { useProject } from '../hooks.ts';
+import { Loading } from './common.tsx';
+
+const NAV = [
+  { to: '/review', label: 'Review' },
+  { to: '/translations', label: 'Translations' },
+  { to: '/ai', label: 'AI translation' },
+  { to: '/prompts', label: 'Prompts' },
+  { to: '/analytics', label: 'Analytics' },
+  { to: '/settings', label: 'Settings' },
+  { to: '/backups', label: 'Backups & export' },
+  { to: '/install', label: 'Install' },
+];
+
+export function Layout() {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { signOut } = useAuth();
+  const project = useProject();
+  const { pathname } = useLocation();
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+            />
+            <Text fw={700}>Translator</Text>
+            {project.data && (
+              <Text c="dimmed" size="sm" truncate visibleFrom="xs" data-testid="project-name">
+                {project.data.name}
+              </Text>
+            )}
+          </Group>
+          <Button variant="subtle" size="xs" onClick={signOut}>
+            Sign out
+          </Button>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main">
+        <ScrollArea>
+          {NAV.map((item) => (
+            <NavLink
+              key={item.to}
+              component={Link}
+              to={item.to}
+              label={item.label}
+              active={pathname === item.to || pathname.startsWith(`${item.to}/`)}
+              onClick={close}
+            />
+          ))}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

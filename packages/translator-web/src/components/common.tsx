@@ -1,0 +1,188 @@
+import { Alert, Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type ReactNode } from 'react';
+import { ApiError, type PhraseStatus } from '../api.ts';
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+export function notifyError(error: unknown, title = 'The request failed') {
+  notifications.show({ color: 'red', title, message: errorMessage(error) });
+}
+
+export function notifyOk(message: string) {
+  notifications.show({ color: 'green', message });
+}
+
+/** A field's message from a 400/422 answer (`fields` keyed by the request path). */
+export function fieldError(error: unknown, ...names: string[]): string | undefined {
+  if (!(error instanceof ApiError) || !error.fields) return undefined;
+  for (const [path, message] of Object.entries(error.fields)) {
+    if (names.some((name) => path === name || path.startsWith(`${name}.`) || path.endsWith(`/${name}`)))
+      return message;
+  }
+  return undefined;
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <Center py="xl" role="status" aria-live="polite">
+      <Group gap="xs">
+        <Loader size="sm" />
+        <Text c="dimmed">{label}</Text>
+      </Group>
+    </Center>
+  );
+}
+
+export function QueryError({ error, retry }: { error: unknown; retry?: () => void }) {
+  return (
+    <Alert color="red" title="Could not load" role="alert">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{errorMessage(error)}</Text>
+        {retry && (
+          <Button size="xs" variant="light" color="red" onClick={retry}>
+            Try again
+          </Button>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** Loading → error → content, for a TanStack query. */
+export function QueryView<T>({
+  query,
+  children,
+  label,
+}: {
+  query: { data: T | undefined; error: unknown; isPending: boolean; refetch: () => unknown };
+  children: (data: T) => ReactNode;
+  label?: string;
+}) {
+  if (query.isPending) return <Loading label={label} />;
+  if (query.error || query.data === undefined)
+    return <QueryError error={query.error} retry={() => void query.refetch()} />;
+  return <>{children(query.data)}</>;
+}
+
+export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
+      <Title order={2}>{children}</Title>
+      {actions && <Group gap="xs">{actions}</Group>}
+    </Group>
+  );
+}
+
+const STATUS_COLOR: Record<string, string> = {
+  pending: 'yellow',
+  approved: 'green',
+  trash: 'gray',
+  running: 'blue',
+  completed: 'green',
+  failed: 'red',
+  cancelled: 'gray',
+};
+
+export function StatusBadge({ status }: { status: PhraseStatus | string }) {
+  return (
+    <Badge color={STATUS_COLOR[status] ?? 'gray'} variant="light">
+      {status}
+    </Badge>
+  );
+}
+
+/** A button that asks before doing something destructive. */
+export function ConfirmButton({
+  children,
+  title,
+  message,
+  confirmLabel,
+  onConfirm,
+  color = 'red',
+  disabled,
+  loading,
+  size = 'sm',
+  variant = 'light',
+  ariaLabel,
+}: {
+  children: ReactNode;
+  title: string;
+  message: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  color?: string;
+  disabled?: boolean;
+  loading?: boolean;
+  size?: string;
+  variant?: string;
+  ariaLabel?: string;
+}) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <Button
+        color={color}
+        variant={variant}
+        size={size}
+        disabled={disabled}
+        loading={loading}
+        aria-label={ariaLabel}
+        onClick={() => setOpen(true)}
+      >
+        {children}
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={title} centered>
+        <Stack>
+          <Text size="sm">{message}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button
+              color={color}
+              loading={busy}
+              data-autofocus
+              onClick={async () => {
+                setBusy(true);
+                try {
+                  await onConfirm();
+                  setOpen(false);
+                } finally {
+                  setBusy(false);
+                }
+              }}
+            >
+              {confirmLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds <= 0) return '—';
+  if (seconds < 60) return `${Math.round(seconds)} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}

@@ -1,0 +1,476 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  Progress,
+  Radio,
+  ScrollArea,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useSearchParams } from 'react-router';
+import { ApiError, api, query, type Job, type Prompt, type RowPage } from '../api.ts';
+import {
+  errorMessage,
+  formatDate,
+  formatDuration,
+  notifyError,
+  notifyOk,
+  PageTitle,
+  QueryView,
+  StatusBadge,
+} from '../components/common.tsx';
+import { SlotKey } from '../components/SlotKey.tsx';
+import { useLanguages, useProject } from '../hooks.ts';
+
+const ACTIVE = new Set(['pending', 'running']);
+
+export function AiJobs() {
+  const [params, setParams] = useSearchParams();
+  const jobId = params.get('job');
+  const watch = (id: string | null) =>
+    setParams(
+      (current) => {
+        const copy = new URLSearchParams(current);
+        if (id) copy.set('job', id);
+        else copy.delete('job');
+        return copy;
+      },
+      { replace: true },
+    );
+  return (
+    <>
+      <PageTitle>AI translation</PageTitle>
+      <Stack gap="lg">
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+          <StartJob onStarted={watch} />
+          <Stack gap="md">
+            {jobId ? <JobProgress id={jobId} onDismiss={() => watch(null)} /> : null}
+            <ActiveJobs current={jobId} onWatch={watch} />
+          </Stack>
+        </SimpleGrid>
+        <JobHistory onWatch={watch} />
+      </Stack>
+    </>
+  );
+}
+
+function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  const chosenFromReview = (location.state as { ids?: number[] } | null)?.ids ?? [];
+  const languages = useLanguages();
+  const project = useProject();
+  const prompts = useQuery({ queryKey: ['prompts'], queryFn: () => api.get<Prompt[]>('/api/prompts') });
+  const [lang, setLang] = useState<string | null>(null);
+  const [promptId, setPromptId] = useState<string | null>(null);
+  const [scope, setScope] = useState<'untranslated' | 'chosen'>(
+    chosenFromReview.length ? 'chosen' : 'untranslated',
+  );
+  const [chosen, setChosen] = useState<Set<number>>(new Set(chosenFromReview));
+  const [screenshots, setScreenshots] = useState(false);
+  const effectiveLang = lang ?? languages.data?.[0]?.code ?? null;
+  const effectivePrompt = promptId ?? prompts.data?.find((p) => p.isDefault)?.id ?? null;
+
+  const untranslated = useQuery({
+    queryKey: ['rows', 'untranslated-ids', effectiveLang],
+    queryFn: () =>
+      api.get<{ ids: number[]; total: number }>(
+        `/api/textnodes/untranslated-ids${query({ lang: effectiveLang })}`,
+      ),
+    enabled: !!effectiveLang,
+  });
+
+  const start = useMutation({
+    mutationFn: async () => {
+      const ids = scope === 'chosen' ? [...chosen] : (untranslated.data?.ids ?? []);
+      return api.post<{ jobId: string; total: number }>('/api/ai-jobs', {
+        key_ids: ids,
+        lang: effectiveLang,
+        ...(effectivePrompt ? { prompt_id: effectivePrompt } : {}),
+        include_screenshots: screenshots,
+      });
+    },
+    onSuccess: async (result) => {
+      notifyOk(`Job started: ${result.total} phrase(s)`);
+      onStarted(result.jobId);
+      setChosen(new Set());
+      await queryClient.invalidateQueries({ queryKey: ['jobs'] });
+    },
+  });
+
+  const count = scope === 'chosen' ? chosen.size : (untranslated.data?.total ?? 0);
+  const providerMissing = project.data && !project.data.settings.translationProviderApiKeySet;
+
+  return (
+    <Paper withBorder p="md">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          start.mutate();
+        }}
+      >
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            New job
+          </Title>
+          {providerMissing && (
+            <Alert color="yellow">
+              No AI provider key is set: add one in{' '}
+              <Anchor component={Link} to="/settings">
+                Settings
+              </Anchor>{' '}
+              before starting a job.
+            </Alert>
+          )}
+          <QueryView query={languages} label="Loading languages…">
+            {(list) =>
+              list.length === 0 ? (
+                <Alert color="blue">
+                  Add a language in{' '}
+                  <Anchor component={Link} to="/settings">
+                    Settings
+                  </Anchor>{' '}
+                  first.
+                </Alert>
+              ) : (
+                <Select
+                  label="Language"
+                  data={list.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` }))}
+                  value={effectiveLang}
+                  onChange={setLang}
+                  allowDeselect={false}
+                />
+              )
+            }
+          </QueryView>
+          <Select
+            label="Prompt"
+            data={(prompts.data ?? []).map((p) => ({
+              value: p.id,
+              label: p.isDefault ? `${p.name} (default)` : p.name,
+            }))}
+            value={effectivePrompt}
+            onChange={setPromptId}
+            allowDeselect={false}
+            error={prompts.error ? errorMessage(prompts.error) : undefined}
+            description={
+              <Anchor component={Link} to="/prompts" size="xs">
+                Edit prompts
+              </Anchor>
+            }
+          />
+          <Radio.Group label="Phrases" value={scope} onChange={(value) => setScope(value as typeof scope)}>
+            <Stack gap={6} mt={4}>
+              <Radio
+                value="untranslated"
+                label={`All untranslated approved phrases${untranslated.data ? ` (${untranslated.data.total})` : ''}`}
+              />
+              <Radio value="chosen" label={`Chosen phrases (${chosen.size})`} />
+            </Stack>
+          </Radio.Group>
+          {scope === 'chosen' && effectiveLang && (
+            <PhrasePicker lang={effectiveLang} chosen={chosen} setChosen={setChosen} />
+          )}
+          <Checkbox
+            label="Include screenshots (when the page client collects them)"
+            checked={screenshots}
+            onChange={(event) => setScreenshots(event.currentTarget.checked)}
+          />
+          {start.error && (
+            <Alert color="red" role="alert">
+              {errorMessage(start.error)}
+              {start.error instanceof ApiError && start.error.code === 'provider_not_configured' && (
+                <>
+                  {' '}
+                  <Anchor component={Link} to="/settings">
+                    Set the provider key
+                  </Anchor>
+                </>
+              )}
+            </Alert>
+          )}
+          <Group>
+            <Button type="submit" disabled={!effectiveLang || count === 0} loading={start.isPending}>
+              Translate {count} phrase{count === 1 ? '' : 's'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Paper>
+  );
+}
+
+function PhrasePicker({
+  lang,
+  chosen,
+  setChosen,
+}: {
+  lang: string;
+  chosen: Set<number>;
+  setChosen: (next: Set<number>) => void;
+}) {
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [onlyUntranslated, setOnlyUntranslated] = useState(true);
+  const params = {
+    lang,
+    status: 'approved',
+    translated: onlyUntranslated ? 'no' : undefined,
+    search: debounced || undefined,
+    search_field: debounced ? 'all' : undefined,
+    limit: 100,
+  };
+  const rows = useQuery({
+    queryKey: ['rows', 'picker', params],
+    queryFn: () => api.get<RowPage>(`/api/translations/all${query(params)}`),
+  });
+  const toggle = (id: number) => {
+    const copy = new Set(chosen);
+    if (copy.has(id)) copy.delete(id);
+    else copy.add(id);
+    setChosen(copy);
+  };
+  return (
+    <Stack gap={6}>
+      <Group gap="xs" align="flex-end">
+        <TextInput
+          size="xs"
+          placeholder="Search approved phrases"
+          aria-label="Search approved phrases"
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          style={{ flex: 1 }}
+        />
+        <Checkbox
+          size="xs"
+          label="Untranslated only"
+          checked={onlyUntranslated}
+          onChange={(event) => setOnlyUntranslated(event.currentTarget.checked)}
+        />
+      </Group>
+      <ScrollArea.Autosize mah={260} type="auto">
+        <QueryView query={rows} label="Loading phrases…">
+          {(data) =>
+            data.rows.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No approved phrases match.
+              </Text>
+            ) : (
+              <Stack gap={4}>
+                <Group gap="xs">
+                  <Button
+                    size="compact-xs"
+                    variant="subtle"
+                    onClick={() => setChosen(new Set([...chosen, ...data.rows.map((r) => r.id)]))}
+                  >
+                    Choose all shown
+                  </Button>
+                  <Button size="compact-xs" variant="subtle" onClick={() => setChosen(new Set())}>
+                    Clear
+                  </Button>
+                </Group>
+                {data.rows.map((row) => (
+                  <Checkbox
+                    key={row.id}
+                    checked={chosen.has(row.id)}
+                    onChange={() => toggle(row.id)}
+                    label={<SlotKey text={row.key} lineClamp={1} />}
+                    aria-label={row.key}
+                  />
+                ))}
+              </Stack>
+            )
+          }
+        </QueryView>
+      </ScrollArea.Autosize>
+    </Stack>
+  );
+}
+
+function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
+  const queryClient = useQueryClient();
+  const job = useQuery({
+    queryKey: ['jobs', 'one', id],
+    queryFn: () => api.get<Job>(`/api/ai-jobs/${id}`),
+    refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : 1000),
+  });
+  const status = job.data?.status;
+  useEffect(() => {
+    if (status && !ACTIVE.has(status)) {
+      void queryClient.invalidateQueries({ queryKey: ['rows'] });
+      void queryClient.invalidateQueries({ queryKey: ['analytics'] });
+      void queryClient.invalidateQueries({ queryKey: ['jobs', 'log'] });
+      void queryClient.invalidateQueries({ queryKey: ['jobs', 'active'] });
+    }
+  }, [status, queryClient]);
+  const cancel = useMutation({
+    mutationFn: () => api.delete<Job>(`/api/ai-jobs/${id}`),
+    onSuccess: async () => {
+      notifyOk('Job cancelled');
+      await queryClient.invalidateQueries({ queryKey: ['jobs'] });
+    },
+    onError: (error) => notifyError(error),
+  });
+  return (
+    <Paper withBorder p="md" data-testid="job-progress">
+      <QueryView query={job} label="Loading job…">
+        {(j) => {
+          const done = j.completed + j.failed;
+          const percent = j.total ? Math.round((done / j.total) * 100) : 100;
+          return (
+            <Stack gap="xs">
+              <Group justify="space-between">
+                <Title order={3} size="h4">
+                  Job {j.lang}
+                </Title>
+                <span data-testid="job-status">
+                  <StatusBadge status={j.status} />
+                </span>
+              </Group>
+              <Progress.Root size="xl" aria-label="Job progress">
+                <Progress.Section value={j.total ? (j.completed / j.total) * 100 : 0} color="green">
+                  <Progress.Label>{percent}%</Progress.Label>
+                </Progress.Section>
+                <Progress.Section value={j.total ? (j.failed / j.total) * 100 : 0} color="red" />
+              </Progress.Root>
+              <Text size="sm" aria-live="polite" data-testid="job-counts">
+                {j.completed} of {j.total} translated
+                {j.failed ? `, ${j.failed} failed` : ''}
+                {ACTIVE.has(j.status) && ` · about ${formatDuration(j.estimatedTimeRemaining)} left`}
+              </Text>
+              {j.error && (
+                <Alert color="red" p="xs">
+                  {j.error}
+                </Alert>
+              )}
+              <Group gap="xs">
+                {ACTIVE.has(j.status) ? (
+                  <Button
+                    color="red"
+                    variant="light"
+                    size="xs"
+                    loading={cancel.isPending}
+                    onClick={() => cancel.mutate()}
+                  >
+                    Cancel job
+                  </Button>
+                ) : (
+                  <>
+                    <Button size="xs" variant="light" component={Link} to={`/translations?lang=${j.lang}`}>
+                      Review translations
+                    </Button>
+                    <Button size="xs" variant="default" onClick={onDismiss}>
+                      Close
+                    </Button>
+                  </>
+                )}
+              </Group>
+            </Stack>
+          );
+        }}
+      </QueryView>
+    </Paper>
+  );
+}
+
+function ActiveJobs({ current, onWatch }: { current: string | null; onWatch: (id: string) => void }) {
+  const active = useQuery({
+    queryKey: ['jobs', 'active'],
+    queryFn: () =>
+      api.get<{ jobs: Job[]; stats: { running: number; pending: number; total: number } }>('/api/ai-jobs'),
+    refetchInterval: 3000,
+  });
+  const others = (active.data?.jobs ?? []).filter((job) => job.id !== current);
+  if (active.error) return <Alert color="red">{errorMessage(active.error)}</Alert>;
+  if (!others.length) return null;
+  return (
+    <Paper withBorder p="md">
+      <Title order={3} size="h5" mb="xs">
+        Other active jobs ({active.data?.stats.running} running, {active.data?.stats.pending} waiting)
+      </Title>
+      <Stack gap={4}>
+        {others.map((job) => (
+          <Group key={job.id} justify="space-between">
+            <Text size="sm">
+              {job.lang}: {job.completed}/{job.total}
+            </Text>
+            <Button size="compact-xs" variant="subtle" onClick={() => onWatch(job.id)}>
+              Watch
+            </Button>
+          </Group>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}
+
+function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
+  const log = useQuery({ queryKey: ['jobs', 'log'], queryFn: () => api.get<Job[]>('/api/ai-jobs/log') });
+  return (
+    <div>
+      <Title order={3} size="h4" mb="xs">
+        History
+      </Title>
+      <QueryView query={log} label="Loading history…">
+        {(jobs) =>
+          jobs.length === 0 ? (
+            <Text c="dimmed" size="sm">
+              No finished jobs yet.
+            </Text>
+          ) : (
+            <Table.ScrollContainer minWidth={560}>
+              <Table striped verticalSpacing={4} data-testid="job-history">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Finished</Table.Th>
+                    <Table.Th>Language</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Translated</Table.Th>
+                    <Table.Th>Failed</Table.Th>
+                    <Table.Th>Note</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {jobs.map((job) => (
+                    <Table.Tr key={job.id}>
+                      <Table.Td>
+                        <Anchor component="button" type="button" size="sm" onClick={() => onWatch(job.id)}>
+                          {formatDate(job.finishedAt ?? job.createdAt)}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{job.lang}</Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={job.status} />
+                      </Table.Td>
+                      <Table.Td>
+                        {job.completed}/{job.total}
+                      </Table.Td>
+                      <Table.Td>{job.failed}</Table.Td>
+                      <Table.Td>
+                        <Text size="xs" c="dimmed" lineClamp={2}>
+                          {job.error ?? ''}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )
+        }
+      </QueryView>
+    </div>
+  );
+}

@@ -1,0 +1,152 @@
+import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, download, type Backup } from '../api.ts';
+import {
+  ConfirmButton,
+  formatBytes,
+  formatDate,
+  notifyError,
+  notifyOk,
+  PageTitle,
+  QueryView,
+} from '../components/common.tsx';
+import { useLanguages } from '../hooks.ts';
+
+export function Backups() {
+  const queryClient = useQueryClient();
+  const languages = useLanguages();
+  const backups = useQuery({ queryKey: ['backups'], queryFn: () => api.get<Backup[]>('/api/backups') });
+  const [downloading, setDownloading] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: () => api.post<Backup>('/api/backups'),
+    onSuccess: async (backup) => {
+      notifyOk(`Backup ${backup.filename} created`);
+      await queryClient.invalidateQueries({ queryKey: ['backups'] });
+    },
+    onError: (error) => notifyError(error),
+  });
+  const get = async (path: string, name: string) => {
+    setDownloading(path);
+    try {
+      await download(path, name);
+    } catch (error) {
+      notifyError(error, 'Download failed');
+    } finally {
+      setDownloading(null);
+    }
+  };
+  return (
+    <>
+      <PageTitle>Backups & export</PageTitle>
+      <Stack gap="lg">
+        <Paper withBorder p="md">
+          <Title order={3} size="h4" mb={4}>
+            Export translations
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            Approved translations as JSON, for all languages or one.
+          </Text>
+          <Group gap="xs">
+            <Button
+              variant="light"
+              loading={downloading === '/api/export'}
+              onClick={() => get('/api/export', 'translations.json')}
+            >
+              All languages
+            </Button>
+            {(languages.data ?? []).map((l) => (
+              <Button
+                key={l.code}
+                variant="default"
+                loading={downloading === `/api/export/${l.code}`}
+                onClick={() =>
+                  get(`/api/export/${encodeURIComponent(l.code)}`, `translations-${l.code}.json`)
+                }
+              >
+                {l.name} ({l.code})
+              </Button>
+            ))}
+          </Group>
+        </Paper>
+        <Paper withBorder p="md">
+          <Group justify="space-between" mb="sm" wrap="wrap">
+            <div>
+              <Title order={3} size="h4">
+                Database backups
+              </Title>
+              <Text size="sm" c="dimmed">
+                Each file holds this project’s data as SQLite. Stored backups are kept on the server.
+              </Text>
+            </div>
+            <Group gap="xs">
+              <Button
+                variant="default"
+                loading={downloading === '/api/backup'}
+                onClick={() => get('/api/backup', 'translator-backup.sqlite')}
+              >
+                Download current data
+              </Button>
+              <Button loading={create.isPending} onClick={() => create.mutate()}>
+                Create backup
+              </Button>
+            </Group>
+          </Group>
+          <QueryView query={backups} label="Loading backups…">
+            {(list) =>
+              list.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  No backups yet.
+                </Text>
+              ) : (
+                <Table.ScrollContainer minWidth={520}>
+                  <Table striped data-testid="backup-table">
+                    <Table.Thead>
+                      <Table.Tr>
+                        <Table.Th>File</Table.Th>
+                        <Table.Th>Created</Table.Th>
+                        <Table.Th ta="right">Size</Table.Th>
+                        <Table.Th />
+                      </Table.Tr>
+                    </Table.Thead>
+                    <Table.Tbody>
+                      {list.map((b) => (
+                        <Table.Tr key={b.filename}>
+                          <Table.Td style={{ wordBreak: 'break-all' }}>
+                            <Text size="sm">{b.filename}</Text>
+                          </Table.Td>
+                          <Table.Td>{formatDate(b.created)}</Table.Td>
+                          <Table.Td ta="right">{formatBytes(b.size)}</Table.Td>
+                          <Table.Td ta="right">
+                            <ConfirmButton
+                              size="xs"
+                              ariaLabel={`Delete ${b.filename}`}
+                              title="Delete backup?"
+                              message={`${b.filename} is deleted from the server.`}
+                              confirmLabel="Delete"
+                              onConfirm={async () => {
+                                try {
+                                  await api.delete(`/api/backups/${encodeURIComponent(b.filename)}`);
+                                  notifyOk('Backup deleted');
+                                  await queryClient.invalidateQueries({ queryKey: ['backups'] });
+                                } catch (error) {
+                                  notifyError(error);
+                                }
+                              }}
+                            >
+                              Delete
+                            </ConfirmButton>
+                          </Table.Td>
+                        </Table.Tr>
+                      ))}
+                    </Table.Tbody>
+                  </Table>
+                </Table.ScrollContainer>
+              )
+            }
+          </QueryView>
+        </Paper>
+      </Stack>
+    </>
+  );
+}

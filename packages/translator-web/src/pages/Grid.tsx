@@ -1,0 +1,278 @@
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Pagination,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { api, query, type Row, type RowPage } from '../api.ts';
+import {
+  errorMessage,
+  notifyError,
+  notifyOk,
+  PageTitle,
+  QueryView,
+  StatusBadge,
+} from '../components/common.tsx';
+import { Icon } from '../components/icons.tsx';
+import { SlotKey, slotsOf, slotToken } from '../components/SlotKey.tsx';
+import { useLanguages } from '../hooks.ts';
+import { SEARCH_FIELDS, useParam } from './Review.tsx';
+
+const LIMIT = 50;
+
+export function Grid() {
+  const languages = useLanguages();
+  const [langParam, setLang] = useParam('lang');
+  const [status, setStatus] = useParam('status', 'approved');
+  const [untranslated, setUntranslated] = useParam('untranslated');
+  const [pageText, setPage] = useParam('page', '1');
+  const [field, setField] = useParam('field', 'all');
+  const [searchParam, setSearchParam] = useParam('q');
+  const [search, setSearch] = useState(searchParam);
+  const [debounced] = useDebouncedValue(search, 300);
+  const page = Math.max(1, Number(pageText) || 1);
+  const lang = langParam || languages.data?.[0]?.code || '';
+
+  useEffect(() => {
+    if (debounced !== searchParam) setSearchParam(debounced);
+  }, [debounced]);
+
+  const params = {
+    lang,
+    status: status === 'all' ? undefined : status,
+    translated: untranslated ? 'no' : undefined,
+    search: searchParam || undefined,
+    search_field: searchParam ? field : undefined,
+    page,
+    limit: LIMIT,
+  };
+  const rows = useQuery({
+    queryKey: ['rows', 'grid', params],
+    queryFn: () => api.get<RowPage>(`/api/translations/all${query(params)}`),
+    enabled: !!lang,
+    placeholderData: keepPreviousData,
+  });
+
+  return (
+    <>
+      <PageTitle>Translations</PageTitle>
+      <QueryView query={languages} label="Loading languages…">
+        {(list) =>
+          list.length === 0 ? (
+            <Alert color="blue" title="No languages yet">
+              Add the languages you translate into in{' '}
+              <Anchor component={Link} to="/settings">
+                Settings
+              </Anchor>
+              .
+            </Alert>
+          ) : (
+            <Stack gap="sm">
+              <Group gap="xs" align="flex-end" wrap="wrap">
+                <Select
+                  label="Language"
+                  data={list.map((l) => ({ value: l.code, label: `${l.name} (${l.code})` }))}
+                  value={lang}
+                  onChange={(value) => setLang(value ?? '')}
+                  allowDeselect={false}
+                  w={200}
+                />
+                <Select
+                  label="Phrases"
+                  data={[
+                    { value: 'approved', label: 'Approved' },
+                    { value: 'pending', label: 'Pending' },
+                    { value: 'all', label: 'All' },
+                  ]}
+                  value={status}
+                  onChange={(value) => setStatus(value ?? 'approved')}
+                  allowDeselect={false}
+                  w={130}
+                />
+                <TextInput
+                  label="Search"
+                  placeholder="Search"
+                  value={search}
+                  onChange={(event) => setSearch(event.currentTarget.value)}
+                  style={{ flex: '1 1 200px' }}
+                />
+                <Select
+                  label="In"
+                  data={SEARCH_FIELDS}
+                  value={field}
+                  onChange={(value) => setField(value ?? 'all')}
+                  allowDeselect={false}
+                  w={140}
+                />
+                <Switch
+                  label="Untranslated only"
+                  checked={!!untranslated}
+                  onChange={(event) => setUntranslated(event.currentTarget.checked ? '1' : '')}
+                  mb={8}
+                />
+              </Group>
+              <QueryView query={rows} label="Loading translations…">
+                {(data) =>
+                  data.rows.length === 0 ? (
+                    <Text c="dimmed" ta="center" py="lg">
+                      {untranslated ? 'Everything here is translated.' : 'No phrases match.'}
+                    </Text>
+                  ) : (
+                    <Table.ScrollContainer minWidth={360}>
+                      <Table verticalSpacing="xs" data-testid="grid-table">
+                        <Table.Thead>
+                          <Table.Tr>
+                            <Table.Th w="40%">Phrase</Table.Th>
+                            <Table.Th>Translation ({lang})</Table.Th>
+                          </Table.Tr>
+                        </Table.Thead>
+                        <Table.Tbody>
+                          {data.rows.map((row) => (
+                            <GridRow key={`${lang}:${row.id}`} row={row} lang={lang} />
+                          ))}
+                        </Table.Tbody>
+                      </Table>
+                    </Table.ScrollContainer>
+                  )
+                }
+              </QueryView>
+              {rows.data && rows.data.total > LIMIT && (
+                <Group justify="space-between">
+                  <Text size="sm" c="dimmed">
+                    {rows.data.total} phrases
+                  </Text>
+                  <Pagination
+                    total={Math.ceil(rows.data.total / LIMIT)}
+                    value={page}
+                    onChange={(next) => setPage(String(next))}
+                    size="sm"
+                  />
+                </Group>
+              )}
+            </Stack>
+          )
+        }
+      </QueryView>
+    </>
+  );
+}
+
+function GridRow({ row, lang }: { row: Row; lang: string }) {
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(row.value ?? '');
+  useEffect(() => setValue(row.value ?? ''), [row.value]);
+  const dirty = value !== (row.value ?? '');
+  const missing = slotsOf(row.key).filter((slot) => value.trim() && !value.includes(slotToken(slot)));
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: ['rows'] }),
+      queryClient.invalidateQueries({ queryKey: ['analytics'] }),
+    ]);
+  const save = useMutation({
+    mutationFn: () => api.post('/api/translations', { lang, translations: [{ id: row.id, value }] }),
+    onSuccess: async () => {
+      notifyOk('Translation saved');
+      await refresh();
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => api.delete(`/api/translations/${row.translationId}`),
+    onSuccess: async () => {
+      notifyOk('Translation deleted');
+      setValue('');
+      await refresh();
+    },
+    onError: (error) => notifyError(error),
+  });
+  return (
+    <Table.Tr data-phrase-id={row.id}>
+      <Table.Td>
+        <Stack gap={4}>
+          <SlotKey text={row.key} />
+          <Group gap={6}>
+            {row.status !== 'approved' && <StatusBadge status={row.status} />}
+            {row.context && (
+              <Text size="xs" c="dimmed" lineClamp={1}>
+                {row.context}
+              </Text>
+            )}
+          </Group>
+        </Stack>
+      </Table.Td>
+      <Table.Td>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (dirty && value.trim()) save.mutate();
+          }}
+        >
+          <Group gap={6} align="flex-start" wrap="nowrap">
+            <Textarea
+              aria-label={`Translation of "${row.key}" (${lang})`}
+              autosize
+              minRows={1}
+              placeholder="Not translated"
+              value={value}
+              onChange={(event) => {
+                setValue(event.currentTarget.value);
+                if (save.error) save.reset();
+              }}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && !event.shiftKey) {
+                  event.preventDefault();
+                  if (dirty && value.trim()) save.mutate();
+                }
+                if (event.key === 'Escape') setValue(row.value ?? '');
+              }}
+              error={
+                save.error
+                  ? errorMessage(save.error)
+                  : missing.length
+                    ? `Missing slot ${missing.map(slotToken).join(' ')}`
+                    : undefined
+              }
+              style={{ flex: 1 }}
+            />
+            <Button
+              type="submit"
+              size="xs"
+              mt={4}
+              disabled={!dirty || !value.trim()}
+              loading={save.isPending}
+            >
+              Save
+            </Button>
+            {row.translationId !== null && (
+              <Tooltip label="Delete translation">
+                <ActionIcon
+                  mt={6}
+                  variant="subtle"
+                  color="red"
+                  aria-label={`Delete the ${lang} translation of "${row.key}"`}
+                  loading={remove.isPending}
+                  onClick={() => remove.mutate()}
+                >
+                  <Icon name="close" />
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </Group>
+        </form>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

@@ -1,0 +1,385 @@
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Pagination,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Tooltip,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { api, query, type Counts, type PhraseStatus, type Row, type RowPage, type UrlRow } from '../api.ts';
+import {
+  ConfirmButton,
+  notifyError,
+  notifyOk,
+  PageTitle,
+  QueryView,
+  StatusBadge,
+} from '../components/common.tsx';
+import { Icon } from '../components/icons.tsx';
+import { SlotKey } from '../components/SlotKey.tsx';
+import { KeyEditor } from '../components/KeyEditor.tsx';
+
+const LIMIT = 50;
+export const SEARCH_FIELDS = [
+  { value: 'all', label: 'Everywhere' },
+  { value: 'key', label: 'Key' },
+  { value: 'value', label: 'Translation' },
+  { value: 'context', label: 'Context' },
+  { value: 'url', label: 'URL' },
+];
+
+/** Reads and writes list filters in the address, so a filtered view can be linked and reloaded. */
+export function useParam(name: string, fallback = '') {
+  const [params, setParams] = useSearchParams();
+  const value = params.get(name) ?? fallback;
+  const set = (next: string) =>
+    setParams(
+      (current) => {
+        const copy = new URLSearchParams(current);
+        if (next === fallback || next === '') copy.delete(name);
+        else copy.set(name, next);
+        if (name !== 'page') copy.delete('page');
+        return copy;
+      },
+      { replace: true },
+    );
+  return [value, set] as const;
+}
+
+export function Review() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [status, setStatus] = useParam('status', 'pending');
+  const [pageText, setPage] = useParam('page', '1');
+  const [url, setUrl] = useParam('url');
+  const [field, setField] = useParam('field', 'all');
+  const [searchParam, setSearchParam] = useParam('q');
+  const [search, setSearch] = useState(searchParam);
+  const [debounced] = useDebouncedValue(search, 300);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [editing, setEditing] = useState<Row | null>(null);
+  const page = Math.max(1, Number(pageText) || 1);
+
+  useEffect(() => {
+    if (debounced !== searchParam) setSearchParam(debounced);
+  }, [debounced]);
+
+  const counts = useQuery({
+    queryKey: ['rows', 'counts'],
+    queryFn: () => api.get<Counts>('/api/translations/counts'),
+  });
+  const urls = useQuery({
+    queryKey: ['analytics', 'urls', 'all'],
+    queryFn: () => api.get<{ rows: UrlRow[] }>('/api/analytics/urls?limit=500'),
+  });
+  const params = {
+    status: status === 'all' ? undefined : status,
+    // The API has one search: a URL filter searches the URL field, else the text search applies.
+    search: url || searchParam || undefined,
+    search_field: url ? 'url' : searchParam ? field : undefined,
+    page,
+    limit: LIMIT,
+  };
+  const rows = useQuery({
+    queryKey: ['rows', 'review', params],
+    queryFn: () => api.get<RowPage>(`/api/translations/all${query(params)}`),
+    placeholderData: keepPreviousData,
+  });
+
+  useEffect(() => setSelected(new Set()), [status, page, url, searchParam, field]);
+
+  const done = async (message: string) => {
+    notifyOk(message);
+    setSelected(new Set());
+    await queryClient.invalidateQueries({ queryKey: ['rows'] });
+    await queryClient.invalidateQueries({ queryKey: ['analytics'] });
+  };
+  const setStatusOf = useMutation({
+    mutationFn: (next: PhraseStatus) =>
+      api.patch<{ updated: number }>('/api/textnodes/status', { ids: [...selected], status: next }),
+    onSuccess: (result, next) => done(`${result.updated} phrase(s) set to ${next}`),
+    onError: (error) => notifyError(error),
+  });
+  const remove = async () => {
+    try {
+      const result = await api.post<{ deleted: number }>('/api/textnodes/bulk-delete', {
+        ids: [...selected],
+      });
+      await done(`${result.deleted} phrase(s) deleted`);
+    } catch (error) {
+      notifyError(error);
+    }
+  };
+
+  const rowsOnPage = rows.data?.rows ?? [];
+  const allSelected = rowsOnPage.length > 0 && rowsOnPage.every((row) => selected.has(row.id));
+  const toggle = (id: number) =>
+    setSelected((current) => {
+      const copy = new Set(current);
+      if (copy.has(id)) copy.delete(id);
+      else copy.add(id);
+      return copy;
+    });
+  const c = counts.data;
+
+  return (
+    <>
+      <PageTitle
+        actions={
+          status === 'pending' && c && c.pending > 0 ? (
+            <ConfirmButton
+              size="xs"
+              title="Delete every pending phrase?"
+              message={`All ${c.pending} pending phrases are deleted. Pages register them again when visited.`}
+              confirmLabel="Delete pending"
+              onConfirm={async () => {
+                try {
+                  const result = await api.post<{ deleted: number }>('/api/textnodes/clear-pending');
+                  await done(`${result.deleted} pending phrase(s) deleted`);
+                } catch (error) {
+                  notifyError(error);
+                }
+              }}
+            >
+              Clear pending
+            </ConfirmButton>
+          ) : undefined
+        }
+      >
+        Review phrases
+      </PageTitle>
+      <Stack gap="sm">
+        <SegmentedControl
+          aria-label="Status"
+          value={status}
+          onChange={setStatus}
+          data={[
+            { value: 'pending', label: `Pending${c ? ` (${c.pending})` : ''}` },
+            { value: 'approved', label: `Approved${c ? ` (${c.approved})` : ''}` },
+            { value: 'trash', label: `Trash${c ? ` (${c.trash})` : ''}` },
+            { value: 'all', label: 'All' },
+          ]}
+          style={{ alignSelf: 'flex-start', maxWidth: '100%', overflowX: 'auto' }}
+        />
+        <Group gap="xs" align="flex-end" wrap="wrap">
+          <TextInput
+            label="Search"
+            placeholder={url ? 'Clear the URL filter to search text' : 'Search phrases'}
+            value={search}
+            onChange={(event) => setSearch(event.currentTarget.value)}
+            disabled={!!url}
+            style={{ flex: '1 1 220px' }}
+          />
+          <Select
+            label="In"
+            data={SEARCH_FIELDS}
+            value={field}
+            onChange={(value) => setField(value ?? 'all')}
+            allowDeselect={false}
+            disabled={!!url}
+            w={150}
+          />
+          <Select
+            label="Page URL"
+            placeholder="All pages"
+            searchable
+            clearable
+            data={(urls.data?.rows ?? []).map((row) => row.url)}
+            value={url || null}
+            onChange={(value) => setUrl(value ?? '')}
+            nothingFoundMessage="No pages registered yet"
+            style={{ flex: '1 1 260px' }}
+          />
+        </Group>
+        <Paper withBorder p="xs">
+          <Group gap="xs" wrap="wrap">
+            <Text size="sm" c="dimmed" aria-live="polite" data-testid="selected-count">
+              {selected.size} selected
+            </Text>
+            <Button
+              size="xs"
+              color="green"
+              disabled={!selected.size}
+              loading={setStatusOf.isPending && setStatusOf.variables === 'approved'}
+              onClick={() => setStatusOf.mutate('approved')}
+            >
+              Approve
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              disabled={!selected.size}
+              onClick={() => setStatusOf.mutate('pending')}
+            >
+              Mark pending
+            </Button>
+            <Button
+              size="xs"
+              variant="light"
+              color="gray"
+              disabled={!selected.size}
+              onClick={() => setStatusOf.mutate('trash')}
+            >
+              Trash
+            </Button>
+            <ConfirmButton
+              size="xs"
+              disabled={!selected.size}
+              title="Delete phrases?"
+              message={`${selected.size} phrase(s) and all their translations are deleted. This cannot be undone.`}
+              confirmLabel="Delete"
+              onConfirm={remove}
+            >
+              Delete
+            </ConfirmButton>
+            <Button
+              size="xs"
+              variant="light"
+              color="violet"
+              disabled={!selected.size}
+              onClick={() => navigate('/ai', { state: { ids: [...selected] } })}
+            >
+              Translate with AI
+            </Button>
+          </Group>
+        </Paper>
+        <QueryView query={rows} label="Loading phrases…">
+          {(data) =>
+            data.rows.length === 0 ? (
+              <Text c="dimmed" py="lg" ta="center">
+                {status === 'pending' && !searchParam && !url
+                  ? 'Nothing to review. New phrases appear here when pages with the client script are visited.'
+                  : 'No phrases match.'}
+              </Text>
+            ) : (
+              <Table.ScrollContainer minWidth={360}>
+                <Table striped highlightOnHover verticalSpacing="xs" data-testid="review-table">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th w={36}>
+                        <Checkbox
+                          aria-label="Select all on this page"
+                          checked={allSelected}
+                          indeterminate={!allSelected && rowsOnPage.some((row) => selected.has(row.id))}
+                          onChange={() =>
+                            setSelected(allSelected ? new Set() : new Set(rowsOnPage.map((row) => row.id)))
+                          }
+                        />
+                      </Table.Th>
+                      <Table.Th>Phrase</Table.Th>
+                      <Table.Th visibleFrom="sm">Context</Table.Th>
+                      <Table.Th visibleFrom="sm">Pages</Table.Th>
+                      <Table.Th>Status</Table.Th>
+                      <Table.Th w={90} />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.rows.map((row) => (
+                      <Table.Tr key={row.id} data-phrase-id={row.id}>
+                        <Table.Td>
+                          <Checkbox
+                            aria-label={`Select "${row.key}"`}
+                            checked={selected.has(row.id)}
+                            onChange={() => toggle(row.id)}
+                          />
+                        </Table.Td>
+                        <Table.Td>
+                          <SlotKey text={row.key} lineClamp={3} />
+                        </Table.Td>
+                        <Table.Td visibleFrom="sm">
+                          <Text size="xs" c="dimmed" lineClamp={2}>
+                            {row.context || '—'}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td visibleFrom="sm">
+                          {row.urls.length > 0 ? (
+                            <Tooltip label={row.urls.join('\n')} multiline maw={420}>
+                              <Anchor
+                                size="xs"
+                                component="button"
+                                type="button"
+                                onClick={() => setUrl(row.urls[0]!)}
+                              >
+                                {shortUrl(row.urls[0]!)}
+                                {row.urls.length > 1 ? ` +${row.urls.length - 1}` : ''}
+                              </Anchor>
+                            </Tooltip>
+                          ) : (
+                            <Text size="xs" c="dimmed">
+                              —
+                            </Text>
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          <StatusBadge status={row.status} />
+                        </Table.Td>
+                        <Table.Td>
+                          <Group gap={4} wrap="nowrap">
+                            <Tooltip label="Edit key">
+                              <ActionIcon
+                                variant="subtle"
+                                aria-label={`Edit key "${row.key}"`}
+                                onClick={() => setEditing(row)}
+                              >
+                                <Icon name="edit" />
+                              </ActionIcon>
+                            </Tooltip>
+                            <Tooltip label="Details and translations">
+                              <ActionIcon
+                                variant="subtle"
+                                component={Link}
+                                to={`/analytics/phrases/${row.id}`}
+                                aria-label={`Details of "${row.key}"`}
+                              >
+                                <Icon name="info" />
+                              </ActionIcon>
+                            </Tooltip>
+                          </Group>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )
+          }
+        </QueryView>
+        {rows.data && rows.data.total > LIMIT && (
+          <Group justify="space-between">
+            <Text size="sm" c="dimmed">
+              {rows.data.total} phrases
+            </Text>
+            <Pagination
+              total={Math.ceil(rows.data.total / LIMIT)}
+              value={page}
+              onChange={(next) => setPage(String(next))}
+              size="sm"
+            />
+          </Group>
+        )}
+      </Stack>
+      {editing && <KeyEditor row={editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
+
+export function shortUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search || '/';
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,342 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  NumberInput,
+  Paper,
+  PasswordInput,
+  Stack,
+  Switch,
+  TagsInput,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { api, type Project, type Settings } from '../api.ts';
+import { useAuth } from '../auth.tsx';
+import {
+  ConfirmButton,
+  errorMessage,
+  fieldError,
+  notifyError,
+  notifyOk,
+  PageTitle,
+  QueryView,
+} from '../components/common.tsx';
+import { useLanguages, useProject } from '../hooks.ts';
+
+export function SettingsPage() {
+  const project = useProject();
+  return (
+    <>
+      <PageTitle>Settings</PageTitle>
+      <QueryView query={project} label="Loading settings…">
+        {(p) => (
+          <Stack gap="lg" maw={760}>
+            <NameForm project={p} />
+            <SettingsForm key={p.settings ? JSON.stringify(p.settings) : ''} settings={p.settings} />
+            <KeyPanel />
+            <DangerZone />
+          </Stack>
+        )}
+      </QueryView>
+    </>
+  );
+}
+
+function NameForm({ project }: { project: Project }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState(project.name);
+  const save = useMutation({
+    mutationFn: () => api.patch<Project>('/api/project', { name }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(['project'], updated);
+      notifyOk('Project renamed');
+    },
+  });
+  return (
+    <Paper
+      withBorder
+      p="md"
+      component="form"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <Group align="flex-end" gap="xs">
+        <TextInput
+          label="Project name"
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={save.error ? (fieldError(save.error, 'name') ?? errorMessage(save.error)) : undefined}
+          style={{ flex: 1 }}
+        />
+        <Button type="submit" disabled={name === project.name || !name.trim()} loading={save.isPending}>
+          Rename
+        </Button>
+      </Group>
+    </Paper>
+  );
+}
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const queryClient = useQueryClient();
+  const languages = useLanguages();
+  const [draft, setDraft] = useState(settings);
+  const [providerKey, setProviderKey] = useState('');
+  const set = <K extends keyof Settings>(name: K, value: Settings[K]) =>
+    setDraft((d) => ({ ...d, [name]: value }));
+  const save = useMutation({
+    mutationFn: (clearKey: boolean = false) => {
+      const { translationProviderApiKey: _key, translationProviderApiKeySet: _set, ...rest } = draft;
+      return api.patch<Project>('/api/project/settings', {
+        settings: {
+          ...rest,
+          // Write-only: blank keeps the stored key, null clears it.
+          ...(clearKey
+            ? { translationProviderApiKey: null }
+            : providerKey
+              ? { translationProviderApiKey: providerKey }
+              : {}),
+        },
+      });
+    },
+    onSuccess: async (updated) => {
+      queryClient.setQueryData(['project'], updated);
+      setProviderKey('');
+      notifyOk('Settings saved');
+      await queryClient.invalidateQueries({ queryKey: ['languages'] });
+      await queryClient.invalidateQueries({ queryKey: ['analytics'] });
+    },
+  });
+  const err = (name: string) => fieldError(save.error, name, `settings.${name}`);
+  const names = new Map((languages.data ?? []).map((l) => [l.code, l.name]));
+  const otherError =
+    save.error &&
+    ![
+      'languages',
+      'blockedTags',
+      'inlineTags',
+      'contextDepth',
+      'domContextSelectors',
+      'translationProviderApiKey',
+    ].some((n) => err(n));
+
+  return (
+    <Paper
+      withBorder
+      p="md"
+      component="form"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        save.mutate(false);
+      }}
+    >
+      <Stack gap="md">
+        <Title order={3} size="h4">
+          Languages
+        </Title>
+        <TagsInput
+          label="Target languages"
+          description="Language codes such as fr, de or pt-BR. Press Enter after each."
+          value={draft.languages}
+          onChange={(value) => set('languages', value)}
+          error={err('languages')}
+          splitChars={[',', ' ']}
+          clearable
+        />
+        {settings.languages.length > 0 && (
+          <Group gap={6} data-testid="language-names">
+            {settings.languages.map((code) => (
+              <Badge key={code} variant="light" tt="none">
+                {names.get(code) ?? code} ({code})
+              </Badge>
+            ))}
+          </Group>
+        )}
+
+        <Title order={3} size="h4" mt="sm">
+          Page scanning
+        </Title>
+        <TagsInput
+          label="Blocked tags"
+          description="Elements whose text is never collected (besides script, style, code, pre…)."
+          value={draft.blockedTags}
+          onChange={(value) => set('blockedTags', value)}
+          error={err('blockedTags')}
+          splitChars={[',', ' ']}
+        />
+        <TagsInput
+          label="Inline tags"
+          description="Elements inside a sentence that become {{text:N}} slots instead of splitting it."
+          value={draft.inlineTags}
+          onChange={(value) => set('inlineTags', value)}
+          error={err('inlineTags')}
+          splitChars={[',', ' ']}
+        />
+        <Switch
+          label="Collect DOM context"
+          description="Phrases get a context from the surrounding elements, so the same text can translate differently."
+          checked={draft.domContextEnabled}
+          onChange={(e) => set('domContextEnabled', e.currentTarget.checked)}
+        />
+        <Group grow align="flex-start">
+          <NumberInput
+            label="Context depth"
+            min={0}
+            max={10}
+            value={draft.contextDepth}
+            onChange={(value) => set('contextDepth', typeof value === 'number' ? value : 0)}
+            error={err('contextDepth')}
+            disabled={!draft.domContextEnabled}
+          />
+          <TagsInput
+            label="Context selectors"
+            description="CSS selectors whose nearest match names the context."
+            value={draft.domContextSelectors}
+            onChange={(value) => set('domContextSelectors', value)}
+            error={err('domContextSelectors')}
+            disabled={!draft.domContextEnabled}
+          />
+        </Group>
+        <Switch
+          label="Screenshots"
+          description="Allow the page client to send screenshots as context for AI translation."
+          checked={draft.screenshotsEnabled}
+          onChange={(e) => set('screenshotsEnabled', e.currentTarget.checked)}
+        />
+
+        <Title order={3} size="h4" mt="sm">
+          AI provider
+        </Title>
+        <PasswordInput
+          label="Provider API key"
+          description={
+            settings.translationProviderApiKeySet
+              ? 'A key is stored. It is never shown; leave blank to keep it, or type a new one to replace it.'
+              : 'No key stored. It is write-only: once saved it is never shown again.'
+          }
+          placeholder={settings.translationProviderApiKeySet ? '•••••••• (stored)' : 'sk-…'}
+          autoComplete="new-password"
+          value={providerKey}
+          onChange={(e) => setProviderKey(e.currentTarget.value)}
+          error={err('translationProviderApiKey')}
+        />
+        {otherError && (
+          <Alert color="red" role="alert">
+            {errorMessage(save.error)}
+          </Alert>
+        )}
+        <Group gap="xs">
+          <Button type="submit" loading={save.isPending}>
+            Save settings
+          </Button>
+          {settings.translationProviderApiKeySet && (
+            <Button variant="subtle" color="red" onClick={() => save.mutate(true)}>
+              Remove provider key
+            </Button>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+function KeyPanel() {
+  const queryClient = useQueryClient();
+  const { switchKey } = useAuth();
+  const [newKey, setNewKey] = useState<string | null>(null);
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="xs">
+        <Title order={3} size="h4">
+          Project API key
+        </Title>
+        <Text size="sm" c="dimmed">
+          Regenerating stops the current key at once: every page embedding the client script must be updated.
+        </Text>
+        <Group>
+          <ConfirmButton
+            title="Regenerate the API key?"
+            message="The current key stops working immediately. Pages that embed the client script with the old key stop registering and translating until you update them."
+            confirmLabel="Regenerate key"
+            onConfirm={async () => {
+              try {
+                const project = await api.post<Project>('/api/project/regenerate-key');
+                switchKey(project.api_key);
+                queryClient.setQueryData(['project'], project);
+                setNewKey(project.api_key);
+              } catch (error) {
+                notifyError(error);
+              }
+            }}
+          >
+            Regenerate API key
+          </ConfirmButton>
+        </Group>
+      </Stack>
+      <Modal opened={!!newKey} onClose={() => setNewKey(null)} title="New API key" centered>
+        <Stack>
+          <Text size="sm">
+            This dashboard now uses the new key. Copy it now and update your pages’ script tags.
+          </Text>
+          <Code block data-testid="new-api-key">
+            {newKey}
+          </Code>
+          <Group justify="flex-end">
+            <CopyButton value={newKey ?? ''}>
+              {({ copied, copy }) => (
+                <Button variant="light" onClick={copy}>
+                  {copied ? 'Copied' : 'Copy key'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={() => setNewKey(null)}>Done</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Paper>
+  );
+}
+
+function DangerZone() {
+  const queryClient = useQueryClient();
+  return (
+    <Paper withBorder p="md" style={{ borderColor: 'var(--mantine-color-red-4)' }}>
+      <Stack gap="xs">
+        <Title order={3} size="h4" c="red">
+          Danger zone
+        </Title>
+        <Text size="sm" c="dimmed">
+          Delete every phrase and translation of this project. Settings, prompts and the key stay. Make a
+          backup first.
+        </Text>
+        <Group>
+          <ConfirmButton
+            title="Delete all phrases and translations?"
+            message="Every phrase and translation of this project is deleted. This cannot be undone."
+            confirmLabel="Delete everything"
+            onConfirm={async () => {
+              try {
+                const result = await api.post<{ deletedPhrases: number }>('/api/project/reset-database');
+                notifyOk(`${result.deletedPhrases} phrase(s) deleted`);
+                await queryClient.invalidateQueries();
+              } catch (error) {
+                notifyError(error);
+              }
+            }}
+          >
+            Reset project data
+          </ConfirmButton>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,81 @@
+import { Anchor, Breadcrumbs, Button, Group, Paper, SimpleGrid, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { api, query, type UrlDetail } from '../api.ts';
+import { notifyError, notifyOk, PageTitle, QueryView } from '../components/common.tsx';
+
+export function UrlDetailPage() {
+  const [params] = useSearchParams();
+  const url = params.get('url') ?? '';
+  const queryClient = useQueryClient();
+  const detail = useQuery({
+    queryKey: ['analytics', 'url-detail', url],
+    queryFn: () => api.get<UrlDetail>(`/api/analytics/url-detail${query({ url })}`),
+    enabled: !!url,
+  });
+  const approveAll = useMutation({
+    mutationFn: (ids: number[]) =>
+      api.patch<{ updated: number }>('/api/textnodes/status', { ids, status: 'approved' }),
+    onSuccess: async (result) => {
+      notifyOk(`${result.updated} phrase(s) approved`);
+      await queryClient.invalidateQueries({ queryKey: ['analytics'] });
+      await queryClient.invalidateQueries({ queryKey: ['rows'] });
+    },
+    onError: (error) => notifyError(error),
+  });
+  return (
+    <>
+      <Breadcrumbs mb="xs">
+        <Anchor component={Link} to="/analytics" size="sm">
+          Analytics
+        </Anchor>
+        <Text size="sm">Page</Text>
+      </Breadcrumbs>
+      <PageTitle>Page detail</PageTitle>
+      <Text style={{ wordBreak: 'break-all' }} mb="md" data-testid="detail-url">
+        <Anchor href={url} target="_blank" rel="noreferrer noopener">
+          {url}
+        </Anchor>
+      </Text>
+      <QueryView query={detail} label="Loading page…">
+        {(d) => (
+          <>
+            <SimpleGrid cols={{ base: 3 }} spacing="sm" mb="md">
+              {[
+                ['Phrases', d.totalPhrases],
+                ['Approved', d.approved],
+                ['Pending', d.pending],
+              ].map(([label, value]) => (
+                <Paper key={label} withBorder p="sm">
+                  <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                    {label}
+                  </Text>
+                  <Text size="xl" fw={700}>
+                    {value}
+                  </Text>
+                </Paper>
+              ))}
+            </SimpleGrid>
+            <Group gap="xs">
+              <Button
+                component={Link}
+                to={`/review?status=all&url=${encodeURIComponent(url)}`}
+                variant="light"
+              >
+                Review this page’s phrases
+              </Button>
+              <Button
+                color="green"
+                disabled={d.pendingKeyIds.length === 0}
+                loading={approveAll.isPending}
+                onClick={() => approveAll.mutate(d.pendingKeyIds)}
+              >
+                Approve {d.pendingKeyIds.length} pending
+              </Button>
+            </Group>
+          </>
+        )}
+      </QueryView>
+    </>
+  );
+}

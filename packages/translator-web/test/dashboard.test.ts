@@ -1,0 +1,334 @@
+// The dashboard in real Chromium against the real translator on loopback: a sample page embedding the
+// page client registers phrases → sign in → review and approve → provider key → AI job on the fake
+// OpenAI server → the sample page shows the translations; plus the grid, analytics, settings, backups,
+// key editing, key regeneration and phone-width layout.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
+import { startHarness, type Harness } from '../../translator/test/helpers.ts';
+import {
+  collectErrors,
+  distDir,
+  ensureBuilt,
+  launchChromium,
+  newPage,
+  PHONE,
+  screenshot,
+  serveSite,
+  signIn,
+} from './browser.ts';
+
+const SAMPLE = (server: string, key: string) => `<!doctype html><html lang="en"><head><title>Bakery</title>
+<script src="${server}/client.js" data-api-key="${key}"></script></head><body>
+<h1>Welcome to our bakery</h1>
+<p>Fresh bread every morning.</p>
+<p>You have 3 new messages</p>
+<input placeholder="Search cakes">
+</body></html>`;
+
+const KEYS = [
+  'Welcome to our bakery',
+  'Fresh bread every morning.',
+  'You have {{number:0}} new messages',
+  'Search cakes',
+];
+
+interface ListRow {
+  id: number;
+  key: string;
+  status: string;
+  value: string | null;
+}
+
+describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
+  let harness: Harness;
+  let fake: FakeOpenAI;
+  let browser: Browser;
+  let site: { url: string; close(): Promise<void> };
+  let page: Page;
+  let errors: string[];
+
+  const rows = async (lang = 'fr'): Promise<ListRow[]> =>
+    (await harness.client.get(`/api/translations/all?limit=500&lang=${lang}`)).body.rows;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    fake = await startFakeOpenAI({ apiKey: 'sk-dashboard-test', latencyMs: 400 });
+    [harness, browser] = await Promise.all([
+      startHarness({ ai: { baseUrl: fake.baseUrl, batchSize: 1, parallelCalls: 1 } }, { staticDir: distDir }),
+      launchChromium(),
+    ]);
+    await harness.client.patch('/api/project/settings', { settings: { languages: ['fr', 'de'] } });
+    site = await serveSite({ '/': SAMPLE(harness.url, harness.key) });
+    // A visitor opens the customer's page: the page client registers its phrases.
+    const visitor = await browser.newPage();
+    await visitor.goto(site.url);
+    for (let tries = 0; ; tries++) {
+      const keys = (await rows()).map((row) => row.key);
+      if (KEYS.every((key) => keys.includes(key))) break;
+      if (tries > 100) throw new Error(`phrases not registered: ${keys.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await visitor.close();
+    ({ page } = await newPage(browser, harness.url));
+    errors = collectErrors(page);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await harness?.stop();
+    await fake?.close();
+  });
+
+  it('serves the dashboard at / and for deep links, with /api 404s kept as JSON', async () => {
+    const deep = await fetch(`${harness.url}/analytics/url?url=x`);
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toContain('<div id="root"></div>');
+    const api = await fetch(`${harness.url}/api/nothing-here`);
+    expect(api.status).toBe(404);
+    expect((await api.json()).error.code).toBe('not_found');
+  });
+
+  it('rejects a wrong key with a clear message and keeps nothing', async () => {
+    await page.goto('/review');
+    await page.waitForURL('**/signin?next=%2Freview');
+    await page.getByLabel('Project API key').fill('not-the-right-key-000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.getByTestId('signin-error').textContent())
+      .toContain('This API key is not valid');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await screenshot(page, 'signin-error');
+  });
+
+  it('signs in, lists the pending phrases with slots as chips, and approves them in bulk', async () => {
+    await page.getByLabel('Project API key').fill(harness.key);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/review');
+    const table = page.getByTestId('review-table');
+    await table.getByText('Welcome to our bakery').waitFor();
+    expect(await table.locator('[data-slot="{{number:0}}"]').count()).toBe(1);
+    expect(await page.evaluate(() => sessionStorage.getItem('translator.apiKey'))).toBe(harness.key);
+
+    // Search narrows the list (debounced, in the address so it can be linked).
+    await page.getByLabel('Search', { exact: true }).fill('bread');
+    await page.waitForURL(/q=bread/);
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await page.getByLabel('Search', { exact: true }).fill('');
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(KEYS.length);
+    await screenshot(page, 'review');
+
+    await page.getByLabel('Select all on this page').check();
+    expect(await page.getByTestId('selected-count').textContent()).toBe(`${KEYS.length} selected`);
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByText('Nothing to review').waitFor();
+    expect((await rows()).every((row) => row.status === 'approved')).toBe(true);
+    await page.getByText(/^Approved \(4\)/).click();
+    await table.getByText('Welcome to our bakery').waitFor();
+  });
+
+  it('edits a key with slots: chips preview, slot changes pointed out, varSlots kept consistent', async () => {
+    const target = (await rows()).find((row) => row.key.startsWith('You have'))!;
+    await page.goto(`/review?status=approved`);
+    await page.getByRole('button', { name: `Edit key "${target.key}"` }).click();
+    const input = page.getByRole('dialog').getByLabel('Key');
+    await input.fill('You have new messages');
+    await page.getByRole('dialog').getByText('Removed: {{number:0}}').waitFor();
+    await input.fill('{{number:0}} new messages for you');
+    expect(await page.getByRole('dialog').locator('[data-slot="{{number:0}}"]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Save key' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    const phrase = await harness.client.get(`/api/analytics/phrase-detail?id=${target.id}`);
+    expect(phrase.body.key).toBe('{{number:0}} new messages for you');
+    // Put it back so the sample page matches again.
+    const back = await harness.client.patch(`/api/phrases/${target.id}`, {
+      key: 'You have {{number:0}} new messages',
+      varSlots: [{ type: 'number', index: 0 }],
+    });
+    expect(back.status).toBe(200);
+  });
+
+  it('stores the AI provider key write-only', async () => {
+    await page.goto('/settings');
+    await page.getByTestId('language-names').getByText('French (fr)').waitFor();
+    await page.getByLabel('Provider API key').fill('sk-dashboard-test');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('A key is stored').waitFor();
+    expect(await page.getByLabel('Provider API key').inputValue()).toBe('');
+    const project = await harness.client.get('/api/project');
+    expect(project.body.settings.translationProviderApiKey).toBe('');
+    expect(project.body.settings.translationProviderApiKeySet).toBe(true);
+    // A field error from the server is shown next to its field.
+    const blocked = page.getByRole('combobox', { name: 'Blocked tags' });
+    await blocked.fill('nav!');
+    await blocked.press('Enter');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('is not an HTML tag name').waitFor();
+    await screenshot(page, 'settings');
+    await page.reload();
+    await page.getByRole('button', { name: 'Save settings' }).waitFor();
+  });
+
+  it('runs an AI job on all untranslated phrases with live progress, then the page shows French', async () => {
+    await page.goto('/ai');
+    const start = page.getByRole('button', { name: `Translate ${KEYS.length} phrases` });
+    await start.waitFor();
+    await start.click();
+    const progress = page.getByTestId('job-progress');
+    await progress.waitFor();
+    const seen = new Set<string>();
+    await expect
+      .poll(
+        async () => {
+          const text = (await page.getByTestId('job-counts').textContent()) ?? '';
+          seen.add(text);
+          return page.getByTestId('job-status').textContent();
+        },
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe('completed');
+    expect(await page.getByTestId('job-counts').textContent()).toBe(
+      `${KEYS.length} of ${KEYS.length} translated`,
+    );
+    expect(seen.size).toBeGreaterThan(1); // progress moved while we watched
+    await page.getByTestId('job-history').getByText('completed').waitFor();
+    await screenshot(page, 'ai-job');
+    expect(fake.requests.every((r) => r.authorization === 'Bearer sk-dashboard-test')).toBe(true);
+
+    const visitor = await browser.newPage();
+    await visitor.goto(`${site.url}/?lang=fr`);
+    await visitor.waitForSelector('[data-loco-translated="fr"]');
+    expect(await visitor.textContent('h1')).toBe('[fr] Welcome to our bakery');
+    expect(await visitor.evaluate(() => document.querySelectorAll('p')[1]!.textContent)).toBe(
+      '[fr] You have 3 new messages',
+    );
+    await visitor.close();
+  });
+
+  it('edits and deletes translations inline in the grid, with the untranslated filter', async () => {
+    await page.goto('/translations?lang=fr');
+    const field = page.getByLabel('Translation of "Welcome to our bakery" (fr)');
+    await field.waitFor();
+    expect(await field.inputValue()).toBe('[fr] Welcome to our bakery');
+    await field.fill('Bienvenue dans notre boulangerie');
+    await field.press('Enter');
+    await page.getByText('Translation saved').waitFor();
+    await expect
+      .poll(async () => (await rows()).find((row) => row.key === 'Welcome to our bakery')?.value)
+      .toBe('Bienvenue dans notre boulangerie');
+
+    // A translation must keep the key's slots: the server's message shows under the field.
+    const slotted = page.getByLabel('Translation of "You have {{number:0}} new messages" (fr)');
+    await slotted.fill('Vous avez des messages');
+    await page.getByText('Missing slot {{number:0}}').waitFor();
+    await slotted.press('Enter');
+    await page.getByText('Some translations lose or add slot tokens').waitFor(); // the server's message
+    await screenshot(page, 'grid');
+    await slotted.press('Escape');
+
+    await page.getByRole('button', { name: 'Delete the fr translation of "Search cakes"' }).click();
+    await page.getByText('Translation deleted').waitFor();
+    await page.getByRole('switch', { name: 'Untranslated only' }).click();
+    await page.waitForURL(/untranslated=1/);
+    await expect.poll(() => page.getByTestId('grid-table').locator('tbody tr').count()).toBe(1);
+    await page.getByTestId('grid-table').getByText('Search cakes').waitFor();
+  });
+
+  it('shows analytics with coverage, activity and a URL drill-down, and a phrase with its translations', async () => {
+    await page.goto('/analytics');
+    await page.getByTestId('summary-cards').getByText('Translations').waitFor();
+    await page.getByTestId('coverage').getByText('French (fr)').waitFor();
+    await page.locator('.recharts-bar-rectangle').first().waitFor();
+    const link = page.getByTestId('url-table').getByRole('link', { name: `${site.url}/` });
+    await screenshot(page, 'analytics');
+    await link.click();
+    await page.getByRole('heading', { name: 'Page detail' }).waitFor();
+    expect(await page.getByTestId('detail-url').textContent()).toBe(`${site.url}/`);
+    await page.getByRole('link', { name: 'Review this page’s phrases' }).click();
+    await page.getByTestId('review-table').getByText('Welcome to our bakery').waitFor();
+
+    await page.getByRole('link', { name: 'Details of "Welcome to our bakery"' }).click();
+    await page.getByTestId('phrase-translations').getByText('Bienvenue dans notre boulangerie').waitFor();
+  });
+
+  it('manages prompts', async () => {
+    await page.goto('/prompts');
+    await page.getByRole('button', { name: 'New prompt' }).click();
+    await page.getByLabel('Name').first().fill('Formal');
+    await page.getByLabel('Instructions').first().fill('Translate formally. Keep {{slot}} tokens.');
+    await page.getByRole('button', { name: 'Add prompt' }).click();
+    await page.getByText('Prompt added').waitFor();
+    const list = await harness.client.get('/api/prompts');
+    expect(list.body.map((p: { name: string }) => p.name)).toContain('Formal');
+  });
+
+  it('creates, lists and deletes backups, and downloads exports', async () => {
+    await page.goto('/backups');
+    await page.getByRole('button', { name: 'Create backup' }).click();
+    const table = page.getByTestId('backup-table');
+    await table.waitFor();
+    const [exported] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'French (fr)' }).click(),
+    ]);
+    expect(exported.suggestedFilename()).toBe('translations-fr.json');
+    const [snapshot] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download current data' }).click(),
+    ]);
+    expect(snapshot.suggestedFilename()).toMatch(/\.sqlite$/);
+    await screenshot(page, 'backups');
+    const filename = (await harness.client.get('/api/backups')).body[0].filename as string;
+    await page.getByRole('button', { name: `Delete ${filename}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No backups yet.').waitFor();
+  });
+
+  it('shows the install snippet with this server and key', async () => {
+    await page.goto('/install');
+    expect(await page.getByTestId('install-snippet').textContent()).toBe(
+      `<script src="${harness.url}/client.js" data-api-key="${harness.key}"></script>`,
+    );
+  });
+
+  it('is usable at phone width', async () => {
+    const phone = await newPage(browser, harness.url, PHONE);
+    await signIn(phone.page, harness.key);
+    await phone.page.getByRole('button', { name: 'Open navigation' }).click();
+    await phone.page.getByRole('link', { name: 'Analytics' }).click();
+    await phone.page.getByTestId('summary-cards').waitFor();
+    await screenshot(phone.page, 'phone-analytics');
+    await phone.page.goto('/review?status=approved');
+    await phone.page.getByTestId('review-table').getByText('Welcome to our bakery').waitFor();
+    const overflow = await phone.page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await screenshot(phone.page, 'phone-review');
+    await phone.context.close();
+  });
+
+  it('regenerates the key behind a confirmation, shows it once and switches to it', async () => {
+    const oldKey = harness.key;
+    await page.goto('/settings');
+    await page.getByRole('button', { name: 'Regenerate API key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Regenerate key' }).click();
+    const newKey = (await page.getByTestId('new-api-key').textContent())!;
+    expect(newKey).toHaveLength(24);
+    expect(newKey).not.toBe(oldKey);
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.evaluate(() => sessionStorage.getItem('translator.apiKey'))).toBe(newKey);
+    const old = await fetch(`${harness.url}/api/translations/counts`, { headers: { 'x-api-key': oldKey } });
+    expect(old.status).toBe(401);
+    await page.getByRole('link', { name: 'Review' }).click();
+    await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
+    await page.getByText(/^Approved \(/).click();
+    await page.getByTestId('review-table').getByText('Welcome to our bakery').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Project API key').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
+  });
+});

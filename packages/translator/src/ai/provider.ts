@@ -1,0 +1,170 @@
+import { request } from 'undici';
+import type { AiConfig } from '../config.ts';
+import { sleep } from '../common/time.ts';
+import { slotSignature } from '../phrases/slots.ts';
+
+export interface BatchItem {
+  id: string;
+  text: string;
+}
+
+/** A call that did not produce a usable answer. `retryable` for 429, 5xx, timeouts and network errors. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface BatchRequest {
+  apiKey: string;
+  lang: string;
+  languageName: string;
+  prompt: string;
+  items: BatchItem[];
+  signal?: AbortSignal | undefined;
+}
+
+export interface BatchResult {
+  /** Valid translations by item id. */
+  translated: Map<string, string>;
+  /** Items the reply left out, or whose slot tokens differ from the source's. */
+  rejected: { id: string; reason: string }[];
+}
+
+const MAX_RETRY_AFTER_MS = 60_000;
+
+function instructions(prompt: string, lang: string, languageName: string) {
+  return [
+    prompt.trim(),
+    '',
+    `Translate the "text" of every item into ${languageName} (${lang}).`,
+    'Tokens such as {{number:0}} or {{text:1}} are placeholders for values and markup: copy each one into the',
+    'translation unchanged, exactly once, where it belongs in the sentence. Keep each item’s id.',
+    'Answer with JSON only, in the form {"items":[{"id":"…","text":"…"}]}, with one entry per item.',
+  ].join('\n');
+}
+
+function retryAfter(headers: Record<string, string | string[] | undefined>): number | undefined {
+  const ms = Number(headers['retry-after-ms']);
+  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, MAX_RETRY_AFTER_MS);
+  const seconds = Number(headers['retry-after']);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  return undefined;
+}
+
+/** The items of a reply: `{"items":[…]}` (or `translations`), or a bare array, inside optional code fences. */
+function parseItems(content: string): BatchItem[] {
+  const text = content
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/```$/, '')
+    .trim();
+  const parsed: unknown = JSON.parse(text);
+  const list = Array.isArray(parsed)
+    ? parsed
+    : ((parsed as { items?: unknown; translations?: unknown }).items ??
+      (parsed as { translations?: unknown }).translations);
+  if (!Array.isArray(list)) throw new Error('no items array');
+  return list.flatMap((entry) =>
+    entry && typeof entry === 'object' && typeof entry.text === 'string' && entry.id !== undefined
+      ? [{ id: String(entry.id), text: entry.text }]
+      : [],
+  );
+}
+
+/** An OpenAI-compatible chat-completions client that translates a batch of items per call. */
+export class ChatProvider {
+  constructor(private readonly config: AiConfig) {}
+
+  /** One call; throws ProviderError when the call itself fails. */
+  async translateBatch(batch: BatchRequest): Promise<BatchResult> {
+    const signal = batch.signal
+      ? AbortSignal.any([batch.signal, AbortSignal.timeout(this.config.requestTimeoutMs)])
+      : AbortSignal.timeout(this.config.requestTimeoutMs);
+    let response;
+    try {
+      response = await request(`${this.config.baseUrl}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${batch.apiKey}` },
+        body: JSON.stringify({
+          model: this.config.model,
+          temperature: 0.2,
+          response_format: { type: 'json_object' },
+          messages: [
+            { role: 'system', content: instructions(batch.prompt, batch.lang, batch.languageName) },
+            { role: 'user', content: JSON.stringify({ targetLanguage: batch.lang, items: batch.items }) },
+          ],
+        }),
+        signal,
+      });
+    } catch (error) {
+      if (batch.signal?.aborted) throw error;
+      throw new ProviderError(`AI provider unreachable: ${(error as Error).message}`, true);
+    }
+    const text = await response.body.text().catch(() => '');
+    const status = response.statusCode;
+    if (status === 429 || status >= 500) {
+      throw new ProviderError(`AI provider answered ${status}`, true, retryAfter(response.headers));
+    }
+    if (status >= 400) {
+      let message = text.slice(0, 300);
+      try {
+        message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+      } catch {
+        // not JSON: keep the raw text
+      }
+      throw new ProviderError(`AI provider refused the request (${status}): ${message}`, false);
+    }
+    let items: BatchItem[];
+    try {
+      const completion = JSON.parse(text) as { choices?: { message?: { content?: string } }[] };
+      items = parseItems(completion.choices?.[0]?.message?.content ?? '');
+    } catch {
+      // An unreadable answer is treated like a dropped batch: every item is retried, then failed.
+      return {
+        translated: new Map(),
+        rejected: batch.items.map((item) => ({ id: item.id, reason: 'unreadable reply' })),
+      };
+    }
+    return check(batch.items, items);
+  }
+
+  /**
+   * A call with retries: on a retryable error waits (Retry-After when given, else an exponential
+   * back-off from `backoffMs` with jitter) and tries again, up to `maxAttempts` calls.
+   */
+  async translateWithRetry(batch: BatchRequest): Promise<BatchResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.translateBatch(batch);
+      } catch (error) {
+        if (!(error instanceof ProviderError) || !error.retryable || attempt >= this.config.maxAttempts)
+          throw error;
+        if (batch.signal?.aborted) throw error;
+        const backoff = this.config.backoffMs * 2 ** (attempt - 1);
+        await sleep(error.retryAfterMs ?? backoff * (0.75 + Math.random() / 2), batch.signal);
+      }
+    }
+  }
+}
+
+/** Keeps the answers that name a sent item and carry exactly its slot tokens. */
+export function check(sent: BatchItem[], received: BatchItem[]): BatchResult {
+  const byId = new Map(received.map((item) => [item.id, item.text]));
+  const translated = new Map<string, string>();
+  const rejected: BatchResult['rejected'] = [];
+  for (const item of sent) {
+    const text = byId.get(item.id);
+    if (text === undefined || text.trim() === '')
+      rejected.push({ id: item.id, reason: 'missing from the reply' });
+    else if (slotSignature(text) !== slotSignature(item.text))
+      rejected.push({ id: item.id, reason: 'slot tokens changed' });
+    else translated.set(item.id, text);
+  }
+  return { translated, rejected };
+}

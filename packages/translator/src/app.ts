@@ -1,0 +1,184 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import {
+  createHttpServer,
+  installRateLimit,
+  migrate,
+  openDatabase,
+  registerOpenApi,
+  SecretBox,
+  type HttpServer,
+} from '@app/server-kit';
+import type { TranslatorDB } from './db/schema.ts';
+import type { TranslatorConfig } from './config.ts';
+import type { TranslatorContext } from './context.ts';
+import { translatorMigrations } from '../migrations/index.ts';
+import { createServices, type TranslatorServices } from './services.ts';
+import type { Project } from './projects/projects-service.ts';
+import { installProjectAuth } from './http/auth.ts';
+import { installCors } from './http/cors.ts';
+import { projectRoutes } from './routes/project.ts';
+import { textnodeRoutes } from './routes/textnodes.ts';
+import { translationRoutes } from './routes/translations.ts';
+import { aiRoutes } from './routes/ai-jobs.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
+import { backupRoutes } from './routes/backups.ts';
+import { pageClientRoutes } from './routes/page-client.ts';
+import { JobRunner } from './ai/job-runner.ts';
+
+export interface TranslatorOptions {
+  /**
+   * Folder served at `/` (the dashboard build; `index.html` answers unknown non-API GETs so client-side
+   * routes work). Defaults to `config.staticDir`.
+   */
+  staticDir?: string | undefined;
+  /** Adds routes outside `/api` (e.g. the page client's `/client.js`), after the API is registered. */
+  extend?: (app: FastifyInstance) => void | Promise<void>;
+  /** Run the AI job worker and the backup schedule in this process (default true). */
+  workers?: boolean;
+}
+
+export interface Translator {
+  app: HttpServer;
+  ctx: TranslatorContext;
+  services: TranslatorServices;
+  /** The default project, and whether this start created it (main prints its key then). */
+  defaultProject: { created: boolean; project: Project };
+  /** Listens on config.host:config.port; resolves to the URL. */
+  listen(): Promise<string>;
+  /** Stops the HTTP server (finishing in-flight requests), then the workers, then the database. */
+  close(): Promise<void>;
+}
+
+export async function buildTranslator(
+  config: TranslatorConfig,
+  options: TranslatorOptions = {},
+): Promise<Translator> {
+  const database = openDatabase<TranslatorDB>({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    fileName: 'translator.db',
+    variable: 'TRANSLATOR_DATABASE_URL',
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+  });
+  try {
+    await migrate(database, translatorMigrations, 'translator');
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+
+  const app = createHttpServer({
+    logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
+    bodyLimit: config.bodyLimit,
+  });
+  const ctx: TranslatorContext = {
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    secrets: new SecretBox(config.secretKey),
+    log: app.log,
+  };
+  const services = createServices(ctx);
+  const defaultProject = await services.projects.ensureDefault();
+
+  installCors(app);
+  installRateLimit(app, config.rateLimit);
+  await registerOpenApi(app, {
+    title: 'Translator API',
+    version: config.version,
+    prefix: '/api',
+    description:
+      'Phrases, translations, AI jobs, analytics, export and backups. Authenticate with X-API-Key.',
+  });
+
+  await app.register(async (api) => {
+    installProjectAuth(api, services.projects);
+    projectRoutes(api, services, config);
+    textnodeRoutes(api, services);
+    translationRoutes(api, services);
+    aiRoutes(api, services);
+    analyticsRoutes(api, services);
+    backupRoutes(api, services);
+  });
+
+  await pageClientRoutes(app);
+  const staticDir = options.staticDir ?? config.staticDir;
+  if (staticDir) await serveStatic(app, resolve(staticDir));
+  if (options.extend) await options.extend(app);
+
+  const workers = options.workers ?? true;
+  const runner = new JobRunner(ctx, services.projects, services.prompts, services.changed);
+  if (workers) {
+    services.aiJobs.onChange = () => runner.kick();
+    runner.start();
+  }
+  const stopBackups = workers ? scheduleBackups(ctx, services) : () => {};
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    services,
+    defaultProject,
+    async listen() {
+      return app.listen({ port: config.port, host: config.host });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      stopBackups();
+      await runner.stop();
+      await database.close();
+    },
+  };
+}
+
+/** Checks hourly (and a minute after start) for projects whose automatic backup is due. */
+function scheduleBackups(ctx: TranslatorContext, services: TranslatorServices): () => void {
+  const hours = ctx.config.backup.intervalHours;
+  if (hours <= 0) return () => {};
+  let busy = false;
+  const check = () => {
+    if (busy) return;
+    busy = true;
+    services.backups
+      .runDue()
+      .catch((error: unknown) => ctx.log.error({ err: error }, 'automatic backup failed'))
+      .finally(() => (busy = false));
+  };
+  const first = setTimeout(check, 60_000);
+  const timer = setInterval(check, Math.min(hours, 1) * 3_600_000);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
+
+/**
+ * The dashboard: files under `root`, and its index.html for any other GET outside `/api`, so client-side
+ * routes load the app. Paths are resolved by @fastify/send, which refuses to leave `root`.
+ */
+async function serveStatic(app: HttpServer, root: string) {
+  await app.register(fastifyStatic, { root, serve: false });
+  app.get('/*', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(request.url.split('?')[0]!);
+    } catch {
+      return reply.callNotFound();
+    }
+    if (path.startsWith('/api/') || path === '/api') return reply.callNotFound();
+    const file = resolve(root, `.${path}`);
+    const inside = file === root || file.startsWith(`${root}${sep}`);
+    if (inside && path !== '/' && existsSync(file) && statSync(file).isFile())
+      return reply.sendFile(path.slice(1));
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

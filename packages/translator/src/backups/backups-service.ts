@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { AppError, badRequest, notFound } from '@app/server-kit';
+import type { TranslatorContext } from '../context.ts';
+import { writeSnapshot } from './snapshot.ts';
+
+export interface Backup {
+  filename: string;
+  size: number;
+  created: string;
+}
+
+/** `translator-p<project>-<UTC time>[-auto].sqlite`; nothing else is ever read or deleted. */
+const NAME = /^translator-p(\d{1,10})-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(-auto)?\.sqlite$/;
+
+interface Parsed {
+  projectId: number;
+  created: string;
+  auto: boolean;
+}
+
+export function parseBackupName(filename: string): Parsed | undefined {
+  const m = NAME.exec(filename);
+  if (!m) return undefined;
+  return {
+    projectId: Number(m[1]),
+    created: `${m[2]}T${m[3]}:${m[4]}:${m[5]}.${m[6]}Z`,
+    auto: Boolean(m[7]),
+  };
+}
+
+const backupName = (projectId: number, time: Date, auto: boolean) =>
+  `translator-p${projectId}-${time.toISOString().replace(/[:.]/g, '-')}${auto ? '-auto' : ''}.sqlite`;
+
+/**
+ * Per-project backups in TRANSLATOR_BACKUP_DIR: each a SQLite file holding that project's data only (a
+ * key holder never gets another project's rows). Files are written under a temporary name and renamed,
+ * so a listed backup is always complete.
+ */
+export class BackupsService {
+  readonly dir: string;
+
+  constructor(private readonly ctx: TranslatorContext) {
+    this.dir = resolve(ctx.config.backup.dir);
+  }
+
+  async list(projectId: number): Promise<Backup[]> {
+    const names = await readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [] as string[];
+      throw error;
+    });
+    const backups: (Backup & { auto: boolean })[] = [];
+    for (const filename of names) {
+      const parsed = parseBackupName(filename);
+      if (!parsed || parsed.projectId !== projectId) continue;
+      const info = await stat(join(this.dir, filename)).catch(() => undefined);
+      if (info?.isFile())
+        backups.push({ filename, size: info.size, created: parsed.created, auto: parsed.auto });
+    }
+    return backups
+      .sort((a, b) => b.created.localeCompare(a.created))
+      .map(({ auto: _auto, ...backup }) => backup);
+  }
+
+  async create(projectId: number, { auto = false } = {}): Promise<Backup> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const existing = new Set((await this.list(projectId)).map((b) => b.filename));
+    let time = new Date();
+    while (existing.has(backupName(projectId, time, auto))) time = new Date(time.getTime() + 1);
+    const filename = backupName(projectId, time, auto);
+    const temporary = join(this.dir, `.partial-${randomUUID()}`);
+    try {
+      await writeSnapshot(this.ctx, projectId, temporary);
+      await rename(temporary, join(this.dir, filename));
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    const info = await stat(join(this.dir, filename));
+    return { filename, size: info.size, created: parseBackupName(filename)!.created };
+  }
+
+  /** A fresh snapshot in a temporary file, for download; the caller removes it. */
+  async snapshotFile(projectId: number): Promise<{ path: string; filename: string }> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const path = join(this.dir, `.download-${randomUUID()}`);
+    try {
+      await writeSnapshot(this.ctx, projectId, path);
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error;
+    }
+    return { path, filename: backupName(projectId, new Date(), false) };
+  }
+
+  /** Deletes one backup of the project; anything not named like a backup is refused before the disk is touched. */
+  async delete(projectId: number, filename: string): Promise<void> {
+    const parsed = parseBackupName(filename);
+    if (!parsed || basename(filename) !== filename) {
+      throw badRequest(
+        'Not a backup file name.',
+        { filename: 'must be a name from the backup list' },
+        'invalid_filename',
+      );
+    }
+    if (parsed.projectId !== projectId) throw notFound('Backup not found.');
+    const path = resolve(this.dir, filename);
+    if (dirname(path) !== this.dir) throw new AppError(400, 'invalid_filename', 'Not a backup file name.');
+    try {
+      await rm(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('Backup not found.');
+      throw error;
+    }
+  }
+
+  /** Makes the automatic backups that are due (newest older than the interval) and prunes old ones. */
+  async runDue(now = Date.now()): Promise<number> {
+    const { intervalHours, keep } = this.ctx.config.backup;
+    const projects = await this.ctx.db.selectFrom('projects').select('id').orderBy('id').execute();
+    let made = 0;
+    for (const { id } of projects) {
+      const autos = (await this.list(id)).filter((b) => parseBackupName(b.filename)?.auto);
+      const newest = autos[0] ? Date.parse(autos[0].created) : 0;
+      if (now - newest >= intervalHours * 3_600_000) {
+        await this.create(id, { auto: true });
+        made += 1;
+      }
+      const all = (await this.list(id)).filter((b) => parseBackupName(b.filename)?.auto);
+      for (const old of all.slice(keep)) await rm(join(this.dir, old.filename), { force: true });
+    }
+    return made;
+  }
+}

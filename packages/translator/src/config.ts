@@ -1,0 +1,83 @@
+import { resolve } from 'node:path';
+import {
+  envReader,
+  loadSecretKey,
+  readCommonConfig,
+  type CommonConfig,
+  type EnvReader,
+} from '@app/server-kit';
+
+export interface AiConfig {
+  /** Base URL of an OpenAI-compatible API, up to and including `/v1`. */
+  baseUrl: string;
+  model: string;
+  /** Phrases sent in one chat-completions call. */
+  batchSize: number;
+  /** Calls in flight at once for one job. */
+  parallelCalls: number;
+  /** Jobs running at once per project; more wait as pending. */
+  jobsPerProject: number;
+  /** Attempts per call on 429/5xx/network errors before its items count as failed. */
+  maxAttempts: number;
+  /** First back-off delay; doubled on every retry (a Retry-After from the provider wins). */
+  backoffMs: number;
+  requestTimeoutMs: number;
+  /** A running job whose lease is older than this is taken over by another worker (crash recovery). */
+  leaseMs: number;
+}
+
+export interface BackupConfig {
+  dir: string;
+  /** Hours between automatic backups of each project; 0 turns them off. */
+  intervalHours: number;
+  /** Automatic backups kept per project; manual ones are never pruned. */
+  keep: number;
+}
+
+export interface TranslatorConfig extends CommonConfig {
+  port: number;
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema (tests give each file its own). */
+  databaseSchema?: string | undefined;
+  secretKey: string;
+  version: string;
+  bodyLimit: number;
+  /** Seconds an API key lookup and a delivery cache entry may be reused (bounds staleness across processes). */
+  cacheTtlSeconds: number;
+  ai: AiConfig;
+  backup: BackupConfig;
+  /** Folder with the dashboard build, served at `/` when set. */
+  staticDir: string | undefined;
+}
+
+export const TRANSLATOR_VERSION = '1.0.0';
+
+export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorConfig {
+  const common = readCommonConfig(env);
+  return {
+    ...common,
+    port: env.int('TRANSLATOR_PORT', 3100, { min: 0, max: 65535 }),
+    databaseUrl: env.optionalString('TRANSLATOR_DATABASE_URL'),
+    secretKey: loadSecretKey(env.optionalString('SECRET_KEY'), common.dataDir),
+    version: TRANSLATOR_VERSION,
+    bodyLimit: env.int('TRANSLATOR_BODY_LIMIT', 5 * 1024 * 1024, { min: 1024 }),
+    cacheTtlSeconds: env.int('TRANSLATOR_CACHE_TTL_S', 5, { min: 0, max: 3600 }),
+    ai: {
+      baseUrl: (env.url('TRANSLATOR_AI_BASE_URL') ?? 'https://api.openai.com/v1').replace(/\/+$/, ''),
+      model: env.string('TRANSLATOR_AI_MODEL', 'gpt-4o-mini'),
+      batchSize: env.int('TRANSLATOR_AI_BATCH_SIZE', 25, { min: 1, max: 200 }),
+      parallelCalls: env.int('TRANSLATOR_AI_PARALLEL', 4, { min: 1, max: 32 }),
+      jobsPerProject: env.int('TRANSLATOR_AI_JOBS_PER_PROJECT', 1, { min: 1, max: 16 }),
+      maxAttempts: 5,
+      backoffMs: 500,
+      requestTimeoutMs: env.int('TRANSLATOR_AI_TIMEOUT_S', 120, { min: 1 }) * 1000,
+      leaseMs: 30_000,
+    },
+    backup: {
+      dir: resolve(env.string('TRANSLATOR_BACKUP_DIR', resolve(common.dataDir, 'backups'))),
+      intervalHours: env.int('TRANSLATOR_BACKUP_INTERVAL_H', 24, { min: 0 }),
+      keep: env.int('TRANSLATOR_BACKUP_KEEP', 7, { min: 1 }),
+    },
+    staticDir: env.optionalString('TRANSLATOR_STATIC_DIR'),
+  };
+}

@@ -1,0 +1,103 @@
+import type { Generated } from 'kysely';
+
+/** Row types of the translator's tables, as Kysely sees them. Times are ISO strings unless named `_ms`. */
+export interface ProjectsTable {
+  id: Generated<number>;
+  name: string;
+  /** SHA-256 of the API key, for lookups. */
+  api_key_hash: string;
+  /** The API key sealed with SECRET_KEY (the spec shows it back to its holder). */
+  api_key_sealed: string;
+  /** JSON of the project settings, without the provider key. */
+  settings: string;
+  provider_key_sealed: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PhraseStatus = 'pending' | 'approved' | 'trash';
+
+export interface PhrasesTable {
+  id: Generated<number>;
+  project_id: number;
+  key: string;
+  context: string;
+  /** SHA-256 of key + NUL + context: the uniqueness judge, whatever the key's length. */
+  key_hash: string;
+  status: PhraseStatus;
+  /** JSON array of {type, index}. */
+  var_slots: string;
+  slot_count: number;
+  /** Day (YYYY-MM-DD, UTC) the phrase was first registered. */
+  first_seen_day: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PhraseUrlsTable {
+  phrase_id: number;
+  project_id: number;
+  url: string;
+  first_seen_day: string;
+}
+
+export interface TranslationsTable {
+  id: Generated<number>;
+  project_id: number;
+  phrase_id: number;
+  lang: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PromptsTable {
+  id: string;
+  project_id: number;
+  name: string;
+  text: string;
+  is_default: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type AiJobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+
+export interface AiJobsTable {
+  id: string;
+  project_id: number;
+  lang: string;
+  prompt_id: string | null;
+  status: AiJobStatus;
+  total: number;
+  completed: number;
+  failed: number;
+  include_screenshots: number;
+  error: string | null;
+  lease_owner: string | null;
+  lease_until: number | null;
+  /** Milliseconds spent running so far (across restarts), for the rate behind the time estimate. */
+  run_ms: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export type AiJobItemState = 'pending' | 'done' | 'failed';
+
+export interface AiJobItemsTable {
+  job_id: string;
+  phrase_id: number;
+  state: AiJobItemState;
+}
+
+export interface TranslatorDB {
+  projects: ProjectsTable;
+  phrases: PhrasesTable;
+  phrase_urls: PhraseUrlsTable;
+  translations: TranslationsTable;
+  prompts: PromptsTable;
+  ai_jobs: AiJobsTable;
+  ai_job_items: AiJobItemsTable;
+}

@@ -1,0 +1,115 @@
+import { Type, type Static } from 'typebox';
+import { validationFailed, type FieldErrors } from '@app/server-kit';
+import { LANG_PATTERN } from '../common/schemas.ts';
+
+/** Settings as stored (the provider key lives sealed in its own column). */
+export interface StoredSettings {
+  languages: string[];
+  blockedTags: string[];
+  inlineTags: string[];
+  domContextSelectors: string[];
+  contextDepth: number;
+  domContextEnabled: boolean;
+  screenshotsEnabled: boolean;
+}
+
+export const DEFAULT_SETTINGS: StoredSettings = {
+  languages: [],
+  blockedTags: [],
+  inlineTags: ['a', 'abbr', 'b', 'em', 'i', 'mark', 'small', 'span', 'strong', 'sub', 'sup', 'u'],
+  domContextSelectors: [],
+  contextDepth: 0,
+  domContextEnabled: false,
+  screenshotsEnabled: false,
+};
+
+const TagList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 });
+
+/** Every field optional; unknown fields are dropped by the validator. */
+export const SettingsPatch = Type.Object({
+  languages: Type.Optional(Type.Array(Type.String({ maxLength: 35 }), { maxItems: 200 })),
+  /**
+   * Write-only. A string sets it, null clears it, an empty string or absence keeps it. A type list (not a
+   * union) so the validator's type coercion never turns null into "".
+   */
+  translationProviderApiKey: Type.Optional(
+    Type.Unsafe<string | null>({ type: ['string', 'null'], maxLength: 500 }),
+  ),
+  blockedTags: Type.Optional(TagList),
+  inlineTags: Type.Optional(TagList),
+  domContextSelectors: Type.Optional(Type.Array(Type.String({ maxLength: 500 }), { maxItems: 100 })),
+  contextDepth: Type.Optional(Type.Integer()),
+  domContextEnabled: Type.Optional(Type.Boolean()),
+  screenshotsEnabled: Type.Optional(Type.Boolean()),
+});
+export type SettingsPatch = Static<typeof SettingsPatch>;
+
+/** Settings as the client sees them; the provider key is never sent back, only whether it is set. */
+export const SettingsView = Type.Object({
+  languages: Type.Array(Type.String()),
+  translationProviderApiKey: Type.String(),
+  translationProviderApiKeySet: Type.Boolean(),
+  blockedTags: Type.Array(Type.String()),
+  inlineTags: Type.Array(Type.String()),
+  domContextSelectors: Type.Array(Type.String()),
+  contextDepth: Type.Integer(),
+  domContextEnabled: Type.Boolean(),
+  screenshotsEnabled: Type.Boolean(),
+});
+export type SettingsView = Static<typeof SettingsView>;
+
+export const CrawlerConfig = Type.Object({
+  blockedTags: Type.Array(Type.String()),
+  inlineTags: Type.Array(Type.String()),
+  domContextSelectors: Type.Array(Type.String()),
+  contextDepth: Type.Integer(),
+  domContextEnabled: Type.Boolean(),
+  screenshotsEnabled: Type.Boolean(),
+});
+
+const LANG = new RegExp(LANG_PATTERN);
+const TAG = /^[a-z][a-z0-9-]*$/;
+
+export function parseStoredSettings(json: string): StoredSettings {
+  return { ...DEFAULT_SETTINGS, ...(JSON.parse(json) as Partial<StoredSettings>) };
+}
+
+/** Applies a patch to stored settings, checking the rules a schema cannot express (422 with fields). */
+export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch): StoredSettings {
+  const fields: FieldErrors = {};
+  const next = { ...current };
+  if (patch.languages !== undefined) {
+    const seen = new Set<string>();
+    const languages: string[] = [];
+    patch.languages.forEach((raw, index) => {
+      const code = raw.trim().replace(/_/g, '-');
+      if (!LANG.test(code))
+        fields[`languages.${index}`] = `"${raw}" is not a language code such as fr or pt-BR`;
+      else if (!seen.has(code.toLowerCase())) {
+        seen.add(code.toLowerCase());
+        languages.push(code);
+      }
+    });
+    next.languages = languages;
+  }
+  for (const name of ['blockedTags', 'inlineTags'] as const) {
+    const list = patch[name];
+    if (list === undefined) continue;
+    const tags = [...new Set(list.map((tag) => tag.trim().toLowerCase()))];
+    tags.forEach((tag, index) => {
+      if (!TAG.test(tag)) fields[`${name}.${index}`] = `"${tag}" is not an HTML tag name`;
+    });
+    next[name] = tags;
+  }
+  if (patch.domContextSelectors !== undefined) {
+    next.domContextSelectors = patch.domContextSelectors.map((s) => s.trim()).filter(Boolean);
+  }
+  if (patch.contextDepth !== undefined) {
+    if (patch.contextDepth < 0 || patch.contextDepth > 10) fields.contextDepth = 'must be between 0 and 10';
+    next.contextDepth = patch.contextDepth;
+  }
+  if (patch.domContextEnabled !== undefined) next.domContextEnabled = patch.domContextEnabled;
+  if (patch.screenshotsEnabled !== undefined) next.screenshotsEnabled = patch.screenshotsEnabled;
+  if (Object.keys(fields).length) throw validationFailed(fields, 'Some settings are invalid.');
+  return next;
+}

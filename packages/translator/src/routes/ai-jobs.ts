@@ -1,0 +1,195 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { TranslatorServices } from '../services.ts';
+import { projectOf } from '../http/auth.ts';
+import { LangCode, Nullable, responses } from '../common/schemas.ts';
+
+const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const Uuid = Type.String({ pattern: UUID });
+
+const JobSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Union([
+    Type.Literal('pending'),
+    Type.Literal('running'),
+    Type.Literal('completed'),
+    Type.Literal('failed'),
+    Type.Literal('cancelled'),
+  ]),
+  lang: Type.String(),
+  promptId: Nullable(Type.String()),
+  total: Type.Integer(),
+  completed: Type.Integer(),
+  failed: Type.Integer(),
+  estimatedTimeRemaining: Type.Integer({ description: 'seconds' }),
+  includeScreenshots: Type.Boolean(),
+  error: Nullable(Type.String()),
+  createdAt: Type.String(),
+  startedAt: Nullable(Type.String()),
+  finishedAt: Nullable(Type.String()),
+});
+
+const PromptSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  text: Type.String(),
+  isDefault: Type.Boolean(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+});
+
+export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { aiJobs, prompts } = services;
+
+  api.post(
+    '/api/ai-jobs',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'Start an AI translation job',
+        body: Type.Object({
+          key_ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), {
+            minItems: 1,
+            maxItems: 50_000,
+          }),
+          lang: LangCode,
+          prompt_id: Type.Optional(Uuid),
+          include_screenshots: Type.Optional(Type.Boolean()),
+        }),
+        response: responses({ 202: Type.Object({ jobId: Type.String(), total: Type.Integer() }) }),
+      },
+    },
+    async (request, reply) => {
+      const { key_ids, lang, prompt_id, include_screenshots } = request.body;
+      const created = await aiJobs.create(projectOf(request).id, {
+        keyIds: key_ids,
+        lang,
+        promptId: prompt_id,
+        includeScreenshots: include_screenshots,
+      });
+      return reply.code(202).send(created);
+    },
+  );
+
+  api.get(
+    '/api/ai-jobs',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'Active (pending and running) jobs',
+        response: responses({
+          200: Type.Object({
+            jobs: Type.Array(JobSchema),
+            stats: Type.Object({ running: Type.Integer(), pending: Type.Integer(), total: Type.Integer() }),
+          }),
+        }),
+      },
+    },
+    async (request) => aiJobs.active(projectOf(request).id),
+  );
+
+  api.get(
+    '/api/ai-jobs/log',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'The last 50 finished jobs',
+        response: responses({ 200: Type.Array(JobSchema) }),
+      },
+    },
+    async (request) => aiJobs.log(projectOf(request).id),
+  );
+
+  api.get(
+    '/api/ai-jobs/:jobId',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'One job with its progress',
+        params: Type.Object({ jobId: Uuid }),
+        response: responses({ 200: JobSchema }),
+      },
+    },
+    async (request) => aiJobs.get(projectOf(request).id, request.params.jobId),
+  );
+
+  api.delete(
+    '/api/ai-jobs/:jobId',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'Cancel a pending or running job',
+        params: Type.Object({ jobId: Uuid }),
+        response: responses({ 200: JobSchema }),
+      },
+    },
+    async (request) => aiJobs.cancel(projectOf(request).id, request.params.jobId),
+  );
+
+  api.get(
+    '/api/prompts',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'Prompts, the default first',
+        response: responses({ 200: Type.Array(PromptSchema) }),
+      },
+    },
+    async (request) => prompts.list(projectOf(request).id),
+  );
+
+  const PromptBody = {
+    name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),
+    text: Type.String({ minLength: 1, maxLength: 20_000, pattern: '\\S' }),
+    isDefault: Type.Optional(Type.Boolean()),
+  };
+
+  api.post(
+    '/api/prompts',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'Add a prompt',
+        body: Type.Object(PromptBody),
+        response: responses({ 201: PromptSchema }),
+      },
+    },
+    async (request, reply) => reply.code(201).send(await prompts.create(projectOf(request).id, request.body)),
+  );
+
+  api.put(
+    '/api/prompts/:id',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'Change a prompt (any of name, text, isDefault)',
+        params: Type.Object({ id: Uuid }),
+        body: Type.Object({
+          name: Type.Optional(PromptBody.name),
+          text: Type.Optional(PromptBody.text),
+          isDefault: Type.Optional(Type.Boolean()),
+        }),
+        response: responses({ 200: PromptSchema }),
+      },
+    },
+    async (request) => prompts.update(projectOf(request).id, request.params.id, request.body),
+  );
+
+  api.delete(
+    '/api/prompts/:id',
+    {
+      schema: {
+        tags: ['ai'],
+        summary: 'Delete a prompt (not the default one)',
+        params: Type.Object({ id: Uuid }),
+        response: responses({ 200: Type.Object({ ok: Type.Boolean() }) }),
+      },
+    },
+    async (request) => {
+      await prompts.delete(projectOf(request).id, request.params.id);
+      return { ok: true };
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { TranslatorServices } from '../services.ts';
+import { projectOf } from '../http/auth.ts';
+import { responses } from '../common/schemas.ts';
+
+const Int = Type.Integer();
+
+export function analyticsRoutes(app: FastifyInstance, services: TranslatorServices) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { analytics, projects } = services;
+
+  api.get(
+    '/api/analytics',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary: 'Summary counts',
+        response: responses({
+          200: Type.Object({
+            totalPhrases: Int,
+            approvedPhrases: Int,
+            pendingPhrases: Int,
+            trashPhrases: Int,
+            uniqueUrls: Int,
+            totalTranslations: Int,
+            languageCount: Int,
+            phrasesWithSlots: Int,
+          }),
+        }),
+      },
+    },
+    async (request) => {
+      const { id } = projectOf(request);
+      return analytics.summary(id, await projects.settings(id));
+    },
+  );
+
+  api.get(
+    '/api/analytics/languages',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary: 'Translation coverage of approved phrases per configured language (percent)',
+        response: responses({
+          200: Type.Array(Type.Object({ lang: Type.String(), translated: Int, coverage: Int })),
+        }),
+      },
+    },
+    async (request) => {
+      const { id } = projectOf(request);
+      return analytics.languages(id, await projects.settings(id));
+    },
+  );
+
+  api.get(
+    '/api/analytics/urls',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary: 'Pages phrases were seen on',
+        querystring: Type.Object({
+          search: Type.Optional(Type.String({ maxLength: 2048 })),
+          limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+          offset: Type.Integer({ minimum: 0, default: 0 }),
+        }),
+        response: responses({
+          200: Type.Object({
+            total: Int,
+            rows: Type.Array(
+              Type.Object({ url: Type.String(), phraseCount: Int, approved: Int, pending: Int }),
+            ),
+          }),
+        }),
+      },
+    },
+    async (request) => analytics.urls(projectOf(request).id, request.query),
+  );
+
+  api.get(
+    '/api/analytics/url-detail',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary: 'Phrases of one page',
+        querystring: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) }),
+        response: responses({
+          200: Type.Object({
+            url: Type.String(),
+            totalPhrases: Int,
+            approved: Int,
+            pending: Int,
+            pendingKeyIds: Type.Array(Int),
+          }),
+        }),
+      },
+    },
+    async (request) => analytics.urlDetail(projectOf(request).id, request.query.url),
+  );
+
+  api.get(
+    '/api/analytics/activity',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary: 'Phrases discovered per day over the last 30 days (UTC), every day listed',
+        response: responses({
+          200: Type.Array(Type.Object({ day: Type.String({ format: 'date' }), count: Int })),
+        }),
+      },
+    },
+    async (request) => analytics.activity(projectOf(request).id),
+  );
+
+  api.get(
+    '/api/analytics/phrase-detail',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary: 'A phrase with all its translations',
+        querystring: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+        response: responses({
+          200: Type.Object({
+            id: Int,
+            key: Type.String(),
+            context: Type.String(),
+            status: Type.String(),
+            translations: Type.Array(Type.Object({ lang: Type.String(), value: Type.String() })),
+          }),
+        }),
+      },
+    },
+    async (request) => analytics.phraseDetail(projectOf(request).id, request.query.id),
+  );
+}

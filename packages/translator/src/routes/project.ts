@@ -1,0 +1,117 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { TranslatorServices } from '../services.ts';
+import type { TranslatorConfig } from '../config.ts';
+import { projectOf } from '../http/auth.ts';
+import { responses } from '../common/schemas.ts';
+import { CrawlerConfig, SettingsPatch, SettingsView } from '../projects/settings.ts';
+
+export const ProjectSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  api_key: Type.String(),
+  settings: SettingsView,
+  created_at: Type.String(),
+});
+
+export function projectRoutes(app: FastifyInstance, services: TranslatorServices, config: TranslatorConfig) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { projects } = services;
+
+  api.get(
+    '/api',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['project'],
+        summary: 'Service name, status and version',
+        response: responses({
+          200: Type.Object({ name: Type.String(), status: Type.String(), version: Type.String() }),
+        }),
+      },
+    },
+    async () => ({ name: 'translator', status: 'ok', version: config.version }),
+  );
+
+  api.get(
+    '/api/project',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags: ['project'],
+        summary: 'The caller’s project, or the default project when no key is sent',
+        response: responses({ 200: ProjectSchema }),
+      },
+    },
+    async (request) => (request.project ? projects.get(request.project.id) : projects.getDefault()),
+  );
+
+  api.patch(
+    '/api/project',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'Rename the project',
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) }),
+        response: responses({ 200: ProjectSchema }),
+      },
+    },
+    async (request) => projects.rename(projectOf(request).id, request.body.name),
+  );
+
+  api.post(
+    '/api/project/regenerate-key',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'Replace the API key; the old key stops working at once',
+        response: responses({ 200: ProjectSchema }),
+      },
+    },
+    async (request) => projects.regenerateKey(projectOf(request).id),
+  );
+
+  api.patch(
+    '/api/project/settings',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'Update settings (every field optional)',
+        body: Type.Object({ settings: SettingsPatch }),
+        response: responses({ 200: ProjectSchema }),
+      },
+    },
+    async (request) => projects.updateSettings(projectOf(request).id, request.body.settings),
+  );
+
+  api.get(
+    '/api/project/crawler-config',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'What the page client needs to walk a page',
+        response: responses({ 200: CrawlerConfig }),
+      },
+    },
+    async (request) => projects.settings(projectOf(request).id),
+  );
+
+  api.post(
+    '/api/project/reset-database',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'Delete every phrase and translation of the project (irreversible)',
+        response: responses({
+          200: Type.Object({
+            ok: Type.Boolean(),
+            deletedPhrases: Type.Integer(),
+            deletedTranslations: Type.Integer(),
+          }),
+        }),
+      },
+    },
+    async (request) => ({ ok: true, ...(await projects.resetData(projectOf(request).id)) }),
+  );
+}

@@ -1,0 +1,241 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { TranslatorServices } from '../services.ts';
+import { projectOf } from '../http/auth.ts';
+import { IdParams, LangCode, Nullable, PhraseStatusSchema, responses, VarSlot } from '../common/schemas.ts';
+import { DeliveryCache } from '../translations/delivery-cache.ts';
+import { languageName } from '../projects/languages.ts';
+
+const TranslationSchema = Type.Object({ key: Type.String(), context: Type.String(), value: Type.String() });
+const ExportSchema = Type.Object({
+  languages: Type.Array(Type.String()),
+  languageNames: Type.Record(Type.String(), Type.String()),
+  translations: Type.Record(Type.String(), Type.Array(TranslationSchema)),
+  timestamp: Type.Integer(),
+});
+
+/** Weak comparison, as If-None-Match asks for: `W/` is ignored, `*` matches anything. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const value = tag.trim().replace(/^W\//, '');
+    return value === '*' || value === etag;
+  });
+}
+
+const encodingChoices = new Map<string, 'br' | 'gzip' | undefined>();
+
+/** The best encoding the client accepts; answers are memoised per header value (clients send few distinct ones). */
+function preferredEncoding(request: FastifyRequest): 'br' | 'gzip' | undefined {
+  const accept = request.headers['accept-encoding'];
+  if (!accept) return undefined;
+  if (encodingChoices.has(accept)) return encodingChoices.get(accept);
+  const offered = new Map<string, number>();
+  for (const part of accept.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    offered.set(name!, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const choice =
+    (offered.get('br') ?? 0) > 0
+      ? 'br'
+      : (offered.get('gzip') ?? offered.get('*') ?? 0) > 0
+        ? 'gzip'
+        : undefined;
+  if (encodingChoices.size > 200) encodingChoices.clear();
+  encodingChoices.set(accept, choice);
+  return choice;
+}
+
+const MIN_COMPRESS_BYTES = 1024;
+
+export function translationRoutes(app: FastifyInstance, services: TranslatorServices) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { translations, projects } = services;
+
+  api.get(
+    '/api/translations',
+    {
+      schema: {
+        tags: ['translations'],
+        summary: 'Approved translations of one language (cached, ETag, compressed)',
+        querystring: Type.Object({ lang: LangCode }),
+        response: { 200: Type.Array(TranslationSchema) },
+      },
+    },
+    async (request, typedReply) => {
+      // The body is cached bytes, so the reply is untyped: no serialiser runs on the hot path.
+      const reply = typedReply as FastifyReply;
+      const cached = translations.deliver(projectOf(request).id, request.query.lang);
+      const entry = 'then' in cached ? await cached : cached;
+      reply
+        .header('etag', entry.etag)
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding, x-api-key');
+      if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
+      reply.type('application/json; charset=utf-8');
+      const encoding = entry.json.length >= MIN_COMPRESS_BYTES ? preferredEncoding(request) : undefined;
+      if (encoding === 'br') return reply.header('content-encoding', 'br').send(DeliveryCache.brotli(entry));
+      if (encoding === 'gzip')
+        return reply.header('content-encoding', 'gzip').send(DeliveryCache.gzip(entry));
+      return reply.send(entry.json);
+    },
+  );
+
+  api.get(
+    '/api/translations/all',
+    {
+      schema: {
+        tags: ['translations'],
+        summary: 'Phrases with their translation in lang, filtered and paged (the dashboard list)',
+        querystring: Type.Object({
+          lang: Type.Optional(LangCode),
+          status: Type.Optional(PhraseStatusSchema),
+          search: Type.Optional(Type.String({ maxLength: 500 })),
+          search_field: Type.Optional(
+            Type.Union(['key', 'value', 'context', 'url', 'all'].map((name) => Type.Literal(name))),
+          ),
+          translated: Type.Optional(Type.Union([Type.Literal('yes'), Type.Literal('no')])),
+          page: Type.Integer({ minimum: 1, default: 1 }),
+          limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+        }),
+        response: responses({
+          200: Type.Object({
+            rows: Type.Array(
+              Type.Object({
+                id: Type.Integer(),
+                key: Type.String(),
+                context: Type.String(),
+                status: PhraseStatusSchema,
+                varSlots: Type.Array(VarSlot),
+                value: Nullable(Type.String()),
+                translated: Type.Boolean(),
+                translationId: Nullable(Type.Integer()),
+                urls: Type.Array(Type.String()),
+              }),
+            ),
+            total: Type.Integer(),
+            page: Type.Integer(),
+            limit: Type.Integer(),
+          }),
+        }),
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return translations.list(projectOf(request).id, {
+        lang: q.lang,
+        status: q.status,
+        search: q.search,
+        searchField: q.search_field as 'key' | 'value' | 'context' | 'url' | 'all' | undefined,
+        translated: q.translated,
+        page: q.page,
+        limit: q.limit,
+      });
+    },
+  );
+
+  api.post(
+    '/api/translations',
+    {
+      schema: {
+        tags: ['translations'],
+        summary: 'Create or replace translations of one language (all or nothing)',
+        body: Type.Object({
+          lang: LangCode,
+          translations: Type.Array(
+            Type.Object({
+              id: Type.Optional(Type.Integer({ minimum: 1 })),
+              key: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
+              context: Type.Optional(Type.String({ maxLength: 1000 })),
+              value: Type.String({ minLength: 1, maxLength: 20_000 }),
+            }),
+            { minItems: 1, maxItems: 5000 },
+          ),
+        }),
+        response: responses({
+          200: Type.Object({
+            ok: Type.Boolean(),
+            saved: Type.Integer(),
+            created: Type.Integer(),
+            updated: Type.Integer(),
+          }),
+        }),
+      },
+    },
+    async (request) => {
+      const project = projectOf(request);
+      const settings = await projects.settings(project.id);
+      return translations.upsert(project.id, settings, request.body.lang, request.body.translations);
+    },
+  );
+
+  api.delete(
+    '/api/translations/:id',
+    {
+      schema: {
+        tags: ['translations'],
+        summary: 'Delete one translation (by its id, the translationId of the list rows)',
+        params: IdParams,
+        response: responses({ 200: Type.Object({ ok: Type.Boolean() }) }),
+      },
+    },
+    async (request) => {
+      await translations.deleteOne(projectOf(request).id, request.params.id);
+      return { ok: true };
+    },
+  );
+
+  api.get(
+    '/api/languages',
+    {
+      schema: {
+        tags: ['languages'],
+        summary: 'Languages configured for the project, with names',
+        response: responses({ 200: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) }),
+      },
+    },
+    async (request) => {
+      const settings = await projects.settings(projectOf(request).id);
+      return settings.languages.map((code) => ({ code, name: languageName(code) }));
+    },
+  );
+
+  api.get(
+    '/api/export',
+    {
+      schema: {
+        tags: ['languages'],
+        summary: 'Approved translations of every language',
+        response: responses({ 200: ExportSchema }),
+      },
+    },
+    async (request, reply) => {
+      const project = projectOf(request);
+      reply.header('content-disposition', 'attachment; filename="translations.json"');
+      return translations.exportDocument(project.id, await projects.settings(project.id));
+    },
+  );
+
+  api.get(
+    '/api/export/:lang',
+    {
+      schema: {
+        tags: ['languages'],
+        summary: 'Approved translations of one language',
+        params: Type.Object({ lang: LangCode }),
+        response: responses({ 200: ExportSchema }),
+      },
+    },
+    async (request, reply) => {
+      const project = projectOf(request);
+      reply.header('content-disposition', `attachment; filename="translations-${request.params.lang}.json"`);
+      return translations.exportDocument(
+        project.id,
+        await projects.settings(project.id),
+        request.params.lang,
+      );
+    },
+  );
+}

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+export interface DeliveryEntry {
+  json: Buffer;
+  /** Strong validator: a hash of the exact JSON bytes. */
+  etag: string;
+  gzip?: Buffer;
+  br?: Buffer;
+  expires: number;
+}
+
+/**
+ * The approved translations of a project and language as ready-to-send bytes, built once and reused
+ * until a write to that project drops them (or `ttlMs` passes, which bounds staleness when several
+ * processes share one database). Compressed forms are made on first demand and kept with the entry.
+ */
+export class DeliveryCache {
+  private readonly entries = new Map<string, DeliveryEntry>();
+  private readonly versions = new Map<number, number>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  /** The entry when it is cached and fresh, without a promise. */
+  peek(projectId: number, lang: string): DeliveryEntry | undefined {
+    const hit = this.entries.get(`${projectId}\u0000${lang}`);
+    return hit && hit.expires > Date.now() ? hit : undefined;
+  }
+
+  async get(projectId: number, lang: string, build: () => Promise<unknown>): Promise<DeliveryEntry> {
+    const id = `${projectId}\u0000${lang}`;
+    const hit = this.entries.get(id);
+    if (hit && hit.expires > Date.now()) return hit;
+    const version = this.versions.get(projectId) ?? 0;
+    const json = Buffer.from(JSON.stringify(await build()));
+    const entry: DeliveryEntry = {
+      json,
+      etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`,
+      expires: Date.now() + this.ttlMs,
+    };
+    // A write that landed while we were reading makes this build stale: serve it once, do not keep it.
+    if ((this.versions.get(projectId) ?? 0) === version) this.entries.set(id, entry);
+    return entry;
+  }
+
+  /** Drops every language of a project; called after each write that can change what is delivered. */
+  invalidate(projectId: number) {
+    this.versions.set(projectId, (this.versions.get(projectId) ?? 0) + 1);
+    const prefix = `${projectId}\u0000`;
+    for (const id of this.entries.keys()) if (id.startsWith(prefix)) this.entries.delete(id);
+  }
+
+  static gzip(entry: DeliveryEntry): Buffer {
+    entry.gzip ??= gzipSync(entry.json, { level: 6 });
+    return entry.gzip;
+  }
+
+  static brotli(entry: DeliveryEntry): Buffer {
+    entry.br ??= brotliCompressSync(entry.json, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: entry.json.length },
+    });
+    return entry.br;
+  }
+}

@@ -1,0 +1,169 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient } from '@app/server-kit/testing';
+import { buildTranslator } from '../src/app.ts';
+import { startHarness, testConfig, type Harness } from './helpers.ts';
+
+let h: Harness;
+let backupDir: string;
+
+beforeAll(async () => {
+  h = await startHarness({ backup: { intervalHours: 24, keep: 3 } });
+  backupDir = h.config.backup.dir;
+  await h.client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
+  await h.client.post('/api/textnodes', {
+    keys: [{ key: 'Hello' }, { key: 'Cart has 2 items' }],
+    url: 'https://a.test/',
+  });
+  const rows = (await h.client.get('/api/translations/all')).body.rows as { id: number }[];
+  await h.client.patch('/api/textnodes/status', { ids: rows.map((r) => r.id), status: 'approved' });
+  await h.client.post('/api/translations', {
+    lang: 'fr',
+    translations: [{ key: 'Hello', value: 'Bonjour' }],
+  });
+  const other = await h.newProject('Someone else');
+  await other.client.post('/api/textnodes', {
+    keys: [{ key: 'Secret of another project' }],
+    url: 'https://b.test/',
+  });
+});
+afterAll(async () => h?.stop());
+
+function readBackup(file: string) {
+  const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  try {
+    return {
+      projects: db.prepare('select id, name from projects').all() as { id: number; name: string }[],
+      phrases: db.prepare('select key from phrases order by key').all() as { key: string }[],
+      translations: db.prepare('select lang, value from translations').all() as {
+        lang: string;
+        value: string;
+      }[],
+      integrity: (db.pragma('integrity_check') as { integrity_check: string }[])[0]!.integrity_check,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('backups', () => {
+  it('POST /api/backups writes a valid SQLite file holding this project only; GET lists it', async () => {
+    const res = await h.client.post('/api/backups');
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      filename: expect.stringMatching(/^translator-p\d+-.+\.sqlite$/),
+      size: expect.any(Number),
+      created: expect.any(String),
+    });
+    expect(res.body.size).toBeGreaterThan(0);
+    const content = readBackup(join(backupDir, res.body.filename));
+    expect(content.integrity).toBe('ok');
+    expect(content.projects).toHaveLength(1);
+    expect(content.phrases.map((p) => p.key)).toEqual(['Cart has {{number:0}} items', 'Hello']);
+    expect(content.translations).toEqual([{ lang: 'fr', value: 'Bonjour' }]);
+    const list = await h.client.get('/api/backups');
+    expect(list.status).toBe(200);
+    expect(list.body[0]).toEqual(res.body);
+    const other = await h.newProject('Lister');
+    expect((await other.client.get('/api/backups')).body).toEqual([]);
+  });
+
+  it('a backup restores: a translator opened on the file serves the same translations', async () => {
+    const { body } = await h.client.post('/api/backups');
+    const restoredDir = join(h.database.dataDir, 'restored');
+    mkdirSync(restoredDir, { recursive: true });
+    const config = testConfig(h.database, {
+      databaseUrl: `sqlite:${join(backupDir, body.filename)}`,
+      databaseSchema: undefined,
+      dataDir: restoredDir,
+    });
+    const restored = await buildTranslator(config, { workers: false });
+    try {
+      const url = await restored.listen();
+      const client = new TestClient(url);
+      client.defaultHeaders['x-api-key'] = h.key;
+      const res = await client.get('/api/translations?lang=fr');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual([{ key: 'Hello', context: '', value: 'Bonjour' }]);
+      expect((await client.get('/api/analytics')).body.totalPhrases).toBe(2);
+    } finally {
+      await restored.close();
+    }
+  });
+
+  it('GET /api/backup downloads a consistent snapshot and leaves no temporary file', async () => {
+    const res = await fetch(`${h.url}/api/backup`, { headers: { 'x-api-key': h.key } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.sqlite3');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="translator-p\d+-.+\.sqlite"$/,
+    );
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
+    const file = join(h.database.dataDir, 'download.sqlite');
+    writeFileSync(file, bytes);
+    expect(readBackup(file).translations).toEqual([{ lang: 'fr', value: 'Bonjour' }]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readdirSync(backupDir).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect((await h.anonymous.get('/api/backup')).status).toBe(401);
+  });
+
+  it('DELETE /api/backups/:filename deletes one backup; unknown names are 404', async () => {
+    const { body } = await h.client.post('/api/backups');
+    const res = await h.client.delete(`/api/backups/${body.filename}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+    expect(existsSync(join(backupDir, body.filename))).toBe(false);
+    expect((await h.client.delete(`/api/backups/${body.filename}`)).status).toBe(404);
+  });
+
+  it('refuses path traversal and foreign backups, deleting nothing', async () => {
+    const { body } = await h.client.post('/api/backups');
+    const victim = join(h.database.dataDir, 'victim.sqlite');
+    writeFileSync(victim, 'keep me');
+    writeFileSync(join(backupDir, 'notes.txt'), 'keep me too');
+    const before = readdirSync(backupDir).sort();
+    const attempts = [
+      '..%2Fvictim.sqlite',
+      '..%2F..%2Fvictim.sqlite',
+      '%2e%2e%2fvictim.sqlite',
+      `..%2F${body.filename}`,
+      `${body.filename}%2F..%2F..%2Fvictim.sqlite`,
+      'notes.txt',
+      '%2Fetc%2Fpasswd',
+      `${body.filename}%00.txt`,
+      encodeURIComponent(join(backupDir, body.filename)),
+      '..',
+    ];
+    for (const attempt of attempts) {
+      const res = await h.client.delete(`/api/backups/${attempt}`);
+      expect([400, 404], attempt).toContain(res.status);
+      if (res.status === 400) expect(res.body.error.code).toBe('invalid_filename');
+    }
+    const other = await h.newProject('Deleter');
+    const foreign = await other.client.delete(`/api/backups/${body.filename}`);
+    expect(foreign.status).toBe(404);
+    expect(readdirSync(backupDir).sort()).toEqual(before);
+    expect(existsSync(victim)).toBe(true);
+  });
+
+  it('makes daily automatic backups and keeps only the newest ones', async () => {
+    const projectId = (await h.client.get('/api/project')).body.id;
+    const manual = await h.client.post('/api/backups');
+    const day = 24 * 3_600_000;
+    const start = Date.now();
+    expect(await h.translator.services.backups.runDue(start)).toBeGreaterThan(0);
+    expect(await h.translator.services.backups.runDue(start + 1000)).toBe(0);
+    for (let i = 1; i <= 4; i++) {
+      await h.translator.services.backups.runDue(start + i * day);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const list = (await h.client.get('/api/backups')).body as { filename: string }[];
+    const autos = list.filter((b) => b.filename.endsWith('-auto.sqlite'));
+    expect(autos).toHaveLength(h.config.backup.keep);
+    expect(list.map((b) => b.filename)).toContain(manual.body.filename);
+    expect(autos.every((b) => b.filename.startsWith(`translator-p${projectId}-`))).toBe(true);
+  });
+});
