@@ -17,7 +17,8 @@ export const siteAgents = (dialect: DialectName): Migration => ({
       .addColumn('source', 'varchar(255)', (c) => c.notNull())
       .addColumn('severity', 'varchar(16)', (c) => c.notNull())
       .addColumn('node', 'varchar(255)')
-      .addColumn('ctid', 'varchar(128)')
+      // The API's `ctid`; that name is a PostgreSQL system column.
+      .addColumn('node_ctid', 'varchar(128)')
       .addColumn('owner', 'varchar(64)')
       .addColumn('action', 'varchar(255)')
       .addColumn('message', 'text', (c) => c.notNull())

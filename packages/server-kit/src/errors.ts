@@ -64,8 +64,9 @@ export function uniqueViolationColumns(error: unknown): string[] | undefined {
 }
 
 export function isForeignKeyViolation(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  // SQLite reports ON DELETE RESTRICT as SQLITE_CONSTRAINT_TRIGGER with the same message.
+  return code === '23503' || (!!code?.startsWith('SQLITE_CONSTRAINT') && !!message?.includes('FOREIGN KEY'));
 }
 
 /**

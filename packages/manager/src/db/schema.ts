@@ -266,7 +266,7 @@ export interface NotificationsTable {
   source: string;
   severity: 'info' | 'warning' | 'critical';
   node: string | null;
-  ctid: string | null;
+  node_ctid: string | null;
   owner: string | null;
   action: string | null;
   message: string;

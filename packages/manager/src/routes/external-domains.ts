@@ -24,7 +24,8 @@ const Input = Type.Object({
   acmeDirectoryUrl: optionalText,
   dnsProviderApiEmail: optionalText,
   dnsProviderApiKey: optionalText,
-  siteId: Type.Optional(Nullable(Type.Union([Type.Integer(), Type.Literal('')]))),
+  // Null first: with type coercion on, null would otherwise become the integer 0.
+  siteId: Type.Optional(Type.Union([Type.Null(), Type.Integer(), Type.Literal('')])),
   authServer: optionalText,
   // The original system's names for the DNS provider credentials.
   cloudflareApiEmail: optionalText,

@@ -1,0 +1,198 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { request } from 'node:http';
+import { connect, createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { promises as dns } from 'node:dns';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, type ManagerClient, type TestManager } from '../../manager/test/helpers.ts';
+import { siteInput, startFleetManager } from '../../manager/test/fleet-helpers.ts';
+import { jobEnds } from '../../manager/test/container-helpers.ts';
+import { runOnce } from '../src/run.ts';
+import { eventually, freePort, startSandbox, type Sandbox } from './sandbox.ts';
+
+function get(
+  port: number,
+  host: string,
+  path = '/',
+): Promise<{ status: number; body: string; location?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, body, location: response.headers.location }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function tcpEcho(port: number, message: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(message));
+    socket.on('data', (data) => {
+      resolve(data.toString());
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
+}
+
+/**
+ * The whole path: the manager (real, on loopback) → the agent's check-in → real nginx and dnsmasq.
+ * The site's DHCP range is in 127.0.0.0/8, so the container's address is one this host answers on and
+ * the "container" is a backend server listening there.
+ */
+describe('site agent end to end with the manager, nginx and dnsmasq', () => {
+  let test: TestManager;
+  let admin: ManagerClient;
+  let sandbox: Sandbox;
+  let siteId: number;
+  let containerId: number;
+  let address: string;
+  let sshPort: number;
+  const servers: Server[] = [];
+
+  beforeAll(async () => {
+    const low = 40_000 + Math.floor(Math.random() * 20_000);
+    test = await startFleetManager({ TRANSPORT_PORT_RANGE: `${low}-${low + 50}` });
+    admin = await adminClient(test);
+    siteId = (
+      await admin.post(
+        '/sites',
+        siteInput({
+          internalDomain: 'site.test',
+          dhcpRange: '127.0.0.100,127.0.0.150',
+          gateway: '127.0.0.1',
+          dnsForwarders: '127.0.0.1',
+        }),
+      )
+    ).body.data.id;
+    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy', ipv4Address: '127.0.0.2' });
+
+    const authPort = await freePort();
+    const auth = createHttpServer((req, res) => {
+      res.statusCode = req.url?.startsWith('/oauth2/auth') ? 401 : 200;
+      res.end(req.url?.startsWith('/oauth2/start') ? 'sign in' : '');
+    });
+    await new Promise<void>((resolve) => auth.listen(authPort, '127.0.0.1', resolve));
+    servers.push(auth as unknown as Server);
+    const domainId = (
+      await admin.post('/external-domains', {
+        name: 'apps.example.test',
+        siteId,
+        authServer: `http://127.0.0.1:${authPort}`,
+      })
+    ).body.data.id;
+
+    const created = await admin.post(`/sites/${siteId}/containers`, {
+      hostname: 'web1',
+      template: 'nginx:latest',
+      services: {
+        web: { type: 'http', internalPort: 8080, externalHostname: 'web1', externalDomainId: domainId },
+        secure: {
+          type: 'http',
+          internalPort: 8080,
+          externalHostname: 'secure',
+          externalDomainId: domainId,
+          authRequired: true,
+        },
+        ssh: { type: 'tcp', internalPort: 2222 },
+        ldap: { type: 'srv', internalPort: 389, dnsName: '_ldap._tcp' },
+      },
+    });
+    expect(created.status).toBe(201);
+    containerId = created.body.data.containerId;
+    expect(await jobEnds(admin, created.body.data.jobId)).toBe('success');
+    const container = (await admin.get(`/sites/${siteId}/containers/${containerId}`)).body.data;
+    address = container.ipv4Address;
+    sshPort =
+      container.sshPort ??
+      container.services.find((s: { type: string }) => s.type === 'transport').transportService.externalPort;
+
+    // The "container": an HTTP server and an echo server on its address.
+    const web = createHttpServer((req, res) => res.end(`hello from web1 (${req.headers.host})`));
+    await new Promise<void>((resolve) => web.listen(8080, address, resolve));
+    const echo = createServer((socket) => socket.pipe(socket));
+    await new Promise<void>((resolve) => echo.listen(2222, address, resolve));
+    servers.push(web as unknown as Server, echo);
+
+    sandbox = await startSandbox({ MANAGER_URL: test.baseUrl, SITE_ID: String(siteId) });
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    for (const server of servers) server.close();
+    await test?.close();
+  });
+
+  it('applies the snapshot: HTTP by host name, auth redirect, TCP stream, DNS A and SRV records', async () => {
+    const outcome = await runOnce(sandbox.config, undefined, {
+      info: () => undefined,
+      error: () => undefined,
+    } as never);
+    expect(outcome.changed).toBe(true);
+    expect(outcome.applied.nginx?.result).toBe('success');
+    expect(outcome.applied.dnsmasq?.result).toBe('success');
+    const { httpPort } = sandbox.config.nginx;
+
+    const web = await eventually(
+      () => get(httpPort, 'web1.apps.example.test'),
+      (r) => r.status === 200,
+    );
+    expect(web.body).toBe('hello from web1 (web1.apps.example.test)');
+    const guarded = await get(httpPort, 'secure.apps.example.test', '/admin');
+    expect(guarded.status).toBe(302);
+    expect(guarded.location).toMatch(/\/oauth2\/start\?rd=http:\/\/secure\.apps\.example\.test\/admin$/);
+    expect(
+      await eventually(
+        () => tcpEcho(sshPort, 'ssh?'),
+        (reply) => reply === 'ssh?',
+      ),
+    ).toBe('ssh?');
+
+    const resolver = new dns.Resolver();
+    resolver.setServers([`127.0.0.1:${sandbox.dnsPort}`]);
+    expect(
+      await eventually(
+        () => resolver.resolve4('web1.site.test'),
+        (a) => a.length > 0,
+      ),
+    ).toEqual([address]);
+    expect(await resolver.resolveSrv('_ldap._tcp.site.test')).toEqual([
+      { name: 'web1.site.test', port: 389, priority: 0, weight: 0 },
+    ]);
+
+    // The second check-in of the run reported the results; nothing changed since: 304, nothing to do.
+    const agents = (await admin.get('/agents')).body.data;
+    expect(agents[0].services.nginx.lastApply).toBe('success');
+    expect(agents[0].services.dnsmasq.lastApply).toBe('success');
+    expect((await runOnce(sandbox.config)).changed).toBe(false);
+  });
+
+  it('rolls back a snapshot nginx rejects, keeps serving, and reports the failure at the next check-in', async () => {
+    // The domain's certificate is damaged on this host: the next configuration that uses it fails `nginx -t`.
+    mkdirSync(join(sandbox.config.nginx.certDir, 'apps.example.test'), { recursive: true });
+    writeFileSync(join(sandbox.config.nginx.certDir, 'apps.example.test', 'fullchain.pem'), 'damaged');
+    writeFileSync(join(sandbox.config.nginx.certDir, 'apps.example.test', 'privkey.pem'), 'damaged');
+    const changed = await admin.put(`/sites/${siteId}/containers/${containerId}`, {
+      restart: false,
+      services: { extra: { type: 'tcp', internalPort: 2223 } },
+      environmentVars: [],
+    });
+    expect(changed.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // the snapshot cache settles after a write
+
+    const outcome = await runOnce(sandbox.config, undefined, {
+      info: () => undefined,
+      error: () => undefined,
+    } as never);
+    expect(outcome.applied.nginx?.result).toBe('failure');
+    expect(outcome.applied.nginx?.error).toMatch(/certificate|PEM|ssl/i);
+    const still = await get(sandbox.config.nginx.httpPort, 'web1.apps.example.test');
+    expect(still.body).toBe('hello from web1 (web1.apps.example.test)');
+    const agents = (await admin.get('/agents')).body.data;
+    expect(agents[0].services.nginx.lastApply).toBe('failure');
+  });
+});
