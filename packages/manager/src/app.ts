@@ -30,6 +30,7 @@ import { notificationRoutes } from './routes/notifications.ts';
 import { externalDomainRoutes } from './routes/external-domains.ts';
 import { ConfigChanges } from './site-config/config-changes.ts';
 import type { ProcessRole } from './fleet.ts';
+import { webClient } from './web/static.ts';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '1.1.0';
@@ -125,6 +126,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     },
     { prefix: API_PREFIX },
   );
+  await webClient(app);
 
   await services.startFleet(options.role ?? 'all');
   const sweep = setInterval(() => void services.sessions.purgeExpired().catch(() => undefined), 3600_000);

@@ -48,7 +48,7 @@ describe('meta endpoints', () => {
       const path = (depth ? parents[depth - 1]! : '') + match[2]!;
       parents[depth] = path;
       for (const method of match[3]?.split(', ') ?? []) {
-        if (method !== 'HEAD')
+        if (method !== 'HEAD' && path.startsWith('/api/v1'))
           routes.push(`${method} ${path.slice('/api/v1'.length).replace(/:(\w+)/g, '{$1}')}`);
       }
     }

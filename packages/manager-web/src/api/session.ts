@@ -1,0 +1,39 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError, resetCsrf } from './client.ts';
+import type { Health, Session } from './types.ts';
+
+export function useHealth() {
+  return useQuery({
+    queryKey: ['health'],
+    queryFn: () => api.get<Health>('/health'),
+    staleTime: 60_000,
+  });
+}
+
+/** The signed-in user, or null when there is no session. */
+export function useSession() {
+  return useQuery({
+    queryKey: ['session'],
+    queryFn: async (): Promise<Session | null> => {
+      try {
+        return await api.get<Session>('/session');
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: Infinity,
+  });
+}
+
+/** After a sign-in or sign-out: new CSRF token, fresh session, no cached data of the previous user. */
+export function useSessionChanged() {
+  const client = useQueryClient();
+  return async (session: Session | null) => {
+    resetCsrf();
+    client.removeQueries({
+      predicate: (query) => !['session', 'health'].includes(String(query.queryKey[0])),
+    });
+    client.setQueryData(['session'], session);
+  };
+}

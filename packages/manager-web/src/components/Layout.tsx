@@ -1,0 +1,185 @@
+import {
+  AppShell,
+  Badge,
+  Burger,
+  Button,
+  Group,
+  NavLink,
+  ScrollArea,
+  Text,
+  Center,
+  Loader,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
+import { api } from '../api/client.ts';
+import { showError } from '../api/errors.ts';
+import { useSession } from '../api/session.ts';
+import type { Notification } from '../api/types.ts';
+import { Banner } from './Banner.tsx';
+import { ErrorState } from './common.tsx';
+
+interface Item {
+  to: string;
+  label: string;
+  badge?: number;
+  /** Paths this entry is active for (default: the entry's path and below). */
+  match?: RegExp;
+}
+
+function Nav({ items, onNavigate }: { items: Item[]; onNavigate: () => void }) {
+  const location = useLocation();
+  return (
+    <>
+      {items.map((item) => (
+        <NavLink
+          key={item.to}
+          component={RouterLink}
+          to={item.to}
+          label={item.label}
+          active={
+            item.match
+              ? item.match.test(location.pathname)
+              : location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)
+          }
+          onClick={onNavigate}
+          rightSection={
+            item.badge ? (
+              <Badge size="xs" color="red" circle aria-label={`${item.badge} unread`}>
+                {item.badge}
+              </Badge>
+            ) : null
+          }
+        />
+      ))}
+    </>
+  );
+}
+
+function useUnreadNotifications(enabled: boolean) {
+  const query = useQuery({
+    queryKey: ['notifications', 'badge'],
+    queryFn: () => api.get<Notification[]>('/notifications?limit=100'),
+    enabled,
+    refetchInterval: (q) => (q.state.status === 'error' ? false : 60_000),
+  });
+  return query.data?.filter((n) => !n.acknowledgedAt).length ?? 0;
+}
+
+/** The signed-in frame: header, navigation (admin entries only for admins), banner, page. */
+export function Layout() {
+  const session = useSession();
+  const location = useLocation();
+  const [opened, { toggle, close }] = useDisclosure();
+  const unread = useUnreadNotifications(Boolean(session.data));
+
+  if (session.isPending)
+    return (
+      <Center h="100vh">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  if (session.isError) return <ErrorState error={session.error} retry={() => void session.refetch()} />;
+  if (!session.data) {
+    const redirect = location.pathname + location.search;
+    return (
+      <Navigate
+        to={redirect === '/' ? '/login' : `/login?redirect=${encodeURIComponent(redirect)}`}
+        replace
+      />
+    );
+  }
+  const { user, isAdmin } = session.data;
+
+  const logout = async () => {
+    try {
+      const result = await api.post<{ loggedOut: boolean; logoutUrl: string | null }>('/auth/logout');
+      // A full page load: nothing of the session (cached data, CSRF token) survives in memory.
+      window.location.assign(result.logoutUrl ?? '/login');
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  const everyone: Item[] = [
+    { to: '/containers', label: 'Containers', match: /^\/(containers|sites\/\d+\/containers|jobs)(\/|$)/ },
+    { to: '/resource-requests', label: isAdmin ? 'Resource requests' : 'My resource requests' },
+    { to: '/notifications', label: 'Notifications', badge: unread },
+    { to: '/apikeys', label: 'API keys' },
+  ];
+  const admin: Item[] = [
+    { to: '/sites', label: 'Sites', match: /^\/sites\/?$/ },
+    { to: '/nodes', label: 'Nodes', match: /^\/(nodes|sites\/\d+\/nodes)(\/|$)/ },
+    { to: '/users', label: 'Users' },
+    { to: '/groups', label: 'Groups' },
+    { to: '/external-domains', label: 'External domains' },
+    { to: '/agents', label: 'Agents' },
+    { to: '/settings', label: 'Settings' },
+  ];
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+            <Text
+              fw={700}
+              component={RouterLink}
+              to="/containers"
+              style={{ textDecoration: 'none', color: 'inherit' }}
+            >
+              Container Manager
+            </Text>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Text size="sm" c="dimmed" visibleFrom="xs" data-testid="current-user">
+              {user}
+              {isAdmin ? ' (admin)' : ''}
+            </Text>
+            <Button size="xs" variant="default" onClick={() => void logout()}>
+              Sign out
+            </Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="xs" aria-label="Main navigation">
+        <ScrollArea>
+          <Nav items={everyone} onNavigate={close} />
+          {isAdmin ? (
+            <>
+              <Text size="xs" fw={700} c="dimmed" tt="uppercase" mt="md" mb={4} px="sm">
+                Administration
+              </Text>
+              <Nav items={admin} onNavigate={close} />
+            </>
+          ) : null}
+        </ScrollArea>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Banner />
+        <div style={{ paddingTop: 'var(--mantine-spacing-md)' }}>
+          <Outlet />
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+/** Pages only administrators reach (the server refuses the API calls to anyone else anyway). */
+export function AdminOnly() {
+  const session = useSession();
+  if (!session.data?.isAdmin) return <ErrorState error={new Error('This page is for administrators.')} />;
+  return <Outlet />;
+}

@@ -1,0 +1,206 @@
+import { Alert, Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { ApiError } from '../api/client.ts';
+import { errorMessage } from '../api/errors.ts';
+
+export function PageHeader({ title, children }: { title: ReactNode; children?: ReactNode }) {
+  return (
+    <Group justify="space-between" mb="md" wrap="wrap" gap="sm">
+      <Title order={2}>{title}</Title>
+      {children ? <Group gap="xs">{children}</Group> : null}
+    </Group>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <Center py="xl" data-testid="empty-state">
+      <Stack align="center" gap="xs" maw={480}>
+        <Text fw={600}>{title}</Text>
+        {children ? (
+          <Text c="dimmed" ta="center" size="sm" component="div">
+            {children}
+          </Text>
+        ) : null}
+      </Stack>
+    </Center>
+  );
+}
+
+export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
+  const missing = error instanceof ApiError && error.missingEndpoint;
+  const forbidden = error instanceof ApiError && error.status === 403;
+  return (
+    <Alert
+      color={missing ? 'gray' : 'red'}
+      title={
+        missing
+          ? 'Not available on this server yet'
+          : forbidden
+            ? 'You do not have access to this page'
+            : 'Could not load this page'
+      }
+      data-testid="error-state"
+    >
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">
+          {missing
+            ? 'This manager does not offer this part of the API yet. It appears here once the server is updated.'
+            : errorMessage(error)}
+        </Text>
+        {retry && !missing && !forbidden ? (
+          <Button size="xs" variant="light" onClick={retry}>
+            Try again
+          </Button>
+        ) : null}
+      </Stack>
+    </Alert>
+  );
+}
+
+/** Loading, error and empty states around a query; `children` renders the data. */
+export function QueryState<T>({
+  query,
+  empty,
+  isEmpty,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  empty?: ReactNode;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending)
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  if (query.isError) return <ErrorState error={query.error} retry={() => void query.refetch()} />;
+  const data = query.data;
+  const blank = isEmpty ? isEmpty(data) : Array.isArray(data) && data.length === 0;
+  if (blank && empty) return <>{empty}</>;
+  return <>{children(data)}</>;
+}
+
+const STATUS_COLORS: Record<string, string> = {
+  running: 'green',
+  active: 'green',
+  success: 'green',
+  approved: 'green',
+  offline: 'gray',
+  closed: 'gray',
+  cancelled: 'gray',
+  creating: 'blue',
+  pending: 'yellow',
+  failed: 'red',
+  failure: 'red',
+  denied: 'red',
+  suspended: 'red',
+  critical: 'red',
+  warning: 'orange',
+  info: 'blue',
+  missing: 'orange',
+  unknown: 'gray',
+};
+
+export function StatusBadge({ status }: { status: string }) {
+  return (
+    <Badge color={STATUS_COLORS[status] ?? 'gray'} variant="light" data-status={status}>
+      {status}
+    </Badge>
+  );
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '—';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
+}
+
+export function relativeTime(value: string | null | undefined, now = Date.now()): string {
+  if (!value) return 'never';
+  const seconds = Math.round((now - new Date(value).getTime()) / 1000);
+  return ago(seconds);
+}
+
+export function ago(seconds: number): string {
+  if (seconds < 0) return 'just now';
+  if (seconds < 60) return `${seconds} s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
+  return `${Math.floor(seconds / 86_400)} d ago`;
+}
+
+export function formatBytes(bytes: number | undefined | null): string {
+  if (bytes === undefined || bytes === null || !Number.isFinite(bytes)) return '—';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value >= 10 || unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+/** A button that asks before doing something that cannot be undone. */
+export function ConfirmButton({
+  label,
+  title,
+  message,
+  confirmLabel = label,
+  onConfirm,
+  loading,
+  color = 'red',
+  variant = 'light',
+  size = 'xs',
+  disabled,
+}: {
+  label: ReactNode;
+  title: string;
+  message: ReactNode;
+  confirmLabel?: ReactNode;
+  onConfirm: () => Promise<unknown> | void;
+  loading?: boolean;
+  color?: string;
+  variant?: string;
+  size?: string;
+  disabled?: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Button size={size} color={color} variant={variant} onClick={() => setOpen(true)} disabled={disabled}>
+        {label}
+      </Button>
+      <Modal opened={open} onClose={() => setOpen(false)} title={title} centered>
+        <Stack>
+          <Text size="sm" component="div">
+            {message}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button
+              color={color}
+              loading={loading}
+              data-autofocus
+              onClick={async () => {
+                try {
+                  await onConfirm();
+                } finally {
+                  setOpen(false);
+                }
+              }}
+            >
+              {confirmLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

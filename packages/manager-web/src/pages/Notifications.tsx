@@ -1,0 +1,92 @@
+import { Button, Card, Code, Group, Spoiler, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../api/client.ts';
+import { showError, showSuccess } from '../api/errors.ts';
+import type { Notification } from '../api/types.ts';
+import { EmptyState, formatDate, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
+
+export function NotificationsPage() {
+  const client = useQueryClient();
+  const list = useQuery({
+    queryKey: ['notifications', 'list'],
+    queryFn: () => api.get<Notification[]>('/notifications?limit=100'),
+  });
+  const refresh = () => void client.invalidateQueries({ queryKey: ['notifications'] });
+  const ack = useMutation({
+    mutationFn: (id: number) => api.post<Notification>(`/notifications/${id}/ack`),
+    onSuccess: refresh,
+    onError: (error) => showError(error),
+  });
+  const ackAll = useMutation({
+    mutationFn: () => api.post<{ acknowledged: number }>('/notifications/all/ack'),
+    onSuccess: (result) => {
+      showSuccess(`${result.acknowledged} acknowledged`);
+      refresh();
+    },
+    onError: (error) => showError(error),
+  });
+  const unread = list.data?.filter((n) => !n.acknowledgedAt).length ?? 0;
+  return (
+    <>
+      <PageHeader title="Notifications">
+        <Button variant="light" disabled={!unread} loading={ackAll.isPending} onClick={() => ackAll.mutate()}>
+          Acknowledge all
+        </Button>
+      </PageHeader>
+      <QueryState
+        query={list}
+        empty={
+          <EmptyState title="No notifications">
+            Events from the nodes about your containers appear here.
+          </EmptyState>
+        }
+      >
+        {(items) => (
+          <Stack gap="sm" data-testid="notifications">
+            {items.map((n) => (
+              <Card key={n.id} withBorder padding="sm" opacity={n.acknowledgedAt ? 0.65 : 1}>
+                <Group justify="space-between" wrap="wrap" gap="xs">
+                  <Group gap="xs">
+                    <StatusBadge status={n.severity} />
+                    <Text fw={600} size="sm">
+                      {n.source}
+                      {n.action ? ` · ${n.action}` : ''}
+                    </Text>
+                    {n.node ? (
+                      <Text size="xs" c="dimmed">
+                        {n.node}
+                        {n.ctid ? ` / ${n.ctid}` : ''}
+                      </Text>
+                    ) : null}
+                  </Group>
+                  <Group gap="xs">
+                    <Text size="xs" c="dimmed">
+                      {formatDate(n.eventAt ?? n.createdAt)}
+                    </Text>
+                    {n.acknowledgedAt ? (
+                      <Text size="xs" c="dimmed">
+                        acknowledged
+                      </Text>
+                    ) : (
+                      <Button size="xs" variant="light" onClick={() => ack.mutate(n.id)}>
+                        Acknowledge
+                      </Button>
+                    )}
+                  </Group>
+                </Group>
+                <Text size="sm" mt={4}>
+                  {n.message}
+                </Text>
+                {n.evidence ? (
+                  <Spoiler maxHeight={0} showLabel="Evidence" hideLabel="Hide evidence" mt={4}>
+                    <Code block>{JSON.stringify(n.evidence, null, 2)}</Code>
+                  </Spoiler>
+                ) : null}
+              </Card>
+            ))}
+          </Stack>
+        )}
+      </QueryState>
+    </>
+  );
+}

@@ -1,0 +1,269 @@
+import {
+  Button,
+  Group,
+  Modal,
+  NumberInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api, query as qs } from '../api/client.ts';
+import { showError, showSuccess } from '../api/errors.ts';
+import { useSites } from '../api/fleet.ts';
+import { useSession } from '../api/session.ts';
+import type { ResourceRequest, ResourceType } from '../api/types.ts';
+import { EmptyState, formatDate, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
+
+const UNITS: Record<ResourceType, string> = { memory: 'MB', swap: 'MB', rootfs: 'GB', cpus: 'CPUs' };
+const DEFAULTS: Record<ResourceType, number> = { cpus: 4, memory: 4096, swap: 0, rootfs: 50 };
+
+function RequestForm({ onDone }: { onDone: () => void }) {
+  const client = useQueryClient();
+  const sites = useSites();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: {
+      siteId: sites.data?.[0] ? String(sites.data[0].id) : (null as string | null),
+      hostname: '',
+      resourceType: 'memory' as ResourceType,
+      value: 8192 as number | string,
+      comment: '',
+    },
+    validate: {
+      siteId: (v) => (v ? null : 'Choose a site'),
+      hostname: (v) => (v.trim() ? null : 'The container’s hostname'),
+      value: (v) => (Number(v) > 0 ? null : 'A positive number'),
+    },
+  });
+  const file = useMutation({
+    mutationFn: (values: typeof form.values) =>
+      api.post<ResourceRequest>('/resource-requests', {
+        ...values,
+        siteId: Number(values.siteId),
+        value: Number(values.value),
+      }),
+    onSuccess: (request) => {
+      showSuccess(
+        request.status === 'approved' ? 'Approved at once (within the defaults)' : 'Request filed for review',
+      );
+      void client.invalidateQueries({ queryKey: ['resource-requests'] });
+      onDone();
+    },
+    onError: (error) => showError(error, form),
+  });
+  const type = form.values.resourceType;
+  return (
+    <form onSubmit={form.onSubmit((values) => file.mutate(values))} noValidate>
+      <Stack>
+        <Select
+          label="Site"
+          required
+          allowDeselect={false}
+          data={(sites.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
+          {...form.getInputProps('siteId')}
+        />
+        <TextInput label="Container hostname" required data-autofocus {...form.getInputProps('hostname')} />
+        <Select
+          label="Resource"
+          allowDeselect={false}
+          data={[
+            { value: 'memory', label: 'Memory (MB)' },
+            { value: 'swap', label: 'Swap (MB)' },
+            { value: 'cpus', label: 'CPUs' },
+            { value: 'rootfs', label: 'Root filesystem (GB)' },
+          ]}
+          {...form.getInputProps('resourceType')}
+        />
+        <NumberInput
+          label={`Amount (${UNITS[type]})`}
+          description={`Default: ${DEFAULTS[type]} ${UNITS[type]}; up to the default is approved at once`}
+          min={1}
+          required
+          {...form.getInputProps('value')}
+        />
+        <Textarea label="Why do you need it?" autosize minRows={2} {...form.getInputProps('comment')} />
+        <Group justify="flex-end">
+          <Button type="submit" loading={file.isPending}>
+            File request
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function ReviewForm({
+  request,
+  action,
+  onDone,
+}: {
+  request: ResourceRequest;
+  action: 'approve' | 'deny';
+  onDone: () => void;
+}) {
+  const client = useQueryClient();
+  const form = useForm({ mode: 'controlled', initialValues: { adminComment: '' } });
+  const review = useMutation({
+    mutationFn: (values: { adminComment: string }) =>
+      api.put<ResourceRequest>(`/resource-requests/${request.id}/${action}`, values),
+    onSuccess: () => {
+      showSuccess(action === 'approve' ? 'Approved' : 'Denied');
+      void client.invalidateQueries({ queryKey: ['resource-requests'] });
+      onDone();
+    },
+    onError: (error) => showError(error, form),
+  });
+  return (
+    <form onSubmit={form.onSubmit((values) => review.mutate(values))}>
+      <Stack>
+        <Text size="sm">
+          {request.username} asks for {request.value} {UNITS[request.resourceType]} of {request.resourceType}{' '}
+          on {request.hostname}.
+        </Text>
+        <Textarea
+          label="Comment for the requester"
+          autosize
+          minRows={2}
+          data-autofocus
+          {...form.getInputProps('adminComment')}
+        />
+        <Group justify="flex-end">
+          <Button type="submit" color={action === 'approve' ? 'green' : 'red'} loading={review.isPending}>
+            {action === 'approve' ? 'Approve' : 'Deny'}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function ResourceRequestsPage() {
+  const session = useSession();
+  const isAdmin = Boolean(session.data?.isAdmin);
+  const [status, setStatus] = useState<string>(isAdmin ? 'pending' : '');
+  const requests = useQuery({
+    queryKey: ['resource-requests', status],
+    queryFn: () => api.get<ResourceRequest[]>(`/resource-requests${qs({ status })}`),
+  });
+  const [filing, setFiling] = useState(false);
+  const [review, setReview] = useState<{ request: ResourceRequest; action: 'approve' | 'deny' } | null>(null);
+  return (
+    <>
+      <PageHeader title={isAdmin ? 'Resource requests' : 'My resource requests'}>
+        <Button onClick={() => setFiling(true)}>New request</Button>
+      </PageHeader>
+      <SegmentedControl
+        mb="md"
+        value={status}
+        onChange={setStatus}
+        data={[
+          { value: '', label: 'All' },
+          { value: 'pending', label: 'Pending' },
+          { value: 'approved', label: 'Approved' },
+          { value: 'denied', label: 'Denied' },
+        ]}
+      />
+      <QueryState
+        query={requests}
+        empty={
+          <EmptyState title="No requests">
+            Ask for more memory, swap, CPUs or disk for a container.
+          </EmptyState>
+        }
+      >
+        {(list) => (
+          <Table.ScrollContainer minWidth={820}>
+            <Table striped data-testid="requests-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Container</Table.Th>
+                  {isAdmin ? <Table.Th>User</Table.Th> : null}
+                  <Table.Th>Resource</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Comments</Table.Th>
+                  <Table.Th>Filed</Table.Th>
+                  {isAdmin ? <Table.Th /> : null}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((r) => (
+                  <Table.Tr key={r.id}>
+                    <Table.Td>
+                      <Text fw={500} size="sm">
+                        {r.hostname}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {r.site?.name ?? `site ${r.siteId}`}
+                      </Text>
+                    </Table.Td>
+                    {isAdmin ? <Table.Td>{r.username}</Table.Td> : null}
+                    <Table.Td>
+                      {r.resourceType}: {r.value} {UNITS[r.resourceType]}
+                    </Table.Td>
+                    <Table.Td>
+                      <StatusBadge status={r.status} />
+                      {r.reviewedBy ? (
+                        <Text size="xs" c="dimmed">
+                          by {r.reviewedBy}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>
+                      {r.comment ? <Text size="sm">{r.comment}</Text> : null}
+                      {r.adminComment ? (
+                        <Text size="sm" c="dimmed">
+                          Admin: {r.adminComment}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>{formatDate(r.createdAt)}</Table.Td>
+                    {isAdmin ? (
+                      <Table.Td>
+                        {r.status === 'pending' ? (
+                          <Group gap={4} wrap="nowrap" justify="flex-end">
+                            <Button
+                              size="xs"
+                              color="green"
+                              onClick={() => setReview({ request: r, action: 'approve' })}
+                            >
+                              Approve
+                            </Button>
+                            <Button
+                              size="xs"
+                              color="red"
+                              variant="light"
+                              onClick={() => setReview({ request: r, action: 'deny' })}
+                            >
+                              Deny
+                            </Button>
+                          </Group>
+                        ) : null}
+                      </Table.Td>
+                    ) : null}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
+      <Modal opened={filing} onClose={() => setFiling(false)} title="Request resources">
+        {filing ? <RequestForm onDone={() => setFiling(false)} /> : null}
+      </Modal>
+      <Modal
+        opened={review !== null}
+        onClose={() => setReview(null)}
+        title={review?.action === 'deny' ? 'Deny request' : 'Approve request'}
+      >
+        {review ? <ReviewForm {...review} onDone={() => setReview(null)} /> : null}
+      </Modal>
+    </>
+  );
+}

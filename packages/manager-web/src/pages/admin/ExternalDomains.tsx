@@ -1,0 +1,207 @@
+import {
+  Button,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../../api/client.ts';
+import { showError, showSuccess } from '../../api/errors.ts';
+import { useSites } from '../../api/fleet.ts';
+import type { ExternalDomain } from '../../api/types.ts';
+import { ConfirmButton, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
+
+interface DomainValues {
+  name: string;
+  acmeEmail: string;
+  acmeDirectoryUrl: string;
+  dnsProviderApiEmail: string;
+  dnsProviderApiKey: string;
+  siteId: string | null;
+  authServer: string;
+}
+
+function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone: () => void }) {
+  const client = useQueryClient();
+  const sites = useSites();
+  const form = useForm<DomainValues>({
+    mode: 'controlled',
+    initialValues: {
+      name: domain?.name ?? '',
+      acmeEmail: domain?.acmeEmail ?? '',
+      acmeDirectoryUrl: domain?.acmeDirectoryUrl ?? '',
+      dnsProviderApiEmail: domain?.dnsProviderApiEmail ?? '',
+      dnsProviderApiKey: '',
+      siteId: domain?.siteId ? String(domain.siteId) : null,
+      authServer: domain?.authServer ?? '',
+    },
+    validate: { name: (v) => (v.trim() ? null : 'Required') },
+  });
+  const save = useMutation({
+    mutationFn: (values: DomainValues) => {
+      const body = {
+        name: values.name.trim(),
+        acmeEmail: values.acmeEmail.trim() || null,
+        acmeDirectoryUrl: values.acmeDirectoryUrl.trim() || null,
+        dnsProviderApiEmail: values.dnsProviderApiEmail.trim() || null,
+        dnsProviderApiKey: values.dnsProviderApiKey || undefined,
+        siteId: values.siteId ? Number(values.siteId) : null,
+        authServer: values.authServer.trim() || null,
+      };
+      return domain
+        ? api.put<ExternalDomain>(`/external-domains/${domain.id}`, body)
+        : api.post<ExternalDomain>('/external-domains', body);
+    },
+    onSuccess: () => {
+      showSuccess('External domain saved');
+      void client.invalidateQueries({ queryKey: ['external-domains'] });
+      onDone();
+    },
+    onError: (error) => showError(error, form),
+  });
+  return (
+    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput
+            label="Domain"
+            placeholder="apps.example.com"
+            required
+            data-autofocus
+            {...form.getInputProps('name')}
+          />
+          <Select
+            label="Default site"
+            description="Its DNS is pre-configured for this domain"
+            clearable
+            data={(sites.data ?? []).map((s) => ({ value: String(s.id), label: s.name }))}
+            {...form.getInputProps('siteId')}
+          />
+          <TextInput label="ACME e-mail" {...form.getInputProps('acmeEmail')} />
+          <TextInput
+            label="ACME directory URL"
+            placeholder="https://acme-v02.api.letsencrypt.org/directory"
+            {...form.getInputProps('acmeDirectoryUrl')}
+          />
+          <TextInput label="DNS provider API e-mail" {...form.getInputProps('dnsProviderApiEmail')} />
+          <PasswordInput
+            label="DNS provider API key"
+            description={domain?.hasDnsProviderApiKey ? 'Stored; leave blank to keep it' : undefined}
+            autoComplete="off"
+            {...form.getInputProps('dnsProviderApiKey')}
+          />
+          <TextInput
+            label="Auth server"
+            description="Where the proxy forwards /oauth2/* for services that require sign-in"
+            placeholder="127.0.0.1:4180"
+            {...form.getInputProps('authServer')}
+          />
+        </SimpleGrid>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function ExternalDomainsPage() {
+  const client = useQueryClient();
+  const domains = useQuery({
+    queryKey: ['external-domains'],
+    queryFn: () => api.get<ExternalDomain[]>('/external-domains'),
+  });
+  const [editing, setEditing] = useState<ExternalDomain | 'new' | null>(null);
+  const remove = useMutation({
+    mutationFn: (domain: ExternalDomain) => api.delete(`/external-domains/${domain.id}`),
+    onSuccess: () => {
+      showSuccess('External domain deleted');
+      void client.invalidateQueries({ queryKey: ['external-domains'] });
+    },
+    onError: (error) => showError(error),
+  });
+  return (
+    <>
+      <PageHeader title="External domains">
+        <Button onClick={() => setEditing('new')}>New domain</Button>
+      </PageHeader>
+      <QueryState
+        query={domains}
+        empty={
+          <EmptyState title="No external domains">
+            HTTP services are published under these domains.
+          </EmptyState>
+        }
+      >
+        {(list) => (
+          <Table.ScrollContainer minWidth={720}>
+            <Table striped highlightOnHover data-testid="domains-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Domain</Table.Th>
+                  <Table.Th>Default site</Table.Th>
+                  <Table.Th>ACME</Table.Th>
+                  <Table.Th>DNS provider</Table.Th>
+                  <Table.Th>Auth server</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((d) => (
+                  <Table.Tr key={d.id}>
+                    <Table.Td fw={500}>{d.name}</Table.Td>
+                    <Table.Td>{d.site?.name ?? '—'}</Table.Td>
+                    <Table.Td>{d.acmeEmail ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{d.dnsProviderApiEmail ?? '—'}</Text>
+                      <Text size="xs" c="dimmed">
+                        {d.hasDnsProviderApiKey ? 'key stored' : 'no key'}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{d.authServer ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        <Button size="xs" variant="default" onClick={() => setEditing(d)}>
+                          Edit
+                        </Button>
+                        <ConfirmButton
+                          label="Delete"
+                          title={`Delete ${d.name}`}
+                          message="Services published under this domain stop being reachable."
+                          onConfirm={() => remove.mutateAsync(d)}
+                        />
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'New external domain' : `Edit ${editing?.name ?? ''}`}
+        size="lg"
+      >
+        {editing !== null ? (
+          <DomainForm domain={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
+        ) : null}
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,126 @@
+import {
+  Alert,
+  Button,
+  Fieldset,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client.ts';
+import { showError, showSuccess } from '../../api/errors.ts';
+import type { Settings } from '../../api/types.ts';
+import { BannerText } from '../../components/Banner.tsx';
+import { KeyValueEditor } from '../../components/KeyValueEditor.tsx';
+import { PageHeader, QueryState } from '../../components/common.tsx';
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const client = useQueryClient();
+  const form = useForm<Settings>({ mode: 'controlled', initialValues: settings });
+  const save = useMutation({
+    mutationFn: (values: Settings) =>
+      api.put<Settings>('/settings', {
+        ...values,
+        defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
+      }),
+    onSuccess: (saved) => {
+      showSuccess('Settings saved');
+      client.setQueryData(['settings'], saved);
+      form.setInitialValues(saved);
+      form.setValues(saved);
+      void client.invalidateQueries({ queryKey: ['health'] });
+    },
+    onError: (error) => showError(error, form),
+  });
+  const banner = form.values.bannerMessage;
+  return (
+    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+      <Stack maw={860}>
+        <Fieldset legend="Announcement banner">
+          <Textarea
+            label="Banner message"
+            description="Shown at the top of every page. [text](https://…) makes a link; blank hides the banner."
+            autosize
+            minRows={2}
+            {...form.getInputProps('bannerMessage')}
+          />
+          {banner.trim() ? (
+            <Alert color="yellow" variant="light" mt="sm" title="Preview">
+              <BannerText text={banner} />
+            </Alert>
+          ) : null}
+        </Fieldset>
+        <Fieldset legend="E-mail (SMTP)">
+          <Stack>
+            <TextInput
+              label="SMTP URL"
+              placeholder="smtp://user:password@mail.example.com:587"
+              {...form.getInputProps('smtpUrl')}
+            />
+            <TextInput
+              label="No-reply address"
+              placeholder="noreply@example.com"
+              {...form.getInputProps('smtpNoreplyAddress')}
+            />
+          </Stack>
+        </Fieldset>
+        <Fieldset legend="Default container environment variables">
+          <Text size="sm" c="dimmed" mb="xs">
+            Every new container starts with these; its owner can override them.
+          </Text>
+          <KeyValueEditor
+            rows={form.values.defaultContainerEnvVars}
+            onChange={(rows) =>
+              form.setFieldValue(
+                'defaultContainerEnvVars',
+                rows.map((r) => ({ ...r, description: r.description ?? '' })),
+              )
+            }
+            withDescription
+            prefix="defaultContainerEnvVars"
+            errors={form.errors}
+          />
+        </Fieldset>
+        <Fieldset legend="Inventory">
+          <Stack>
+            <TextInput
+              label="Inventory URL"
+              placeholder="https://netbox.example.com"
+              {...form.getInputProps('inventoryUrl')}
+            />
+            <PasswordInput
+              label="Inventory token"
+              description="Shown masked; leave it unchanged to keep the stored token"
+              autoComplete="off"
+              {...form.getInputProps('inventoryToken')}
+            />
+          </Stack>
+        </Fieldset>
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            Save settings
+          </Button>
+          <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
+            Discard changes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function SettingsPage() {
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.get<Settings>('/settings') });
+  return (
+    <>
+      <PageHeader title="Settings" />
+      <QueryState query={settings} isEmpty={() => false}>
+        {(data) => <SettingsForm settings={data} />}
+      </QueryState>
+    </>
+  );
+}

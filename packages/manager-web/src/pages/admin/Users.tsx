@@ -1,0 +1,359 @@
+import {
+  Badge,
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  PasswordInput,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { api } from '../../api/client.ts';
+import { showError, showSuccess } from '../../api/errors.ts';
+import type { Group as UserGroup, User, UserStatus } from '../../api/types.ts';
+import { ConfirmButton, EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
+
+interface UserValues {
+  uid: string;
+  givenName: string;
+  sn: string;
+  mail: string;
+  userPassword: string;
+  status: UserStatus;
+  groupIds: string[];
+}
+
+function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGroup[]; onDone: () => void }) {
+  const client = useQueryClient();
+  const form = useForm<UserValues>({
+    mode: 'controlled',
+    initialValues: {
+      uid: user?.uid ?? '',
+      givenName: user?.givenName ?? '',
+      sn: user?.sn ?? '',
+      mail: user?.mail ?? '',
+      userPassword: '',
+      status: user?.status ?? 'active',
+      groupIds: (user?.groups ?? (user ? [] : groups.filter((g) => g.cn === 'ldapusers'))).map((g) =>
+        String(g.gidNumber),
+      ),
+    },
+    validate: {
+      uid: (v) => (v.trim() ? null : 'Required'),
+      givenName: (v) => (v.trim() ? null : 'Required'),
+      sn: (v) => (v.trim() ? null : 'Required'),
+      mail: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address'),
+    },
+  });
+  const save = useMutation({
+    mutationFn: (values: UserValues) => {
+      const body = { ...values, groupIds: values.groupIds.map(Number) };
+      return user ? api.put<User>(`/users/${user.uidNumber}`, body) : api.post<User>('/users', body);
+    },
+    onSuccess: () => {
+      showSuccess(user ? 'User saved' : 'User created');
+      void client.invalidateQueries({ queryKey: ['users'] });
+      void client.invalidateQueries({ queryKey: ['groups'] });
+      onDone();
+    },
+    onError: (error) => showError(error, form),
+  });
+  return (
+    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+      <Stack>
+        <TextInput label="Username" required data-autofocus {...form.getInputProps('uid')} />
+        <Group grow align="flex-start">
+          <TextInput label="First name" required {...form.getInputProps('givenName')} />
+          <TextInput label="Last name" required {...form.getInputProps('sn')} />
+        </Group>
+        <TextInput label="E-mail" type="email" required {...form.getInputProps('mail')} />
+        <PasswordInput
+          label="Password"
+          description={
+            user ? 'Leave blank to keep the current password' : 'Optional: the user can reset it by e-mail'
+          }
+          autoComplete="new-password"
+          {...form.getInputProps('userPassword')}
+        />
+        <Select
+          label="Status"
+          data={['pending', 'active', 'suspended']}
+          allowDeselect={false}
+          {...form.getInputProps('status')}
+        />
+        <MultiSelect
+          label="Groups"
+          data={groups.map((g) => ({
+            value: String(g.gidNumber),
+            label: g.isAdmin ? `${g.cn} (admin)` : g.cn,
+          }))}
+          {...form.getInputProps('groupIds')}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function InviteForm({ onDone }: { onDone: () => void }) {
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { email: '' },
+    validate: { email: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address') },
+  });
+  const invite = useMutation({
+    mutationFn: (values: { email: string }) =>
+      api.post<{ email: string; message: string }>('/users/invite', values),
+    onSuccess: (result) => {
+      showSuccess(result.message);
+      onDone();
+    },
+    onError: (error) => showError(error, form),
+  });
+  return (
+    <form onSubmit={form.onSubmit((values) => invite.mutate(values))} noValidate>
+      <Stack>
+        <Text size="sm">The invitation link is valid for 24 hours; the account is active at once.</Text>
+        <TextInput label="E-mail" type="email" required data-autofocus {...form.getInputProps('email')} />
+        <Group justify="flex-end">
+          <Button type="submit" loading={invite.isPending}>
+            Send invitation
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function EmailAllForm({ onDone }: { onDone: () => void }) {
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { subject: '', message: '' },
+    validate: {
+      subject: (v) => (v.trim() ? null : 'Required'),
+      message: (v) => (v.trim() ? null : 'Required'),
+    },
+  });
+  const send = useMutation({
+    mutationFn: (values: { subject: string; message: string }) =>
+      api.post<{ sent: number; failed: number }>('/users/email-all', values),
+    onSuccess: (result) => {
+      showSuccess(`Sent to ${result.sent} users${result.failed ? `, ${result.failed} failed` : ''}`);
+      onDone();
+    },
+    onError: (error) => showError(error, form),
+  });
+  return (
+    <form onSubmit={form.onSubmit((values) => send.mutate(values))} noValidate>
+      <Stack>
+        <TextInput label="Subject" required data-autofocus {...form.getInputProps('subject')} />
+        <Textarea label="Message" required autosize minRows={4} {...form.getInputProps('message')} />
+        <Group justify="flex-end">
+          <Button type="submit" loading={send.isPending}>
+            Send to every active user
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+export function UsersPage() {
+  const client = useQueryClient();
+  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get<User[]>('/users') });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get<UserGroup[]>('/groups') });
+  const [filter, setFilter] = useState<'all' | UserStatus>('all');
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<User | 'new' | null>(null);
+  const [dialog, setDialog] = useState<'invite' | 'email' | null>(null);
+  const pending = users.data?.filter((u) => u.status === 'pending').length ?? 0;
+
+  const setStatus = useMutation({
+    mutationFn: ({ user, status }: { user: User; status: UserStatus }) =>
+      api.put<User>(`/users/${user.uidNumber}`, { status }),
+    onSuccess: (user) => {
+      showSuccess(`${user.uid} is now ${user.status}`);
+      void client.invalidateQueries({ queryKey: ['users'] });
+    },
+    onError: (error) => showError(error),
+  });
+  const remove = useMutation({
+    mutationFn: (user: User) => api.delete(`/users/${user.uidNumber}`),
+    onSuccess: () => {
+      showSuccess('User deleted');
+      void client.invalidateQueries({ queryKey: ['users'] });
+    },
+    onError: (error) => showError(error),
+  });
+
+  const visible = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    return (users.data ?? []).filter(
+      (u) =>
+        (filter === 'all' || u.status === filter) &&
+        (!needle || [u.uid, u.cn, u.mail].some((value) => value.toLowerCase().includes(needle))),
+    );
+  }, [users.data, filter, search]);
+
+  return (
+    <>
+      <PageHeader title="Users">
+        <Button variant="default" onClick={() => setDialog('email')}>
+          E-mail everyone
+        </Button>
+        <Button variant="default" onClick={() => setDialog('invite')}>
+          Invite
+        </Button>
+        <Button onClick={() => setEditing('new')}>New user</Button>
+      </PageHeader>
+      <Group mb="md" wrap="wrap">
+        <SegmentedControl
+          value={filter}
+          onChange={(value) => setFilter(value as typeof filter)}
+          data={[
+            { value: 'all', label: 'All' },
+            { value: 'pending', label: pending ? `Pending (${pending})` : 'Pending' },
+            { value: 'active', label: 'Active' },
+            { value: 'suspended', label: 'Suspended' },
+          ]}
+        />
+        <TextInput
+          placeholder="Search name, username, e-mail"
+          aria-label="Search users"
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          style={{ flex: '1 1 200px' }}
+        />
+      </Group>
+      <QueryState query={users} empty={<EmptyState title="No users" />}>
+        {() =>
+          visible.length === 0 ? (
+            <EmptyState title="No user matches" />
+          ) : (
+            <Table.ScrollContainer minWidth={760}>
+              <Table striped highlightOnHover data-testid="users-table">
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Username</Table.Th>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>E-mail</Table.Th>
+                    <Table.Th>Status</Table.Th>
+                    <Table.Th>Groups</Table.Th>
+                    <Table.Th />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {visible.map((user) => (
+                    <Table.Tr key={user.uidNumber} data-user={user.uid}>
+                      <Table.Td fw={500}>{user.uid}</Table.Td>
+                      <Table.Td>{user.cn}</Table.Td>
+                      <Table.Td>{user.mail}</Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={user.status} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={4}>
+                          {(user.groups ?? []).map((g) => (
+                            <Badge
+                              key={g.gidNumber}
+                              variant="outline"
+                              color={g.isAdmin ? 'grape' : 'gray'}
+                              size="sm"
+                            >
+                              {g.cn}
+                            </Badge>
+                          ))}
+                        </Group>
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={4} justify="flex-end" wrap="nowrap">
+                          {user.status === 'pending' ? (
+                            <Button
+                              size="xs"
+                              color="green"
+                              onClick={() => setStatus.mutate({ user, status: 'active' })}
+                            >
+                              Approve
+                            </Button>
+                          ) : null}
+                          {user.status === 'active' ? (
+                            <Button
+                              size="xs"
+                              variant="light"
+                              color="orange"
+                              onClick={() => setStatus.mutate({ user, status: 'suspended' })}
+                            >
+                              Suspend
+                            </Button>
+                          ) : null}
+                          {user.status === 'suspended' ? (
+                            <Button
+                              size="xs"
+                              variant="light"
+                              onClick={() => setStatus.mutate({ user, status: 'active' })}
+                            >
+                              Reactivate
+                            </Button>
+                          ) : null}
+                          <Button size="xs" variant="default" onClick={() => setEditing(user)}>
+                            Edit
+                          </Button>
+                          <ConfirmButton
+                            label="Delete"
+                            title={`Delete ${user.uid}`}
+                            message="The account is removed. Its containers stay and keep their owner name."
+                            onConfirm={() => remove.mutateAsync(user)}
+                          />
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )
+        }
+      </QueryState>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={editing === 'new' ? 'New user' : `Edit ${editing?.uid ?? ''}`}
+        size="lg"
+      >
+        {editing !== null ? (
+          <UserForm
+            user={editing === 'new' ? null : editing}
+            groups={groups.data ?? []}
+            onDone={() => setEditing(null)}
+          />
+        ) : null}
+      </Modal>
+      <Modal opened={dialog === 'invite'} onClose={() => setDialog(null)} title="Invite a user">
+        <InviteForm onDone={() => setDialog(null)} />
+      </Modal>
+      <Modal
+        opened={dialog === 'email'}
+        onClose={() => setDialog(null)}
+        title="E-mail every active user"
+        size="lg"
+      >
+        <EmailAllForm onDone={() => setDialog(null)} />
+      </Modal>
+    </>
+  );
+}

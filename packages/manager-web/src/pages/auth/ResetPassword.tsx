@@ -1,0 +1,135 @@
+import { Alert, Anchor, Button, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, ApiError } from '../../api/client.ts';
+import { errorMessage, showError } from '../../api/errors.ts';
+import { AuthFrame } from './AuthFrame.tsx';
+
+const back = (
+  <Anchor component={Link} to="/login">
+    Back to sign in
+  </Anchor>
+);
+
+export function ResetRequestPage() {
+  const [sent, setSent] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { usernameOrEmail: '' },
+    validate: { usernameOrEmail: (v) => (v.trim() ? null : 'Enter your username or e-mail address') },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true);
+    try {
+      const result = await api.post<{ message?: string } | undefined>('/auth/password-reset/request', values);
+      setSent(result?.message ?? 'If an active account matches, a reset link has been sent.');
+    } catch (error) {
+      showError(error, form);
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <AuthFrame title="Reset your password" footer={back}>
+      {sent ? (
+        <Alert color="green" data-testid="reset-sent">
+          {sent}
+        </Alert>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput
+              label="Username or e-mail"
+              autoFocus
+              required
+              {...form.getInputProps('usernameOrEmail')}
+            />
+            <Button type="submit" loading={busy}>
+              Send reset link
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </AuthFrame>
+  );
+}
+
+export function ResetCompletePage() {
+  const { token = '' } = useParams();
+  const check = useQuery({
+    queryKey: ['reset', token],
+    queryFn: () => api.get<{ username: string }>(`/auth/password-reset/${encodeURIComponent(token)}`),
+    retry: false,
+  });
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { password: '', confirmPassword: '' },
+    validate: {
+      password: (v) => (v.length >= 8 ? null : 'At least 8 characters'),
+      confirmPassword: (v, values) => (v === values.password ? null : 'The passwords differ'),
+    },
+  });
+  const submit = form.onSubmit(async (values) => {
+    setBusy(true);
+    try {
+      const result = await api.post<{ message: string }>(
+        `/auth/password-reset/${encodeURIComponent(token)}`,
+        values,
+      );
+      setDone(result.message);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'mismatch')
+        form.setErrors({ confirmPassword: error.message });
+      else if (error instanceof ApiError && error.code === 'weak_password')
+        form.setErrors({ password: error.message });
+      else showError(error, form);
+    } finally {
+      setBusy(false);
+    }
+  });
+  return (
+    <AuthFrame title="Choose a new password" footer={back}>
+      {check.isPending ? <Loader aria-label="Checking the link" /> : null}
+      {check.isError ? (
+        <Alert color="red" title="This link cannot be used">
+          {errorMessage(check.error)}{' '}
+          <Anchor component={Link} to="/reset-password">
+            Request a new one.
+          </Anchor>
+        </Alert>
+      ) : null}
+      {done ? (
+        <Alert color="green" data-testid="reset-done">
+          {done}
+        </Alert>
+      ) : check.data ? (
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <TextInput label="Username" value={check.data.username} readOnly autoComplete="username" />
+            <PasswordInput
+              label="New password"
+              autoFocus
+              required
+              autoComplete="new-password"
+              {...form.getInputProps('password')}
+            />
+            <PasswordInput
+              label="Repeat password"
+              required
+              autoComplete="new-password"
+              {...form.getInputProps('confirmPassword')}
+            />
+            <Button type="submit" loading={busy}>
+              Change password
+            </Button>
+          </Stack>
+        </form>
+      ) : null}
+    </AuthFrame>
+  );
+}

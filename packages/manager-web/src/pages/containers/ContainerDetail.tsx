@@ -1,0 +1,374 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { api } from '../../api/client.ts';
+import { showError, showSuccess } from '../../api/errors.ts';
+import { useSession } from '../../api/session.ts';
+import type { Container, ContainerService } from '../../api/types.ts';
+import {
+  ConfirmButton,
+  EmptyState,
+  formatDate,
+  PageHeader,
+  QueryState,
+  relativeTime,
+  StatusBadge,
+} from '../../components/common.tsx';
+import { sshCommand } from './ContainerList.tsx';
+import { JobLog } from './JobLog.tsx';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
+        {label}
+      </Text>
+      <Text size="sm" component="div" style={{ wordBreak: 'break-word' }}>
+        {children}
+      </Text>
+    </div>
+  );
+}
+
+function serviceTarget(service: ContainerService, container: Container): ReactNode {
+  if (service.httpService) {
+    const http = service.httpService;
+    const entry = container.httpEntries.find((e) => e.port === service.internalPort);
+    const url =
+      entry?.externalUrl ?? (http.domain ? `https://${http.externalHostname}.${http.domain}` : null);
+    return url ? (
+      <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm">
+        {url}
+      </Anchor>
+    ) : (
+      http.externalHostname
+    );
+  }
+  if (service.transportService) {
+    const t = service.transportService;
+    return `${t.protocol.toUpperCase()} ${container.sshHost ?? 'site address'}:${t.externalPort}`;
+  }
+  return service.dnsService ? `SRV ${service.dnsService.dnsName}` : '—';
+}
+
+function serviceType(service: ContainerService) {
+  if (service.httpService) return service.httpService.backendProtocol === 'https' ? 'HTTPS' : 'HTTP';
+  if (service.transportService) return service.transportService.protocol.toUpperCase();
+  return 'DNS SRV';
+}
+
+function Sharing({
+  siteId,
+  container,
+  canManage,
+}: {
+  siteId: number;
+  container: Container;
+  canManage: boolean;
+}) {
+  const client = useQueryClient();
+  const key = ['sites', siteId, 'containers', container.id, 'collaborators'];
+  const collaborators = useQuery({
+    queryKey: key,
+    queryFn: () =>
+      api.get<{ collaborators: string[] }>(`/sites/${siteId}/containers/${container.id}/collaborators`),
+    initialData: { collaborators: container.collaborators },
+    staleTime: 0,
+  });
+  const [username, setUsername] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const done = (data: { collaborators: string[] }) => {
+    client.setQueryData(key, data);
+    void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
+  };
+  const add = useMutation({
+    mutationFn: (name: string) =>
+      api.post<{ collaborators: string[] }>(`/sites/${siteId}/containers/${container.id}/collaborators`, {
+        username: name,
+      }),
+    onSuccess: (data) => {
+      showSuccess(`Shared with ${username}`);
+      setUsername('');
+      done(data);
+    },
+    onError: (e) => setError(e.message),
+  });
+  const remove = useMutation({
+    mutationFn: (name: string) =>
+      api.delete<{ collaborators: string[] }>(
+        `/sites/${siteId}/containers/${container.id}/collaborators/${encodeURIComponent(name)}`,
+      ),
+    onSuccess: done,
+    onError: (e) => showError(e),
+  });
+  const list = collaborators.data?.collaborators ?? [];
+  return (
+    <Card withBorder>
+      <Title order={3} size="h5" mb="xs">
+        Sharing
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Collaborators see this container and its details but cannot change it.
+      </Text>
+      {list.length === 0 ? (
+        <Text size="sm" mb="sm">
+          Not shared.
+        </Text>
+      ) : (
+        <Stack gap={4} mb="sm" data-testid="collaborators">
+          {list.map((name) => (
+            <Group key={name} justify="space-between">
+              <Text size="sm">{name}</Text>
+              {canManage ? (
+                <Button
+                  size="xs"
+                  variant="subtle"
+                  color="red"
+                  onClick={() => remove.mutate(name)}
+                  aria-label={`Stop sharing with ${name}`}
+                >
+                  Remove
+                </Button>
+              ) : null}
+            </Group>
+          ))}
+        </Stack>
+      )}
+      {canManage ? (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            setError(null);
+            if (username.trim()) add.mutate(username.trim());
+          }}
+        >
+          <Group align="flex-start" gap="xs">
+            <TextInput
+              aria-label="Share with username"
+              placeholder="username"
+              value={username}
+              error={error}
+              onChange={(event) => setUsername(event.currentTarget.value)}
+              style={{ flex: 1 }}
+            />
+            <Button type="submit" loading={add.isPending}>
+              Share
+            </Button>
+          </Group>
+        </form>
+      ) : null}
+    </Card>
+  );
+}
+
+function Details({ siteId, container }: { siteId: number; container: Container }) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const user = session.data?.user ?? '';
+  const canManage = Boolean(session.data?.isAdmin) || container.owner === user;
+  const jobParam = Number(params.get('job'));
+  const jobId = jobParam || (container.status === 'creating' ? container.creationJobId : null);
+  const ssh = sshCommand(container, user);
+  const refresh = () => void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
+
+  const restart = useMutation({
+    mutationFn: () =>
+      api.put<{ jobId: number | null; message: string }>(`/sites/${siteId}/containers/${container.id}`, {
+        restart: true,
+      }),
+    onSuccess: (result) => {
+      showSuccess(result.message || 'Restarting');
+      if (result.jobId) setParams({ job: String(result.jobId) }, { replace: true });
+    },
+    onError: (error) => showError(error),
+  });
+  const remove = useMutation({
+    mutationFn: () =>
+      api.delete<{ deleted: boolean; dnsWarnings: string[] }>(`/sites/${siteId}/containers/${container.id}`),
+    onSuccess: (result) => {
+      showSuccess(`${container.hostname} deleted`);
+      for (const warning of result?.dnsWarnings ?? []) showError(new Error(warning));
+      refresh();
+      navigate(`/sites/${siteId}/containers`);
+    },
+    onError: (error) => showError(error),
+  });
+
+  return (
+    <Stack>
+      <PageHeader
+        title={
+          <Group gap="sm">
+            <span data-testid="container-hostname">{container.hostname}</span>
+            <StatusBadge status={container.status} />
+          </Group>
+        }
+      >
+        {canManage ? (
+          <>
+            <Button variant="default" loading={restart.isPending} onClick={() => restart.mutate()}>
+              Restart
+            </Button>
+            <Button
+              variant="default"
+              component={Link}
+              to={`/sites/${siteId}/containers/${container.id}/edit`}
+            >
+              Edit
+            </Button>
+            <ConfirmButton
+              size="sm"
+              label="Delete"
+              title={`Delete ${container.hostname}`}
+              message="The container, its services and its DNS records are removed from the node. This cannot be undone."
+              loading={remove.isPending}
+              onConfirm={() => remove.mutateAsync()}
+            />
+          </>
+        ) : null}
+      </PageHeader>
+      {!canManage ? (
+        <Alert color="blue" data-testid="read-only">
+          Shared with you by {container.owner}: read-only.
+        </Alert>
+      ) : null}
+      {jobId ? (
+        <JobLog
+          jobId={jobId}
+          onFinished={() => {
+            refresh();
+          }}
+        />
+      ) : null}
+      <Card withBorder>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
+          <Field label="Owner">{container.owner}</Field>
+          <Field label="Node">{container.nodeName ?? '—'}</Field>
+          <Field label="IPv4">{container.ipv4Address ?? '—'}</Field>
+          <Field label="MAC">{container.macAddress ?? '—'}</Field>
+          <Field label="Image">{container.template}</Field>
+          <Field label="Entrypoint">{container.entrypoint ?? 'image default'}</Field>
+          <Field label="Created">{formatDate(container.createdAt)}</Field>
+          <Field label="Last access">{relativeTime(container.lastAccessedAt)}</Field>
+          <Field label="GPU">{container.nvidiaRequested ? 'requested' : 'no'}</Field>
+          <Field label="Provider id">{container.containerId ?? '—'}</Field>
+          <Field label="SSH">
+            {ssh ? (
+              <Group gap={4}>
+                <Code style={{ whiteSpace: 'nowrap' }}>{ssh}</Code>
+                <CopyButton value={ssh}>
+                  {({ copied, copy }) => (
+                    <Button size="compact-xs" variant="subtle" onClick={copy}>
+                      {copied ? 'Copied' : 'Copy'}
+                    </Button>
+                  )}
+                </CopyButton>
+              </Group>
+            ) : (
+              'no SSH service'
+            )}
+          </Field>
+        </SimpleGrid>
+      </Card>
+      <Card withBorder>
+        <Title order={3} size="h5" mb="xs">
+          Services
+        </Title>
+        {container.services.length === 0 ? (
+          <EmptyState title="No services" />
+        ) : (
+          <Table.ScrollContainer minWidth={560}>
+            <Table data-testid="services-table">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Type</Table.Th>
+                  <Table.Th>Port</Table.Th>
+                  <Table.Th>Reachable at</Table.Th>
+                  <Table.Th>Sign-in</Table.Th>
+                  <Table.Th>Last access</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {container.services.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>{serviceType(s)}</Table.Td>
+                    <Table.Td>{s.internalPort}</Table.Td>
+                    <Table.Td>{serviceTarget(s, container)}</Table.Td>
+                    <Table.Td>
+                      {s.httpService ? (s.httpService.authRequired ? 'required' : 'public') : '—'}
+                    </Table.Td>
+                    <Table.Td>{relativeTime(s.lastAccessedAt)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Card>
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
+        <Card withBorder>
+          <Title order={3} size="h5" mb="xs">
+            Environment variables
+          </Title>
+          {Object.keys(container.environmentVars).length === 0 ? (
+            <Text size="sm" c="dimmed">
+              None.
+            </Text>
+          ) : (
+            <Table fz="sm">
+              <Table.Tbody>
+                {Object.entries(container.environmentVars).map(([key, value]) => (
+                  <Table.Tr key={key}>
+                    <Table.Td ff="monospace">{key}</Table.Td>
+                    <Table.Td ff="monospace" style={{ wordBreak: 'break-all' }}>
+                      {value}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+        </Card>
+        <Sharing siteId={siteId} container={container} canManage={canManage} />
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+export function ContainerDetailPage() {
+  const params = useParams();
+  const siteId = Number(params.siteId);
+  const id = Number(params.id);
+  const container = useQuery({
+    queryKey: ['sites', siteId, 'containers', id],
+    queryFn: () => api.get<Container>(`/sites/${siteId}/containers/${id}`),
+    refetchInterval: (q) => (q.state.data?.status === 'creating' ? 3000 : false),
+  });
+  return (
+    <>
+      <Anchor component={Link} to={`/sites/${siteId}/containers`} size="sm">
+        ← Containers
+      </Anchor>
+      <QueryState query={container} isEmpty={() => false}>
+        {(data) => <Details siteId={siteId} container={data} />}
+      </QueryState>
+    </>
+  );
+}

@@ -1,0 +1,135 @@
+// Browser tests (real Chromium, real manager on loopback): sign-in, registration, password reset,
+// the announcement banner, deep links and sign-out.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startManager, type ManagerClient, type TestManager } from '../../manager/test/helpers.ts';
+import { ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
+
+describe('manager web client: authentication', { timeout: 60_000 }, () => {
+  let test: TestManager;
+  let browser: Browser;
+  let admin: ManagerClient;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    [test, browser] = await Promise.all([startManager(), launchChromium()]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await test?.close();
+  });
+
+  it('serves the client at / and for deep links, and keeps /api 404s as JSON', async () => {
+    const deep = await fetch(`${test.baseUrl}/sites/1/containers/2`, { headers: { accept: 'text/html' } });
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get('cache-control')).toBe('no-cache');
+    const html = await deep.text();
+    expect(html).toContain('<div id="root"></div>');
+    const asset = html.match(/src="(\/assets\/[^"]+\.js)"/)![1]!;
+    const script = await fetch(test.baseUrl + asset);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('cache-control')).toContain('immutable');
+    const api = await fetch(`${test.baseUrl}/api/v1/nothing-here`, { headers: { accept: 'text/html' } });
+    expect(api.status).toBe(404);
+    expect(((await api.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('registers the first user from the form, who is an active administrator', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await page.goto('/');
+    await page.waitForURL('**/login');
+    await screenshot(page, 'login');
+    await page.getByRole('link', { name: 'Register' }).click();
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel('First name').fill('Alice');
+    await page.getByLabel('Last name').fill('Admin');
+    await page.getByLabel('E-mail').fill('alice@example.test');
+    await page.getByLabel(/^Password/).fill('correct horse');
+    await page.getByLabel('Repeat password').fill('correct horse');
+    await screenshot(page, 'register');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByTestId('registered').waitFor();
+
+    await signIn(page, 'alice');
+    expect(await page.getByTestId('current-user').textContent()).toContain('alice (admin)');
+    await expect(page.getByRole('link', { name: 'Users' }).isVisible()).resolves.toBe(true);
+    await context.close();
+    admin = test.client();
+    await admin.login('alice');
+  });
+
+  it('shows a bad password next to the field, and a pending account as awaiting approval', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await page.goto('/login');
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel(/^Password/).fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const password = page.getByLabel(/^Password/);
+    await page.getByText('Wrong username or password.').waitFor();
+    expect(await page.getByText('Wrong username or password.').getAttribute('id')).toBe(
+      (await password.getAttribute('aria-describedby'))?.split(' ').find((id) => id.endsWith('-error')),
+    );
+
+    // A second self-registered user waits for approval.
+    const bob = test.client();
+    expect((await bob.register({ uid: 'bob' })).body.data.status).toBe('pending');
+    await page.getByLabel('Username').fill('bob');
+    await password.fill('correct horse');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('inactive').waitFor();
+    await context.close();
+  });
+
+  it('keeps the deep link through sign-in, and signs out', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await page.goto('/apikeys');
+    await page.waitForURL(/\/login\?redirect=%2Fapikeys/);
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel(/^Password/).fill('correct horse');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/apikeys');
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+    await page.goto('/users');
+    await page.waitForURL(/\/login/);
+    await context.close();
+  });
+
+  it('renders the banner from /health with safe links and no HTML', async () => {
+    const saved = await admin.put('/settings', {
+      bannerMessage:
+        'Maintenance tonight, see [the status page](https://status.example.test/x) <img src=x onerror="window.pwned=1"> [bad](javascript:alert(1))',
+    });
+    expect(saved.status).toBe(200);
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await page.goto('/login');
+    const banner = page.getByTestId('banner');
+    await banner.waitFor();
+    const link = banner.getByRole('link', { name: 'the status page' });
+    expect(await link.getAttribute('href')).toBe('https://status.example.test/x');
+    expect(await link.getAttribute('rel')).toContain('noopener');
+    expect(await banner.locator('img').count()).toBe(0);
+    expect(await banner.textContent()).toContain('<img src=x');
+    expect(await banner.getByRole('link').count()).toBe(1);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    await screenshot(page, 'login-with-banner');
+    await admin.put('/settings', { bannerMessage: '' });
+    await context.close();
+  });
+
+  it('asks for a password reset without saying whether the account exists', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Username or e-mail').fill('nobody@example.test');
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByTestId('reset-sent').waitFor();
+    await page.goto('/reset-password/not-a-real-token');
+    await page.getByText('This link cannot be used').waitFor();
+    await context.close();
+  });
+});

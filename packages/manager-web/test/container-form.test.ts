@@ -1,0 +1,307 @@
+// The container pages against the Containers API as the spec defines it. Sign-in, session and CSRF
+// are the real manager's; the site, node and container endpoints (not on this server yet) are
+// answered by Chromium's request interception with the spec's shapes, so the test checks what the
+// client sends (the create and update bodies) and how it renders what the spec says it receives.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page, Route } from 'playwright-core';
+import { adminClient, startManager, type TestManager } from '../../manager/test/helpers.ts';
+import { ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
+
+const site = {
+  id: 1,
+  name: 'lab',
+  internalDomain: 'lab.internal',
+  dhcpRange: '10.20.0.100,10.20.0.200',
+  subnetMask: '255.255.255.0',
+  gateway: '10.20.0.1',
+  dnsForwarders: '1.1.1.1',
+  externalIp: '203.0.113.10',
+  nodeCount: 1,
+};
+const node = {
+  id: 4,
+  name: 'pve1',
+  nodeType: 'dummy',
+  siteId: 1,
+  ipv4Address: null,
+  apiUrl: null,
+  tokenId: null,
+  tlsVerify: null,
+  imageStorage: 'local',
+  volumeStorage: 'local-lvm',
+  networkBridge: 'vmbr0',
+  nvidiaAvailable: false,
+  hasSecret: false,
+};
+const container = {
+  id: 7,
+  hostname: 'web1',
+  owner: 'admin',
+  collaborators: ['erin'],
+  containerId: '100',
+  status: 'running',
+  template: 'ghcr.io/example/app:1.2',
+  ipv4Address: '10.20.0.100',
+  macAddress: 'BC:24:11:00:00:01',
+  creationJobId: 3,
+  entrypoint: '/start.sh',
+  environmentVars: { FOO: 'bar' },
+  nvidiaRequested: false,
+  sshPort: 2201,
+  sshHost: 'lab.example.test',
+  httpEntries: [{ port: 8080, externalUrl: 'https://web1.apps.example.test' }],
+  lastAccessedAt: null,
+  nodeName: 'pve1',
+  nodeApiUrl: null,
+  createdAt: '2026-11-25T10:00:00.000Z',
+  services: [
+    {
+      id: 11,
+      type: 'http',
+      internalPort: 8080,
+      lastAccessedAt: null,
+      httpService: {
+        id: 21,
+        externalHostname: 'web1',
+        externalDomainId: 1,
+        backendProtocol: 'http',
+        authRequired: true,
+        domain: 'apps.example.test',
+      },
+      transportService: null,
+      dnsService: null,
+    },
+    {
+      id: 12,
+      type: 'transport',
+      internalPort: 22,
+      lastAccessedAt: null,
+      httpService: null,
+      transportService: { id: 22, protocol: 'tcp', externalPort: 2201 },
+      dnsService: null,
+    },
+  ],
+};
+
+const json = (route: Route, data: unknown, status = 200) =>
+  route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ data }) });
+
+/** Answers the not-yet-built endpoints; records what the client sent. */
+async function stubContainersApi(page: Page, sent: Array<{ method: string; path: string; body: unknown }>) {
+  await page.route(/\/api\/v1\/(sites|jobs)(\/|$|\?)/, async (route) => {
+    const request = route.request();
+    const url = new URL(request.url());
+    const path = url.pathname.replace('/api/v1', '');
+    const method = request.method();
+    if (method !== 'GET') sent.push({ method, path, body: request.postDataJSON() });
+    if (path === '/sites') return json(route, [site]);
+    if (path === '/sites/1/nodes') return json(route, [node]);
+    if (path === '/sites/1/containers/new')
+      return json(route, {
+        siteId: 1,
+        externalDomains: [{ id: 1, name: 'apps.example.test', siteId: 1 }],
+        nvidiaAvailable: false,
+      });
+    if (path === '/sites/1/containers/metadata')
+      return json(route, {
+        ports: [
+          { port: 22, protocol: 'tcp' },
+          { port: 8080, protocol: 'tcp' },
+        ],
+        httpServices: [{ port: 8080, hostnameSuffix: '', requireAuth: true }],
+        entrypoint: '/start.sh',
+        env: { FOO: 'bar' },
+      });
+    if (path === '/sites/1/containers' && method === 'POST') {
+      const body = request.postDataJSON() as { hostname: string };
+      if (body.hostname === 'taken')
+        return route.fulfill({
+          status: 409,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            error: { code: 'conflict', message: 'Already exists', fields: { hostname: 'is already taken' } },
+          }),
+        });
+      return json(route, { containerId: 7, jobId: 3, hostname: body.hostname, status: 'creating' }, 201);
+    }
+    if (path === '/sites/1/containers') return json(route, [container]);
+    if (path === '/sites/1/containers/7' && method === 'PUT')
+      return json(route, { containerId: 7, jobId: null, dnsWarnings: [], message: 'Saved' });
+    if (path === '/sites/1/containers/7') return json(route, container);
+    if (path === '/sites/1/containers/7/collaborators') return json(route, { collaborators: ['erin'] });
+    if (path === '/jobs/3/stream')
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/event-stream',
+        body: [1, 2, 3]
+          .map(
+            (id) =>
+              `id: ${id}\nevent: log\ndata: ${JSON.stringify({ id, output: `line ${id}`, timestamp: '' })}\n\n`,
+          )
+          .concat(`event: status\ndata: ${JSON.stringify({ status: 'success' })}\n\n`)
+          .join(''),
+      });
+    return route.fulfill({
+      status: 404,
+      contentType: 'application/json',
+      body: '{"error":{"code":"not_found","message":"stub"}}',
+    });
+  });
+}
+
+describe('manager web client: container pages against the spec shapes', { timeout: 60_000 }, () => {
+  let test: TestManager;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    [test, browser] = await Promise.all([startManager(), launchChromium()]);
+    await adminClient(test, 'admin');
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await test?.close();
+  });
+
+  it('creates a container from a looked-up image, then follows its job', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    const sent: Array<{ method: string; path: string; body: unknown }> = [];
+    await stubContainersApi(page, sent);
+    await signIn(page, 'admin');
+    await page.goto('/sites/1/containers/new');
+    await page.getByLabel(/^Hostname/).fill('taken');
+    await page.getByText('Custom image').click();
+    await page.getByLabel(/^Image/).fill('ghcr.io/example/app:1.2');
+    await page.getByRole('button', { name: 'Look up image' }).click();
+    await page
+      .getByTestId('lookup-result')
+      .getByText(/Pre-filled 2 services, 1 variable and the entrypoint/)
+      .waitFor();
+    expect(await page.getByLabel('Entrypoint').inputValue()).toBe('/start.sh');
+    expect(await page.getByTestId('service-row').count()).toBe(2);
+    await page.getByRole('button', { name: '+ SRV' }).click();
+    await page.getByLabel('Service 3 DNS name').fill('_app._tcp');
+    await page.getByRole('combobox', { name: /^Collaborators/ }).fill('erin');
+    await page.getByRole('combobox', { name: /^Collaborators/ }).press('Enter');
+
+    // A conflict names the hostname: the message sits under the hostname input.
+    await page.getByRole('button', { name: 'Create container' }).click();
+    await page.getByText('is already taken').waitFor();
+    expect(await page.getByLabel(/^Hostname/).getAttribute('aria-invalid')).toBe('true');
+    await page.getByLabel(/^Hostname/).fill('web1');
+    await page.getByLabel('Service 1 external hostname').fill('web1');
+    await screenshot(page, 'container-create-form');
+    await page.getByRole('button', { name: 'Create container' }).click();
+
+    await page.waitForURL('**/sites/1/containers/7?job=3');
+    const log = page.getByTestId('job-log');
+    await expect.poll(() => log.getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
+    expect(await log.locator('pre').textContent()).toBe('line 1\nline 2\nline 3');
+    await page.getByTestId('services-table').getByText('https://web1.apps.example.test').waitFor();
+    await page.getByText('ssh -p 2201 admin@lab.example.test').waitFor();
+    await screenshot(page, 'container-detail-stubbed');
+
+    const create = sent.filter((s) => s.method === 'POST' && s.path === '/sites/1/containers').at(-1)!;
+    expect(create.body).toEqual({
+      hostname: 'web1',
+      template: 'custom',
+      customTemplate: 'ghcr.io/example/app:1.2',
+      entrypoint: '/start.sh',
+      nvidiaRequested: false,
+      collaborators: ['erin'],
+      environmentVars: [{ key: 'FOO', value: 'bar' }],
+      services: {
+        0: {
+          type: 'http',
+          internalPort: 8080,
+          externalHostname: 'web1',
+          externalDomainId: 1,
+          authRequired: true,
+        },
+        1: { type: 'tcp', internalPort: 22 },
+        2: { type: 'srv', internalPort: 25565, dnsName: '_app._tcp' },
+      },
+    });
+    await context.close();
+  });
+
+  it('lists containers and sends a full update from the edit form', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    const sent: Array<{ method: string; path: string; body: unknown }> = [];
+    await stubContainersApi(page, sent);
+    await signIn(page, 'admin');
+    await page.goto('/sites/1/containers');
+    const row = page.locator('tr[data-container="web1"]');
+    await row.locator('[data-status="running"]').waitFor();
+    await row.getByText('ssh -p 2201 admin@lab.example.test').waitFor();
+    await row.getByRole('link', { name: 'web1.apps.example.test' }).waitFor();
+    await screenshot(page, 'containers-list-stubbed');
+
+    await page.goto('/sites/1/containers/7/edit');
+    await page.getByRole('button', { name: 'Remove service 2' }).click();
+    await page.getByRole('button', { name: 'Add variable' }).click();
+    await page.getByLabel('Name 2').fill('MODE');
+    await page.getByLabel('Value 2').fill('prod');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForURL('**/sites/1/containers/7');
+    const update = sent.find((s) => s.method === 'PUT')!;
+    expect(update.body).toEqual({
+      entrypoint: '/start.sh',
+      environmentVars: [
+        { key: 'FOO', value: 'bar' },
+        { key: 'MODE', value: 'prod' },
+      ],
+      services: {
+        0: {
+          id: 11,
+          type: 'http',
+          internalPort: 8080,
+          externalHostname: 'web1',
+          externalDomainId: 1,
+          authRequired: true,
+        },
+        1: { id: 12, deleted: true },
+      },
+    });
+    await context.close();
+  });
+
+  it('resumes a dropped job stream after the last line it showed', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await stubContainersApi(page, []);
+    const resumedFrom: Array<string | null> = [];
+    const event = (id: number) =>
+      `id: ${id}\nevent: log\ndata: ${JSON.stringify({ id, output: `step ${id}`, timestamp: '' })}\n\n`;
+    await page.route(/\/api\/v1\/jobs\/9(\/|$)/, async (route) => {
+      const url = new URL(route.request().url());
+      if (!url.pathname.endsWith('/stream'))
+        return json(route, {
+          id: 9,
+          command: 'container.create',
+          status: 'running',
+          createdBy: 'admin',
+          createdAt: '2026-11-25T10:00:00.000Z',
+          updatedAt: '2026-11-25T10:00:00.000Z',
+        });
+      const headers = await route.request().allHeaders();
+      const from = headers['last-event-id'] ?? url.searchParams.get('lastId');
+      resumedFrom.push(from);
+      // The first connection drops after two lines; the next one continues after the last id seen.
+      const body = from
+        ? [3, 4]
+            .filter((id) => id > Number(from))
+            .map(event)
+            .join('') + 'event: status\ndata: {"status":"success"}\n\n'
+        : 'retry: 200\n\n' + event(1) + event(2);
+      return route.fulfill({ status: 200, contentType: 'text/event-stream', body });
+    });
+    await signIn(page, 'admin');
+    await page.goto('/jobs/9');
+    const log = page.getByTestId('job-log');
+    await expect.poll(() => log.getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
+    expect(await log.locator('pre').textContent()).toBe('step 1\nstep 2\nstep 3\nstep 4');
+    expect(resumedFrom).toEqual([null, '2']);
+    await context.close();
+  });
+});

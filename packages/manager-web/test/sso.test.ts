@@ -1,0 +1,101 @@
+// Browser test of single sign-on against a real OpenID provider (oidc-provider on loopback): the
+// sign-in page offers only the SSO button, and the round trip lands on the page asked for.
+import { createServer, type Server } from 'node:http';
+import Provider from 'oidc-provider';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { freePort, startManager, type TestManager } from '../../manager/test/helpers.ts';
+import { ensureBuilt, launchChromium, newPage, screenshot } from './browser.ts';
+
+async function startProvider(redirectBase: string) {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'manager',
+        client_secret: 'manager-secret',
+        redirect_uris: [`${redirectBase}/api/v1/auth/oidc/callback`],
+        post_logout_redirect_uris: [`${redirectBase}/login`],
+      },
+    ],
+    pkce: { required: () => true },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['preferred_username', 'given_name', 'family_name'],
+    },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    cookies: { keys: ['test-cookie-key'] },
+    findAccount: async (_ctx, id) => ({
+      accountId: id,
+      claims: async () => ({
+        sub: id,
+        email: `${id}@example.test`,
+        email_verified: true,
+        preferred_username: id,
+        given_name: 'Sso',
+        family_name: 'User',
+      }),
+    }),
+  });
+  const server: Server = createServer(provider.callback());
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { issuer, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+describe('manager web client: single sign-on', { timeout: 60_000 }, () => {
+  let test: TestManager;
+  let browser: Browser;
+  let provider: Awaited<ReturnType<typeof startProvider>>;
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    provider = await startProvider(base);
+    [test, browser] = await Promise.all([
+      startManager({
+        MANAGER_PORT: String(port),
+        PUBLIC_URL: base,
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: 'manager',
+        OIDC_CLIENT_SECRET: 'manager-secret',
+      }),
+      launchChromium(),
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await test?.close();
+    await provider?.close();
+  });
+
+  it('offers only the SSO button, and signs in through the provider back to the page asked for', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await page.goto('/apikeys');
+    await page.waitForURL(/\/login\?redirect=%2Fapikeys/);
+    const sso = page.getByTestId('sso');
+    await sso.waitFor();
+    expect(await page.locator('input[type="password"]').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Register' }).count()).toBe(0);
+    await screenshot(page, 'login-sso');
+    await sso.click();
+
+    // The provider's development login and consent screens.
+    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.locator('input[name="login"]').fill('carol');
+    await page.locator('input[name="password"]').fill('any');
+    await page.locator('button[type="submit"]').first().click();
+    for (let step = 0; step < 3 && new URL(page.url()).origin === provider.issuer; step++) {
+      const submit = page.locator('button[type="submit"]').first();
+      if (await submit.count()) await submit.click();
+      await page.waitForLoadState();
+    }
+    await page.waitForURL('**/apikeys');
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(await page.getByTestId('current-user').textContent()).toContain('carol');
+    await context.close();
+  });
+});

@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** The built single-page client: packages/manager-web/dist next to this package. */
+export const defaultWebRoot = () =>
+  resolve(dirname(fileURLToPath(import.meta.url)), '../../../manager-web/dist');
+
+export interface WebClientOptions {
+  /** Folder holding index.html and assets/ (the Vite build output). */
+  root?: string;
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Serves the web client at `/`: content-hashed files under /assets/ with a year-long immutable cache,
+ * other files with a short one, and index.html (never cached) for every other GET that accepts HTML,
+ * so deep links survive a reload. `/api/*` is never answered here: its 404s stay JSON. Without a
+ * build, the manager runs API-only and says how to build the client.
+ */
+export async function webClient(app: FastifyInstance, options: WebClientOptions = {}) {
+  const root = options.root ?? defaultWebRoot();
+  if (!existsSync(join(root, 'index.html'))) {
+    app.log.warn(
+      `web client not built (${root} has no index.html): serving the API only; run \`npm run build -w packages/manager-web\``,
+    );
+    return;
+  }
+  await app.register(async (scope) => {
+    await scope.register(fastifyStatic, {
+      root,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders(reply, path) {
+        const inAssets = path.startsWith(join(root, 'assets'));
+        const html = path.endsWith('.html');
+        reply.header('cache-control', inAssets ? IMMUTABLE : html ? 'no-cache' : 'public, max-age=3600');
+      },
+    });
+
+    const spa = async (request: FastifyRequest, reply: FastifyReply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+      if (path === '/api' || path.startsWith('/api/') || path.startsWith('/assets/') || !wantsHtml) {
+        return reply.callNotFound();
+      }
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('referrer-policy', 'same-origin');
+      reply.header('x-frame-options', 'DENY');
+      return reply.sendFile('index.html', { cacheControl: false });
+    };
+    scope.get('/', { schema: { hide: true } }, spa);
+    scope.get('/*', { schema: { hide: true } }, spa);
+  });
+}
