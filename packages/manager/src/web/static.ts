@@ -45,7 +45,8 @@ export async function webClient(app: FastifyInstance, options: WebClientOptions 
 
     const spa = async (request: FastifyRequest, reply: FastifyReply) => {
       const path = request.url.split('?')[0] ?? '/';
-      const wantsHtml = (request.headers.accept ?? '').includes('text/html');
+      // The root is always the client; deeper paths only for requests that accept HTML (browsers).
+      const wantsHtml = path === '/' || (request.headers.accept ?? '').includes('text/html');
       if (path === '/api' || path.startsWith('/api/') || path.startsWith('/assets/') || !wantsHtml) {
         return reply.callNotFound();
       }
