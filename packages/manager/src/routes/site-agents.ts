@@ -58,7 +58,6 @@ export async function siteAgentRoutes(api: Api, services: Services) {
         summary:
           'Agent check-in: stores the agent record, answers the site snapshot with a strong ETag (304 when unchanged)',
         body: CheckinBody,
-        headers: Type.Object({ 'if-none-match': Type.Optional(Type.String()) }),
         response: {
           200: Type.Object({
             data: Type.Object({
