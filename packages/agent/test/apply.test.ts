@@ -1,43 +1,12 @@
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promises as dns } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyService } from '../src/apply/apply.ts';
 import { dnsmasqService, nginxService } from '../src/apply/services.ts';
 import type { Snapshot } from '../src/snapshot.ts';
-import { eventually, startBackend, startSandbox, type Sandbox } from './sandbox.ts';
-
-/** GET through nginx with a Host header (no DNS involved). */
-function get(
-  port: number,
-  host: string,
-  path = '/',
-): Promise<{ status: number; body: string; location?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode!, body, location: response.headers.location }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function tcpEcho(port: number, message: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(message));
-    socket.on('data', (data) => {
-      resolve(data.toString());
-      socket.end();
-    });
-    socket.on('error', reject);
-  });
-}
+import { eventually, get, startBackend, startSandbox, tcpEcho, type Sandbox } from './sandbox.ts';
 
 describe('applying snapshots to real nginx and dnsmasq', () => {
   let sandbox: Sandbox;

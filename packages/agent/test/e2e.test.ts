@@ -1,7 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { request } from 'node:http';
-import { connect, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { promises as dns } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,36 +8,7 @@ import { adminClient, type ManagerClient, type TestManager } from '../../manager
 import { siteInput, startFleetManager } from '../../manager/test/fleet-helpers.ts';
 import { jobEnds } from '../../manager/test/container-helpers.ts';
 import { runOnce } from '../src/run.ts';
-import { eventually, freePort, startSandbox, type Sandbox } from './sandbox.ts';
-
-function get(
-  port: number,
-  host: string,
-  path = '/',
-): Promise<{ status: number; body: string; location?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (response) => {
-      let body = '';
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode!, body, location: response.headers.location }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function tcpEcho(port: number, message: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(message));
-    socket.on('data', (data) => {
-      resolve(data.toString());
-      socket.end();
-    });
-    socket.on('error', reject);
-  });
-}
+import { eventually, freePort, get, startSandbox, tcpEcho, type Sandbox } from './sandbox.ts';
 
 /**
  * The whole path: the manager (real, on loopback) → the agent's check-in → real nginx and dnsmasq.

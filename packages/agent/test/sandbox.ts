@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { createServer as createHttpServer, request, type Server } from 'node:http';
+import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envReader } from '@app/server-kit';
@@ -151,4 +151,34 @@ export async function eventually<T>(
     }
     await sleep(100);
   }
+}
+
+/** GET through nginx with a Host header (no DNS involved). */
+export function get(
+  port: number,
+  host: string,
+  path = '/',
+): Promise<{ status: number; body: string; location?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (response) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, body, location: response.headers.location }),
+      );
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export function tcpEcho(port: number, message: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(message));
+    socket.on('data', (data) => {
+      resolve(data.toString());
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
 }
