@@ -128,6 +128,14 @@ describe('applying snapshots to real nginx and dnsmasq', () => {
     ).toBe('ping');
   });
 
+  it('applies a site with HTTP services only, and one with no services at all', async () => {
+    const httpOnly = { ...snapshot, proxy: { ...snapshot.proxy, streamServices: [] } };
+    expect((await applyService(nginxService(sandbox.config.nginx), httpOnly)).result).toBe('success');
+    const empty = { ...snapshot, proxy: { ...snapshot.proxy, httpServices: [], streamServices: [] } };
+    expect((await applyService(nginxService(sandbox.config.nginx), empty)).result).toBe('success');
+    expect((await applyService(nginxService(sandbox.config.nginx), snapshot)).result).toBe('success');
+  });
+
   it('applies nothing when nothing changed', async () => {
     const outcome = await applyService(nginxService(sandbox.config.nginx), snapshot);
     expect(outcome).toEqual({ result: 'success', changed: [] });

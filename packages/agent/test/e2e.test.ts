@@ -8,6 +8,7 @@ import { adminClient, type ManagerClient, type TestManager } from '../../manager
 import { siteInput, startFleetManager } from '../../manager/test/fleet-helpers.ts';
 import { jobEnds } from '../../manager/test/container-helpers.ts';
 import { runOnce } from '../src/run.ts';
+import { TrafficReporter } from '../src/traffic/reporter.ts';
 import { eventually, freePort, get, startSandbox, tcpEcho, type Sandbox } from './sandbox.ts';
 
 /**
@@ -139,6 +140,26 @@ describe('site agent end to end with the manager, nginx and dnsmasq', () => {
     expect(agents[0].services.nginx.lastApply).toBe('success');
     expect(agents[0].services.dnsmasq.lastApply).toBe('success');
     expect((await runOnce(sandbox.config)).changed).toBe(false);
+  });
+
+  it('reports traffic: requests through nginx after a quiet spell set the service last access', async () => {
+    const reporter = new TrafficReporter(sandbox.config, undefined, { warn: () => undefined });
+    await reporter.listen();
+    try {
+      const lastAccess = async () =>
+        (await admin.get(`/sites/${siteId}/containers/${containerId}`)).body.data.lastAccessedAt;
+      expect(await lastAccess()).toBeNull();
+      // nginx drops the log line that finds the reporter's port closed (it was not listening during the
+      // first test's requests) and reconnects for the next one: keep browsing until it shows.
+      await expect
+        .poll(
+          async () => (await get(sandbox.config.nginx.httpPort, 'web1.apps.example.test')) && lastAccess(),
+          { timeout: 10_000 },
+        )
+        .not.toBeNull();
+    } finally {
+      reporter.close();
+    }
   });
 
   it('rolls back a snapshot nginx rejects, keeps serving, and reports the failure at the next check-in', async () => {

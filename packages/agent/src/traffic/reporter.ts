@@ -3,9 +3,9 @@ import type { AgentConfig } from '../config.ts';
 
 export const QUIET_MS = 10 * 60_000;
 
-/** `<134>site_agent_http: service=12 status=200 bytes=512` → 12. */
+/** `<190>Nov 26 00:40:00 site_agent_12: status=200 bytes=512` → 12 (nginx's syslog tag names the service). */
 export function serviceIdOf(message: string): number | undefined {
-  const match = message.match(/\bservice=(\d+)\b/);
+  const match = message.match(/\bsite_agent_(\d+):/);
   return match ? Number(match[1]) : undefined;
 }
 
