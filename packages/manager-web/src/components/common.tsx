@@ -204,3 +204,25 @@ export function ConfirmButton({
     </>
   );
 }
+
+/** The Edit and Delete buttons at the end of an admin table row; Delete asks first. */
+export function EditDeleteActions({
+  name,
+  message,
+  onEdit,
+  onDelete,
+}: {
+  name: string;
+  message: ReactNode;
+  onEdit: () => void;
+  onDelete: () => Promise<unknown>;
+}) {
+  return (
+    <Group gap={4} justify="flex-end" wrap="nowrap">
+      <Button size="xs" variant="default" onClick={onEdit}>
+        Edit
+      </Button>
+      <ConfirmButton label="Delete" title={`Delete ${name}`} message={message} onConfirm={onDelete} />
+    </Group>
+  );
+}

@@ -17,7 +17,7 @@ import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { useSites } from '../../api/fleet.ts';
 import type { ExternalDomain } from '../../api/types.ts';
-import { ConfirmButton, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
+import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
 
 interface DomainValues {
   name: string;
@@ -173,17 +173,12 @@ export function ExternalDomainsPage() {
                     </Table.Td>
                     <Table.Td>{d.authServer ?? '—'}</Table.Td>
                     <Table.Td>
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => setEditing(d)}>
-                          Edit
-                        </Button>
-                        <ConfirmButton
-                          label="Delete"
-                          title={`Delete ${d.name}`}
-                          message="Services published under this domain stop being reachable."
-                          onConfirm={() => remove.mutateAsync(d)}
-                        />
-                      </Group>
+                      <EditDeleteActions
+                        name={d.name}
+                        message="Services published under this domain stop being reachable."
+                        onEdit={() => setEditing(d)}
+                        onDelete={() => remove.mutateAsync(d)}
+                      />
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -5,7 +5,13 @@ import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group } from '../../api/types.ts';
-import { ConfirmButton, EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
+import {
+  EditDeleteActions,
+  EmptyState,
+  PageHeader,
+  QueryState,
+  StatusBadge,
+} from '../../components/common.tsx';
 
 function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void }) {
   const client = useQueryClient();
@@ -83,17 +89,12 @@ export function GroupsPage() {
                     <Table.Td>{group.isAdmin ? <StatusBadge status="admin" /> : 'member'}</Table.Td>
                     <Table.Td>{group.userCount ?? '—'}</Table.Td>
                     <Table.Td>
-                      <Row gap={4} justify="flex-end" wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => setEditing(group)}>
-                          Edit
-                        </Button>
-                        <ConfirmButton
-                          label="Delete"
-                          title={`Delete ${group.cn}`}
-                          message="Members lose the group's rights."
-                          onConfirm={() => remove.mutateAsync(group)}
-                        />
-                      </Row>
+                      <EditDeleteActions
+                        name={group.cn}
+                        message="Members lose the group's rights."
+                        onEdit={() => setEditing(group)}
+                        onDelete={() => remove.mutateAsync(group)}
+                      />
                     </Table.Td>
                   </Table.Tr>
                 ))}

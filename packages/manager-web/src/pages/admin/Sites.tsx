@@ -7,7 +7,7 @@ import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { useSites } from '../../api/fleet.ts';
 import type { Site } from '../../api/types.ts';
-import { ConfirmButton, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
+import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
 
 type SiteValues = Omit<Site, 'id' | 'nodeCount' | 'externalIp'> & { externalIp: string };
 
@@ -150,17 +150,12 @@ export function SitesPage() {
                       </Anchor>
                     </Table.Td>
                     <Table.Td>
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Button size="xs" variant="default" onClick={() => setEditing(site)}>
-                          Edit
-                        </Button>
-                        <ConfirmButton
-                          label="Delete"
-                          title={`Delete ${site.name}`}
-                          message="A site can only be deleted once it has no nodes."
-                          onConfirm={() => remove.mutateAsync(site)}
-                        />
-                      </Group>
+                      <EditDeleteActions
+                        name={site.name}
+                        message="A site can only be deleted once it has no nodes."
+                        onEdit={() => setEditing(site)}
+                        onDelete={() => remove.mutateAsync(site)}
+                      />
                     </Table.Td>
                   </Table.Tr>
                 ))}
