@@ -1,6 +1,6 @@
 import type { NodesService } from '../nodes/nodes-service.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { InstanceInfo, NodeInstances } from '../providers/types.ts';
+import type { InstanceInfo, NodeConnection, NodeInstances } from '../providers/types.ts';
 import type { ContainerRecord } from './containers-repository.ts';
 
 export const CONTAINER_STATUSES = ['running', 'offline', 'creating', 'failed', 'missing', 'unknown'] as const;
@@ -17,6 +17,9 @@ export function statusOf(record: ContainerRecord, node: NodeInstances | undefine
   return 'missing';
 }
 
+/** Batch status calls already on their way, by node id. */
+export type PendingAnswers = Map<number, Promise<NodeInstances>>;
+
 /**
  * Resolves statuses on read: one batch call per node involved (in parallel, each bounded by the
  * registry's timeout and reused for a few seconds), never one per container.
@@ -27,16 +30,27 @@ export class StatusResolver {
     private readonly providers: ProviderRegistry,
   ) {}
 
-  async nodeAnswers(nodeIds: Iterable<number>): Promise<Map<number, NodeInstances>> {
-    const connections = await this.nodes.connectionsByIds([...new Set(nodeIds)]);
-    const answers = await Promise.all(
-      connections.map(async (node) => [node.id, await this.providers.instances(node)] as const),
-    );
-    return new Map(answers);
+  /**
+   * Starts the batch call of every node of a site (or of one of its nodes) at once, so the nodes'
+   * latency overlaps the database reads of a list instead of following them.
+   */
+  async askSite(siteId: number, nodeId?: number): Promise<PendingAnswers> {
+    return this.ask(await this.nodes.connectionsOfSite(siteId, nodeId));
   }
 
-  async resolve(records: ContainerRecord[]): Promise<Map<number, ContainerStatus>> {
-    const answers = await this.nodeAnswers(records.map((record) => record.nodeId));
+  async nodeAnswers(nodeIds: Iterable<number>): Promise<Map<number, NodeInstances>> {
+    const pending = this.ask(await this.nodes.connectionsByIds([...new Set(nodeIds)]));
+    return new Map(await Promise.all([...pending].map(async ([id, answer]) => [id, await answer] as const)));
+  }
+
+  /** Statuses of the records; waits only for the nodes they live on. */
+  async resolve(records: ContainerRecord[], pending?: PendingAnswers): Promise<Map<number, ContainerStatus>> {
+    const answers = pending
+      ? await settle(
+          pending,
+          records.map((record) => record.nodeId),
+        )
+      : await this.nodeAnswers(records.map((record) => record.nodeId));
     return new Map(records.map((record) => [record.id, statusOf(record, answers.get(record.nodeId))]));
   }
 
@@ -53,4 +67,13 @@ export class StatusResolver {
       instance: record.containerId ? answer.instances.get(record.containerId) : undefined,
     };
   }
+
+  private ask(connections: NodeConnection[]): PendingAnswers {
+    return new Map(connections.map((node) => [node.id, this.providers.instances(node)]));
+  }
+}
+
+async function settle(pending: PendingAnswers, nodeIds: number[]): Promise<Map<number, NodeInstances>> {
+  const wanted = [...new Set(nodeIds)].filter((id) => pending.has(id));
+  return new Map(await Promise.all(wanted.map(async (id) => [id, await pending.get(id)!] as const)));
 }

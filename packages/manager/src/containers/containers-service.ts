@@ -72,16 +72,19 @@ export class ContainersService {
     const { repo, services } = this.deps;
     const site = await this.deps.sites.get(siteId);
     const owners = (query.user ?? []).map((user) => user.trim()).filter(Boolean);
+    const hostname = query.hostname?.trim() || undefined;
+    // A hostname names one container: ask its node alone, after the read.
+    const pending = hostname ? undefined : await this.status.askSite(siteId, query.nodeId);
     const records = await repo.list({
       siteId,
-      hostname: query.hostname?.trim() || undefined,
+      hostname,
       nodeId: query.nodeId,
       owners,
       visibleTo: principal.isAdmin ? undefined : principal.uid,
     });
     if (!records.length) return [];
     const [statuses, serviceMap, collaboratorMap, sshHost] = await Promise.all([
-      this.status.resolve(records),
+      this.status.resolve(records, pending),
       services.forSite(siteId),
       repo.collaboratorsForSite(siteId),
       this.sshHost(site),

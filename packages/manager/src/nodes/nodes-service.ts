@@ -101,6 +101,13 @@ export class NodesService {
     return rows.map((row) => this.toConnection(row));
   }
 
+  /** A site's nodes (or one of them) with their opened secrets. */
+  async connectionsOfSite(siteId: number, nodeId?: number): Promise<NodeConnection[]> {
+    let query = this.db.selectFrom('nodes').selectAll().where('site_id', '=', siteId);
+    if (nodeId !== undefined) query = query.where('id', '=', nodeId);
+    return (await query.execute()).map((row) => this.toConnection(row));
+  }
+
   /** The site's nodes as rows (for the choice of a node to create a container on). */
   async rowsOfSite(siteId: number) {
     return this.db.selectFrom('nodes').selectAll().where('site_id', '=', siteId).orderBy('id').execute();
