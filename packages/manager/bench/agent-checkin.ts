@@ -5,7 +5,8 @@ import { adminClient } from '../test/helpers.ts';
 import { siteInput, startFleetManager } from '../test/fleet-helpers.ts';
 import { buildSnapshot } from '../src/site-config/snapshot-builder.ts';
 
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const CONTAINERS = 5000;
 
 const test = await startFleetManager();
@@ -114,17 +115,29 @@ try {
     const result = await autocannon({ connections: 10, duration: DURATION_S, ...options });
     return result.requests.average;
   };
-  await measure({ url: `${base}/health`, duration: 1 });
-  const health = await measure({ url: `${base}/health` });
-  const checkin = await measure({
+  const health = { url: `${base}/health` };
+  const checkin = {
     url: `${base}/agents`,
-    method: 'POST',
+    method: 'POST' as const,
     headers: { 'content-type': 'application/json', 'if-none-match': etag },
     body,
-  });
-  console.log(`GET /health                  ${health.toFixed(0)} req/s`);
-  console.log(`POST /agents (304 path)      ${checkin.toFixed(0)} req/s`);
-  console.log(`ratio check-in/health        ${(checkin / health).toFixed(2)} (goal >= 0.80)`);
+  };
+  // Both routes warm up (JIT) first; the rounds alternate so a load change on the machine hits both.
+  await measure({ ...health, duration: 1 });
+  await measure({ ...checkin, duration: 1 });
+  const ratios: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const healthRate = await measure(health);
+    const checkinRate = await measure(checkin);
+    ratios.push(checkinRate / healthRate);
+    console.log(
+      `round ${round}: GET /health ${healthRate.toFixed(0)} req/s, POST /agents (304 path) ${checkinRate.toFixed(0)} req/s, ratio ${(checkinRate / healthRate).toFixed(2)}`,
+    );
+  }
+  ratios.sort((a, b) => a - b);
+  console.log(
+    `ratio check-in/health, median of ${ROUNDS} rounds: ${ratios[Math.floor(ROUNDS / 2)]!.toFixed(2)} (goal >= 0.80)`,
+  );
 } finally {
   await test.close();
 }

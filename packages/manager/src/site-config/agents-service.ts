@@ -41,7 +41,9 @@ export class AgentsService {
     if (!snapshot) throw notFound('Site not found.', 'site_not_found');
     await this.record(siteId, body as CheckinBody);
     if (body.volumes?.length) await this.volumeResults(body.volumes);
-    const matches = ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === snapshot.etag);
+    const matches =
+      ifNoneMatch === snapshot.etag ||
+      ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === snapshot.etag);
     return matches
       ? { status: 304, etag: snapshot.etag }
       : { status: 200, etag: snapshot.etag, body: snapshot.body };
