@@ -123,6 +123,19 @@ describe('sites and nodes', () => {
       expect((await user.get(`/sites/${siteId}`)).body.data.nodeCount).toBe(1);
     });
 
+    it('keeps an explicit null as null (tlsVerify null is "unset", not false)', async () => {
+      const created = await admin.post(`/sites/${siteId}/nodes`, {
+        name: 'pve-null',
+        apiUrl: 'https://pve-null:8006',
+        tlsVerify: null,
+        ipv4Address: null,
+        nvidiaAvailable: null,
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({ tlsVerify: null, ipv4Address: null, nvidiaAvailable: false });
+      expect((await admin.delete(`/sites/${siteId}/nodes/${created.body.data.id}`)).status).toBe(204);
+    });
+
     it('lists and shows nodes to signed-in users', async () => {
       const list = await user.get(`/sites/${siteId}/nodes`);
       expect(list.status).toBe(200);

@@ -8,3 +8,4 @@ export * from './crypto.ts';
 export * from './client-address.ts';
 export * from './shutdown.ts';
 export * from './openapi.ts';
+export * from './schemas.ts';

@@ -18,6 +18,6 @@ export const responses = <T extends Record<number, TSchema>>(success: T) => ({
   '5xx': ErrorEnvelope,
 });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export { Nullable } from '@app/server-kit';
 export const DateTime = Type.String({ format: 'date-time' });
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });

@@ -15,7 +15,7 @@ export const responses = <T extends Record<number, TSchema>>(success: T) => ({
   '5xx': ErrorEnvelope,
 });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export { Nullable } from '@app/server-kit';
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 export const Ids = Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 50_000 });
 /** Two- or three-letter language code, optionally region/script-qualified: `fr`, `pt-BR`, `zh-Hant-TW`. */

@@ -1,0 +1,12 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/**
+ * `T | null`. A schema with one JSON type becomes a type list (`type: ['string', 'null']`): with ajv's
+ * type coercion, null then stays null while other values are still coerced. (An `anyOf` with the type
+ * first would turn null into "", 0 or false.) Schemas without one type get `null` as their first branch.
+ */
+export const Nullable = <T extends TSchema>(schema: T) => {
+  const { type } = schema as { type?: unknown };
+  if (typeof type === 'string') return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  return Type.Unsafe<Static<T> | null>(Type.Union([Type.Null(), schema]));
+};
