@@ -10,3 +10,19 @@ export const Nullable = <T extends TSchema>(schema: T) => {
   if (typeof type === 'string') return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
   return Type.Unsafe<Static<T> | null>(Type.Union([Type.Null(), schema]));
 };
+
+/** The error envelope every 4xx and 5xx answer carries (see errors.ts). */
+export const ErrorEnvelope = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    fields: Type.Optional(Type.Record(Type.String(), Type.String())),
+  }),
+});
+
+/** Success schema plus the error envelope for every 4xx and 5xx, for the response serialiser and the docs. */
+export const responses = <T extends Record<number, TSchema>>(success: T) => ({
+  ...success,
+  '4xx': ErrorEnvelope,
+  '5xx': ErrorEnvelope,
+});

@@ -1,21 +1,6 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 
-export const ErrorEnvelope = Type.Object({
-  error: Type.Object({
-    code: Type.String(),
-    message: Type.String(),
-    fields: Type.Optional(Type.Record(Type.String(), Type.String())),
-  }),
-});
-
-/** Success schema plus the error envelope for every 4xx and 5xx, for the response serialiser and the docs. */
-export const responses = <T extends Record<number, TSchema>>(success: T) => ({
-  ...success,
-  '4xx': ErrorEnvelope,
-  '5xx': ErrorEnvelope,
-});
-
-export { Nullable } from '@app/server-kit';
+export { ErrorEnvelope, Nullable, responses } from '@app/server-kit';
 export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
 export const Ids = Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 50_000 });
 /** Two- or three-letter language code, optionally region/script-qualified: `fr`, `pt-BR`, `zh-Hant-TW`. */
