@@ -1,48 +1,18 @@
 // Browser test of single sign-on against a real OpenID provider (oidc-provider on loopback): the
 // sign-in page offers only the SSO button, and the round trip lands on the page asked for.
-import { createServer, type Server } from 'node:http';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { freePort, startManager, type TestManager } from '../../manager/test/helpers.ts';
+import { startOidcProvider } from '../../manager/test/oidc-provider.ts';
 import { ensureBuilt, launchChromium, newPage, screenshot } from './browser.ts';
 
-async function startProvider(redirectBase: string) {
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'manager',
-        client_secret: 'manager-secret',
-        redirect_uris: [`${redirectBase}/api/v1/auth/oidc/callback`],
-        post_logout_redirect_uris: [`${redirectBase}/login`],
-      },
-    ],
-    pkce: { required: () => true },
-    claims: {
-      openid: ['sub'],
-      email: ['email', 'email_verified'],
-      profile: ['preferred_username', 'given_name', 'family_name'],
-    },
-    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
-    cookies: { keys: ['test-cookie-key'] },
-    findAccount: async (_ctx, id) => ({
-      accountId: id,
-      claims: async () => ({
-        sub: id,
-        email: `${id}@example.test`,
-        email_verified: true,
-        preferred_username: id,
-        given_name: 'Sso',
-        family_name: 'User',
-      }),
-    }),
-  });
-  const server: Server = createServer(provider.callback());
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { issuer, close: () => new Promise((resolve) => server.close(resolve)) };
-}
+const startProvider = (redirectBase: string) =>
+  startOidcProvider(redirectBase, (id) => ({
+    email: `${id}@example.test`,
+    verified: true,
+    givenName: 'Sso',
+    familyName: 'User',
+  }));
 
 describe('manager web client: single sign-on', { timeout: 60_000 }, () => {
   let test: TestManager;

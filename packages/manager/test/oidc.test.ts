@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startManager, type TestManager } from './helpers.ts';
+import { startOidcProvider } from './oidc-provider.ts';
 
 interface Account {
   email: string;
@@ -14,43 +13,13 @@ const accounts: Record<string, Account> = {
   dave: { email: 'dave@example.test', verified: true },
 };
 
-/** A real OpenID provider (oidc-provider) on loopback with its development login screens. */
-async function startProvider(redirectBase: string) {
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'manager',
-        client_secret: 'manager-secret',
-        redirect_uris: [`${redirectBase}/api/v1/auth/oidc/callback`],
-        post_logout_redirect_uris: [`${redirectBase}/login`],
-      },
-    ],
-    pkce: { required: () => true },
-    claims: {
-      openid: ['sub'],
-      email: ['email', 'email_verified'],
-      profile: ['preferred_username', 'given_name', 'family_name'],
-    },
-    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
-    cookies: { keys: ['test-cookie-key'] },
-    findAccount: async (_ctx, id) => ({
-      accountId: id,
-      claims: async () => ({
-        sub: id,
-        email: accounts[id]?.email,
-        email_verified: accounts[id]?.verified,
-        preferred_username: id,
-        given_name: id[0]!.toUpperCase() + id.slice(1),
-        family_name: 'Sso',
-      }),
-    }),
-  });
-  const server: Server = createServer(provider.callback());
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { issuer, close: () => new Promise((resolve) => server.close(resolve)) };
-}
+const startProvider = (redirectBase: string) =>
+  startOidcProvider(redirectBase, (id) => ({
+    email: accounts[id]?.email,
+    verified: accounts[id]?.verified,
+    givenName: id[0]!.toUpperCase() + id.slice(1),
+    familyName: 'Sso',
+  }));
 
 /** Follows redirects like a browser (cookies per origin) and fills the provider's login and consent forms. */
 async function signInThroughProvider(startUrl: string, login: string) {
