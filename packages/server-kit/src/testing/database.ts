@@ -60,3 +60,22 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * A whole PostgreSQL database of its own (on TEST_DATABASE_URL's server), for tests that run the
+ * service as separate processes exactly as deployed: no schema to pass, and its NOTIFY channels are
+ * its own. Dropped with every connection still open to it.
+ */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error('createPostgresDatabase needs TEST_DATABASE_URL');
+  const name = uniqueName();
+  await withClient(serverUrl, (client) => client.query(`create database ${name}`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () =>
+      withClient(serverUrl, (client) => client.query(`drop database if exists ${name} with (force)`)),
+  };
+}
