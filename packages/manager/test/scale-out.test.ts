@@ -6,6 +6,7 @@ import { runManager, type ManagerProcess } from './manager-process.ts';
 import { jobEnds } from './container-helpers.ts';
 
 const CONTAINERS = 40;
+const STARTUP_MS = 90_000;
 
 /** The jobs a worker process says it started (its `job started` log lines). */
 function jobsStartedBy(worker: ManagerProcess): number[] {
@@ -20,7 +21,7 @@ function jobsStartedBy(worker: ManagerProcess): number[] {
 // FOR UPDATE SKIP LOCKED, NOTIFY between processes) is the PostgreSQL deployment.
 describe.skipIf(testDialect() !== 'postgres')(
   'scale-out: an API process and two worker processes on one PostgreSQL database (PostgreSQL only)',
-  { timeout: 120_000 },
+  { timeout: 60_000 },
   () => {
     let database: { url: string; drop(): Promise<void> };
     let processes: ManagerProcess[] = [];
@@ -44,15 +45,16 @@ describe.skipIf(testDialect() !== 'postgres')(
         runManager(env, ['--role', 'worker']),
         runManager(env, ['--role', 'worker']),
       ];
+      // Three cold starts at once (each compiles the manager) take a while on a busy machine.
       await Promise.all([
-        processes[0]!.waitFor('manager ready'),
-        processes[1]!.waitFor('manager worker running'),
-        processes[2]!.waitFor('manager worker running'),
+        processes[0]!.waitFor('manager ready', STARTUP_MS),
+        processes[1]!.waitFor('manager worker running', STARTUP_MS),
+        processes[2]!.waitFor('manager worker running', STARTUP_MS),
       ]);
       api = new ManagerClient(`http://127.0.0.1:${port}/api/v1`);
       expect((await api.register({ uid: 'admin' })).status).toBe(201);
       await api.login('admin');
-    });
+    }, STARTUP_MS + 30_000);
     afterAll(async () => {
       for (const proc of processes) proc.child.kill('SIGTERM');
       await Promise.all(processes.map((proc) => proc.exited));
