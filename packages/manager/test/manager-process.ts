@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,12 +14,14 @@ export interface ManagerProcess {
   waitFor(text: string, ms?: number): Promise<void>;
 }
 
-/** `src/main.ts` as its own process (`npm start -w packages/manager`), with a fresh DATA_DIR unless given. */
+/** `src/main.ts` as its own process (`npm start -w packages/manager`), with a fresh DATA_DIR (removed at exit). */
 export function runManager(env: Record<string, string>, args: string[] = []): ManagerProcess {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mgr-'));
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
-    env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'mgr-')), LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
