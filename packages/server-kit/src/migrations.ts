@@ -3,7 +3,11 @@ import type { Database, DialectName } from './database.ts';
 
 export type MigrationSet = (dialect: DialectName) => Record<string, Migration>;
 
-const MIGRATION_LOCK_KEY = 7_340_211;
+/**
+ * PostgreSQL advisory lock held while migrating. Kysely's migrator reads the tables of every schema of
+ * the database by name, so whatever drops a schema must hold this lock too (see createTestDatabase).
+ */
+export const MIGRATION_LOCK_KEY = 7_340_211;
 
 /**
  * Applies pending migrations, recorded in `<name>_migration`. On PostgreSQL a session advisory lock serialises start-up across

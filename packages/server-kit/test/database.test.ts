@@ -82,3 +82,53 @@ describe(`database (${testDialect()})`, () => {
     await app.close();
   });
 });
+
+// SQLite test databases are files of their own: nothing another test file does can reach them.
+describe.skipIf(testDialect() !== 'postgres')(
+  'test schemas on PostgreSQL (PostgreSQL only: a schema dropped while another file migrates)',
+  () => {
+    // Twenty tables, so the migrator's read of every schema's tables takes a while, as the services' do.
+    const wide: MigrationSet = (dialect) => ({
+      '001_wide': {
+        async up(db) {
+          for (let table = 0; table < 20; table++) {
+            await withId(db.schema.createTable(`wide_${table}`), dialect)
+              .addColumn('name', 'varchar(50)')
+              .execute();
+          }
+        },
+      },
+    });
+    const migrated = async () => {
+      const test = await createTestDatabase();
+      const database = openDatabase({
+        url: test.url,
+        dataDir: test.dataDir,
+        fileName: 'x.db',
+        schema: test.schema!,
+      });
+      try {
+        await migrate(database, wide);
+      } finally {
+        await database.close();
+      }
+      return test;
+    };
+
+    it('migrates while other test files drop their schemas', async () => {
+      const deadline = Date.now() + 4000;
+      let migrations = 0;
+      // Four "test files" starting (migrate) and ending (drop) over and over: every drop lands in
+      // the middle of the others' migrations, which must all succeed.
+      await Promise.all(
+        [1, 2, 3, 4].map(async () => {
+          while (Date.now() < deadline) {
+            await (await migrated()).drop();
+            migrations += 1;
+          }
+        }),
+      );
+      expect(migrations).toBeGreaterThan(8);
+    });
+  },
+);

@@ -1,4 +1,5 @@
-import type { FleetServices } from '../fleet.ts';
+import { uniqueViolationColumns } from '@app/server-kit';
+import type { Services } from '../services.ts';
 
 export const DEMO_SITE = {
   name: 'Demo site',
@@ -12,14 +13,27 @@ export const DEMO_SITE = {
 
 /**
  * With an empty database outside production: one demo site with one simulated (dummy) node, so a
- * newcomer can create a container without a hypervisor. Returns true when it seeded.
+ * newcomer can create a container without a hypervisor. Returns true when it seeded. Processes
+ * starting together may all find the database empty: the site and node are written in one
+ * transaction, and the unique node name lets exactly one of them commit.
  */
 export async function seedDemo(
-  services: Pick<FleetServices, 'sites' | 'nodes'>,
+  services: Pick<Services, 'ctx' | 'sites' | 'nodes'>,
   production: boolean,
 ): Promise<boolean> {
   if (production || (await services.sites.count()) > 0) return false;
-  const site = await services.sites.create(DEMO_SITE);
-  await services.nodes.create(site.id, { name: 'demo-node', nodeType: 'dummy', ipv4Address: '10.15.0.2' });
-  return true;
+  try {
+    await services.ctx.db.transaction().execute(async (trx) => {
+      const site = await services.sites.create(DEMO_SITE, trx);
+      await services.nodes.create(
+        site.id,
+        { name: 'demo-node', nodeType: 'dummy', ipv4Address: '10.15.0.2' },
+        trx,
+      );
+    });
+    return true;
+  } catch (error) {
+    if (uniqueViolationColumns(error)?.includes('name')) return false;
+    throw error;
+  }
 }

@@ -145,6 +145,7 @@ export class JobWorker {
       await new Promise<void>((resolve) => setImmediate(resolve));
     };
     const ctx: JobContext = { job, signal: controller.signal, log };
+    this.log.info({ jobId: job.id, command: job.command, attempt: job.attempts }, 'job started');
     try {
       if (job.attempts > 1) await log(`Resuming on worker ${this.owner} (attempt ${job.attempts}).`);
       await handler.run(job.payload, ctx);

@@ -58,10 +58,10 @@ export class SitesService {
     return Number(row.n);
   }
 
-  async create(input: SiteInput): Promise<Site> {
+  async create(input: SiteInput, db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db): Promise<Site> {
     check(input);
     const now = nowIso();
-    const row = await this.db
+    const row = await db
       .insertInto('sites')
       .values({ ...toColumns(input), created_at: now, updated_at: now })
       .returningAll()

@@ -11,9 +11,10 @@ import type {
   ReconfigureSpec,
   StorageInfo,
 } from '../types.ts';
-import { cleanupSignal, pause } from '../pause.ts';
+import { cleanupSignal } from '../pause.ts';
 import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
-import { lxcListToInstances, ociTemplateFile, parseNet0, type PveLxc } from './pve-format.ts';
+import { waitForTask } from './pve-tasks.ts';
+import { lxcListToInstances, mergeEnv, ociTemplateFile, parseNet0, type PveLxc } from './pve-format.ts';
 
 export interface ProxmoxOptions {
   timeoutMs: number;
@@ -21,11 +22,6 @@ export interface ProxmoxOptions {
   taskPollMs?: number;
   /** VMID allocation attempts when a concurrent create takes the id first. */
   vmidAttempts?: number;
-}
-
-interface TaskStatus {
-  status: 'running' | 'stopped';
-  exitstatus?: string;
 }
 
 const TEMPLATE_VOLID = /^[A-Za-z0-9_.-]+:vztmpl\/.+/;
@@ -53,47 +49,11 @@ export class ProxmoxProvider implements Provider {
     return vmid === undefined ? base : `${base}/${encodeURIComponent(vmid)}`;
   }
 
-  /** Polls a task until it stops, copying its log into the job output; throws unless it ended OK. */
-  async waitTask(
-    client: PveClient,
-    node: NodeConnection,
-    upid: string,
-    ctx: OperationContext,
-  ): Promise<void> {
-    const base = `/nodes/${encodeURIComponent(node.name)}/tasks/${encodeURIComponent(upid)}`;
-    let next = 0;
-    const copyLog = async () => {
-      for (;;) {
-        const lines = await client.get<Array<{ n: number; t: string }>>(
-          `${base}/log`,
-          { start: next, limit: 500 },
-          ctx.signal,
-        );
-        for (const line of lines ?? []) {
-          if (line.t !== 'no content') await ctx.log(line.t);
-          next = Math.max(next, line.n);
-        }
-        if (!lines || lines.length < 500) return;
-      }
-    };
-    try {
-      for (;;) {
-        const status = await client.get<TaskStatus>(`${base}/status`, {}, ctx.signal);
-        await copyLog();
-        if (status.status === 'stopped') {
-          const exit = status.exitstatus ?? 'unexpected status';
-          if (exit !== 'OK' && !exit.startsWith('WARNINGS')) throw new ProviderError(exit);
-          return;
-        }
-        await pause(this.taskPollMs, ctx.signal);
-      }
-    } catch (error) {
-      if (ctx.signal.aborted) {
-        // Stop the task on the node too, best effort.
-        await client.delete(base, {}, cleanupSignal(this.options.timeoutMs)).catch(() => undefined);
-      }
-      throw error;
-    }
+  private waitTask(client: PveClient, node: NodeConnection, upid: string, ctx: OperationContext) {
+    return waitForTask(client, node.name, upid, ctx, {
+      pollMs: this.taskPollMs,
+      stopTimeoutMs: this.options.timeoutMs,
+    });
   }
 
   private async run(client: PveClient, node: NodeConnection, ctx: OperationContext, start: Promise<string>) {
@@ -128,8 +88,8 @@ export class ProxmoxProvider implements Provider {
 
   async create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext) {
     const client = this.client(node);
+    if (spec.nvidia) checkMayPassDevices(node);
     const template = await this.template(client, node, spec.image, ctx);
-    const env = Object.entries(spec.environment).map(([key, value]) => `${key}=${value}`);
     const params: PveParams = {
       ostemplate: template.volid,
       hostname: spec.hostname,
@@ -144,15 +104,12 @@ export class ProxmoxProvider implements Provider {
       onboot: true,
       nameserver: spec.nameserver,
       searchdomain: spec.searchDomain,
-      entrypoint: template.oci && spec.entrypoint ? spec.entrypoint : undefined,
     };
     if (spec.nvidia) NVIDIA_DEVICES.forEach((device, index) => (params[`dev${index}`] = device));
 
     const vmid = await this.allocateAndCreate(client, node, params, ctx);
     try {
-      // An OCI template's own env replaces what create was given: set it afterwards.
-      if (template.oci && env.length)
-        await client.put(`${this.lxc(node, vmid)}/config`, { env: env.join('\0') }, ctx.signal);
+      if (template.oci) await this.setOciOverrides(client, node, vmid, spec, ctx.signal);
       await ctx.log(`Starting CT ${vmid}`);
       await this.run(
         client,
@@ -168,6 +125,26 @@ export class ProxmoxProvider implements Provider {
       );
       throw error;
     }
+  }
+
+  /**
+   * Creating from an OCI template sets the image's entrypoint and env, replacing any given to create:
+   * ours go on afterwards, our variables over the image's (which keep PATH and the like).
+   */
+  private async setOciOverrides(
+    client: PveClient,
+    node: NodeConnection,
+    vmid: string,
+    spec: CreateSpec,
+    signal: AbortSignal,
+  ) {
+    const params: PveParams = { entrypoint: spec.entrypoint ?? undefined };
+    if (Object.keys(spec.environment).length) {
+      const config = await client.get<{ env?: string }>(`${this.lxc(node, vmid)}/config`, {}, signal);
+      params.env = mergeEnv(config.env, spec.environment);
+    }
+    if (params.entrypoint === undefined && params.env === undefined) return;
+    await client.put(`${this.lxc(node, vmid)}/config`, params, signal);
   }
 
   /** `/cluster/nextid` is a hint, not a reservation: the create itself judges, and a taken id is retried. */
@@ -238,8 +215,7 @@ export class ProxmoxProvider implements Provider {
     };
     const remove: string[] = [];
     if (spec.environment) {
-      const env = Object.entries(spec.environment).map(([key, value]) => `${key}=${value}`);
-      if (env.length) params.env = env.join('\0');
+      if (Object.keys(spec.environment).length) params.env = mergeEnv(undefined, spec.environment);
       else remove.push('env');
     }
     if (spec.entrypoint !== undefined) {
@@ -354,6 +330,20 @@ interface PveNodeStatus {
   memory?: { total?: number; used?: number };
   swap?: { total?: number; used?: number };
   rootfs?: { total?: number; used?: number };
+}
+
+/**
+ * Device passthrough (`devN`) is for `root@pam` logged in with a password only: Proxmox VE refuses it
+ * to every other user and to every API token, root's included.
+ */
+function checkMayPassDevices(node: NodeConnection) {
+  const auth = pveAuthFor(node.tokenId, node.secret);
+  if (auth?.kind === 'ticket' && auth.username === 'root@pam') return;
+  const who = auth?.kind === 'token' ? `the API token ${auth.tokenId}` : `the user ${node.tokenId ?? ''}`;
+  throw new ProviderError(
+    `GPU passthrough on Proxmox VE is only allowed for root@pam logging in with a password, and node ` +
+      `${node.name} uses ${who}: set the node's token ID to root@pam and its secret to root's password.`,
+  );
 }
 
 function importable(info: InstanceInfo, config: Record<string, string | number>): ImportableInstance {

@@ -40,3 +40,17 @@ export function ociTemplateFile(reference: string): string {
   const last = reference.slice(reference.lastIndexOf('/') + 1);
   return `${last.replace(/[^A-Za-z0-9_.-]/g, '_')}.tar`;
 }
+
+/**
+ * A `env` value (PVE 9.1+: `KEY=value` entries separated by NUL) with `ours` set over `current`'s
+ * entries, which keep their order; ours that are new follow.
+ */
+export function mergeEnv(current: string | undefined, ours: Record<string, string>): string {
+  const merged = new Map<string, string>();
+  for (const entry of current ? current.split('\0') : []) {
+    const index = entry.indexOf('=');
+    if (index > 0) merged.set(entry.slice(0, index), entry.slice(index + 1));
+  }
+  for (const [key, value] of Object.entries(ours)) merged.set(key, value);
+  return [...merged].map(([key, value]) => `${key}=${value}`).join('\0');
+}
