@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -47,7 +47,16 @@ export function loadSecretKey(fromEnv: string | undefined, dataDir: string): str
   const file = join(dataDir, 'secret.key');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const key = randomToken(32);
-  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
-  return key;
+  // Written whole under a private name, then linked into place: of processes starting together on one
+  // data directory, one key wins and the others read it complete.
+  const draft = `${file}.${process.pid}.${randomToken(6)}`;
+  writeFileSync(draft, `${randomToken(32)}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+  return readFileSync(file, 'utf8').trim();
 }
