@@ -12,8 +12,15 @@ import type {
   StorageInfo,
 } from '../types.ts';
 import { cleanupSignal, pause } from '../pause.ts';
+import { isTemplateVolume } from '../../images/image-reference.ts';
 import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
-import { lxcListToInstances, ociTemplateFile, parseNet0, type PveLxc } from './pve-format.ts';
+import {
+  formatMountPoint,
+  lxcListToInstances,
+  ociTemplateFile,
+  parseNet0,
+  type PveLxc,
+} from './pve-format.ts';
 
 export interface ProxmoxOptions {
   timeoutMs: number;
@@ -28,7 +35,6 @@ interface TaskStatus {
   exitstatus?: string;
 }
 
-const TEMPLATE_VOLID = /^[A-Za-z0-9_.-]+:vztmpl\/.+/;
 const NVIDIA_DEVICES = ['/dev/nvidia0', '/dev/nvidiactl', '/dev/nvidia-uvm', '/dev/nvidia-uvm-tools'];
 
 /** The `hypervisor` provider: LXC containers through the Proxmox VE HTTP API. */
@@ -102,7 +108,7 @@ export class ProxmoxProvider implements Provider {
 
   /** A template volume id as given, or an OCI image pulled into the image storage (PVE 9.1+). */
   private async template(client: PveClient, node: NodeConnection, image: string, ctx: OperationContext) {
-    if (TEMPLATE_VOLID.test(image)) return { volid: image, oci: false };
+    if (isTemplateVolume(image)) return { volid: image, oci: false };
     const reference = /:[^/]+$/.test(image) ? image : `${image}:latest`;
     const file = ociTemplateFile(reference);
     const volid = `${node.imageStorage}:vztmpl/${file}`;
@@ -147,6 +153,10 @@ export class ProxmoxProvider implements Provider {
       entrypoint: template.oci && spec.entrypoint ? spec.entrypoint : undefined,
     };
     if (spec.nvidia) NVIDIA_DEVICES.forEach((device, index) => (params[`dev${index}`] = device));
+    // Bind mount points: only a root@pam ticket login may set them (PVE refuses API tokens).
+    (spec.mounts ?? []).forEach((mount, index) => {
+      params[`mp${index}`] = formatMountPoint(mount);
+    });
 
     const vmid = await this.allocateAndCreate(client, node, params, ctx);
     try {

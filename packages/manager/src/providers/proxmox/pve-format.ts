@@ -1,4 +1,4 @@
-import type { InstanceInfo } from '../types.ts';
+import type { BindMount, InstanceInfo } from '../types.ts';
 
 /** One entry of `GET /nodes/{node}/lxc` (vmid is a string before PVE 8.2). */
 export interface PveLxc {
@@ -40,3 +40,7 @@ export function ociTemplateFile(reference: string): string {
   const last = reference.slice(reference.lastIndexOf('/') + 1);
   return `${last.replace(/[^A-Za-z0-9_.-]/g, '_')}.tar`;
 }
+
+/** A bind mount point as `mpN` takes it: `/host/dir,mp=/data[,ro=1]`. */
+export const formatMountPoint = (mount: BindMount) =>
+  `${mount.hostPath},mp=${mount.mountPath}${mount.readOnly ? ',ro=1' : ''}`;
