@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { promises as dns } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RegistryFake } from '@app/fakes';
 import { adminClient, type ManagerClient, type TestManager } from '../../manager/test/helpers.ts';
 import { siteInput, startFleetManager } from '../../manager/test/fleet-helpers.ts';
 import { jobEnds } from '../../manager/test/container-helpers.ts';
@@ -159,6 +160,47 @@ describe('site agent end to end with the manager, nginx and dnsmasq', () => {
         .not.toBeNull();
     } finally {
       reporter.close();
+    }
+  });
+
+  it('prepares a volume: the real agent makes its folder under the node storage and the create job goes on', async () => {
+    const registry = await new RegistryFake().start();
+    try {
+      registry.addImage('acme/db', '1', { config: { Volumes: { '/var/lib/db': {} } } });
+      const storage = join(sandbox.dir, 'volumes');
+      const node = (await admin.get(`/sites/${siteId}/nodes`)).body.data[0];
+      const updated = await admin.put(`/sites/${siteId}/nodes/${node.id}`, {
+        name: 'sim1',
+        ipv4Address: '127.0.0.2',
+        volumeStorage: storage,
+      });
+      expect(updated.status).toBe(200);
+      const created = await admin.post(`/sites/${siteId}/containers`, {
+        hostname: 'db1',
+        template: `${registry.host}/acme/db:1`,
+      });
+      expect(created.status).toBe(201);
+      const jobId = created.body.data.jobId as number;
+      // The job gives the volume its host path, then waits for the agent.
+      await eventually(
+        async () => (await admin.get(`/jobs/${jobId}/status`)).body.data as Array<{ output: string }>,
+        (rows) => rows.some((row) => row.output.startsWith('Waiting for the site agent')),
+      );
+
+      await runOnce(sandbox.config, undefined, { info: () => undefined, error: () => undefined } as never);
+      const hostPath = join(storage, String(siteId), 'admin', 'db1', 'var-lib-db');
+      expect(statSync(hostPath).isDirectory()).toBe(true);
+      expect(await jobEnds(admin, jobId)).toBe('success');
+      const instance = await test.manager.database.db
+        .selectFrom('dummy_instances')
+        .select('config')
+        .where('hostname', '=', 'db1')
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(instance.config).mounts).toEqual([
+        { hostPath, mountPath: '/var/lib/db', readOnly: false },
+      ]);
+    } finally {
+      await registry.stop();
     }
   });
 

@@ -15,6 +15,7 @@ import { EngineProvider } from './providers/engine/engine-provider.ts';
 import { registerInstanceJobs } from './providers/provider-jobs.ts';
 import { closeHttpAgents } from './providers/http.ts';
 import { NodeImportService } from './nodes/node-import.ts';
+import { PgListener } from './common/pg-listener.ts';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -22,12 +23,11 @@ export type ProcessRole = 'api' | 'worker' | 'all';
 export function createFleetServices(ctx: ManagerContext) {
   const { db, dialect, config, secrets, log } = ctx;
   const fleet = config.fleet;
-  const jobEvents = new JobEvents({
-    dialect,
-    databaseUrl: config.databaseUrl,
-    schema: ctx.databaseSchema,
-    log,
-  });
+  const pgListener =
+    dialect === 'postgres'
+      ? new PgListener({ databaseUrl: config.databaseUrl, schema: ctx.databaseSchema, log })
+      : undefined;
+  const jobEvents = new JobEvents({ dialect, listener: pgListener, log });
   const jobsRepo = new JobsRepository(db, dialect, jobEvents);
   jobEvents.bind(jobsRepo, async (payload) => {
     await sql`select pg_notify(${jobEvents.channel}, ${payload})`.execute(db);
@@ -71,20 +71,24 @@ export function createFleetServices(ctx: ManagerContext) {
     providers,
     jobs: new JobsService(jobsRepo),
     jobEvents,
+    /** PostgreSQL: the process's LISTEN connection, for every channel. */
+    pgListener,
     jobHandlers,
     worker,
     jobStreams,
     nodeImport: new NodeImportService(db, sites, nodes, proxmox, fleet.nodeTimeoutMs),
     /** Starts the event bus and, unless this process only serves the API, the worker. */
     async startFleet(role: ProcessRole) {
-      await jobEvents.start();
+      await pgListener?.start();
+      jobEvents.start();
       if (role !== 'api') worker.start();
     },
     /** Stops the worker (running jobs get the grace period), the event bus and node connections. */
     async stopFleet() {
       await worker.stop(fleet.jobShutdownGraceMs);
       jobStreams.closeAll();
-      await jobEvents.close();
+      jobEvents.close();
+      await pgListener?.close();
       await closeHttpAgents();
     },
   };

@@ -8,6 +8,8 @@ export interface TestManager {
   manager: ManagerApp;
   config: ManagerConfig;
   baseUrl: string;
+  /** PostgreSQL schema of its database (undefined on SQLite). */
+  schema: string | undefined;
   /** A fresh client (own cookie jar) for /api/v1. */
   client(): ManagerClient;
   close(): Promise<void>;
@@ -35,6 +37,9 @@ export async function startManager(
       LOG_LEVEL: 'silent',
       RATE_LIMIT_FAILURES: '100000',
       MANAGER_PORT: '0',
+      // Creating a container asks the image's registry for its volumes: never the real Docker Hub in
+      // tests (a closed loopback port answers at once; tests that need a registry run the fake).
+      REGISTRY_MIRROR: 'http://127.0.0.1:9',
       ...env,
     }),
   );
@@ -49,12 +54,21 @@ export async function startManager(
     manager,
     config,
     baseUrl,
+    schema: database.schema,
     client: () => new ManagerClient(`${baseUrl}/api/v1`),
     async close() {
       await manager.close();
       await database.drop();
     },
   };
+}
+
+/**
+ * Another manager on the same database, as a second process would be: its own services, caches and
+ * LISTEN connection (not listening for HTTP). Close it before the first.
+ */
+export function startPeer(test: TestManager, options: BuildOptions = {}): Promise<ManagerApp> {
+  return buildManager(test.config, { ...options, ...(test.schema ? { schema: test.schema } : {}) });
 }
 
 export interface NewUser {

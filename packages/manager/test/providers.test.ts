@@ -169,16 +169,21 @@ describe('providers against the fakes', () => {
       expect(stats.datastores.map((d: { name: string }) => d.name).sort()).toEqual(['local', 'local-lvm']);
     });
 
-    it('logs in with a ticket when tokenId is a user, and refuses an unverifiable certificate when tlsVerify is on', async () => {
-      const ticket = await addNode({
-        name: 'pve-ticket',
+    /** A node that logs in as root@pam with a password (a ticket), as the fake's cluster member. */
+    const rootTicketNode = async (name: string) => {
+      const node = await addNode({
+        name,
         apiUrl: pve.url,
         tokenId: 'root@pam',
         secret: 'hunter22',
         tlsVerify: false,
       });
       // The node name must be a cluster member for /nodes/{node}/…: point it at the fake's member.
-      const connection = { ...(await test.manager.services.nodes.connectionById(ticket.id)), name: 'pve' };
+      return { ...(await test.manager.services.nodes.connectionById(node.id)), name: 'pve' };
+    };
+
+    it('logs in with a ticket when tokenId is a user, and refuses an unverifiable certificate when tlsVerify is on', async () => {
+      const connection = await rootTicketNode('pve-ticket');
       const state = await test.manager.services.providers
         .for(connection)
         .instances(connection, AbortSignal.timeout(3000));
@@ -186,6 +191,26 @@ describe('providers against the fakes', () => {
       const strict = { ...connection, id: -1, tokenId: TOKEN, secret: SECRET, tlsVerify: true };
       const refused = await test.manager.services.providers.instances(strict);
       expect(refused.reachable).toBe(false);
+    });
+
+    it('bind-mounts volumes as mpN (ro=1 when read-only) with a root@pam ticket; an API token gets 403', async () => {
+      const connection = await rootTicketNode('pve-root');
+      const provider = test.manager.services.providers.for(connection);
+      const ctx = { signal: AbortSignal.timeout(10_000), log: async () => undefined };
+      const mounts = [
+        { hostPath: '/mnt/pve/local-lvm/1/alice/db1/var-lib-db', mountPath: '/var/lib/db', readOnly: false },
+        { hostPath: '/srv/shared/config', mountPath: '/etc/app', readOnly: true },
+      ];
+      const template = 'local:vztmpl/debian-12-standard_12.7-1_amd64.tar.zst';
+      const { containerId } = await provider.create(connection, spec('ct-mounts', template, { mounts }), ctx);
+      const config = pve.state.containers.get(Number(containerId))!.config;
+      expect(config.mp0).toBe('/mnt/pve/local-lvm/1/alice/db1/var-lib-db,mp=/var/lib/db');
+      expect(config.mp1).toBe('/srv/shared/config,mp=/etc/app,ro=1');
+
+      const token = await test.manager.services.nodes.connectionById(nodeId);
+      await expect(provider.create(token, spec('ct-token', template, { mounts }), ctx)).rejects.toThrow(
+        /mount point type bind is only allowed for root@pam/,
+      );
     });
 
     it('gives unknown (unreachable) within the timeout for a slow node and for a down node', async () => {

@@ -18,6 +18,8 @@ export interface OciImageConfig {
   Entrypoint?: string[] | null;
   Cmd?: string[] | null;
   Labels?: Record<string, string>;
+  /** `VOLUME` paths, as keys of empty objects. */
+  Volumes?: Record<string, object>;
   WorkingDir?: string;
   User?: string;
   StopSignal?: string;

@@ -11,6 +11,7 @@ import {
   toResources,
   type ResourceRequestsRepository,
 } from '../resource-requests/resource-requests-repository.ts';
+import type { VolumeWaiter } from '../volumes/volume-waiter.ts';
 import type { ContainersRepository } from './containers-repository.ts';
 
 export const CONTAINER_COMMANDS = {
@@ -20,6 +21,8 @@ export const CONTAINER_COMMANDS = {
 
 export interface ContainerCreatePayload {
   containerId: number;
+  /** Said at the top of the job output (e.g. the image's volumes could not be read). */
+  warnings?: string[];
 }
 
 /** Applies settings to a provisioned container and/or restarts it. */
@@ -38,6 +41,7 @@ export interface ContainerJobDeps {
   providers: ProviderRegistry;
   resources: ResourceRequestsRepository;
   dns: CrossSiteDns;
+  volumes: VolumeWaiter;
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -45,7 +49,10 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 /** Job handlers that provision and change containers: the provider call plus the bookkeeping. */
 export function registerContainerJobs(handlers: JobHandlers, deps: ContainerJobDeps) {
   handlers.register<ContainerCreatePayload>(CONTAINER_COMMANDS.create, {
-    run: (payload, ctx) => provision(deps, payload.containerId, ctx),
+    run: async (payload, ctx) => {
+      for (const warning of payload.warnings ?? []) await ctx.log(`Warning: ${warning}`);
+      await provision(deps, payload.containerId, ctx);
+    },
   });
   handlers.register<ContainerApplyPayload>(CONTAINER_COMMANDS.apply, {
     retryOnTakeover: true,
@@ -70,6 +77,7 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
   );
   let created: string;
   try {
+    const mounts = await deps.volumes.ready(record, node, ctx);
     ({ containerId: created } = await providers.for(node).create(
       node,
       {
@@ -82,11 +90,13 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
         resources: toResources(resources),
         nameserver: site.gateway,
         searchDomain: site.internalDomain,
+        mounts,
       },
       ctx,
     ));
   } catch (error) {
     // The provider removes what a failed create made; the row stays so its owner sees `failed`.
+    // (A volume the agent could not prepare fails the job before the provider is asked.)
     await containers.update(deps.db, id, { status: 'failed' }).catch(() => undefined);
     throw error;
   } finally {
@@ -120,6 +130,8 @@ async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx
   const provider = deps.providers.for(node);
   let containerId = record.containerId;
   try {
+    // The mounts were set at create; the instance keeps them. The volumes must still be there.
+    await deps.volumes.ready(record, node, ctx);
     if (payload.reconfigure) {
       await ctx.log(`Applying the new configuration to ${record.hostname}.`);
       ({ containerId } = await provider.reconfigure(node, containerId, payload.reconfigure, ctx));

@@ -1,4 +1,5 @@
 import { ConfigError, type EnvReader } from '@app/server-kit';
+import { cleanAbsolutePath } from '../volumes/volume-paths.ts';
 
 /** Settings of containers, their services and the outside systems they touch. */
 export interface ContainersConfig {
@@ -11,6 +12,12 @@ export interface ContainersConfig {
   /** Cloudflare API v4 base URL (a fake in tests). */
   dnsProviderApiUrl: string;
   dnsTimeoutMs: number;
+  /** Where storages named by a node's volumeStorage are mounted (an absolute volumeStorage is used as is). */
+  volumeStorageRoot: string;
+  /** How long create and reconfigure jobs wait for the site agent to prepare the volumes. */
+  volumeWaitMs: number;
+  /** Re-read of the volumes while waiting, besides the wake-up on every configuration change. */
+  volumePollMs: number;
 }
 
 function portRange(env: EnvReader, name: string, fallback: string) {
@@ -25,6 +32,10 @@ function portRange(env: EnvReader, name: string, fallback: string) {
 }
 
 export function readContainersConfig(env: EnvReader): ContainersConfig {
+  const volumeStorageRoot = env.string('VOLUME_STORAGE_ROOT', '/mnt/pve');
+  if (!cleanAbsolutePath(volumeStorageRoot)) {
+    throw new ConfigError('VOLUME_STORAGE_ROOT', `expected an absolute path, got "${volumeStorageRoot}"`);
+  }
   return {
     transportPorts: portRange(env, 'TRANSPORT_PORT_RANGE', '20000-29999'),
     registryMirror: env.url('REGISTRY_MIRROR')?.replace(/\/+$/, ''),
@@ -34,5 +45,8 @@ export function readContainersConfig(env: EnvReader): ContainersConfig {
       '',
     ),
     dnsTimeoutMs: env.int('DNS_PROVIDER_TIMEOUT_MS', 10_000, { min: 100 }),
+    volumeStorageRoot,
+    volumeWaitMs: env.int('VOLUME_WAIT_S', 180, { min: 1 }) * 1000,
+    volumePollMs: env.int('VOLUME_POLL_MS', 2000, { min: 50 }),
   };
 }

@@ -14,6 +14,8 @@ import { ContainersService, type ContainerDeps } from './containers-service.ts';
 import { ContainerUpdates } from './container-update.ts';
 import { CollaboratorsService } from './collaborators-service.ts';
 import { registerContainerJobs } from './container-jobs.ts';
+import { VolumesRepository } from '../volumes/volumes-repository.ts';
+import { VolumeWaiter } from '../volumes/volume-waiter.ts';
 
 /** Containers, their services, collaborators, image metadata, cross-site DNS and resource requests. */
 export function createContainerServices(
@@ -30,6 +32,8 @@ export function createContainerServices(
   const repo = new ContainersRepository(db);
   const servicesRepo = new ServicesRepository(db, config.containers.transportPorts);
   const resourcesRepo = new ResourceRequestsRepository(db);
+  const imageMetadata = new ImageMetadataService(config.containers);
+  const volumes = new VolumesRepository(db);
   const deps: ContainerDeps = {
     db,
     repo,
@@ -42,6 +46,8 @@ export function createContainerServices(
     providers: fleet.providers,
     domains,
     dns,
+    images: imageMetadata,
+    volumes,
   };
   const containers = new ContainersService(deps);
   registerContainerJobs(fleet.jobHandlers, {
@@ -53,12 +59,17 @@ export function createContainerServices(
     providers: fleet.providers,
     resources: resourcesRepo,
     dns,
+    volumes: new VolumeWaiter(volumes, ctx.configChanges, {
+      storageRoot: config.containers.volumeStorageRoot,
+      waitMs: config.containers.volumeWaitMs,
+      pollMs: config.containers.volumePollMs,
+    }),
   });
   return {
     containers,
     containerUpdates: new ContainerUpdates(deps, containers),
     collaborators: new CollaboratorsService(repo, containers),
-    imageMetadata: new ImageMetadataService(config.containers),
+    imageMetadata,
     externalDomains: domains,
     resourceRequests: new ResourceRequestsService(resourcesRepo, fleet.sites, repo, fleet.jobs.repo),
   };

@@ -1,5 +1,5 @@
 import type { ContainersConfig } from '../containers/containers-config.ts';
-import { parseImageReference } from './image-reference.ts';
+import { isTemplateVolume, parseImageReference } from './image-reference.ts';
 import { RegistryClient, registryError, type ImageConfig } from './registry-client.ts';
 
 export interface ImageMetadata {
@@ -20,10 +20,20 @@ export class ImageMetadataService {
   constructor(private readonly config: ContainersConfig) {}
 
   async lookup(image: string, architecture = 'amd64'): Promise<ImageMetadata> {
+    return describe(await this.imageConfig(image, architecture));
+  }
+
+  /** The VOLUME paths the image declares; a hypervisor template (`local:vztmpl/…`) declares none. */
+  async declaredVolumes(image: string, architecture = 'amd64'): Promise<string[]> {
+    if (isTemplateVolume(image)) return [];
+    return Object.keys((await this.imageConfig(image, architecture)).Volumes ?? {});
+  }
+
+  private async imageConfig(image: string, architecture: string): Promise<ImageConfig> {
     const reference = parseImageReference(image, this.config.registryMirror);
     const signal = AbortSignal.timeout(this.config.registryTimeoutMs);
     try {
-      return describe(await new RegistryClient(reference, signal).config(architecture));
+      return await new RegistryClient(reference, signal).config(architecture);
     } catch (error) {
       if (signal.aborted)
         throw registryError(`The registry did not answer within ${this.config.registryTimeoutMs} ms.`);

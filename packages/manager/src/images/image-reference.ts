@@ -12,6 +12,11 @@ const COMPONENT = /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*$/;
 const TAG = /^[\w][\w.-]{0,127}$/;
 const DIGEST = /^[a-z0-9]+(?:[.+_-][a-z0-9]+)*:[a-zA-Z0-9=_-]{32,}$/;
 
+const TEMPLATE_VOLUME = /^[A-Za-z0-9_.-]+:vztmpl\/.+/;
+
+/** A hypervisor template volume id (`local:vztmpl/debian-12-standard_12.7-1_amd64.tar.zst`), not an image. */
+export const isTemplateVolume = (image: string) => TEMPLATE_VOLUME.test(image);
+
 const isLoopback = (host: string) => {
   const name = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
   return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);

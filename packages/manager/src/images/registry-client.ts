@@ -14,6 +14,7 @@ export interface ImageConfig {
   Entrypoint?: string[] | null;
   Cmd?: string[] | null;
   Labels?: Record<string, string> | null;
+  Volumes?: Record<string, unknown> | null;
 }
 
 interface Descriptor {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DialectName } from '@app/server-kit';
+import type { PgListener } from '../common/pg-listener.ts';
 import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
 
 /** What the bus reads back when another process wrote rows (PostgreSQL NOTIFY, or SQLite's shared file). */
@@ -26,9 +26,8 @@ interface Feed {
 
 export interface JobEventsOptions {
   dialect: DialectName;
-  /** PostgreSQL URL and schema for the LISTEN connection. */
-  databaseUrl?: string | undefined;
-  schema?: string | undefined;
+  /** PostgreSQL: the process's LISTEN connection (started and closed by its owner). */
+  listener?: PgListener | undefined;
   log: FastifyBaseLogger;
   /** SQLite: how often jobs with subscribers are re-read, for writers in other processes. */
   sqliteResyncMs?: number;
@@ -49,13 +48,21 @@ export class JobEvents {
   private readonly feeds = new Map<number, Feed>();
   private readonly newJobListeners = new Set<(jobId: number) => void>();
   private reader: JobReader | undefined;
-  private client: pg.Client | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private closed = false;
   private notifier: ((payload: string) => Promise<void>) | undefined;
 
   constructor(private readonly options: JobEventsOptions) {
-    this.channel = options.schema ? `job_events_${options.schema}`.toLowerCase() : 'job_events';
+    this.channel = options.listener?.channelName('job_events') ?? 'job_events';
+    options.listener?.on(this.channel, {
+      onMessage: (payload) => {
+        if (payload) this.onNotification(payload);
+      },
+      // Anything announced while the connection was away is read back from the tables.
+      onGap: () => {
+        this.resyncAll();
+        for (const listener of [...this.newJobListeners]) listener(0);
+      },
+    });
   }
 
   bind(reader: JobReader, notify: (payload: string) => Promise<void>) {
@@ -63,20 +70,15 @@ export class JobEvents {
     this.notifier = notify;
   }
 
-  async start(): Promise<void> {
-    if (this.options.dialect === 'postgres') await this.listen();
-    else {
-      this.timer = setInterval(() => this.resyncAll(), this.options.sqliteResyncMs ?? 500);
-      this.timer.unref();
-    }
+  /** SQLite: starts the re-read of watched jobs (PostgreSQL hears the listener instead). */
+  start(): void {
+    if (this.options.dialect === 'postgres') return;
+    this.timer = setInterval(() => this.resyncAll(), this.options.sqliteResyncMs ?? 500);
+    this.timer.unref();
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
+  close(): void {
     if (this.timer) clearInterval(this.timer);
-    const client = this.client;
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
   }
 
   /**
@@ -133,41 +135,6 @@ export class JobEvents {
   private requireReader(): JobReader {
     if (!this.reader) throw new Error('JobEvents used before bind()');
     return this.reader;
-  }
-
-  private async listen(): Promise<void> {
-    const client = new pg.Client({
-      connectionString: this.options.databaseUrl,
-      ...(this.options.schema ? { options: `-c search_path=${this.options.schema}` } : {}),
-    });
-    client.on('notification', (message) => {
-      if (message.channel === this.channel && message.payload) this.onNotification(message.payload);
-    });
-    client.on('error', (error) => {
-      this.options.log.warn({ err: error }, 'job event connection lost; reconnecting');
-      void this.reconnect(client);
-    });
-    await client.connect();
-    await client.query(`LISTEN "${this.channel}"`);
-    this.client = client;
-  }
-
-  private async reconnect(failed: pg.Client) {
-    if (this.closed || this.client !== failed) return;
-    this.client = undefined;
-    await failed.end().catch(() => undefined);
-    for (let delay = 250; !this.closed; delay = Math.min(delay * 2, 5000)) {
-      try {
-        await this.listen();
-        // Anything announced while we were away is read back from the tables.
-        this.resyncAll();
-        for (const listener of [...this.newJobListeners]) listener(0);
-        return;
-      } catch (error) {
-        this.options.log.warn({ err: error }, 'job event reconnect failed');
-        await new Promise((resolve) => setTimeout(resolve, delay));
-      }
-    }
   }
 
   private onNotification(payload: string) {

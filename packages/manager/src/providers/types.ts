@@ -31,6 +31,13 @@ export interface Resources {
   rootfsGb: number;
 }
 
+/** A host folder bind-mounted into the container. */
+export interface BindMount {
+  hostPath: string;
+  mountPath: string;
+  readOnly: boolean;
+}
+
 export interface CreateSpec {
   hostname: string;
   /** Image reference (`nginx:1.27`, `ghcr.io/o/r:tag`) or, on a hypervisor, a template volume id. */
@@ -44,6 +51,8 @@ export interface CreateSpec {
   /** DNS settings handed to the container where the provider supports it. */
   nameserver?: string | undefined;
   searchDomain?: string | undefined;
+  /** Host folders to bind-mount (the container's volumes, prepared by the site agent). */
+  mounts?: BindMount[] | undefined;
 }
 
 export interface ReconfigureSpec {

@@ -40,7 +40,7 @@ export class AgentsService {
     const snapshot = await this.snapshots.get(siteId);
     if (!snapshot) throw notFound('Site not found.', 'site_not_found');
     await this.record(siteId, body as CheckinBody);
-    if (body.volumes?.length) await this.volumeResults(body.volumes);
+    if (body.volumes?.length) await this.volumeResults(siteId, body.volumes);
     const matches =
       ifNoneMatch === snapshot.etag ||
       ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === snapshot.etag);
@@ -67,14 +67,23 @@ export class AgentsService {
     this.written.set(key, { fingerprint, at: Date.now() });
   }
 
-  private async volumeResults(results: NonNullable<CheckinBody['volumes']>) {
+  /** What the agent made of the volumes it prepared; only volumes of its own site are touched. */
+  private async volumeResults(siteId: number, results: NonNullable<CheckinBody['volumes']>) {
     await this.db.transaction().execute(async (trx) => {
       for (const result of results) {
         if (!Number.isInteger(result.id) || !['ready', 'failed'].includes(result.status)) continue;
         await trx
           .updateTable('volumes')
-          .set({ status: result.status, status_message: result.message ?? null, applied_at: nowIso() })
+          // An empty message is none.
+          .set({ status: result.status, status_message: result.message || null, applied_at: nowIso() })
           .where('id', '=', result.id)
+          .where('container_id', 'in', (eb) =>
+            eb
+              .selectFrom('containers')
+              .innerJoin('nodes', 'nodes.id', 'containers.node_id')
+              .select('containers.id')
+              .where('nodes.site_id', '=', siteId),
+          )
           .execute();
       }
     });

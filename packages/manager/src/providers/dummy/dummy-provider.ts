@@ -3,6 +3,7 @@ import { retryOnConflict } from '@app/server-kit';
 import type { ManagerDB } from '../../db/schema.ts';
 import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
+import { formatMountPoint } from '../proxmox/pve-format.ts';
 import {
   ProviderError,
   type CreateSpec,
@@ -83,6 +84,7 @@ export class DummyProvider implements Provider {
             entrypoint: spec.entrypoint,
             environment: spec.environment,
             resources: spec.resources,
+            mounts: spec.mounts ?? [],
           }),
           created_at: nowIso(),
         })
@@ -104,6 +106,9 @@ export class DummyProvider implements Provider {
         `  net0: name=eth0,bridge=${node.networkBridge}${spec.macAddress ? `,hwaddr=${spec.macAddress}` : ''},ip=dhcp`,
       );
       if (spec.nvidia) await this.step(ctx, '  dev0: /dev/nvidia0 (GPU passthrough)');
+      for (const [index, mount] of (spec.mounts ?? []).entries()) {
+        await this.step(ctx, `  mp${index}: ${formatMountPoint(mount)}`);
+      }
       await this.step(ctx, `Starting container ${vmid}`);
       await this.setState(node, vmid, 'running');
       await this.step(ctx, 'TASK OK');

@@ -112,6 +112,13 @@ export class EngineProvider implements Provider {
           : {}),
         ...(spec.nameserver ? { Dns: [spec.nameserver] } : {}),
         ...(spec.searchDomain ? { DnsSearch: [spec.searchDomain] } : {}),
+        ...(spec.mounts?.length
+          ? {
+              Binds: spec.mounts.map(
+                (mount) => `${mount.hostPath}:${mount.mountPath}:${mount.readOnly ? 'ro' : 'rw'}`,
+              ),
+            }
+          : {}),
       },
       ...(spec.macAddress && (podman || apiAtLeast(version, '1.44'))
         ? { NetworkingConfig: { EndpointsConfig: { [network]: { MacAddress: spec.macAddress } } } }

@@ -12,9 +12,17 @@ import type {
   StorageInfo,
 } from '../types.ts';
 import { cleanupSignal } from '../pause.ts';
+import { isTemplateVolume } from '../../images/image-reference.ts';
 import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
 import { waitForTask } from './pve-tasks.ts';
-import { lxcListToInstances, mergeEnv, ociTemplateFile, parseNet0, type PveLxc } from './pve-format.ts';
+import {
+  formatMountPoint,
+  lxcListToInstances,
+  mergeEnv,
+  ociTemplateFile,
+  parseNet0,
+  type PveLxc,
+} from './pve-format.ts';
 
 export interface ProxmoxOptions {
   timeoutMs: number;
@@ -24,7 +32,6 @@ export interface ProxmoxOptions {
   vmidAttempts?: number;
 }
 
-const TEMPLATE_VOLID = /^[A-Za-z0-9_.-]+:vztmpl\/.+/;
 const NVIDIA_DEVICES = ['/dev/nvidia0', '/dev/nvidiactl', '/dev/nvidia-uvm', '/dev/nvidia-uvm-tools'];
 
 /** The `hypervisor` provider: LXC containers through the Proxmox VE HTTP API. */
@@ -62,7 +69,7 @@ export class ProxmoxProvider implements Provider {
 
   /** A template volume id as given, or an OCI image pulled into the image storage (PVE 9.1+). */
   private async template(client: PveClient, node: NodeConnection, image: string, ctx: OperationContext) {
-    if (TEMPLATE_VOLID.test(image)) return { volid: image, oci: false };
+    if (isTemplateVolume(image)) return { volid: image, oci: false };
     const reference = /:[^/]+$/.test(image) ? image : `${image}:latest`;
     const file = ociTemplateFile(reference);
     const volid = `${node.imageStorage}:vztmpl/${file}`;
@@ -106,6 +113,10 @@ export class ProxmoxProvider implements Provider {
       searchdomain: spec.searchDomain,
     };
     if (spec.nvidia) NVIDIA_DEVICES.forEach((device, index) => (params[`dev${index}`] = device));
+    // Bind mount points: only a root@pam ticket login may set them (PVE refuses API tokens).
+    (spec.mounts ?? []).forEach((mount, index) => {
+      params[`mp${index}`] = formatMountPoint(mount);
+    });
 
     const vmid = await this.allocateAndCreate(client, node, params, ctx);
     try {

@@ -1,4 +1,4 @@
-import type { InstanceInfo } from '../types.ts';
+import type { BindMount, InstanceInfo } from '../types.ts';
 
 /** One entry of `GET /nodes/{node}/lxc` (vmid is a string before PVE 8.2). */
 export interface PveLxc {
@@ -54,3 +54,7 @@ export function mergeEnv(current: string | undefined, ours: Record<string, strin
   for (const [key, value] of Object.entries(ours)) merged.set(key, value);
   return [...merged].map(([key, value]) => `${key}=${value}`).join('\0');
 }
+
+/** A bind mount point as `mpN` takes it: `/host/dir,mp=/data[,ro=1]`. */
+export const formatMountPoint = (mount: BindMount) =>
+  `${mount.hostPath},mp=${mount.mountPath}${mount.readOnly ? ',ro=1' : ''}`;

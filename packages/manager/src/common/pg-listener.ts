@@ -1,0 +1,82 @@
+import pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface PgListenerOptions {
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema in use (tests): channels are named per schema, so test files never hear each other. */
+  schema?: string | undefined;
+  log: FastifyBaseLogger;
+}
+
+interface Channel {
+  onMessage(payload: string): void;
+  /** After a reconnect: notifications sent meanwhile are lost, so the subscriber reads back what it needs. */
+  onGap(): void;
+}
+
+/**
+ * The process's one LISTEN connection on PostgreSQL, shared by every channel (job events, site
+ * configuration changes). Reconnects with back-off when the connection is lost.
+ */
+export class PgListener {
+  private readonly channels = new Map<string, Channel>();
+  private client: pg.Client | undefined;
+  private closed = false;
+
+  constructor(private readonly options: PgListenerOptions) {}
+
+  /** The name of channel `base` in this database. */
+  channelName(base: string): string {
+    return this.options.schema ? `${base}_${this.options.schema}`.toLowerCase() : base;
+  }
+
+  /** Subscribes to `channel` (a name from channelName); effective from start() on. */
+  on(channel: string, handler: Channel): void {
+    this.channels.set(channel, handler);
+  }
+
+  async start(): Promise<void> {
+    this.closed = false;
+    await this.listen();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.options.databaseUrl,
+      ...(this.options.schema ? { options: `-c search_path=${this.options.schema}` } : {}),
+    });
+    client.on('notification', (message) => {
+      if (message.payload !== undefined) this.channels.get(message.channel)?.onMessage(message.payload);
+    });
+    client.on('error', (error) => {
+      this.options.log.warn({ err: error }, 'LISTEN connection lost; reconnecting');
+      void this.reconnect(client);
+    });
+    await client.connect();
+    for (const channel of this.channels.keys()) await client.query(`LISTEN "${channel}"`);
+    this.client = client;
+  }
+
+  private async reconnect(failed: pg.Client) {
+    if (this.closed || this.client !== failed) return;
+    this.client = undefined;
+    await failed.end().catch(() => undefined);
+    for (let delay = 250; !this.closed; delay = Math.min(delay * 2, 5000)) {
+      try {
+        await this.listen();
+        for (const channel of this.channels.values()) channel.onGap();
+        return;
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'LISTEN reconnect failed');
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
+
+/** Longest volume name and paths the table holds. */
+export const MAX_NAME_LENGTH = 64;
+const MAX_PATH_LENGTH = 1024;
+
+/** A builtin volume as the create transaction stores it. */
+export interface PlannedVolume {
+  name: string;
+  mountPath: string;
+}
+
+/**
+ * One path component made of anything (a username, a hostname, a volume name): characters outside
+ * `A-Za-z0-9._-` and a leading dot are percent-encoded, so the result never holds `/`, is never `.`
+ * or `..`, and two different values never share a folder.
+ */
+export function pathSegment(value: string): string {
+  if (!value) throw new Error('a path component must not be empty');
+  const encoded = [...Buffer.from(value, 'utf8')]
+    .map((byte) => {
+      const char = String.fromCharCode(byte);
+      return /[A-Za-z0-9._-]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    })
+    .join('');
+  return encoded.startsWith('.') ? `%2E${encoded.slice(1)}` : encoded;
+}
+
+/** A clean absolute path: normalised, without `..`, a trailing slash or characters unsafe anywhere. */
+export function cleanAbsolutePath(value: string): string | undefined {
+  // `,` and `=` separate Proxmox property strings, `:` separates Docker bind specs.
+  if (!value.startsWith('/') || /[,=:]/.test(value)) return undefined;
+  if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f)) return undefined;
+  if (value.split('/').includes('..')) return undefined;
+  const normal = posix.normalize(value).replace(/\/+$/, '');
+  return normal || undefined;
+}
+
+/**
+ * Where a node keeps volume folders: its volume storage when that is an absolute path, otherwise the
+ * folder the storage is mounted at under `root` (Proxmox VE mounts storages at `/mnt/pve/<id>`).
+ */
+export function volumeStorageDir(volumeStorage: string, root: string): string {
+  const direct = cleanAbsolutePath(volumeStorage.trim());
+  if (direct) return direct;
+  return posix.join(cleanAbsolutePath(root) ?? '/mnt/pve', pathSegment(volumeStorage.trim()));
+}
+
+/** `<storage dir>/<site id>/<owner>/<hostname>/<volume name>`, each component made safe. */
+export function volumeHostPath(
+  storageDir: string,
+  parts: { siteId: number; owner: string; hostname: string; name: string },
+): string {
+  return posix.join(
+    storageDir,
+    String(parts.siteId),
+    pathSegment(parts.owner),
+    pathSegment(parts.hostname),
+    pathSegment(parts.name),
+  );
+}
+
+const shortHash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 8);
+
+/**
+ * Builtin volumes for the VOLUME paths an image declares: `/var/lib/postgresql/data` is named
+ * `var-lib-postgresql-data`. A name that would be too long or taken gets a hash of its path.
+ * Paths that cannot be mounted safely are returned in `skipped`.
+ */
+export function planImageVolumes(paths: string[]): { volumes: PlannedVolume[]; skipped: string[] } {
+  const volumes: PlannedVolume[] = [];
+  const skipped: string[] = [];
+  const names = new Set<string>();
+  const mounts = new Set<string>();
+  for (const path of paths) {
+    const mountPath = cleanAbsolutePath(path.trim());
+    if (!mountPath || mountPath === '/' || mountPath.length > MAX_PATH_LENGTH) {
+      skipped.push(path);
+      continue;
+    }
+    if (mounts.has(mountPath)) continue;
+    let name = mountPath
+      .slice(1)
+      .replace(/\//g, '-')
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/^\./, '_');
+    if (name.length > MAX_NAME_LENGTH || names.has(name)) {
+      name = `${name.slice(0, MAX_NAME_LENGTH - 9)}-${shortHash(mountPath)}`;
+    }
+    names.add(name);
+    mounts.add(mountPath);
+    volumes.push({ name, mountPath });
+  }
+  return { volumes, skipped };
+}
