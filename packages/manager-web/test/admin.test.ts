@@ -1,54 +1,20 @@
 // Browser tests (real Chromium, real manager on loopback): user approval, field errors, groups,
 // the API key round trip, settings and the banner, admin-only navigation, every page at desktop and
 // phone width (pages whose API is not on this server show a clear state instead of crashing).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  adminClient,
-  startManager,
-  userClient,
-  type ManagerClient,
-  type TestManager,
-} from '../../manager/test/helpers.ts';
-import { ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
-
-/** Records page errors and state-changing API calls (to check the CSRF header on each). */
-function watch(page: Page) {
-  const errors: string[] = [];
-  const writes: Array<{ method: string; url: string; csrf: string | undefined }> = [];
-  let csrfFetches = 0;
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname === '/api/v1/csrf-token') csrfFetches += 1;
-    if (url.pathname.startsWith('/api/') && request.method() !== 'GET')
-      writes.push({ method: request.method(), url: url.pathname, csrf: request.headers()['x-csrf-token'] });
-  });
-  return { errors, writes, csrfFetches: () => csrfFetches };
-}
+import { describe, expect, it } from 'vitest';
+import { userClient } from '../../manager/test/helpers.ts';
+import { browserSuite, newPage, readToast, screenshot, signIn, signedInPage, watch } from './browser.ts';
+import { addSite } from './fixtures.ts';
 
 describe('manager web client: administration', { timeout: 90_000 }, () => {
-  let test: TestManager;
-  let browser: Browser;
-  let admin: ManagerClient;
-
-  beforeAll(async () => {
-    await ensureBuilt();
-    [test, browser] = await Promise.all([startManager(), launchChromium()]);
-    admin = await adminClient(test, 'admin');
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await test?.close();
-  });
+  const suite = browserSuite();
 
   it('approves a pending user, who can then sign in', async () => {
-    const bob = test.client();
+    const bob = suite.test.client();
     expect((await bob.register({ uid: 'bob' })).body.data.status).toBe('pending');
     expect((await bob.login('bob')).status).toBe(403);
 
-    const { context, page } = await newPage(browser, test.baseUrl);
+    const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     const seen = watch(page);
     await signIn(page, 'admin');
     await page.getByRole('link', { name: 'Users' }).click();
@@ -71,7 +37,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
   });
 
   it('shows the fields an API error names next to those fields', async () => {
-    const { context, page } = await newPage(browser, test.baseUrl);
+    const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     await signIn(page, 'admin');
     await page.goto('/users');
     await page.getByRole('button', { name: 'New user' }).click();
@@ -97,7 +63,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
   });
 
   it('creates, edits and deletes a group', async () => {
-    const { context, page } = await newPage(browser, test.baseUrl);
+    const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     await signIn(page, 'admin');
     await page.getByRole('link', { name: 'Groups' }).click();
     await page.locator('tr[data-group="sysadmins"]').waitFor();
@@ -114,7 +80,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await row.getByText('admin').waitFor();
     await screenshot(page, 'groups');
-    const groups = (await admin.get('/groups')).body.data as Array<{ cn: string; isAdmin: boolean }>;
+    const groups = (await suite.admin.get('/groups')).body.data as Array<{ cn: string; isAdmin: boolean }>;
     expect(groups.find((g) => g.cn === 'developers')?.isAdmin).toBe(true);
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
@@ -122,8 +88,92 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it('creates, edits and deletes an external domain; bad values are shown at their fields', async () => {
+    const siteId = await addSite(suite.admin, 'edge');
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page.getByRole('link', { name: 'External domains' }).click();
+    await page.getByTestId('empty-state').waitFor();
+    await page.getByRole('button', { name: 'New domain' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New external domain' });
+    const domain = dialog.getByLabel(/^Domain/);
+    // Nothing typed: the form says so itself.
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Required', { exact: true }).waitFor();
+    // What is not a domain name, nor an http(s) URL, the server refuses; its words sit at each field.
+    await domain.fill('not a domain');
+    await dialog.getByLabel('Auth server').fill('127.0.0.1:4180');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('must be a domain name such as example.com').waitFor();
+    await dialog.getByText('must be an http(s) URL, such as http://127.0.0.1:4180').waitFor();
+    expect(await domain.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByLabel('Auth server').getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'external-domain-invalid');
+    expect((await suite.admin.get('/external-domains')).body.data).toEqual([]);
+
+    await domain.fill('apps.example.test');
+    await dialog.getByLabel(/^Default site/).click();
+    await page.getByRole('option', { name: 'edge' }).click();
+    await dialog.getByLabel('ACME e-mail').fill('certs@example.test');
+    await dialog.getByLabel('DNS provider API e-mail').fill('dns@example.test');
+    await dialog.getByLabel('DNS provider API key').fill('dns-provider-secret');
+    // The example the form gives is a value the server takes (the proxy passes to a URL).
+    const authServer = dialog.getByLabel('Auth server');
+    await authServer.fill((await authServer.getAttribute('placeholder'))!);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await readToast(page, 'External domain saved');
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByTestId('domains-table').getByRole('row', { name: /apps\.example\.test/ });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual([
+      'apps.example.test',
+      'edge',
+      'certs@example.test',
+      'dns@example.testkey stored',
+      'http://127.0.0.1:4180',
+      'EditDelete',
+    ]);
+
+    // Edited: the stored key is kept when its field is left blank.
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit apps.example.test' });
+    expect(await edit.getByLabel(/^Domain/).inputValue()).toBe('apps.example.test');
+    expect(await edit.getByLabel('DNS provider API key').inputValue()).toBe('');
+    await edit.getByText('Stored; leave blank to keep it').waitFor();
+    await edit.getByLabel('ACME e-mail').fill('tls@example.test');
+    await edit.getByLabel('Auth server').fill('http://127.0.0.1:4181');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await readToast(page, 'External domain saved');
+    await row.getByText('tls@example.test').waitFor();
+    await row.getByText('http://127.0.0.1:4181').waitFor();
+    await row.getByText('key stored').waitFor();
+    await screenshot(page, 'external-domains-edited');
+    const [stored] = (await suite.admin.get('/external-domains')).body.data as Array<{ id: number }>;
+    expect((await suite.admin.get(`/external-domains/${stored!.id}`)).body.data).toEqual({
+      id: stored!.id,
+      name: 'apps.example.test',
+      acmeEmail: 'tls@example.test',
+      acmeDirectoryUrl: null,
+      dnsProviderApiEmail: 'dns@example.test',
+      siteId,
+      site: { id: siteId, name: 'edge' },
+      authServer: 'http://127.0.0.1:4181',
+      hasDnsProviderApiKey: true,
+    });
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete apps.example.test' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await readToast(page, 'External domain deleted');
+    await page.getByTestId('empty-state').waitFor();
+    expect((await suite.admin.get('/external-domains')).body.data).toEqual([]);
+    expect(seen.errors).toEqual([]);
+    await context.close();
+  });
+
   it('creates an API key shown once, which works until it is deleted', async () => {
-    const { context, page } = await newPage(browser, test.baseUrl);
+    const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     await signIn(page, 'admin');
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByTestId('empty-state').waitFor();
@@ -132,7 +182,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     const secret = (await page.getByTestId('new-key').textContent())!.trim();
     expect(secret.length).toBeGreaterThan(20);
     await screenshot(page, 'apikey-created');
-    const session = await fetch(`${test.baseUrl}/api/v1/session`, {
+    const session = await fetch(`${suite.test.baseUrl}/api/v1/session`, {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(session.status).toBe(200);
@@ -145,7 +195,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await row.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByTestId('empty-state').waitFor();
-    const after = await fetch(`${test.baseUrl}/api/v1/session`, {
+    const after = await fetch(`${suite.test.baseUrl}/api/v1/session`, {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(after.status).toBe(401);
@@ -153,7 +203,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
   });
 
   it('saves settings, and the banner appears with its link', async () => {
-    const { context, page } = await newPage(browser, test.baseUrl);
+    const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     await signIn(page, 'admin');
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByLabel('SMTP URL').fill('smtp://127.0.0.1:2525');
@@ -170,7 +220,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     const banner = page.getByTestId('banner');
     await banner.getByRole('link', { name: 'details' }).waitFor();
     await screenshot(page, 'settings');
-    const settings = (await admin.get('/settings')).body.data;
+    const settings = (await suite.admin.get('/settings')).body.data;
     expect(settings).toMatchObject({
       smtpUrl: 'smtp://127.0.0.1:2525',
       smtpNoreplyAddress: 'noreply@example.test',
@@ -181,8 +231,8 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
   });
 
   it('hides administration from other users', async () => {
-    await userClient(test, admin, 'dave');
-    const { context, page } = await newPage(browser, test.baseUrl);
+    await userClient(suite.test, suite.admin, 'dave');
+    const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     const seen = watch(page);
     await signIn(page, 'dave');
     expect(await page.getByTestId('current-user').textContent()).toBe('dave');
@@ -214,7 +264,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       [{ width: 1280, height: 860 }, ''],
       [{ width: 390, height: 844 }, '-phone'],
     ] as const) {
-      const { context, page } = await newPage(browser, test.baseUrl, viewport);
+      const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
       const seen = watch(page);
       await signIn(page, 'admin');
       for (const [path, name] of pages) {

@@ -5,6 +5,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  adminClient,
+  startManager,
+  type ManagerClient,
+  type TestManager,
+} from '../../manager/test/helpers.ts';
 
 export const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const artifactsDir = resolve(packageDir, '../../test-artifacts/manager-web');
@@ -98,4 +105,68 @@ export async function signIn(page: Page, username: string, password = 'correct h
   await page.getByLabel(/^Password/).fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('current-user').waitFor({ state: 'attached' });
+}
+
+/** Polls `read` until the assertion chained on it holds, as patiently as the page's own waits. */
+export function poll<T>(read: () => T | Promise<T>, timeout = 15_000) {
+  return expect.poll(read, { timeout, interval: 100 });
+}
+
+/**
+ * Waits for the notification (toast) that says `text` and closes it, as a person does once it is
+ * read: stacked toasts otherwise cover the page header's buttons until they close by themselves.
+ */
+export async function readToast(page: Page, text: string | RegExp): Promise<void> {
+  const toast = page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
+  await toast.waitFor();
+  await toast.getByRole('button').click();
+  await toast.waitFor({ state: 'detached' });
+}
+
+/** Records page errors and state-changing API calls (to check the CSRF header on each). */
+export function watch(page: Page) {
+  const errors: string[] = [];
+  const writes: Array<{ method: string; url: string; csrf: string | undefined }> = [];
+  let csrfFetches = 0;
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/v1/csrf-token') csrfFetches += 1;
+    if (url.pathname.startsWith('/api/') && request.method() !== 'GET')
+      writes.push({ method: request.method(), url: url.pathname, csrf: request.headers()['x-csrf-token'] });
+  });
+  return { errors, writes, csrfFetches: () => csrfFetches };
+}
+
+export interface BrowserSuite {
+  test: TestManager;
+  browser: Browser;
+  /** The first registered user, `admin`, signed in through the API. */
+  admin: ManagerClient;
+}
+
+/**
+ * One real manager (with `env`) and one Chromium for a test file, started before its tests and
+ * closed after them; the first user, `admin`, is registered. Read the members inside tests.
+ */
+export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
+  const suite = {} as BrowserSuite;
+  beforeAll(async () => {
+    await ensureBuilt();
+    [suite.test, suite.browser] = await Promise.all([startManager(env), launchChromium()]);
+    suite.admin = await adminClient(suite.test, 'admin');
+  }, 120_000);
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.test?.close();
+  });
+  return suite;
+}
+
+/** A fresh browser context signed in as `username`, with its page errors and writes recorded. */
+export async function signedInPage(suite: BrowserSuite, username: string) {
+  const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
+  const seen = watch(page);
+  await signIn(page, username);
+  return { context, page, seen };
 }

@@ -1,3 +1,4 @@
+import { ProxmoxFake } from '@app/fakes';
 import { startManager, type TestManager } from './helpers.ts';
 
 /** Fast job settings for tests: quick dummy output, short leases, short shutdown grace. */
@@ -22,6 +23,39 @@ export const siteInput = (overrides: Record<string, unknown> = {}) => ({
   externalIp: '203.0.113.10',
   ...overrides,
 });
+
+/** A site agent's check-in body (POST /agents) for gateway `gw1`, as the agent sends it. */
+export const checkin = (siteId: number, extra: Record<string, unknown> = {}) => ({
+  siteId,
+  hostname: 'gw1',
+  currentTime: Math.floor(Date.now() / 1000),
+  ipv4Address: '10.0.0.2',
+  services: {
+    nginx: { state: 'active', lastApply: 'success' },
+    dnsmasq: { state: 'active', lastApply: 'unknown' },
+  },
+  ...extra,
+});
+
+/**
+ * A Proxmox VE cluster to import from, logged in to as root@pam with `password`: node alpha runs
+ * container 200 (imported-a, with a MAC address), node beta holds the stopped container 201 (imported-b).
+ */
+export async function startImportCluster(password: string): Promise<ProxmoxFake> {
+  const cluster = await new ProxmoxFake({
+    nodes: ['alpha', 'beta'],
+    users: { 'root@pam': password },
+    taskDurationMs: 0,
+  }).start();
+  cluster.addContainer({
+    vmid: 200,
+    node: 'alpha',
+    status: 'running',
+    config: { hostname: 'imported-a', net0: 'name=eth0,bridge=vmbr0,hwaddr=BC:24:11:00:02:00,ip=dhcp' },
+  });
+  cluster.addContainer({ vmid: 201, node: 'beta', config: { hostname: 'imported-b' } });
+  return cluster;
+}
 
 export interface SseEvent {
   id?: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerFake, ProxmoxFake } from '@app/fakes';
 import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
+import { eventually, siteInput, startFleetManager, startImportCluster } from './fleet-helpers.ts';
 import { INSTANCE_COMMANDS } from '../src/providers/provider-jobs.ts';
 
 const TOKEN = 'root@pam!manager';
@@ -324,19 +324,8 @@ describe('providers against the fakes', () => {
 
   describe('import from a Proxmox VE cluster', () => {
     it('logs in with username and password, creates the nodes and imports their containers', async () => {
-      const cluster = await new ProxmoxFake({
-        nodes: ['alpha', 'beta'],
-        users: { 'root@pam': 'pw-123456' },
-        taskDurationMs: 0,
-      }).start();
+      const cluster = await startImportCluster('pw-123456');
       try {
-        cluster.addContainer({
-          vmid: 200,
-          node: 'alpha',
-          status: 'running',
-          config: { hostname: 'imported-a', net0: 'name=eth0,bridge=vmbr0,hwaddr=BC:24:11:00:02:00,ip=dhcp' },
-        });
-        cluster.addContainer({ vmid: 201, node: 'beta', config: { hostname: 'imported-b' } });
         const site = (await admin.post('/sites', siteInput({ name: 'Imported' }))).body.data.id;
         const response = await admin.post(`/sites/${site}/nodes/import`, {
           apiUrl: cluster.url,

@@ -1,19 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { siteInput, startFleetManager } from './fleet-helpers.ts';
+import { checkin, siteInput, startFleetManager } from './fleet-helpers.ts';
 import { jobEnds } from './container-helpers.ts';
-
-const checkin = (siteId: number, extra: Record<string, unknown> = {}) => ({
-  siteId,
-  hostname: 'gw1',
-  currentTime: Math.floor(Date.now() / 1000),
-  ipv4Address: '10.0.0.2',
-  services: {
-    nginx: { state: 'active', lastApply: 'success' },
-    dnsmasq: { state: 'active', lastApply: 'unknown' },
-  },
-  ...extra,
-});
 
 describe('agent check-in and snapshot', () => {
   let test: TestManager;

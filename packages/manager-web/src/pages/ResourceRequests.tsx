@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, query as qs } from '../api/client.ts';
 import { showError, showSuccess } from '../api/errors.ts';
 import { useSites } from '../api/fleet.ts';
@@ -42,6 +42,12 @@ function RequestForm({ onDone }: { onDone: () => void }) {
       value: (v) => (Number(v) > 0 ? null : 'A positive number'),
     },
   });
+  // The sites may still be loading when the form opens (a fresh page load): start on the first one
+  // once they are there, unless a site was chosen meanwhile.
+  const firstSite = sites.data?.[0]?.id;
+  useEffect(() => {
+    if (firstSite !== undefined && !form.getValues().siteId) form.setFieldValue('siteId', String(firstSite));
+  }, [firstSite]);
   const file = useMutation({
     mutationFn: (values: typeof form.values) =>
       api.post<ResourceRequest>('/resource-requests', {

@@ -101,7 +101,7 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
           <TextInput
             label="Auth server"
             description="Where the proxy forwards /oauth2/* for services that require sign-in"
-            placeholder="127.0.0.1:4180"
+            placeholder="http://127.0.0.1:4180"
             {...form.getInputProps('authServer')}
           />
         </SimpleGrid>

@@ -19,7 +19,7 @@ import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { api } from '../../api/client.ts';
+import { api, ApiError } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { rememberedSite, rememberSite, useNodes, useSites } from '../../api/fleet.ts';
 import type { Node, NodeType } from '../../api/types.ts';
@@ -338,8 +338,13 @@ export function NodeImportPage() {
       setResult(data);
       void client.invalidateQueries({ queryKey: ['sites'] });
     },
-    onError: (error) => showError(error, form),
+    // Errors about one field go under it; any other (the cluster refused the login, could not be
+    // reached) stays in the form until the next try, with everything typed still in place.
+    onError: (error) => {
+      if (error instanceof ApiError && error.fields) showError(error, form);
+    },
   });
+  const failure = run.error instanceof ApiError && run.error.fields ? null : run.error;
   if (!Number.isInteger(siteId)) return <ErrorState error={new Error('Unknown site')} />;
   return (
     <>
@@ -360,6 +365,11 @@ export function NodeImportPage() {
       <Paper withBorder p="md" maw={620}>
         <form onSubmit={form.onSubmit((values) => run.mutate(values))} noValidate>
           <Stack>
+            {failure ? (
+              <Alert color="red" title="Import failed" data-testid="import-error">
+                {failure.message}
+              </Alert>
+            ) : null}
             <TextInput
               label="API URL"
               placeholder="https://pve1.example.com:8006"
