@@ -1,4 +1,16 @@
-import { Alert, Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Modal,
+  Pagination,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
 import { ApiError, type PhraseStatus } from '../api.ts';
@@ -185,4 +197,43 @@ export function formatDuration(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+const CONTROL_LABELS = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+};
+
+/** The count and page buttons under a long list (the API's page/limit); nothing when one page holds it all. */
+export function ListPager({
+  total,
+  limit,
+  page,
+  onChange,
+  noun,
+}: {
+  total: number;
+  limit: number;
+  page: number;
+  onChange: (page: number) => void;
+  noun: string;
+}) {
+  if (total <= limit) return null;
+  return (
+    <Group justify="space-between" data-testid="list-pager">
+      <Text size="sm" c="dimmed">
+        {total} {noun}
+      </Text>
+      <Pagination
+        total={Math.ceil(total / limit)}
+        value={page}
+        onChange={onChange}
+        size="sm"
+        getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+        getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
+      />
+    </Group>
+  );
 }

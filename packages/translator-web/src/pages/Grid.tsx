@@ -4,7 +4,6 @@ import {
   Anchor,
   Button,
   Group,
-  Pagination,
   Select,
   Stack,
   Switch,
@@ -23,6 +22,7 @@ import {
   errorMessage,
   notifyError,
   notifyOk,
+  ListPager,
   PageTitle,
   QueryView,
   StatusBadge,
@@ -150,19 +150,13 @@ export function Grid() {
                   )
                 }
               </QueryView>
-              {rows.data && rows.data.total > LIMIT && (
-                <Group justify="space-between">
-                  <Text size="sm" c="dimmed">
-                    {rows.data.total} phrases
-                  </Text>
-                  <Pagination
-                    total={Math.ceil(rows.data.total / LIMIT)}
-                    value={page}
-                    onChange={(next) => setPage(String(next))}
-                    size="sm"
-                  />
-                </Group>
-              )}
+              <ListPager
+                total={rows.data?.total ?? 0}
+                limit={LIMIT}
+                page={page}
+                onChange={(next) => setPage(String(next))}
+                noun="phrases"
+              />
             </Stack>
           )
         }

@@ -4,7 +4,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Pagination,
   Paper,
   SegmentedControl,
   Select,
@@ -23,6 +22,7 @@ import {
   ConfirmButton,
   notifyError,
   notifyOk,
+  ListPager,
   PageTitle,
   QueryView,
   StatusBadge,
@@ -356,19 +356,13 @@ export function Review() {
             )
           }
         </QueryView>
-        {rows.data && rows.data.total > LIMIT && (
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              {rows.data.total} phrases
-            </Text>
-            <Pagination
-              total={Math.ceil(rows.data.total / LIMIT)}
-              value={page}
-              onChange={(next) => setPage(String(next))}
-              size="sm"
-            />
-          </Group>
-        )}
+        <ListPager
+          total={rows.data?.total ?? 0}
+          limit={LIMIT}
+          page={page}
+          onChange={(next) => setPage(String(next))}
+          noun="phrases"
+        />
       </Stack>
       {editing && <KeyEditor row={editing} onClose={() => setEditing(null)} />}
     </>
