@@ -361,6 +361,10 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
       const table = page.getByTestId('review-table');
       const pager = page.getByTestId('list-pager');
       await pager.getByText('120 phrases').waitFor();
+      const keysShown = async () =>
+        (await table.locator('tbody tr').allTextContents()).map(
+          (text) => /Paging item [a-z]{3}/.exec(text)?.[0] ?? '',
+        );
       const seen: string[] = [];
       for (const [number, count] of [
         [1, 50],
@@ -371,15 +375,15 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
           await pager.getByRole('button', { name: `Page ${number}` }).click();
           await page.waitForURL(new RegExp(`[?&]page=${number}`));
         }
-        await expect.poll(() => table.locator('tbody tr').count()).toBe(count);
+        // The previous page stays on screen while the next one loads: wait for rows not seen before.
         await expect
-          .poll(async () => (await table.locator('tbody tr').first().textContent()) ?? '')
-          .not.toContain(seen.at(-1) ?? '(none)');
-        const pageKeys = (await table.locator('tbody tr').allTextContents()).map(
-          (text) => /Paging item [a-z]{3}/.exec(text)?.[0],
-        );
-        expect(pageKeys.every(Boolean)).toBe(true);
-        seen.push(...(pageKeys as string[]));
+          .poll(async () => {
+            const shown = await keysShown();
+            return shown.length === count && shown.every((key) => key && !seen.includes(key));
+          })
+          .toBe(true);
+        const pageKeys = await keysShown();
+        seen.push(...pageKeys);
       }
       expect(new Set(seen).size).toBe(120);
       await screenshot(page, 'review-paged');

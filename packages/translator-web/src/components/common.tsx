@@ -1,25 +1,12 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  Pagination,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
 import { ApiError, type PhraseStatus } from '../api.ts';
+import { errorMessage, Loading } from './basics.tsx';
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
+// The shell (Layout, sign-in) imports basics.tsx only, so this module and what it pulls in (Modal,
+// Pagination, …) stay out of the first load.
+export { errorMessage, Loading };
 
 export function notifyError(error: unknown, title = 'The request failed') {
   notifications.show({ color: 'red', title, message: errorMessage(error) });
@@ -37,17 +24,6 @@ export function fieldError(error: unknown, ...names: string[]): string | undefin
       return message;
   }
   return undefined;
-}
-
-export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return (
-    <Center py="xl" role="status" aria-live="polite">
-      <Group gap="xs">
-        <Loader size="sm" />
-        <Text c="dimmed">{label}</Text>
-      </Group>
-    </Center>
-  );
 }
 
 export function QueryError({ error, retry }: { error: unknown; retry?: () => void }) {

@@ -30,7 +30,7 @@ import {
 import { Icon } from '../components/icons.tsx';
 import { SlotKey, slotsOf, slotToken } from '../components/SlotKey.tsx';
 import { useLanguages } from '../hooks.ts';
-import { SEARCH_FIELDS, useParam } from './Review.tsx';
+import { SEARCH_FIELDS, useParam } from '../list-params.ts';
 
 const LIMIT = 50;
 

@@ -16,13 +16,13 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api, query, type Counts, type PhraseStatus, type Row, type RowPage, type UrlRow } from '../api.ts';
 import {
   ConfirmButton,
+  ListPager,
   notifyError,
   notifyOk,
-  ListPager,
   PageTitle,
   QueryView,
   StatusBadge,
@@ -30,34 +30,9 @@ import {
 import { Icon } from '../components/icons.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
 import { KeyEditor } from '../components/KeyEditor.tsx';
+import { SEARCH_FIELDS, useParam } from '../list-params.ts';
 
 const LIMIT = 50;
-export const SEARCH_FIELDS = [
-  { value: 'all', label: 'Everywhere' },
-  { value: 'key', label: 'Key' },
-  { value: 'value', label: 'Translation' },
-  { value: 'context', label: 'Context' },
-  { value: 'url', label: 'URL' },
-];
-
-/** Reads and writes list filters in the address, so a filtered view can be linked and reloaded. */
-export function useParam(name: string, fallback = '') {
-  const [params, setParams] = useSearchParams();
-  const value = params.get(name) ?? fallback;
-  const set = (next: string) =>
-    setParams(
-      (current) => {
-        const copy = new URLSearchParams(current);
-        if (next === fallback || next === '') copy.delete(name);
-        else copy.set(name, next);
-        if (name !== 'page') copy.delete('page');
-        return copy;
-      },
-      { replace: true },
-    );
-  return [value, set] as const;
-}
-
 export function Review() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
