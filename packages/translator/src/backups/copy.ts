@@ -1,11 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type {
-  AiJobItemsTable,
-  AiJobsTable,
-  PhrasesTable,
-  TranslationsTable,
-  TranslatorDB,
-} from '../db/schema.ts';
+import type { AiJobItemsTable, TranslatorDB } from '../db/schema.ts';
 
 const PAGE = 1000;
 
@@ -31,6 +25,13 @@ async function eachPage<R>(
 /** Rows of each table copied for one project. */
 export type CopyCounts = Record<keyof TranslatorDB, number>;
 
+/** The tables whose rows have an `id` and a `project_id`, parents first. */
+const OWNED = ['prompts', 'phrases', 'translations', 'ai_jobs'] as const;
+type OwnedTable = (typeof OWNED)[number];
+/** What the copy needs to know of those tables: the same two columns, whatever the others are. */
+type OwnedRow = { id: number | string; project_id: number };
+type OwnedDB = Record<OwnedTable, OwnedRow>;
+
 /**
  * Copies every row of one project — the project, its prompts, phrases, phrase URLs, translations, AI jobs
  * and their items — from `source` to `target` (parents first, ids kept). Used both ways: a backup copies
@@ -45,33 +46,27 @@ export async function copyProject(
   const project = await source.selectFrom('projects').selectAll().where('id', '=', projectId).execute();
   if (project.length !== 1) throw new Error(`project ${projectId} not found`);
   await target.insertInto('projects').values(project).execute();
-  const byProject = { projects: 1 } as CopyCounts;
+  const counts = { projects: 1 } as CopyCounts;
 
-  byProject.prompts = await eachPage(
-    (offset) =>
-      source
-        .selectFrom('prompts')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .orderBy('id')
-        .limit(PAGE)
-        .offset(offset)
-        .execute(),
-    (rows) => target.insertInto('prompts').values(rows).execute(),
-  );
-  byProject.phrases = await eachPage<Selectable<PhrasesTable>>(
-    (_, last) =>
-      source
-        .selectFrom('phrases')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('id', '>', last?.id ?? 0)
-        .orderBy('id')
-        .limit(PAGE)
-        .execute(),
-    (rows) => target.insertInto('phrases').values(rows).execute(),
-  );
-  byProject.phrase_urls = await eachPage(
+  // Rows are copied whole: the narrow type only names the columns paging needs.
+  const from = source as unknown as Kysely<OwnedDB>;
+  const to = target as unknown as Kysely<OwnedDB>;
+  for (const table of OWNED) {
+    counts[table] = await eachPage(
+      (_, last: OwnedRow | undefined) =>
+        from
+          .selectFrom(table)
+          .selectAll()
+          .where('project_id', '=', projectId)
+          .$if(last !== undefined, (query) => query.where('id', '>', last!.id))
+          .orderBy('id')
+          .limit(PAGE)
+          .execute(),
+      (rows) => to.insertInto(table).values(rows).execute(),
+    );
+  }
+
+  counts.phrase_urls = await eachPage(
     (offset) =>
       source
         .selectFrom('phrase_urls')
@@ -84,31 +79,8 @@ export async function copyProject(
         .execute(),
     (rows) => target.insertInto('phrase_urls').values(rows).execute(),
   );
-  byProject.translations = await eachPage<Selectable<TranslationsTable>>(
-    (_, last) =>
-      source
-        .selectFrom('translations')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('id', '>', last?.id ?? 0)
-        .orderBy('id')
-        .limit(PAGE)
-        .execute(),
-    (rows) => target.insertInto('translations').values(rows).execute(),
-  );
-  byProject.ai_jobs = await eachPage<Selectable<AiJobsTable>>(
-    (_, last) =>
-      source
-        .selectFrom('ai_jobs')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .$if(last !== undefined, (query) => query.where('id', '>', last!.id))
-        .orderBy('id')
-        .limit(PAGE)
-        .execute(),
-    (rows) => target.insertInto('ai_jobs').values(rows).execute(),
-  );
-  byProject.ai_job_items = await eachPage<Selectable<AiJobItemsTable>>(
+  // Items belong to a job (only unfinished jobs keep theirs).
+  counts.ai_job_items = await eachPage<Selectable<AiJobItemsTable>>(
     (_, last) =>
       source
         .selectFrom('ai_job_items')
@@ -132,5 +104,5 @@ export async function copyProject(
         .execute(),
     (rows) => target.insertInto('ai_job_items').values(rows).execute(),
   );
-  return byProject;
+  return counts;
 }
