@@ -25,3 +25,9 @@ export function useParam(name: string, fallback = '') {
     );
   return [value, set] as const;
 }
+
+/** The list page in the address (`page`, counted from 1; other filters reset it). */
+export function usePageParam() {
+  const [text, set] = useParam('page', '1');
+  return [Math.max(1, Number(text) || 1), (page: number) => set(String(page))] as const;
+}

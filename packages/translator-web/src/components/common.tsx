@@ -1,8 +1,9 @@
 import { Alert, Badge, Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
-import { ApiError, type PhraseStatus } from '../api.ts';
+import { api, ApiError, type PhraseStatus } from '../api.ts';
 import { errorMessage, Loading } from './basics.tsx';
+import { usePageParam } from '../list-params.ts';
 
 // The shell (Layout, sign-in) imports basics.tsx only, so this module and what it pulls in (Modal,
 // Pagination, …) stay out of the first load.
@@ -14,6 +15,17 @@ export function notifyError(error: unknown, title = 'The request failed') {
 
 export function notifyOk(message: string) {
   notifications.show({ color: 'green', message });
+}
+
+/** Deletes with the API, says so and refreshes what showed it; a failure is shown instead. */
+export async function deleteAndRefresh(path: string, done: string, refresh: () => Promise<unknown>) {
+  try {
+    await api.delete(path);
+    notifyOk(done);
+    await refresh();
+  } catch (error) {
+    notifyError(error);
+  }
 }
 
 /** A field's message from a 400/422 answer (`fields` keyed by the request path). */
@@ -182,20 +194,12 @@ const CONTROL_LABELS = {
   last: 'Last page',
 };
 
-/** The count and page buttons under a long list (the API's page/limit); nothing when one page holds it all. */
-export function ListPager({
-  total,
-  limit,
-  page,
-  onChange,
-  noun,
-}: {
-  total: number;
-  limit: number;
-  page: number;
-  onChange: (page: number) => void;
-  noun: string;
-}) {
+/**
+ * The count and page buttons under a long list (the API's page/limit), bound to the address's `page`;
+ * nothing when one page holds it all.
+ */
+export function ListPager({ total, limit, noun }: { total: number; limit: number; noun: string }) {
+  const [page, setPage] = usePageParam();
   if (total <= limit) return null;
   return (
     <Group justify="space-between" data-testid="list-pager">
@@ -205,7 +209,7 @@ export function ListPager({
       <Pagination
         total={Math.ceil(total / limit)}
         value={page}
-        onChange={onChange}
+        onChange={setPage}
         size="sm"
         getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
         getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}

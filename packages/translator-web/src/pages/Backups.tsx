@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, download, type Backup } from '../api.ts';
 import {
   ConfirmButton,
+  deleteAndRefresh,
   formatBytes,
   formatDate,
   notifyError,
@@ -138,15 +139,11 @@ export function Backups() {
                                 title="Delete backup?"
                                 message={`${b.filename} is deleted from the server.`}
                                 confirmLabel="Delete"
-                                onConfirm={async () => {
-                                  try {
-                                    await api.delete(fileUrl(b.filename));
-                                    notifyOk('Backup deleted');
-                                    await queryClient.invalidateQueries({ queryKey: ['backups'] });
-                                  } catch (error) {
-                                    notifyError(error);
-                                  }
-                                }}
+                                onConfirm={() =>
+                                  deleteAndRefresh(fileUrl(b.filename), 'Backup deleted', () =>
+                                    queryClient.invalidateQueries({ queryKey: ['backups'] }),
+                                  )
+                                }
                               >
                                 Delete
                               </ConfirmButton>

@@ -30,14 +30,14 @@ import {
 import { Icon } from '../components/icons.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
 import { KeyEditor } from '../components/KeyEditor.tsx';
-import { SEARCH_FIELDS, useParam } from '../list-params.ts';
+import { SEARCH_FIELDS, usePageParam, useParam } from '../list-params.ts';
 
 const LIMIT = 50;
 export function Review() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [status, setStatus] = useParam('status', 'pending');
-  const [pageText, setPage] = useParam('page', '1');
+  const [page] = usePageParam();
   const [url, setUrl] = useParam('url');
   const [field, setField] = useParam('field', 'all');
   const [searchParam, setSearchParam] = useParam('q');
@@ -45,7 +45,6 @@ export function Review() {
   const [debounced] = useDebouncedValue(search, 300);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [editing, setEditing] = useState<Row | null>(null);
-  const page = Math.max(1, Number(pageText) || 1);
 
   useEffect(() => {
     if (debounced !== searchParam) setSearchParam(debounced);
@@ -331,13 +330,7 @@ export function Review() {
             )
           }
         </QueryView>
-        <ListPager
-          total={rows.data?.total ?? 0}
-          limit={LIMIT}
-          page={page}
-          onChange={(next) => setPage(String(next))}
-          noun="phrases"
-        />
+        <ListPager total={rows.data?.total ?? 0} limit={LIMIT} noun="phrases" />
       </Stack>
       {editing && <KeyEditor row={editing} onClose={() => setEditing(null)} />}
     </>
