@@ -3,9 +3,10 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth.tsx';
 import { Layout } from './components/Layout.tsx';
 import { SignIn } from './pages/SignIn.tsx';
-import { Review } from './pages/Review.tsx';
 
-// The review page (the landing page) is in the main bundle; the others, recharts above all, load on demand.
+// Every page loads on demand (recharts with Analytics above all): the first load is the shell, the sign-in
+// page and the libraries every page uses; Review, the landing page, follows as soon as it is rendered.
+const Review = lazy(() => import('./pages/Review.tsx').then((m) => ({ default: m.Review })));
 const Grid = lazy(() => import('./pages/Grid.tsx').then((m) => ({ default: m.Grid })));
 const AiJobs = lazy(() => import('./pages/AiJobs.tsx').then((m) => ({ default: m.AiJobs })));
 const Prompts = lazy(() => import('./pages/Prompts.tsx').then((m) => ({ default: m.Prompts })));

@@ -1,7 +1,9 @@
 // The dashboard in real Chromium against the real translator on loopback: a sample page embedding the
 // page client registers phrases → sign in → review and approve → provider key → AI job on the fake
 // OpenAI server → the sample page shows the translations; plus the grid, analytics, settings, backups,
-// key editing, key regeneration and phone-width layout.
+// key editing, cancelling an AI job, paging a long list, key regeneration and phone-width layout.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
@@ -280,6 +282,15 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     expect(snapshot.suggestedFilename()).toMatch(/\.sqlite$/);
     await screenshot(page, 'backups');
     const filename = (await harness.client.get('/api/backups')).body[0].filename as string;
+    // A stored backup downloads as itself, through the key-authenticated API.
+    const [stored] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: `Download ${filename}` }).click(),
+    ]);
+    expect(stored.suggestedFilename()).toBe(filename);
+    const bytes = readFileSync((await stored.path())!);
+    expect(bytes.equals(readFileSync(join(harness.config.backup.dir, filename)))).toBe(true);
+    expect(bytes.subarray(0, 16).toString('latin1')).toBe('SQLite format 3\u0000');
     await page.getByRole('button', { name: `Delete ${filename}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No backups yet.').waitFor();
@@ -307,6 +318,84 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(phone.page, 'phone-review');
     await phone.context.close();
+  });
+
+  it('cancels a running AI job from its progress panel; the history shows it cancelled', async () => {
+    fake.set({ latencyMs: 3000 }); // one phrase per call: the job runs for seconds
+    try {
+      await page.goto('/ai');
+      await page.getByRole('combobox', { name: 'Language' }).click();
+      await page.getByRole('option', { name: 'German (de)' }).click();
+      const start = page.getByRole('button', { name: `Translate ${KEYS.length} phrases` });
+      await start.click();
+      await expect.poll(() => page.getByTestId('job-status').textContent()).toBe('running');
+      const jobId = new URL(page.url()).searchParams.get('job')!;
+      await page.getByRole('button', { name: 'Cancel job' }).click();
+      await page.getByText('Job cancelled').waitFor();
+      await expect.poll(() => page.getByTestId('job-status').textContent()).toBe('cancelled');
+      await page.getByRole('button', { name: 'Cancel job' }).waitFor({ state: 'detached' });
+      await page.getByTestId('job-history').getByText('cancelled').waitFor();
+      await screenshot(page, 'ai-job-cancelled');
+      const job = (await harness.client.get(`/api/ai-jobs/${jobId}`)).body;
+      expect(job).toMatchObject({ status: 'cancelled', lang: 'de', total: KEYS.length });
+      expect(job.completed).toBeLessThan(KEYS.length);
+      // The call in flight at the cancel writes nothing when it returns.
+      await expect.poll(() => fake.inFlight(), { timeout: 10_000 }).toBe(0);
+      const german = (await rows('de')).filter((row) => row.value !== null);
+      expect(german).toHaveLength(job.completed);
+    } finally {
+      fake.set({ latencyMs: 400 });
+    }
+  });
+
+  it('pages through a long phrase list 50 at a time, the page kept in the address', async () => {
+    // Digits would become slots ({{number:0}}): the items are told apart by letters.
+    const code = (i: number) =>
+      [676, 26, 1].map((d) => String.fromCharCode(97 + (Math.floor(i / d) % 26))).join('');
+    const keys = Array.from({ length: 120 }, (_, i) => ({ key: `Paging item ${code(i)}` }));
+    expect((await harness.client.post('/api/textnodes', { keys, url: `${site.url}/long` })).status).toBe(200);
+    const added = (await rows()).filter((row) => row.key.startsWith('Paging item'));
+    expect(added).toHaveLength(120);
+    try {
+      await page.goto('/review');
+      const table = page.getByTestId('review-table');
+      const pager = page.getByTestId('list-pager');
+      await pager.getByText('120 phrases').waitFor();
+      const keysShown = async () =>
+        (await table.locator('tbody tr').allTextContents()).map(
+          (text) => /Paging item [a-z]{3}/.exec(text)?.[0] ?? '',
+        );
+      const seen: string[] = [];
+      for (const [number, count] of [
+        [1, 50],
+        [2, 50],
+        [3, 20],
+      ] as const) {
+        if (number > 1) {
+          await pager.getByRole('button', { name: `Page ${number}` }).click();
+          await page.waitForURL(new RegExp(`[?&]page=${number}`));
+        }
+        // The previous page stays on screen while the next one loads: wait for rows not seen before.
+        await expect
+          .poll(async () => {
+            const shown = await keysShown();
+            return shown.length === count && shown.every((key) => key && !seen.includes(key));
+          })
+          .toBe(true);
+        const pageKeys = await keysShown();
+        seen.push(...pageKeys);
+      }
+      expect(new Set(seen).size).toBe(120);
+      await screenshot(page, 'review-paged');
+      // Back with the pager's control, and straight to a page from the address.
+      await pager.getByRole('button', { name: 'Previous page' }).click();
+      await page.waitForURL(/[?&]page=2/);
+      await expect.poll(() => table.locator('tbody tr').count()).toBe(50);
+      await page.goto('/review?page=3');
+      await expect.poll(() => table.locator('tbody tr').count()).toBe(20);
+    } finally {
+      await harness.client.post('/api/textnodes/bulk-delete', { ids: added.map((row) => row.id) });
+    }
   });
 
   it('regenerates the key behind a confirmation, shows it once and switches to it', async () => {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import {
   createHttpServer,
@@ -9,6 +9,7 @@ import {
   openDatabase,
   registerOpenApi,
   SecretBox,
+  type Database,
   type HttpServer,
 } from '@app/server-kit';
 import type { TranslatorDB } from './db/schema.ts';
@@ -56,32 +57,13 @@ export async function buildTranslator(
   config: TranslatorConfig,
   options: TranslatorOptions = {},
 ): Promise<Translator> {
-  const database = openDatabase<TranslatorDB>({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    fileName: 'translator.db',
-    variable: 'TRANSLATOR_DATABASE_URL',
-    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
-  });
-  try {
-    await migrate(database, translatorMigrations, 'translator');
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-
+  const database = await openStore(config);
   const app = createHttpServer({
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
     bodyLimit: config.bodyLimit,
   });
-  const ctx: TranslatorContext = {
-    db: database.db,
-    dialect: database.dialect,
-    config,
-    secrets: new SecretBox(config.secretKey),
-    log: app.log,
-  };
+  const ctx = createContext(config, database, app.log);
   const services = createServices(ctx);
   const defaultProject = await services.projects.ensureDefault();
 
@@ -135,6 +117,38 @@ export async function buildTranslator(
       await runner.stop();
       await database.close();
     },
+  };
+}
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openStore(config: TranslatorConfig): Promise<Database<TranslatorDB>> {
+  const database = openDatabase<TranslatorDB>({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    fileName: 'translator.db',
+    variable: 'TRANSLATOR_DATABASE_URL',
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+  });
+  try {
+    await migrate(database, translatorMigrations, 'translator');
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+export function createContext(
+  config: TranslatorConfig,
+  database: Database<TranslatorDB>,
+  log: FastifyBaseLogger,
+): TranslatorContext {
+  return {
+    db: database.db,
+    dialect: database.dialect,
+    config,
+    secrets: new SecretBox(config.secretKey),
+    log,
   };
 }
 

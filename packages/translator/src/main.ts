@@ -1,40 +1,49 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { closeOnSignals, ConfigError } from '@app/server-kit';
+import { Command } from 'commander';
+import { ConfigError } from '@app/server-kit';
 import { readTranslatorConfig } from './config.ts';
-import { buildTranslator } from './app.ts';
+import { serve } from './serve.ts';
+import { createProject, listProjects, OperatorError, restoreBackup } from './operator.ts';
+import { RestoreError } from './backups/restore.ts';
+
+// `translator` (or `translator serve`) starts the server; the other commands are the operator's, run on the
+// same settings (TRANSLATOR_DATABASE_URL, DATA_DIR, SECRET_KEY) while servers run or not.
+const print = (line: string) => console.log(line);
+const program = new Command('translator').description('Translation management service').showHelpAfterError();
+
+program
+  .command('serve', { isDefault: true })
+  .description('start the HTTP API and the workers (the default)')
+  .action(() => serve(readTranslatorConfig()));
+
+const project = program.command('project').description('projects of this deployment (one API key each)');
+project
+  .command('create')
+  .description('create a project and print its API key once')
+  .requiredOption('--name <name>', 'project name')
+  .action((options: { name: string }) => createProject(readTranslatorConfig(), options.name, print));
+project
+  .command('list')
+  .description('list the projects: ids, names, creation times (no keys)')
+  .action(() => listProjects(readTranslatorConfig(), print));
+
+program
+  .command('backup')
+  .description('backup files')
+  .command('restore')
+  .description("load a backup file into the database, replacing that project's data")
+  .argument('<file>', 'a translator-p<id>-….sqlite file')
+  .action((file: string) => restoreBackup(readTranslatorConfig(), file, print));
 
 try {
-  const config = readTranslatorConfig();
-  // The dashboard build (packages/translator-web/dist) is served at `/` unless TRANSLATOR_STATIC_DIR says otherwise.
-  const dashboard = fileURLToPath(new URL('../../translator-web/dist', import.meta.url));
-  const staticDir = config.staticDir ?? (existsSync(`${dashboard}/index.html`) ? dashboard : undefined);
-  const translator = await buildTranslator(config, { staticDir });
-  const { app, defaultProject } = translator;
-  closeOnSignals(app.log, [() => translator.close()]);
-  const url = await translator.listen();
-  app.log.info(`translator listening on ${url}`);
-  const base = url.replace('0.0.0.0', 'localhost');
-  console.log(`Translator: ${base}/api`);
-  if (staticDir) console.log(`Translator dashboard: ${base}/`);
-  else
-    console.log(
-      'Translator dashboard not built: run `npm run build -w packages/translator-web` (`npm start` builds it).',
-    );
-  if (defaultProject.created) {
-    // The key is a credential: in production it never goes to the log, which is often shipped elsewhere.
-    if (config.production) {
-      app.log.warn(
-        'created the default project; read its API key with GET /api/project from a trusted network',
-      );
-    } else {
-      console.log(`\nTranslator default project created. API key: ${defaultProject.project.api_key}\n`);
-    }
-  }
+  await program.parseAsync();
 } catch (error) {
   if (error instanceof ConfigError) {
     console.error(`Configuration error: ${error.message}`);
     process.exit(2);
+  }
+  if (error instanceof OperatorError || error instanceof RestoreError) {
+    console.error(`translator: ${error.message}`);
+    process.exit(1);
   }
   throw error;
 }

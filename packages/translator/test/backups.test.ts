@@ -1,18 +1,24 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
+import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
 import { buildTranslator } from '../src/app.ts';
+import { restoreSnapshot } from '../src/backups/restore.ts';
 import { startHarness, testConfig, type Harness } from './helpers.ts';
 
 let h: Harness;
+let fake: FakeOpenAI;
 let backupDir: string;
 
 beforeAll(async () => {
-  h = await startHarness({ backup: { intervalHours: 24, keep: 3 } });
+  fake = await startFakeOpenAI();
+  h = await startHarness({ backup: { intervalHours: 24, keep: 3 }, ai: { baseUrl: fake.baseUrl } });
   backupDir = h.config.backup.dir;
-  await h.client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
+  await h.client.patch('/api/project/settings', {
+    settings: { languages: ['fr', 'de'], translationProviderApiKey: 'sk-test' },
+  });
   await h.client.post('/api/textnodes', {
     keys: [{ key: 'Hello' }, { key: 'Cart has 2 items' }],
     url: 'https://a.test/',
@@ -29,7 +35,10 @@ beforeAll(async () => {
     url: 'https://b.test/',
   });
 });
-afterAll(async () => h?.stop());
+afterAll(async () => {
+  await h?.stop();
+  await fake?.close();
+});
 
 function readBackup(file: string) {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
@@ -41,6 +50,15 @@ function readBackup(file: string) {
         lang: string;
         value: string;
       }[],
+      aiJobs: db.prepare('select id, status, total, completed from ai_jobs order by created_at').all() as {
+        id: string;
+        status: string;
+        total: number;
+        completed: number;
+      }[],
+      aiJobItems: db
+        .prepare('select job_id, phrase_id, state from ai_job_items order by job_id, phrase_id')
+        .all(),
       integrity: (db.pragma('integrity_check') as { integrity_check: string }[])[0]!.integrity_check,
     };
   } finally {
@@ -110,6 +128,28 @@ describe('backups', () => {
     expect((await h.anonymous.get('/api/backup')).status).toBe(401);
   });
 
+  it('GET /api/backups/:filename downloads a stored backup as an attachment; unknown names are 404', async () => {
+    const { body } = await h.client.post('/api/backups');
+    const res = await fetch(`${h.url}/api/backups/${body.filename}`, { headers: { 'x-api-key': h.key } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.sqlite3');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${body.filename}"`);
+    expect(res.headers.get('content-length')).toBe(String(body.size));
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.equals(readFileSync(join(backupDir, body.filename)))).toBe(true);
+
+    const missing = body.filename.replace(
+      /\d{3}Z/,
+      (ms: string) => `${(Number(ms.slice(0, 3)) + 1) % 1000}`.padStart(3, '0') + 'Z',
+    );
+    expect(missing).not.toBe(body.filename);
+    const unknown = await h.client.get(`/api/backups/${missing}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('not_found');
+    expect((await h.anonymous.get(`/api/backups/${body.filename}`)).status).toBe(401);
+  });
+
   it('DELETE /api/backups/:filename deletes one backup; unknown names are 404', async () => {
     const { body } = await h.client.post('/api/backups');
     const res = await h.client.delete(`/api/backups/${body.filename}`);
@@ -138,15 +178,77 @@ describe('backups', () => {
       '..',
     ];
     for (const attempt of attempts) {
-      const res = await h.client.delete(`/api/backups/${attempt}`);
-      expect([400, 404], attempt).toContain(res.status);
-      if (res.status === 400) expect(res.body.error.code).toBe('invalid_filename');
+      for (const method of ['GET', 'DELETE']) {
+        const res = await h.client.request(method, `/api/backups/${attempt}`);
+        expect([400, 404], `${method} ${attempt}`).toContain(res.status);
+        expect(res.text).not.toContain('keep me');
+        if (res.status === 400) expect(res.body.error.code).toBe('invalid_filename');
+      }
     }
     const other = await h.newProject('Deleter');
-    const foreign = await other.client.delete(`/api/backups/${body.filename}`);
-    expect(foreign.status).toBe(404);
+    for (const method of ['GET', 'DELETE']) {
+      const foreign = await other.client.request(method, `/api/backups/${body.filename}`);
+      expect(foreign.status).toBe(404);
+      expect(foreign.body.error.code).toBe('not_found');
+    }
     expect(readdirSync(backupDir).sort()).toEqual(before);
     expect(existsSync(victim)).toBe(true);
+  });
+
+  it('a backup holds the AI jobs and their items; restored after a wipe, they are back', async () => {
+    const ids = ((await h.client.get('/api/translations/all?lang=de')).body.rows as { id: number }[])
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
+    const done = await h.client.post('/api/ai-jobs', { key_ids: ids, lang: 'de' });
+    expect(done.status).toBe(202);
+    await waitForJob(done.body.jobId, (status) => status === 'completed');
+    // A second job is caught mid-run by the backup: its items are what a restore needs to resume it.
+    fake.set({ latencyMs: 1500 });
+    const midway = await h.client.post('/api/ai-jobs', { key_ids: ids, lang: 'fr' });
+    await waitForJob(midway.body.jobId, (status) => status === 'running');
+    const { body } = await h.client.post('/api/backups');
+    const file = join(backupDir, body.filename);
+    const content = readBackup(file);
+    expect(content.aiJobs).toEqual([
+      { id: done.body.jobId, status: 'completed', total: 2, completed: 2 },
+      { id: midway.body.jobId, status: 'running', total: 2, completed: 0 },
+    ]);
+    expect(content.aiJobItems).toEqual(
+      ids.map((phrase_id) => ({ job_id: midway.body.jobId, phrase_id, state: 'pending' })),
+    );
+    expect((await h.client.delete(`/api/ai-jobs/${midway.body.jobId}`)).status).toBe(200);
+    while (fake.inFlight() > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    fake.set({ latencyMs: 0 });
+
+    // Wipe: the project goes with every row of it (phrases, translations, prompts, jobs, items).
+    const projectId = (await h.client.get('/api/project')).body.id as number;
+    const { db } = h.translator.ctx;
+    await db.deleteFrom('projects').where('id', '=', projectId).execute();
+    expect(await db.selectFrom('ai_jobs').select('id').where('project_id', '=', projectId).execute()).toEqual(
+      [],
+    );
+
+    const restored = await restoreSnapshot(h.translator.ctx, file);
+    expect(restored).toMatchObject({ projectId, replaced: false });
+    expect(restored.rows).toMatchObject({ projects: 1, phrases: 2, prompts: 1, ai_jobs: 2, ai_job_items: 2 });
+    expect((await h.client.get(`/api/ai-jobs/${done.body.jobId}`)).body).toMatchObject({
+      status: 'completed',
+      completed: 2,
+    });
+    // The job that was running comes back pending, and a worker finishes it.
+    const resumed = await waitForJob(midway.body.jobId, (status) => status === 'completed');
+    expect(resumed).toMatchObject({ total: 2, completed: 2, failed: 0 });
+    const log = (await h.client.get('/api/ai-jobs/log')).body as { id: string }[];
+    expect(log.map((job) => job.id).sort()).toEqual([done.body.jobId, midway.body.jobId].sort());
+    expect((await h.client.get('/api/translations/all?lang=de&translated=yes')).body.total).toBe(2);
+    expect((await h.client.get('/api/translations/all?lang=fr&translated=yes')).body.total).toBe(2);
+
+    // Restoring over the live project replaces it: nothing doubles, the newer rows are gone.
+    const again = await restoreSnapshot(h.translator.ctx, file);
+    expect(again).toMatchObject({ replaced: true, rows: restored.rows });
+    expect((await h.client.get('/api/analytics')).body.totalPhrases).toBe(2);
+    expect((await h.client.get('/api/ai-jobs/log')).body).toHaveLength(1);
+    await waitForJob(midway.body.jobId, (status) => status === 'completed');
   });
 
   it('makes daily automatic backups and keeps only the newest ones', async () => {
@@ -167,3 +269,13 @@ describe('backups', () => {
     expect(autos.every((b) => b.filename.startsWith(`translator-p${projectId}-`))).toBe(true);
   });
 });
+
+async function waitForJob(jobId: string, done: (status: string) => boolean) {
+  let job: { status: string } = { status: 'unknown' };
+  for (const start = Date.now(); Date.now() - start < 15_000;) {
+    job = (await h.client.get(`/api/ai-jobs/${jobId}`)).body as { status: string };
+    if (done(job.status)) return job;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`job ${jobId} stayed ${job.status}`);
+}

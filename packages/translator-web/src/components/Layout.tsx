@@ -1,10 +1,10 @@
-import { AppShell, Burger, Button, Group, NavLink, ScrollArea, Text } from '@mantine/core';
+import { AppShell, Box, Burger, Button, Group, NavLink, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../auth.tsx';
 import { useProject } from '../hooks.ts';
-import { Loading } from './common.tsx';
+import { Loading } from './basics.tsx';
 
 const NAV = [
   { to: '/review', label: 'Review' },
@@ -51,7 +51,8 @@ export function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main">
-        <ScrollArea>
+        {/* A plain scrolling box: Mantine's ScrollArea would bring @floating-ui into the first load. */}
+        <Box style={{ overflowY: 'auto', flex: 1, minHeight: 0 }}>
           {NAV.map((item) => (
             <NavLink
               key={item.to}
@@ -62,7 +63,7 @@ export function Layout() {
               onClick={close}
             />
           ))}
-        </ScrollArea>
+        </Box>
       </AppShell.Navbar>
       <AppShell.Main>
         <Suspense fallback={<Loading />}>

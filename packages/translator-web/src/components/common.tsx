@@ -1,13 +1,13 @@
-import { Alert, Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type ReactNode } from 'react';
-import { ApiError, type PhraseStatus } from '../api.ts';
+import { api, ApiError, type PhraseStatus } from '../api.ts';
+import { errorMessage, Loading } from './basics.tsx';
+import { usePageParam } from '../list-params.ts';
 
-export function errorMessage(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
+// The shell (Layout, sign-in) imports basics.tsx only, so this module and what it pulls in (Modal,
+// Pagination, …) stay out of the first load.
+export { errorMessage, Loading };
 
 export function notifyError(error: unknown, title = 'The request failed') {
   notifications.show({ color: 'red', title, message: errorMessage(error) });
@@ -15,6 +15,17 @@ export function notifyError(error: unknown, title = 'The request failed') {
 
 export function notifyOk(message: string) {
   notifications.show({ color: 'green', message });
+}
+
+/** Deletes with the API, says so and refreshes what showed it; a failure is shown instead. */
+export async function deleteAndRefresh(path: string, done: string, refresh: () => Promise<unknown>) {
+  try {
+    await api.delete(path);
+    notifyOk(done);
+    await refresh();
+  } catch (error) {
+    notifyError(error);
+  }
 }
 
 /** A field's message from a 400/422 answer (`fields` keyed by the request path). */
@@ -25,17 +36,6 @@ export function fieldError(error: unknown, ...names: string[]): string | undefin
       return message;
   }
   return undefined;
-}
-
-export function Loading({ label = 'Loading…' }: { label?: string }) {
-  return (
-    <Center py="xl" role="status" aria-live="polite">
-      <Group gap="xs">
-        <Loader size="sm" />
-        <Text c="dimmed">{label}</Text>
-      </Group>
-    </Center>
-  );
 }
 
 export function QueryError({ error, retry }: { error: unknown; retry?: () => void }) {
@@ -185,4 +185,35 @@ export function formatDuration(seconds: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes} min ${Math.round(seconds % 60)} s`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+const CONTROL_LABELS = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+};
+
+/**
+ * The count and page buttons under a long list (the API's page/limit), bound to the address's `page`;
+ * nothing when one page holds it all.
+ */
+export function ListPager({ total, limit, noun }: { total: number; limit: number; noun: string }) {
+  const [page, setPage] = usePageParam();
+  if (total <= limit) return null;
+  return (
+    <Group justify="space-between" data-testid="list-pager">
+      <Text size="sm" c="dimmed">
+        {total} {noun}
+      </Text>
+      <Pagination
+        total={Math.ceil(total / limit)}
+        value={page}
+        onChange={setPage}
+        size="sm"
+        getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+        getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
+      />
+    </Group>
+  );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, download, type Backup } from '../api.ts';
 import {
   ConfirmButton,
+  deleteAndRefresh,
   formatBytes,
   formatDate,
   notifyError,
@@ -12,6 +13,9 @@ import {
   QueryView,
 } from '../components/common.tsx';
 import { useLanguages } from '../hooks.ts';
+
+/** A stored backup's URL: GET downloads it, DELETE removes it. */
+const fileUrl = (filename: string) => `/api/backups/${encodeURIComponent(filename)}`;
 
 export function Backups() {
   const queryClient = useQueryClient();
@@ -76,7 +80,8 @@ export function Backups() {
                 Database backups
               </Title>
               <Text size="sm" c="dimmed">
-                Each file holds this project’s data as SQLite. Stored backups are kept on the server.
+                Each file holds this project’s data as SQLite. Stored backups are kept on the server; download
+                one to keep a copy elsewhere.
               </Text>
             </div>
             <Group gap="xs">
@@ -118,24 +123,31 @@ export function Backups() {
                           <Table.Td>{formatDate(b.created)}</Table.Td>
                           <Table.Td ta="right">{formatBytes(b.size)}</Table.Td>
                           <Table.Td ta="right">
-                            <ConfirmButton
-                              size="xs"
-                              ariaLabel={`Delete ${b.filename}`}
-                              title="Delete backup?"
-                              message={`${b.filename} is deleted from the server.`}
-                              confirmLabel="Delete"
-                              onConfirm={async () => {
-                                try {
-                                  await api.delete(`/api/backups/${encodeURIComponent(b.filename)}`);
-                                  notifyOk('Backup deleted');
-                                  await queryClient.invalidateQueries({ queryKey: ['backups'] });
-                                } catch (error) {
-                                  notifyError(error);
+                            <Group gap="xs" justify="flex-end" wrap="nowrap">
+                              <Button
+                                size="xs"
+                                variant="default"
+                                aria-label={`Download ${b.filename}`}
+                                loading={downloading === fileUrl(b.filename)}
+                                onClick={() => get(fileUrl(b.filename), b.filename)}
+                              >
+                                Download
+                              </Button>
+                              <ConfirmButton
+                                size="xs"
+                                ariaLabel={`Delete ${b.filename}`}
+                                title="Delete backup?"
+                                message={`${b.filename} is deleted from the server.`}
+                                confirmLabel="Delete"
+                                onConfirm={() =>
+                                  deleteAndRefresh(fileUrl(b.filename), 'Backup deleted', () =>
+                                    queryClient.invalidateQueries({ queryKey: ['backups'] }),
+                                  )
                                 }
-                              }}
-                            >
-                              Delete
-                            </ConfirmButton>
+                              >
+                                Delete
+                              </ConfirmButton>
+                            </Group>
                           </Table.Td>
                         </Table.Tr>
                       ))}

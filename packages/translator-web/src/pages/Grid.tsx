@@ -4,7 +4,6 @@ import {
   Anchor,
   Button,
   Group,
-  Pagination,
   Select,
   Stack,
   Switch,
@@ -23,6 +22,7 @@ import {
   errorMessage,
   notifyError,
   notifyOk,
+  ListPager,
   PageTitle,
   QueryView,
   StatusBadge,
@@ -30,7 +30,7 @@ import {
 import { Icon } from '../components/icons.tsx';
 import { SlotKey, slotsOf, slotToken } from '../components/SlotKey.tsx';
 import { useLanguages } from '../hooks.ts';
-import { SEARCH_FIELDS, useParam } from './Review.tsx';
+import { SEARCH_FIELDS, usePageParam, useParam } from '../list-params.ts';
 
 const LIMIT = 50;
 
@@ -39,12 +39,11 @@ export function Grid() {
   const [langParam, setLang] = useParam('lang');
   const [status, setStatus] = useParam('status', 'approved');
   const [untranslated, setUntranslated] = useParam('untranslated');
-  const [pageText, setPage] = useParam('page', '1');
+  const [page] = usePageParam();
   const [field, setField] = useParam('field', 'all');
   const [searchParam, setSearchParam] = useParam('q');
   const [search, setSearch] = useState(searchParam);
   const [debounced] = useDebouncedValue(search, 300);
-  const page = Math.max(1, Number(pageText) || 1);
   const lang = langParam || languages.data?.[0]?.code || '';
 
   useEffect(() => {
@@ -150,19 +149,7 @@ export function Grid() {
                   )
                 }
               </QueryView>
-              {rows.data && rows.data.total > LIMIT && (
-                <Group justify="space-between">
-                  <Text size="sm" c="dimmed">
-                    {rows.data.total} phrases
-                  </Text>
-                  <Pagination
-                    total={Math.ceil(rows.data.total / LIMIT)}
-                    value={page}
-                    onChange={(next) => setPage(String(next))}
-                    size="sm"
-                  />
-                </Group>
-              )}
+              <ListPager total={rows.data?.total ?? 0} limit={LIMIT} noun="phrases" />
             </Stack>
           )
         }

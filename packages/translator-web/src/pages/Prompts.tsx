@@ -16,9 +16,9 @@ import { useState } from 'react';
 import { api, type Prompt } from '../api.ts';
 import {
   ConfirmButton,
+  deleteAndRefresh,
   errorMessage,
   fieldError,
-  notifyError,
   notifyOk,
   PageTitle,
   QueryView,
@@ -139,15 +139,11 @@ function PromptForm({ prompt, onDone }: { prompt?: Prompt; onDone?: () => void }
               title="Delete prompt?"
               message={`The prompt "${prompt.name}" is deleted.`}
               confirmLabel="Delete"
-              onConfirm={async () => {
-                try {
-                  await api.delete(`/api/prompts/${prompt.id}`);
-                  notifyOk('Prompt deleted');
-                  await queryClient.invalidateQueries({ queryKey: ['prompts'] });
-                } catch (error) {
-                  notifyError(error);
-                }
-              }}
+              onConfirm={() =>
+                deleteAndRefresh(`/api/prompts/${prompt.id}`, 'Prompt deleted', () =>
+                  queryClient.invalidateQueries({ queryKey: ['prompts'] }),
+                )
+              }
             >
               Delete
             </ConfirmButton>

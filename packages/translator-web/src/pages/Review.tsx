@@ -4,7 +4,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Pagination,
   Paper,
   SegmentedControl,
   Select,
@@ -17,10 +16,11 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api, query, type Counts, type PhraseStatus, type Row, type RowPage, type UrlRow } from '../api.ts';
 import {
   ConfirmButton,
+  ListPager,
   notifyError,
   notifyOk,
   PageTitle,
@@ -30,39 +30,14 @@ import {
 import { Icon } from '../components/icons.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
 import { KeyEditor } from '../components/KeyEditor.tsx';
+import { SEARCH_FIELDS, usePageParam, useParam } from '../list-params.ts';
 
 const LIMIT = 50;
-export const SEARCH_FIELDS = [
-  { value: 'all', label: 'Everywhere' },
-  { value: 'key', label: 'Key' },
-  { value: 'value', label: 'Translation' },
-  { value: 'context', label: 'Context' },
-  { value: 'url', label: 'URL' },
-];
-
-/** Reads and writes list filters in the address, so a filtered view can be linked and reloaded. */
-export function useParam(name: string, fallback = '') {
-  const [params, setParams] = useSearchParams();
-  const value = params.get(name) ?? fallback;
-  const set = (next: string) =>
-    setParams(
-      (current) => {
-        const copy = new URLSearchParams(current);
-        if (next === fallback || next === '') copy.delete(name);
-        else copy.set(name, next);
-        if (name !== 'page') copy.delete('page');
-        return copy;
-      },
-      { replace: true },
-    );
-  return [value, set] as const;
-}
-
 export function Review() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [status, setStatus] = useParam('status', 'pending');
-  const [pageText, setPage] = useParam('page', '1');
+  const [page] = usePageParam();
   const [url, setUrl] = useParam('url');
   const [field, setField] = useParam('field', 'all');
   const [searchParam, setSearchParam] = useParam('q');
@@ -70,7 +45,6 @@ export function Review() {
   const [debounced] = useDebouncedValue(search, 300);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [editing, setEditing] = useState<Row | null>(null);
-  const page = Math.max(1, Number(pageText) || 1);
 
   useEffect(() => {
     if (debounced !== searchParam) setSearchParam(debounced);
@@ -356,19 +330,7 @@ export function Review() {
             )
           }
         </QueryView>
-        {rows.data && rows.data.total > LIMIT && (
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              {rows.data.total} phrases
-            </Text>
-            <Pagination
-              total={Math.ceil(rows.data.total / LIMIT)}
-              value={page}
-              onChange={(next) => setPage(String(next))}
-              size="sm"
-            />
-          </Group>
-        )}
+        <ListPager total={rows.data?.total ?? 0} limit={LIMIT} noun="phrases" />
       </Stack>
       {editing && <KeyEditor row={editing} onClose={() => setEditing(null)} />}
     </>

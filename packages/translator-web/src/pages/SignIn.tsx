@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../api.ts';
 import { useAuth } from '../auth.tsx';
-import { errorMessage } from '../components/common.tsx';
+import { errorMessage } from '../components/basics.tsx';
 
 export function SignIn() {
   const { signIn } = useAuth();

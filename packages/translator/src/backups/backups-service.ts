@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdirSync, type ReadStream } from 'node:fs';
+import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AppError, badRequest, notFound } from '@app/server-kit';
 import type { TranslatorContext } from '../context.ts';
@@ -95,8 +95,11 @@ export class BackupsService {
     return { path, filename: backupName(projectId, new Date(), false) };
   }
 
-  /** Deletes one backup of the project; anything not named like a backup is refused before the disk is touched. */
-  async delete(projectId: number, filename: string): Promise<void> {
+  /**
+   * The path of one backup of the project. Anything not named like a backup is refused (400) before the
+   * disk is touched; another project's backup is 404, like a missing one.
+   */
+  private pathOf(projectId: number, filename: string): string {
     const parsed = parseBackupName(filename);
     if (!parsed || basename(filename) !== filename) {
       throw badRequest(
@@ -108,6 +111,32 @@ export class BackupsService {
     if (parsed.projectId !== projectId) throw notFound('Backup not found.');
     const path = resolve(this.dir, filename);
     if (dirname(path) !== this.dir) throw new AppError(400, 'invalid_filename', 'Not a backup file name.');
+    return path;
+  }
+
+  /** One stored backup of the project, opened for download (the stream owns the file handle). */
+  async open(projectId: number, filename: string): Promise<{ stream: ReadStream; size: number }> {
+    const path = this.pathOf(projectId, filename);
+    let handle: FileHandle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('Backup not found.');
+      throw error;
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) throw notFound('Backup not found.');
+      return { stream: handle.createReadStream(), size: info.size };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  /** Deletes one backup of the project. */
+  async delete(projectId: number, filename: string): Promise<void> {
+    const path = this.pathOf(projectId, filename);
     try {
       await rm(path);
     } catch (error) {

@@ -96,6 +96,11 @@ export class ProjectsService {
     return { created: true, project: (await this.create('Default project')).project };
   }
 
+  /** Every project, oldest first, without its key (for the operator's `project list`). */
+  async list(): Promise<{ id: number; name: string; created_at: string }[]> {
+    return this.ctx.db.selectFrom('projects').select(['id', 'name', 'created_at']).orderBy('id').execute();
+  }
+
   async getDefault(): Promise<Project> {
     const row = await this.ctx.db
       .selectFrom('projects')

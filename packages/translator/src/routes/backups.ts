@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
@@ -8,6 +9,8 @@ import { projectOf } from '../http/auth.ts';
 import { responses } from '../common/schemas.ts';
 
 const BackupSchema = Type.Object({ filename: Type.String(), size: Type.Integer(), created: Type.String() });
+const FilenameParams = Type.Object({ filename: Type.String({ maxLength: 255 }) });
+const SQLITE = 'application/vnd.sqlite3';
 
 export function backupRoutes(app: FastifyInstance, services: TranslatorServices) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -33,13 +36,30 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
     async (request, reply) => reply.code(201).send(await backups.create(projectOf(request).id)),
   );
 
+  api.get(
+    '/api/backups/:filename',
+    {
+      schema: {
+        tags: ['backups'],
+        summary: 'Download a stored backup (extension to the spec)',
+        params: FilenameParams,
+        produces: [SQLITE],
+      },
+    },
+    async (request, reply) => {
+      const { filename } = request.params;
+      const { stream, size } = await backups.open(projectOf(request).id, filename);
+      return sendSqlite(reply.header('content-length', size), stream, filename);
+    },
+  );
+
   api.delete(
     '/api/backups/:filename',
     {
       schema: {
         tags: ['backups'],
         summary: 'Delete a backup',
-        params: Type.Object({ filename: Type.String({ maxLength: 255 }) }),
+        params: FilenameParams,
         response: responses({ 200: Type.Object({ ok: Type.Boolean() }) }),
       },
     },
@@ -55,18 +75,23 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
       schema: {
         tags: ['backups'],
         summary: 'Download a consistent snapshot of the project’s data as a SQLite file',
-        produces: ['application/vnd.sqlite3'],
+        produces: [SQLITE],
       },
     },
     async (request, reply) => {
       const { path, filename } = await backups.snapshotFile(projectOf(request).id);
       const stream = createReadStream(path);
       stream.on('close', () => void rm(path, { force: true }));
-      return reply
-        .type('application/vnd.sqlite3')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(stream);
+      return sendSqlite(reply, stream, filename);
     },
   );
+}
+
+/** A SQLite file as an attachment (the filename is a checked backup name: no quotes to escape). */
+function sendSqlite(reply: FastifyReply, stream: Readable, filename: string) {
+  return reply
+    .type(SQLITE)
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('cache-control', 'no-store')
+    .send(stream);
 }

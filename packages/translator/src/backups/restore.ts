@@ -1,0 +1,99 @@
+import SQLite from 'better-sqlite3';
+import { Kysely, sql, SqliteDialect } from 'kysely';
+import type { TranslatorDB } from '../db/schema.ts';
+import type { TranslatorContext } from '../context.ts';
+import { translatorMigrations } from '../../migrations/index.ts';
+import { nowIso } from '../common/time.ts';
+import { copyProject, type CopyCounts } from './copy.ts';
+
+export class RestoreError extends Error {}
+
+export interface RestoreResult {
+  projectId: number;
+  name: string;
+  /** The project existed in the database and was replaced. */
+  replaced: boolean;
+  rows: CopyCounts;
+}
+
+/**
+ * Loads a backup file (a per-project SQLite file from `writeSnapshot`) into the live database, SQLite or
+ * PostgreSQL, in one transaction: the project with the file's id is deleted with all its rows, then every
+ * row of the file is inserted with its ids. AI jobs that were running when the backup was made come back
+ * as `pending` (a worker resumes them), as after a graceful shutdown. The file must come from a
+ * deployment with the same SECRET_KEY (the project's API key is sealed with it).
+ */
+export async function restoreSnapshot(ctx: TranslatorContext, file: string): Promise<RestoreResult> {
+  let backup: SQLite.Database;
+  try {
+    backup = new SQLite(file, { readonly: true, fileMustExist: true });
+  } catch (error) {
+    throw new RestoreError(`cannot open ${file}: ${(error as Error).message}`);
+  }
+  const source = new Kysely<TranslatorDB>({ dialect: new SqliteDialect({ database: backup }) });
+  try {
+    const project = await readBackupProject(backup);
+    try {
+      ctx.secrets.open(project.api_key_sealed);
+    } catch {
+      throw new RestoreError('the backup was made with another SECRET_KEY: its API key cannot be read');
+    }
+    const replaced = await ctx.db.transaction().execute(async (trx) => {
+      const deleted = await trx.deleteFrom('projects').where('id', '=', project.id).executeTakeFirst();
+      let rows: CopyCounts;
+      try {
+        rows = await copyProject(source, trx, project.id);
+      } catch (error) {
+        throw new RestoreError(
+          `could not insert the backup's rows (${(error as Error).message}); are its ids used by another project of this database?`,
+        );
+      }
+      await trx
+        .updateTable('ai_jobs')
+        .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() })
+        .where('project_id', '=', project.id)
+        .where('status', '=', 'running')
+        .execute();
+      if (ctx.dialect === 'postgres') await advanceSequences(trx);
+      return { replaced: Number(deleted.numDeletedRows) > 0, rows };
+    });
+    return { projectId: project.id, name: project.name, ...replaced };
+  } finally {
+    await source.destroy();
+  }
+}
+
+/** The one project of a backup file, after checking the file is a translator backup this version reads. */
+async function readBackupProject(file: SQLite.Database) {
+  const known = Object.keys(translatorMigrations('sqlite'));
+  let applied: string[];
+  let projects: { id: number; name: string; api_key_sealed: string }[];
+  try {
+    applied = (file.prepare('select name from translator_migration').all() as { name: string }[]).map(
+      (row) => row.name,
+    );
+    projects = file.prepare('select id, name, api_key_sealed from projects').all() as typeof projects;
+  } catch {
+    throw new RestoreError('not a translator backup (no translator tables in the file)');
+  }
+  const unknown = applied.filter((name) => !known.includes(name));
+  if (unknown.length) throw new RestoreError(`the backup is from a newer version (${unknown.join(', ')})`);
+  if (applied.length !== known.length) throw new RestoreError('the backup is from an older schema');
+  if (projects.length !== 1) {
+    throw new RestoreError(`a backup holds one project; this file holds ${projects.length}`);
+  }
+  return projects[0]!;
+}
+
+/**
+ * After rows were inserted with their ids, each serial sequence must hand out ids above them (never
+ * moved back: another transaction may hold a higher value already).
+ */
+async function advanceSequences(db: Kysely<TranslatorDB>) {
+  for (const table of ['projects', 'phrases', 'translations'] as const) {
+    await sql`
+      select setval(s, greatest(m, coalesce(pg_sequence_last_value(s::regclass), 0)))
+      from (select pg_get_serial_sequence(${table}, 'id') as s, (select max(id) from ${sql.table(table)}) as m) t
+      where m is not null`.execute(db);
+  }
+}

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { pino } from 'pino';
+import type { TranslatorConfig } from './config.ts';
+import { createContext, openStore } from './app.ts';
+import type { TranslatorContext } from './context.ts';
+import { createServices, type TranslatorServices } from './services.ts';
+import { restoreSnapshot } from './backups/restore.ts';
+
+/** An operator command's mistake: printed as is, exit status 1. */
+export class OperatorError extends Error {}
+
+type Print = (line: string) => void;
+
+/** Runs `work` with the services on the configured database (migrated first), then closes it. */
+async function withServices<T>(
+  config: TranslatorConfig,
+  work: (services: TranslatorServices, ctx: TranslatorContext) => Promise<T>,
+): Promise<T> {
+  const database = await openStore(config);
+  try {
+    const ctx = createContext(config, database, pino({ level: config.logLevel }, pino.destination(2)));
+    return await work(createServices(ctx), ctx);
+  } finally {
+    await database.close();
+  }
+}
+
+/** `project create --name X`: a new project with its default prompt; its API key is printed this once. */
+export async function createProject(config: TranslatorConfig, name: string, print: Print): Promise<void> {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 200) throw new OperatorError('--name must be 1 to 200 characters');
+  const { project, apiKey } = await withServices(config, ({ projects }) => projects.create(trimmed));
+  print(`Created project ${project.id} (${project.name}).`);
+  print(`API key: ${apiKey}`);
+  print('Keep it now: this command does not show it again (a key holder reads it with GET /api/project).');
+}
+
+/** `project list`: ids, names and creation times, never keys. */
+export async function listProjects(config: TranslatorConfig, print: Print): Promise<void> {
+  const list = await withServices(config, ({ projects }) => projects.list());
+  if (!list.length) {
+    print('No projects yet (the server creates the default project on its first start).');
+    return;
+  }
+  const width = Math.max(2, ...list.map((p) => String(p.id).length));
+  print(`${'ID'.padStart(width)}  CREATED                   NAME`);
+  for (const p of list) print(`${String(p.id).padStart(width)}  ${p.created_at.padEnd(24)}  ${p.name}`);
+}
+
+/** `backup restore <file>`: the project in the file replaces the one with its id, with all its rows. */
+export async function restoreBackup(config: TranslatorConfig, file: string, print: Print): Promise<void> {
+  const result = await withServices(config, (_, ctx) => restoreSnapshot(ctx, resolve(file)));
+  const { rows } = result;
+  print(
+    `${result.replaced ? 'Replaced' : 'Restored'} project ${result.projectId} (${result.name}) from ${file}: ` +
+      `${rows.phrases} phrases, ${rows.translations} translations, ${rows.prompts} prompts, ` +
+      `${rows.ai_jobs} AI jobs (${rows.ai_job_items} items).`,
+  );
+  print('Running servers pick the change up within TRANSLATOR_CACHE_TTL_S seconds.');
+}
