@@ -69,8 +69,24 @@ describe('container volumes: from the image, prepared by the site agent, awaited
   const hostPathOf = (hostname: string, name: string) =>
     `/mnt/pve/local-lvm/${siteId}/admin/${hostname}/${name}`;
 
-  it('creates the image volumes pending; the create job waits for the agent, then mounts them', async () => {
+  it('fails the create job at once, saying what to do, while no site agent has ever checked in', async () => {
+    const started = Date.now();
+    const { containerId, jobId } = await create('early1');
+    expect(await jobEnds(admin, jobId)).toBe('failure');
+    expect(Date.now() - started).toBeLessThan(WAIT_S * 1000);
+    expect((await outputOf(jobId)).at(-1)).toBe(
+      `Error: No site agent has checked in for site ${siteId}, so nothing can prepare the 2 volumes of early1. ` +
+        `Install the site agent on the site's gateway (README, "The site agent") and try again.`,
+    );
+    expect((await admin.get(`/sites/${siteId}/containers/${containerId}`)).body.data.status).toBe('failed');
+    expect(docker.store.containers.size).toBe(0);
+    expect((await admin.delete(`/sites/${siteId}/containers/${containerId}`)).status).toBe(200);
+  });
+
+  it('creates the image volumes pending in the job; it waits for the agent, then mounts them', async () => {
+    await checkin();
     const { containerId, jobId } = await create('db1');
+    await waitingFor(jobId);
     const rows = await volumeRows(containerId);
     expect(
       rows.map(({ name, mount_path, mode, scope, builtin, status }) => ({
@@ -100,7 +116,6 @@ describe('container volumes: from the image, prepared by the site agent, awaited
       },
     ]);
 
-    await waitingFor(jobId);
     const snapshot = (await checkin()).body.data;
     const volumes = snapshot.proxy.volumes.filter(
       (v: { containerHostname: string }) => v.containerHostname === 'db1',
@@ -228,6 +243,28 @@ describe('container volumes: from the image, prepared by the site agent, awaited
     expect((await outputOf(unreachable.body.data.jobId))[0]).toMatch(
       /^Warning: the volumes image 127\.0\.0\.1:9\/acme\/db:1 declares could not be read \(.+\); the container has none\.$/,
     );
+  });
+
+  it('on a dummy node of a site without an agent (the demo), simulates the folders instead of waiting', async () => {
+    const simSite = (await admin.get('/sites')).body.data.find((s: { name: string }) => s.name === 'Sim').id;
+    const { body } = await admin.post(`/sites/${simSite}/containers`, {
+      hostname: 'simdb1',
+      template: image,
+    });
+    expect(await jobEnds(admin, body.data.jobId)).toBe('success');
+    expect(await outputOf(body.data.jobId)).toContain(
+      `No site agent serves site ${simSite}; the dummy node simulates the volumes' folders.`,
+    );
+    expect((await volumeRows(body.data.containerId)).map((row) => row.status)).toEqual([
+      'pending',
+      'pending',
+    ]);
+    const instance = await test.manager.database.db
+      .selectFrom('dummy_instances')
+      .select('config')
+      .where('hostname', '=', 'simdb1')
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(instance.config).mounts).toHaveLength(2);
   });
 
   it('ignores check-in results for volumes of another site', async () => {

@@ -12,6 +12,7 @@ import {
   type ResourceRequestsRepository,
 } from '../resource-requests/resource-requests-repository.ts';
 import type { VolumeWaiter } from '../volumes/volume-waiter.ts';
+import type { ImageVolumes } from '../volumes/image-volumes.ts';
 import type { ContainersRepository } from './containers-repository.ts';
 
 export const CONTAINER_COMMANDS = {
@@ -21,8 +22,6 @@ export const CONTAINER_COMMANDS = {
 
 export interface ContainerCreatePayload {
   containerId: number;
-  /** Said at the top of the job output (e.g. the image's volumes could not be read). */
-  warnings?: string[];
 }
 
 /** Applies settings to a provisioned container and/or restarts it. */
@@ -42,6 +41,7 @@ export interface ContainerJobDeps {
   resources: ResourceRequestsRepository;
   dns: CrossSiteDns;
   volumes: VolumeWaiter;
+  imageVolumes: ImageVolumes;
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -49,10 +49,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 /** Job handlers that provision and change containers: the provider call plus the bookkeeping. */
 export function registerContainerJobs(handlers: JobHandlers, deps: ContainerJobDeps) {
   handlers.register<ContainerCreatePayload>(CONTAINER_COMMANDS.create, {
-    run: async (payload, ctx) => {
-      for (const warning of payload.warnings ?? []) await ctx.log(`Warning: ${warning}`);
-      await provision(deps, payload.containerId, ctx);
-    },
+    run: (payload, ctx) => provision(deps, payload.containerId, ctx),
   });
   handlers.register<ContainerApplyPayload>(CONTAINER_COMMANDS.apply, {
     retryOnTakeover: true,
@@ -67,6 +64,7 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
     await ctx.log('The container was deleted before it was provisioned; nothing to do.');
     return;
   }
+  await deps.imageVolumes.add(record, (line) => ctx.log(line));
   const node = await deps.nodes.connectionById(record.nodeId);
   const site = await deps.sites.get(record.siteId);
   const resources = await deps.resources.effective(record.siteId, record.hostname, record.owner);

@@ -17,9 +17,6 @@ import {
   type NewService,
   type ServiceInput,
 } from '../services/service-input.ts';
-import type { ImageMetadataService } from '../images/image-metadata.ts';
-import { imageVolumes } from '../volumes/image-volumes.ts';
-import type { VolumesRepository } from '../volumes/volumes-repository.ts';
 import { ALLOCATED_COLUMNS, pickIpv4, randomMac } from './addresses.ts';
 import { accessTo } from './container-access.ts';
 import { CONTAINER_COMMANDS, type ContainerCreatePayload } from './container-jobs.ts';
@@ -59,8 +56,6 @@ export interface ContainerDeps {
   providers: ProviderRegistry;
   domains: ExternalDomainsRepository;
   dns: CrossSiteDns;
-  images: ImageMetadataService;
-  volumes: VolumesRepository;
 }
 
 export const userNotFound = (username: string) => notFound(`No user named "${username}".`, 'user_not_found');
@@ -187,7 +182,6 @@ export class ContainersService {
       await repo.countsByNode(siteId),
       nvidia,
     );
-    const { volumes, warnings } = await imageVolumes(this.deps.images, image);
 
     const created = await retryOnConflict(ALLOCATED_COLUMNS, () =>
       db.transaction().execute(async (trx) => {
@@ -210,7 +204,7 @@ export class ContainersService {
           nvidia_requested: nvidia ? 1 : 0,
         });
         // The payload names the container; it is only known now, inside the same transaction.
-        const payload: ContainerCreatePayload = { containerId, ...(warnings.length ? { warnings } : {}) };
+        const payload: ContainerCreatePayload = { containerId };
         await trx
           .updateTable('jobs')
           .set({ payload: JSON.stringify(payload) })
@@ -222,7 +216,6 @@ export class ContainersService {
           trx,
         );
         for (const service of services) await this.deps.services.insert(trx, containerId, service);
-        await this.deps.volumes.insertBuiltin(trx, containerId, volumes);
         return { containerId, jobId: job.id };
       }),
     );

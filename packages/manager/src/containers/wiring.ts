@@ -16,6 +16,7 @@ import { CollaboratorsService } from './collaborators-service.ts';
 import { registerContainerJobs } from './container-jobs.ts';
 import { VolumesRepository } from '../volumes/volumes-repository.ts';
 import { VolumeWaiter } from '../volumes/volume-waiter.ts';
+import { ImageVolumes } from '../volumes/image-volumes.ts';
 
 /** Containers, their services, collaborators, image metadata, cross-site DNS and resource requests. */
 export function createContainerServices(
@@ -46,8 +47,6 @@ export function createContainerServices(
     providers: fleet.providers,
     domains,
     dns,
-    images: imageMetadata,
-    volumes,
   };
   const containers = new ContainersService(deps);
   registerContainerJobs(fleet.jobHandlers, {
@@ -59,6 +58,7 @@ export function createContainerServices(
     providers: fleet.providers,
     resources: resourcesRepo,
     dns,
+    imageVolumes: new ImageVolumes(imageMetadata, volumes),
     volumes: new VolumeWaiter(volumes, ctx.configChanges, {
       storageRoot: config.containers.volumeStorageRoot,
       waitMs: config.containers.volumeWaitMs,

@@ -1,5 +1,6 @@
 import type { ConfigChanges } from '../site-config/config-changes.ts';
 import { pause } from '../providers/pause.ts';
+import type { NodeType } from '../nodes/node-rules.ts';
 import type { BindMount, OperationContext } from '../providers/types.ts';
 import { volumeHostPath, volumeStorageDir } from './volume-paths.ts';
 import type { VolumeRecord, VolumesRepository } from './volumes-repository.ts';
@@ -42,7 +43,7 @@ export class VolumeWaiter {
   /** Gives the volumes their host paths, waits until all are ready, and answers their bind mounts. */
   async ready(
     container: VolumeOwner,
-    node: { volumeStorage: string },
+    node: { volumeStorage: string; nodeType: NodeType },
     ctx: OperationContext,
   ): Promise<BindMount[]> {
     const volumes = await this.repo.forContainer(container.id);
@@ -54,7 +55,17 @@ export class VolumeWaiter {
     );
     let current = await this.repo.forContainer(container.id);
     const waiting = current.filter((volume) => volume.status !== 'ready');
-    if (waiting.length) {
+    if (waiting.length && !(await this.repo.lastCheckinOf(siteId))) {
+      // Nobody will make the folders: say so now instead of after the whole wait.
+      if (node.nodeType !== 'dummy') {
+        throw new VolumeError(
+          `No site agent has checked in for site ${siteId}, so nothing can prepare the ` +
+            `${plural(waiting.length, 'volume')} of ${hostname}. Install the site agent on the site's gateway ` +
+            `(README, "The site agent") and try again.`,
+        );
+      }
+      await ctx.log(`No site agent serves site ${siteId}; the dummy node simulates the volumes' folders.`);
+    } else if (waiting.length) {
       await ctx.log(
         `Waiting for the site agent of site ${container.siteId} to prepare ${plural(waiting.length, 'volume')} ` +
           `(${waiting.map((volume) => `${volume.hostPath} for ${volume.mountPath}`).join(', ')}); ` +

@@ -1,8 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ManagerDB, VolumesTable } from '../db/schema.ts';
 import type { PlannedVolume } from './volume-paths.ts';
-
-type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 
 export interface VolumeRecord {
   id: number;
@@ -19,9 +17,9 @@ export class VolumesRepository {
   constructor(private readonly db: Kysely<ManagerDB>) {}
 
   /** The builtin volumes of a new container: read-write, scope container, pending until an agent reports. */
-  async insertBuiltin(db: Db, containerId: number, volumes: PlannedVolume[]): Promise<void> {
+  async insertBuiltin(volumes: PlannedVolume[], containerId: number): Promise<void> {
     if (!volumes.length) return;
-    await db
+    await this.db
       .insertInto('volumes')
       .values(
         volumes.map((volume) => ({
