@@ -26,7 +26,7 @@ const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'sm' });
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="auto">
-      <Notifications position="top-right" />
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={queryClient}>
         <BrowserRouter>
           <AuthProvider>
