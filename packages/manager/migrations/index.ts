@@ -3,10 +3,12 @@ import { identity } from './001_identity.ts';
 import { fleet } from './002_fleet.ts';
 import { containers } from './003_containers.ts';
 import { siteAgents } from './004_site_agents.ts';
+import { imageEnvironment } from './005_image_environment.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
   '002_fleet': fleet(dialect),
   '003_containers': containers(dialect),
   '004_site_agents': siteAgents(dialect),
+  '005_image_environment': imageEnvironment,
 });

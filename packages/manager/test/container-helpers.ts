@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { SecretBox } from '@app/server-kit';
 import type { ManagerClient, TestManager } from './helpers.ts';
 import { eventually } from './fleet-helpers.ts';
@@ -40,4 +41,47 @@ export async function jobEnds(client: ManagerClient, jobId: number): Promise<str
     const status = job.body.data?.status as string | undefined;
     return status && status !== 'pending' && status !== 'running' ? status : undefined;
   }, 20_000);
+}
+
+/** The output lines of a job. */
+export async function jobOutputs(client: ManagerClient, jobId: number): Promise<string[]> {
+  const rows = (await client.get(`/jobs/${jobId}/status`)).body.data as Array<{ output: string }>;
+  return rows.map((row) => row.output);
+}
+
+/** `{KEY: value}` as the API's EnvVar list. */
+export const envVars = (environment: Record<string, string>) =>
+  Object.entries(environment).map(([key, value]) => ({ key, value }));
+
+/** Creates a container through the API and waits for its job: its status, output and the container. */
+export async function createAndWait(client: ManagerClient, siteId: number, body: Record<string, unknown>) {
+  const response = await client.post(`/sites/${siteId}/containers`, body);
+  expect(response.status, response.text).toBe(201);
+  const { containerId, jobId } = response.body.data as { containerId: number; jobId: number };
+  const status = await jobEnds(client, jobId);
+  const outputs = await jobOutputs(client, jobId);
+  const container = (await client.get(`/sites/${siteId}/containers/${containerId}`)).body.data;
+  return { status, outputs, container };
+}
+
+/**
+ * Gives a container a new set of user variables (PUT) and waits for the reconfigure-and-restart job,
+ * which must succeed: its output and the container after it.
+ */
+export async function setEnvironmentAndWait(
+  client: ManagerClient,
+  siteId: number,
+  id: number,
+  environment: Record<string, string>,
+) {
+  const response = await client.put(`/sites/${siteId}/containers/${id}`, {
+    environmentVars: envVars(environment),
+  });
+  expect(response.status, response.text).toBe(200);
+  const jobId = response.body.data.jobId as number;
+  const status = await jobEnds(client, jobId);
+  const outputs = await jobOutputs(client, jobId);
+  expect(status, outputs.join('\n')).toBe('success');
+  const container = (await client.get(`/sites/${siteId}/containers/${id}`)).body.data;
+  return { outputs, container };
 }

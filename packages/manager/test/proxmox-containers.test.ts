@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxFake } from '@app/fakes';
 import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
-import { jobEnds } from './container-helpers.ts';
+import { createAndWait, envVars, setEnvironmentAndWait } from './container-helpers.ts';
 
 const TOKEN = 'root@pam!manager';
 const SECRET = '6f1c2a9e-0d4b-4b7e-8a51-3c9e7d2f4a10';
@@ -57,16 +57,7 @@ describe('containers on Proxmox VE nodes', () => {
     await pve.stop();
   });
 
-  /** Creates a container through the API and waits for its job: its status, output and the container. */
-  const create = async (siteId: number, body: Record<string, unknown>) => {
-    const response = await admin.post(`/sites/${siteId}/containers`, body);
-    expect(response.status, response.text).toBe(201);
-    const { containerId, jobId } = response.body.data as { containerId: number; jobId: number };
-    const status = await jobEnds(admin, jobId);
-    const rows = (await admin.get(`/jobs/${jobId}/status`)).body.data as Array<{ output: string }>;
-    const container = (await admin.get(`/sites/${siteId}/containers/${containerId}`)).body.data;
-    return { status, outputs: rows.map((row) => row.output), container };
-  };
+  const create = (siteId: number, body: Record<string, unknown>) => createAndWait(admin, siteId, body);
   const hypervisorCt = (vmid: string) => pve.state.containers.get(Number(vmid));
   const disksOf = (vmid: number) =>
     [...pve.state.node('pve2').storages.values()].flatMap((storage) =>
@@ -130,6 +121,78 @@ describe('containers on Proxmox VE nodes', () => {
     expect(second.status, second.outputs.join('\n')).toBe('success');
     expect(second.outputs).toContain('Using image template local:vztmpl/nginx_1.27.tar');
     expect(pve.countRequests({ method: 'POST', path: '*/oci-registry-pull' })).toBe(1);
+  });
+
+  /** New user variables through the API; the job's output and the CT's env after it. */
+  const reconfigure = async (siteId: number, id: number, environment: Record<string, string>) => {
+    const { outputs, container } = await setEnvironmentAndWait(admin, siteId, id, environment);
+    const env = String(hypervisorCt(container.containerId)!.config.env ?? '');
+    return { outputs, env: env ? env.split('\0') : [] };
+  };
+  const imageEnvironmentRow = async (id: number) =>
+    (
+      await test.manager.database.db
+        .selectFrom('containers')
+        .select('image_environment')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).image_environment;
+
+  it("reconfigures an OCI container's variables over the image's env: PATH stays, removed ones go, overridden image ones come back", async () => {
+    pve.addOciImage('nginx:1.27', { entrypoint: ['/docker-entrypoint.sh'], env: NGINX_ENV });
+    const { status, outputs, container } = await create(tokenSite, {
+      hostname: 'web3',
+      template: 'nginx:1.27',
+      environmentVars: envVars({ GREETING: 'hello', NGINX_VERSION: 'mine' }),
+    });
+    expect(status, outputs.join('\n')).toBe('success');
+    expect(String(hypervisorCt(container.containerId)!.config.env).split('\0')).toEqual([
+      NGINX_ENV[0],
+      'NGINX_VERSION=mine',
+      'GREETING=hello',
+    ]);
+    expect(JSON.parse((await imageEnvironmentRow(container.id))!)).toEqual({
+      PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      NGINX_VERSION: '1.27.5',
+    });
+
+    // GREETING changes, NGINX_VERSION (an override of the image's) is dropped, MODE is new.
+    const changed = await reconfigure(tokenSite, container.id, { GREETING: 'hi', MODE: 'prod' });
+    expect(changed.env).toEqual([...NGINX_ENV, 'GREETING=hi', 'MODE=prod']);
+    expect(hypervisorCt(container.containerId)!.status).toBe('running');
+
+    // No user variables at all: the image's env stays (it used to be deleted).
+    expect((await reconfigure(tokenSite, container.id, {})).env).toEqual(NGINX_ENV);
+  });
+
+  it('works out the image env of a container from before it was recorded, from the node, once', async () => {
+    pve.addOciImage('nginx:1.27', { entrypoint: ['/docker-entrypoint.sh'], env: NGINX_ENV });
+    const { status, container } = await create(tokenSite, {
+      hostname: 'web4',
+      template: 'nginx:1.27',
+      environmentVars: envVars({ OLD: '1', KEEP: 'yes' }),
+    });
+    expect(status).toBe('success');
+    // As a row written before migration 005 (or an imported container) has it.
+    await test.manager.database.db
+      .updateTable('containers')
+      .set({ image_environment: null })
+      .where('id', '=', container.id)
+      .execute();
+
+    const first = await reconfigure(tokenSite, container.id, { KEEP: 'yes', NEW: '2' });
+    expect(first.env).toEqual([...NGINX_ENV, 'KEEP=yes', 'NEW=2']);
+    expect(first.outputs).toContain(
+      "Recorded the image's own environment of web4 from pve2: PATH, NGINX_VERSION.",
+    );
+    expect(JSON.parse((await imageEnvironmentRow(container.id))!)).toEqual(
+      Object.fromEntries(NGINX_ENV.map((entry) => entry.split('='))),
+    );
+
+    // The record is used from now on (nothing is worked out again): NEW really goes.
+    const second = await reconfigure(tokenSite, container.id, { KEEP: 'yes' });
+    expect(second.env).toEqual([...NGINX_ENV, 'KEEP=yes']);
+    expect(second.outputs.some((line) => line.startsWith('Recorded the image'))).toBe(false);
   });
 
   it('fails a create whose create task fails: task log in the output, nothing left on the node, status failed', async () => {

@@ -3,7 +3,7 @@ import type { ManagerDB } from '../db/schema.ts';
 import type { JobContext, JobHandlers } from '../jobs/handlers.ts';
 import type { NodesService } from '../nodes/nodes-service.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
-import type { ReconfigureSpec } from '../providers/types.ts';
+import type { NodeConnection, Provider, ReconfigureSpec } from '../providers/types.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
@@ -13,7 +13,7 @@ import {
 } from '../resource-requests/resource-requests-repository.ts';
 import type { VolumeWaiter } from '../volumes/volume-waiter.ts';
 import type { ImageVolumes } from '../volumes/image-volumes.ts';
-import type { ContainersRepository } from './containers-repository.ts';
+import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
 
 export const CONTAINER_COMMANDS = {
   create: 'container.create',
@@ -28,6 +28,11 @@ export interface ContainerCreatePayload {
 export interface ContainerApplyPayload {
   containerId: number;
   reconfigure?: ReconfigureSpec;
+  /**
+   * The user's variables before this change. On a container whose image environment was never
+   * recorded, what the node's environment holds beyond them is the image's.
+   */
+  previousEnvironment?: Record<string, string>;
   restart: boolean;
 }
 
@@ -74,9 +79,10 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
       `${resources.swap} MB swap, ${resources.rootfs} GB disk; MAC ${record.macAddress}, IPv4 ${record.ipv4Address}.`,
   );
   let created: string;
+  let imageEnvironment: Record<string, string> | undefined;
   try {
     const mounts = await deps.volumes.ready(record, node, ctx);
-    ({ containerId: created } = await providers.for(node).create(
+    ({ containerId: created, imageEnvironment } = await providers.for(node).create(
       node,
       {
         hostname: record.hostname,
@@ -102,7 +108,11 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
   }
   let recorded = false;
   try {
-    recorded = await containers.update(deps.db, id, { container_id: created, status: 'running' });
+    recorded = await containers.update(deps.db, id, {
+      container_id: created,
+      status: 'running',
+      ...(imageEnvironment ? { image_environment: JSON.stringify(imageEnvironment) } : {}),
+    });
   } finally {
     if (!recorded) {
       // Deleted while it was being created, or the write failed: never leave an untracked instance.
@@ -132,7 +142,9 @@ async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx
     await deps.volumes.ready(record, node, ctx);
     if (payload.reconfigure) {
       await ctx.log(`Applying the new configuration to ${record.hostname}.`);
-      ({ containerId } = await provider.reconfigure(node, containerId, payload.reconfigure, ctx));
+      const imageEnvironment = await imageEnvironmentOf(deps, record, payload, node, provider, ctx);
+      const spec = { ...payload.reconfigure, ...(imageEnvironment ? { imageEnvironment } : {}) };
+      ({ containerId } = await provider.reconfigure(node, containerId, spec, ctx));
       if (containerId !== record.containerId) {
         await deps.containers.update(deps.db, record.id, { container_id: containerId });
       }
@@ -147,4 +159,31 @@ async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx
   } finally {
     deps.providers.invalidate(node.id);
   }
+}
+
+/**
+ * The image environment a reconfigure puts the user's variables over, where the provider needs it: as
+ * recorded at create or, for a container from before that (or imported), what its environment on the
+ * node holds beyond the user's previous variables, recorded before anything changes (a retry of this
+ * job, and every later change, use the record).
+ */
+async function imageEnvironmentOf(
+  deps: ContainerJobDeps,
+  record: ContainerRecord,
+  payload: ContainerApplyPayload,
+  node: NodeConnection,
+  provider: Provider,
+  ctx: JobContext,
+): Promise<Record<string, string> | undefined> {
+  if (record.imageEnvironment) return record.imageEnvironment;
+  const previous = payload.previousEnvironment;
+  if (!provider.environment || !payload.reconfigure?.environment || !previous) return undefined;
+  const current = await provider.environment(node, record.containerId!, ctx.signal);
+  const image = Object.fromEntries(Object.entries(current).filter(([key]) => !Object.hasOwn(previous, key)));
+  await deps.containers.update(deps.db, record.id, { image_environment: JSON.stringify(image) });
+  await ctx.log(
+    `Recorded the image's own environment of ${record.hostname} from ${node.name}: ` +
+      `${Object.keys(image).join(', ') || 'none'}.`,
+  );
+  return image;
 }

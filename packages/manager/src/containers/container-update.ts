@@ -92,7 +92,7 @@ export class ContainerUpdates {
         : undefined;
       const payload: ContainerApplyPayload = {
         containerId: record.id,
-        ...(reconfigure ? { reconfigure } : {}),
+        ...(reconfigure ? { reconfigure, previousEnvironment: record.environmentVars } : {}),
         restart: true,
       };
       jobId = (await this.deps.jobs.create(CONTAINER_COMMANDS.apply, principal.uid, payload)).id;

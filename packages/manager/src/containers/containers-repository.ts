@@ -23,6 +23,8 @@ export interface ContainerRecord {
   creationJobStatus: JobStatus | null;
   entrypoint: string | null;
   environmentVars: Record<string, string>;
+  /** The image's own environment as recorded at create; null when not recorded (see migration 005). */
+  imageEnvironment: Record<string, string> | null;
   nvidiaRequested: boolean;
   createdAt: string;
 }
@@ -233,6 +235,8 @@ const toRecord = (row: Row): ContainerRecord => ({
   creationJobStatus: row.job_status,
   entrypoint: row.entrypoint,
   environmentVars: JSON.parse(row.environment_vars || '{}') as Record<string, string>,
+  imageEnvironment:
+    row.image_environment === null ? null : (JSON.parse(row.image_environment) as Record<string, string>),
   nvidiaRequested: Boolean(row.nvidia_requested),
   createdAt: row.created_at,
 });

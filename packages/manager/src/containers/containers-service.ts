@@ -201,6 +201,7 @@ export class ContainersService {
           creation_job_id: job.id,
           entrypoint: blankToNull(input.entrypoint),
           environment_vars: JSON.stringify(environment),
+          image_environment: null, // the create job records it
           nvidia_requested: nvidia ? 1 : 0,
         });
         // The payload names the container; it is only known now, inside the same transaction.

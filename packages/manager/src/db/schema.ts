@@ -148,6 +148,8 @@ export interface ContainersTable {
   creation_job_id: number | null;
   entrypoint: string | null;
   environment_vars: string;
+  /** JSON object: the image's own environment, which the user's variables go over (migration 005). */
+  image_environment: string | null;
   nvidia_requested: number;
   created_at: string;
   updated_at: string;

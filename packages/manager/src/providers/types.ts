@@ -56,7 +56,14 @@ export interface CreateSpec {
 }
 
 export interface ReconfigureSpec {
+  /** The user's variables: the whole set (a variable left out is removed). */
   environment?: Record<string, string>;
+  /**
+   * The image's own environment, recorded at create, which `environment` goes over. Used where the
+   * node keeps it only inside the container's environment (Proxmox VE); the engine merges the image's
+   * itself whenever it creates a container.
+   */
+  imageEnvironment?: Record<string, string>;
   entrypoint?: string | null;
   resources?: Partial<Resources>;
 }
@@ -105,9 +112,15 @@ export interface ImportableInstance extends InstanceInfo {
   template: string;
 }
 
+export interface Created {
+  containerId: string;
+  /** The environment the image gave the instance, before ours; for providers that need it back on reconfigure. */
+  imageEnvironment?: Record<string, string>;
+}
+
 /** One interface, one adapter per node type (dummy, hypervisor, engine). */
 export interface Provider {
-  create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext): Promise<{ containerId: string }>;
+  create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext): Promise<Created>;
   start(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
   stop(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
   restart(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
@@ -118,6 +131,16 @@ export interface Provider {
     spec: ReconfigureSpec,
     ctx: OperationContext,
   ): Promise<{ containerId: string }>;
+  /**
+   * The instance's whole environment as the node holds it. Only providers that need `imageEnvironment`
+   * on reconfigure have it: for a container whose image environment was never recorded, it is what
+   * this holds beyond the user's variables.
+   */
+  environment?(
+    node: NodeConnection,
+    containerId: string,
+    signal: AbortSignal,
+  ): Promise<Record<string, string>>;
   delete(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
   /** Every instance of the node in one call; `reachable:false` instead of throwing or hanging. */
   instances(node: NodeConnection, signal: AbortSignal): Promise<NodeInstances>;

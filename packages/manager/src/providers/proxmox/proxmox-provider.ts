@@ -1,5 +1,6 @@
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 import type {
+  Created,
   CreateSpec,
   ImportableInstance,
   InstanceInfo,
@@ -20,6 +21,7 @@ import {
   lxcListToInstances,
   mergeEnv,
   ociTemplateFile,
+  parseEnv,
   parseNet0,
   type PveLxc,
 } from './pve-format.ts';
@@ -93,7 +95,7 @@ export class ProxmoxProvider implements Provider {
     return { volid, oci: true };
   }
 
-  async create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext) {
+  async create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext): Promise<Created> {
     const client = this.client(node);
     if (spec.nvidia) checkMayPassDevices(node);
     const template = await this.template(client, node, spec.image, ctx);
@@ -120,7 +122,10 @@ export class ProxmoxProvider implements Provider {
 
     const vmid = await this.allocateAndCreate(client, node, params, ctx);
     try {
-      if (template.oci) await this.setOciOverrides(client, node, vmid, spec, ctx.signal);
+      // A template of the classic kind brings no environment.
+      const imageEnvironment = template.oci
+        ? await this.setOciOverrides(client, node, vmid, spec, ctx.signal)
+        : {};
       await ctx.log(`Starting CT ${vmid}`);
       await this.run(
         client,
@@ -128,7 +133,7 @@ export class ProxmoxProvider implements Provider {
         ctx,
         client.post<string>(`${this.lxc(node, vmid)}/status/start`, {}, ctx.signal),
       );
-      return { containerId: vmid };
+      return { containerId: vmid, imageEnvironment };
     } catch (error) {
       await ctx.log(`Removing CT ${vmid} after the failed create`).catch(() => undefined);
       await this.destroy(client, node, vmid, { ...ctx, signal: cleanupSignal(60_000) }).catch(
@@ -140,7 +145,8 @@ export class ProxmoxProvider implements Provider {
 
   /**
    * Creating from an OCI template sets the image's entrypoint and env, replacing any given to create:
-   * ours go on afterwards, our variables over the image's (which keep PATH and the like).
+   * ours go on afterwards, our variables over the image's (which keep PATH and the like). Returns the
+   * image's env: the node keeps no copy of it apart from this container's, and reconfigure needs it.
    */
   private async setOciOverrides(
     client: PveClient,
@@ -149,13 +155,22 @@ export class ProxmoxProvider implements Provider {
     spec: CreateSpec,
     signal: AbortSignal,
   ) {
+    const image = await this.readEnvironment(client, node, vmid, signal);
     const params: PveParams = { entrypoint: spec.entrypoint ?? undefined };
-    if (Object.keys(spec.environment).length) {
-      const config = await client.get<{ env?: string }>(`${this.lxc(node, vmid)}/config`, {}, signal);
-      params.env = mergeEnv(config.env, spec.environment);
-    }
-    if (params.entrypoint === undefined && params.env === undefined) return;
-    await client.put(`${this.lxc(node, vmid)}/config`, params, signal);
+    if (Object.keys(spec.environment).length) params.env = mergeEnv(image, spec.environment);
+    if (params.entrypoint !== undefined || params.env !== undefined)
+      await client.put(`${this.lxc(node, vmid)}/config`, params, signal);
+    return image;
+  }
+
+  private async readEnvironment(client: PveClient, node: NodeConnection, vmid: string, signal: AbortSignal) {
+    const config = await client.get<{ env?: string }>(`${this.lxc(node, vmid)}/config`, {}, signal);
+    return parseEnv(config.env);
+  }
+
+  /** The CT's `env` (with a pending change, the value it will have). */
+  async environment(node: NodeConnection, containerId: string, signal: AbortSignal) {
+    return this.readEnvironment(this.client(node), node, containerId, signal);
   }
 
   /** `/cluster/nextid` is a hint, not a reservation: the create itself judges, and a taken id is retried. */
@@ -226,7 +241,9 @@ export class ProxmoxProvider implements Provider {
     };
     const remove: string[] = [];
     if (spec.environment) {
-      if (Object.keys(spec.environment).length) params.env = mergeEnv(undefined, spec.environment);
+      // The whole env is written: the image's, recorded at create, with the user's set over it.
+      const env = mergeEnv(spec.imageEnvironment ?? {}, spec.environment);
+      if (env) params.env = env;
       else remove.push('env');
     }
     if (spec.entrypoint !== undefined) {

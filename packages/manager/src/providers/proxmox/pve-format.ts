@@ -41,18 +41,23 @@ export function ociTemplateFile(reference: string): string {
   return `${last.replace(/[^A-Za-z0-9_.-]/g, '_')}.tar`;
 }
 
-/**
- * A `env` value (PVE 9.1+: `KEY=value` entries separated by NUL) with `ours` set over `current`'s
- * entries, which keep their order; ours that are new follow.
- */
-export function mergeEnv(current: string | undefined, ours: Record<string, string>): string {
-  const merged = new Map<string, string>();
-  for (const entry of current ? current.split('\0') : []) {
+/** A `env` value (PVE 9.1+: `KEY=value` entries separated by NUL) as variables, in its order. */
+export function parseEnv(value: string | undefined): Record<string, string> {
+  const entries = (value ? value.split('\0') : []).flatMap((entry) => {
     const index = entry.indexOf('=');
-    if (index > 0) merged.set(entry.slice(0, index), entry.slice(index + 1));
-  }
-  for (const [key, value] of Object.entries(ours)) merged.set(key, value);
-  return [...merged].map(([key, value]) => `${key}=${value}`).join('\0');
+    return index > 0 ? [[entry.slice(0, index), entry.slice(index + 1)] as const] : [];
+  });
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The `env` value of `ours` set over `base`: base's entries keep their order (ours replace their
+ * values), ours that are new follow. Empty when both are.
+ */
+export function mergeEnv(base: Record<string, string>, ours: Record<string, string>): string {
+  return Object.entries({ ...base, ...ours })
+    .map(([key, value]) => `${key}=${value}`)
+    .join('\0');
 }
 
 /** A bind mount point as `mpN` takes it: `/host/dir,mp=/data[,ro=1]`. */
