@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerFake } from '@app/fakes';
 import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
-import { createAndWait, envVars, setEnvironmentAndWait } from './container-helpers.ts';
+import { createAndWait, envVars, jobEnds, setEnvironmentAndWait } from './container-helpers.ts';
 
 const IMAGE_ENV = ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'LANG=C.UTF-8'];
 /** Docker appends the image's variables the container does not set; Podman and the fake put them first. */
@@ -58,5 +58,25 @@ describe('containers on engine nodes', () => {
     // No user variables at all: the image's env stays.
     const cleared = await setEnvironmentAndWait(admin, siteId, container.id, {});
     expect(sorted(docker.container(cleared.container.containerId).config.Env)).toEqual(sorted(IMAGE_ENV));
+  });
+
+  it("a new entrypoint runs alone (the image's Cmd is not passed to it); clearing it brings the image's back", async () => {
+    const { status, container } = await createAndWait(admin, siteId, { hostname: 'app2', template: 'app:1' });
+    expect(status).toBe('success');
+    expect(docker.container(container.containerId).config.Cmd).toEqual(['/app']);
+
+    const put = async (entrypoint: string) => {
+      const response = await admin.put(`/sites/${siteId}/containers/${container.id}`, { entrypoint });
+      expect(await jobEnds(admin, response.body.data.jobId)).toBe('success');
+      const shown = (await admin.get(`/sites/${siteId}/containers/${container.id}`)).body.data;
+      return docker.container(shown.containerId).config;
+    };
+    const withEntrypoint = await put('/usr/bin/server --port 80');
+    expect(withEntrypoint.Entrypoint).toEqual(['/usr/bin/server', '--port', '80']);
+    expect(withEntrypoint.Cmd).toBeNull();
+
+    const cleared = await put('');
+    expect(cleared.Entrypoint).toBeNull();
+    expect(cleared.Cmd).toEqual(['/app']);
   });
 });

@@ -231,8 +231,10 @@ export class EngineProvider implements Provider {
         ...(spec.environment
           ? { Env: Object.entries(spec.environment).map(([key, value]) => `${key}=${value}`) }
           : {}),
+        // A new (or cleared) entrypoint is set as at create: the daemon then takes the image's Cmd only
+        // when no entrypoint is given, so the old Cmd must not travel along as the new one's arguments.
         ...(spec.entrypoint !== undefined
-          ? { Entrypoint: spec.entrypoint ? splitCommand(spec.entrypoint) : null }
+          ? { Entrypoint: spec.entrypoint ? splitCommand(spec.entrypoint) : null, Cmd: null }
           : {}),
         HostConfig: inspected.HostConfig,
       },
