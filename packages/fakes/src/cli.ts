@@ -1,7 +1,7 @@
 /**
  * Runs one fake as a standalone demo process:
  *   tsx packages/fakes/src/cli.ts proxmox --port 8006 --tls
- *   tsx packages/fakes/src/cli.ts docker --port 2375 --socket /tmp/fake-docker.sock
+ *   tsx packages/fakes/src/cli.ts docker --port 2375 --socket /tmp/fake-docker.sock [--arch aarch64]
  *   tsx packages/fakes/src/cli.ts registry --port 5000
  *   tsx packages/fakes/src/cli.ts dns --port 8787 --zone example.com
  */
@@ -23,6 +23,7 @@ const { positionals, values } = parseArgs({
     zone: { type: 'string', multiple: true },
     node: { type: 'string', multiple: true },
     podman: { type: 'boolean', default: false },
+    arch: { type: 'string' },
   },
 });
 
@@ -51,6 +52,7 @@ switch (kind) {
       socketPath: values.socket,
       flavor: values.podman ? 'podman' : 'docker',
       pullLineDelayMs: 50,
+      architecture: values.arch,
     });
     docker.addRemoteImage('nginx:latest', {
       config: { ExposedPorts: { '80/tcp': {} }, Cmd: ['nginx', '-g', 'daemon off;'] },
@@ -85,7 +87,7 @@ switch (kind) {
   }
   default:
     console.error(
-      'usage: cli.ts proxmox|docker|registry|dns [--port N] [--host H] [--tls] [--socket PATH] [--token T] [--zone Z] [--node N] [--podman]',
+      'usage: cli.ts proxmox|docker|registry|dns [--port N] [--host H] [--tls] [--socket PATH] [--token T] [--zone Z] [--node N] [--podman] [--arch MACHINE]',
     );
     process.exit(2);
 }

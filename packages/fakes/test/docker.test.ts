@@ -280,3 +280,35 @@ describe('Docker fake, Podman flavour', () => {
     }
   });
 });
+
+describe('Docker fake, host architecture', () => {
+  it("reports it in the kernel's name on Docker, in Go's on Podman, and pulls images of it", async () => {
+    const docker = await new DockerFake({ architecture: 'aarch64', pullLineDelayMs: 0 }).start();
+    const podman = await new DockerFake({ flavor: 'podman', architecture: 'aarch64' }).start();
+    try {
+      const client = new DockerClient({ baseUrl: docker.url });
+      expect((await client.call('GET', '/info')).json()).toMatchObject({
+        Architecture: 'aarch64',
+        KernelVersion: '6.1.0-28-arm64',
+      });
+      expect((await client.call('GET', '/version')).json()).toMatchObject({ Arch: 'arm64' });
+      docker.addRemoteImage('alpine:3');
+      expect((await client.pull('alpine', '3')).status).toBe(200);
+      expect((await client.call('GET', '/images/alpine:3/json')).json()).toMatchObject({
+        Architecture: 'arm64',
+      });
+      const info = (await new DockerClient({ baseUrl: podman.url }).call('GET', '/info')).json();
+      expect(info).toMatchObject({ Architecture: 'arm64' });
+      const plain = await new DockerFake().start();
+      try {
+        expect((await new DockerClient({ baseUrl: plain.url }).call('GET', '/info')).json()).toMatchObject({
+          Architecture: 'x86_64',
+        });
+      } finally {
+        await plain.stop();
+      }
+    } finally {
+      await Promise.all([docker.stop(), podman.stop()]);
+    }
+  });
+});

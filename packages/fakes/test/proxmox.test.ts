@@ -51,10 +51,14 @@ describe('Proxmox VE fake', () => {
       ['pve1', 'online'],
       ['pve2', 'online'],
     ]);
-    const status = await api.get<{ loadavg: string[]; memory: { total: number }; rootfs: { avail: number } }>(
-      '/nodes/pve1/status',
-    );
+    const status = await api.get<{
+      loadavg: string[];
+      memory: { total: number };
+      rootfs: { avail: number };
+      'current-kernel': { machine: string };
+    }>('/nodes/pve1/status');
     expect(status.body?.data.loadavg).toEqual(['0.12', '0.08', '0.02']);
+    expect(status.body?.data['current-kernel'].machine).toBe('x86_64');
     expect(status.body?.data.memory.total).toBeGreaterThan(0);
     const storages = await api.get<{ storage: string; content: string; active: number; avail: number }[]>(
       '/nodes/pve1/storage',

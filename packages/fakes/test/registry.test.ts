@@ -108,6 +108,47 @@ describe('OCI registry fake', () => {
     expect(schema2Only.headers.get('content-type')).toBe(MEDIA.dockerManifest);
   });
 
+  it("serves an index whose platforms' images differ where the spec says so", async () => {
+    fake.addImage('acme/multi', '1', {
+      format: 'oci',
+      platforms: [
+        { architecture: 'amd64', os: 'linux', config: { Volumes: { '/data/amd64': {} } } },
+        { architecture: 'arm', os: 'linux', variant: 'v7', config: { ExposedPorts: { '7/tcp': {} } } },
+      ],
+      config: { ExposedPorts: { '80/tcp': {} } },
+    });
+    const client = new RegistryClient(fake.url);
+    const index = (await (await client.get('/v2/acme/multi/manifests/1')).json()) as {
+      manifests: { digest: string; platform: Record<string, string> }[];
+    };
+    expect(index.manifests.map((m) => m.platform)).toEqual([
+      { architecture: 'amd64', os: 'linux' },
+      { architecture: 'arm', os: 'linux', variant: 'v7' },
+    ]);
+    const configs = [];
+    for (const entry of index.manifests) {
+      const manifest = (await (await client.get(`/v2/acme/multi/manifests/${entry.digest}`)).json()) as {
+        config: { digest: string };
+      };
+      const blob = (await (await client.get(`/v2/acme/multi/blobs/${manifest.config.digest}`)).json()) as {
+        architecture: string;
+        variant?: string;
+        config: { ExposedPorts?: object; Volumes?: object };
+      };
+      configs.push(blob);
+    }
+    expect(configs[0]).toMatchObject({
+      architecture: 'amd64',
+      config: { ExposedPorts: { '80/tcp': {} }, Volumes: { '/data/amd64': {} } },
+    });
+    expect(configs[1]).toMatchObject({
+      architecture: 'arm',
+      variant: 'v7',
+      config: { ExposedPorts: { '7/tcp': {} } },
+    });
+    expect(configs[1]!.config.Volumes).toBeUndefined();
+  });
+
   it('serves an OCI index and lists tags', async () => {
     const client = new RegistryClient(fake.url);
     const res = await client.get('/v2/team/app/manifests/v1');

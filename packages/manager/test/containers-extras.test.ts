@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CloudflareFake, RegistryFake } from '@app/fakes';
+import { CloudflareFake, DockerFake, RegistryFake } from '@app/fakes';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
 import { addDomain, jobEnds } from './container-helpers.ts';
@@ -97,6 +97,77 @@ describe('image metadata, cross-site DNS, resource requests', () => {
         expect(s390.status).toBe(404);
         expect(s390.body.error.code).toBe('image_not_found');
       }
+    });
+
+    describe('without ?arch=: the architecture of the node a create on the site would choose', () => {
+      let arm: DockerFake;
+      let image: string;
+      const portsOf = async (site: number, query = '') => {
+        const response = await alice.get(`/sites/${site}/containers/metadata?image=${image}${query}`);
+        expect(response.status, response.text).toBe(200);
+        return (response.body.data.ports as Array<{ port: number }>).map((entry) => entry.port);
+      };
+      const siteWith = async (name: string, nodes: Array<Record<string, unknown>>) => {
+        const site = (await admin.post('/sites', siteInput({ name }))).body.data.id as number;
+        for (const node of nodes) {
+          const response = await admin.post(`/sites/${site}/nodes`, node);
+          expect(response.status, response.text).toBe(201);
+        }
+        return site;
+      };
+
+      beforeAll(async () => {
+        arm = await new DockerFake({ architecture: 'aarch64' }).start();
+        // The two images of the list differ: the port each exposes tells which one was read.
+        registry.addImage('multi/split', '1', {
+          platforms: [
+            { architecture: 'amd64', os: 'linux', config: { ExposedPorts: { '80/tcp': {} } } },
+            {
+              architecture: 'arm64',
+              os: 'linux',
+              variant: 'v8',
+              config: { ExposedPorts: { '8080/tcp': {} } },
+            },
+          ],
+        });
+        image = encodeURIComponent(`${registry.host}/multi/split:1`);
+      });
+      afterAll(() => arm.stop());
+
+      it('an engine whose /info says aarch64 gets the arm64 image; ?arch= still overrides', async () => {
+        const site = await siteWith('Arm', [
+          { name: 'arm1', nodeType: 'engine', apiUrl: `tcp://127.0.0.1:${arm.port}` },
+        ]);
+        expect(await portsOf(site)).toEqual([8080]);
+        expect(arm.requests.some((request) => request.path.endsWith('/info'))).toBe(true);
+        expect(await portsOf(site, '&arch=amd64')).toEqual([80]);
+        expect(await portsOf(site, `&arch=${encodeURIComponent('arm64/v8')}`)).toEqual([8080]);
+        expect(await portsOf(siteId)).toEqual([80]); // a dummy node is amd64
+      });
+
+      it('a node that cannot be asked gives amd64, not an error', async () => {
+        const site = await siteWith('Far', [
+          { name: 'far1', nodeType: 'engine', apiUrl: 'tcp://127.0.0.1:1' },
+        ]);
+        expect(await portsOf(site)).toEqual([80]);
+        const empty = await siteWith('Empty', []);
+        expect(await portsOf(empty)).toEqual([80]);
+      });
+
+      it('follows the choice a create makes now: the least-loaded node, ties to the oldest', async () => {
+        const site = await siteWith('Mixed', [
+          { name: 'mixed-arm', nodeType: 'engine', apiUrl: `tcp://127.0.0.1:${arm.port}` },
+          { name: 'mixed-sim', nodeType: 'dummy' },
+        ]);
+        expect(await portsOf(site)).toEqual([8080]);
+        const template = `${registry.host}/multi/split:1`;
+        arm.addRemoteImage(template);
+        const created = await admin.post(`/sites/${site}/containers`, { hostname: 'mixed1', template });
+        expect(created.status, created.text).toBe(201);
+        expect(await jobEnds(admin, created.body.data.jobId)).toBe('success');
+        expect(arm.store.containers.size).toBe(1);
+        expect(await portsOf(site)).toEqual([80]);
+      });
     });
 
     it('uses REGISTRY_MIRROR for Docker Hub names (library/ prefix)', async () => {

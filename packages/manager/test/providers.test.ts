@@ -322,6 +322,66 @@ describe('providers against the fakes', () => {
     });
   });
 
+  describe('node architecture', () => {
+    const platformOf = async (nodeId: number) =>
+      test.manager.services.providers.platform(await test.manager.services.nodes.connectionById(nodeId));
+
+    it('is read live: Proxmox VE current-kernel.machine, Docker /info in uname names, Podman in Go names', async () => {
+      pve.addNode({ name: 'pve-arm', machine: 'aarch64' });
+      const armDocker = await new DockerFake({ architecture: 'armv7l' }).start();
+      const armPodman = await new DockerFake({ flavor: 'podman', architecture: 'aarch64' }).start();
+      try {
+        const hypervisor = { nodeType: 'hypervisor', apiUrl: pve.url, tokenId: TOKEN, secret: SECRET };
+        const nodes = {
+          pveAmd: (await admin.get(`/sites/${siteId}/nodes`)).body.data.find(
+            (node: { name: string }) => node.name === 'pve',
+          ) as { id: number },
+          pveArm: await addNode({ ...hypervisor, name: 'pve-arm', tlsVerify: false }),
+          docker: await addNode({ name: 'arch-docker', nodeType: 'engine', apiUrl: armDocker.url }),
+          podman: await addNode({ name: 'arch-podman', nodeType: 'engine', apiUrl: armPodman.url }),
+          dummy: await addNode({ name: 'arch-dummy', nodeType: 'dummy' }),
+        };
+        expect({
+          pveAmd: await platformOf(nodes.pveAmd.id),
+          pveArm: await platformOf(nodes.pveArm.id),
+          docker: await platformOf(nodes.docker.id),
+          podman: await platformOf(nodes.podman.id),
+          dummy: await platformOf(nodes.dummy.id),
+        }).toEqual({
+          pveAmd: { architecture: 'amd64' },
+          pveArm: { architecture: 'arm64' },
+          docker: { architecture: 'arm', variant: 'v7' },
+          podman: { architecture: 'arm64' },
+          dummy: { architecture: 'amd64' },
+        });
+
+        // An answer is kept: the node is not asked again.
+        armDocker.clearRequests();
+        expect(await platformOf(nodes.docker.id)).toEqual({ architecture: 'arm', variant: 'v7' });
+        expect(armDocker.requests).toEqual([]);
+      } finally {
+        await Promise.all([armDocker.stop(), armPodman.stop()]);
+      }
+    });
+
+    it('is amd64, without an error, when the node cannot be asked; that guess is not kept', async () => {
+      const arm = await new DockerFake({ architecture: 'aarch64' }).start();
+      try {
+        const node = await addNode({ name: 'arch-flaky', nodeType: 'engine', apiUrl: arm.url });
+        await arm.setUnreachable(true);
+        const started = Date.now();
+        expect(await platformOf(node.id)).toEqual({ architecture: 'amd64', assumed: expect.any(String) });
+        expect(Date.now() - started).toBeLessThan(3000);
+        await arm.setUnreachable(false);
+        expect(await platformOf(node.id)).toEqual({ architecture: 'arm64' });
+        const missing = await addNode({ name: 'arch-none', nodeType: 'engine', apiUrl: 'tcp://127.0.0.1:1' });
+        expect((await platformOf(missing.id)).architecture).toBe('amd64');
+      } finally {
+        await arm.stop();
+      }
+    });
+  });
+
   describe('import from a Proxmox VE cluster', () => {
     it('logs in with username and password, creates the nodes and imports their containers', async () => {
       const cluster = await startImportCluster('pw-123456');

@@ -267,6 +267,72 @@ describe('container volumes: from the image, prepared by the site agent, awaited
     expect(JSON.parse(instance.config).mounts).toHaveLength(2);
   });
 
+  it("reads the VOLUMEs of the image of the container's node's architecture", async () => {
+    const arm = await new DockerFake({ architecture: 'aarch64' }).start();
+    try {
+      registry.addImage('acme/split', '1', {
+        format: 'oci',
+        platforms: [
+          { architecture: 'amd64', os: 'linux', config: { Volumes: { '/data/amd64': {} } } },
+          { architecture: 'arm64', os: 'linux', config: { Volumes: { '/data/arm64': {} } } },
+        ],
+      });
+      const template = `${registry.host}/acme/split:1`;
+      arm.addRemoteImage(template);
+      const newSite = async (name: string, subnet: number, apiUrl: string) => {
+        const site = (
+          await admin.post(
+            '/sites',
+            siteInput({
+              name,
+              dhcpRange: `10.0.${subnet}.100,10.0.${subnet}.200`,
+              gateway: `10.0.${subnet}.1`,
+            }),
+          )
+        ).body.data.id as number;
+        const node = await admin.post(`/sites/${site}/nodes`, {
+          name: `${name}-1`,
+          nodeType: 'engine',
+          apiUrl,
+        });
+        expect(node.status, node.text).toBe(201);
+        return site;
+      };
+
+      const armSite = await newSite('arm', 2, `tcp://127.0.0.1:${arm.port}`);
+      await test.client().post('/agents', { siteId: armSite, hostname: 'gw-arm', services: {} });
+      const created = await admin.post(`/sites/${armSite}/containers`, { hostname: 'armdb1', template });
+      expect(created.status, created.text).toBe(201);
+      const { containerId, jobId } = created.body.data as { containerId: number; jobId: number };
+      await waitingFor(jobId);
+      const rows = await volumeRows(containerId);
+      expect(rows.map((row) => row.mount_path)).toEqual(['/data/arm64']);
+      await test.client().post('/agents', {
+        siteId: armSite,
+        hostname: 'gw-arm',
+        services: {},
+        volumes: [{ id: rows[0]!.id, status: 'ready' }],
+      });
+      expect(await jobEnds(admin, jobId)).toBe('success');
+      const instance = (await admin.get(`/sites/${armSite}/containers/${containerId}`)).body.data.containerId;
+      expect(arm.container(instance).hostConfig.Binds).toEqual([
+        `/mnt/pve/local-lvm/${armSite}/admin/armdb1/data-arm64:/data/arm64:rw`,
+      ]);
+
+      // A node that cannot say gives amd64's, with a warning (this job then fails: no agent, no node).
+      const farSite = await newSite('far', 3, 'tcp://127.0.0.1:1');
+      const far = (await admin.post(`/sites/${farSite}/containers`, { hostname: 'fardb1', template })).body
+        .data as { containerId: number; jobId: number };
+      expect(await jobEnds(admin, far.jobId)).toBe('failure');
+      expect((await volumeRows(far.containerId)).map((row) => row.mount_path)).toEqual(['/data/amd64']);
+      expect((await outputOf(far.jobId))[0]).toMatch(
+        /^Warning: node far-1 did not tell its architecture \(.+\); reading the image for linux\/amd64\.$/,
+      );
+    } finally {
+      await arm.stop();
+    }
+  });
+
   it('ignores check-in results for volumes of another site', async () => {
     const db3 = (await admin.get(`/sites/${siteId}/containers?hostname=db3`)).body.data[0];
     const [volume] = await volumeRows(db3.id);

@@ -5,7 +5,7 @@ import { FakeHttpError, jsonReply } from '../shared/types.ts';
 import type { FakeReply, FakeRequest } from '../shared/types.ts';
 import { ContainerStore } from './containers.ts';
 import type { DockerContainer } from './containers.ts';
-import { compareVersions } from './format.ts';
+import { compareVersions, goArch } from './format.ts';
 import { ImageStore } from './images.ts';
 import type { DockerImage, ImageSpec } from './images.ts';
 import { registerContainerRoutes, registerImageRoutes, registerSystemRoutes } from './routes.ts';
@@ -23,6 +23,12 @@ export interface DockerFakeOptions extends FakeServerOptions {
   gpu?: boolean;
   /** Delay between pull progress lines, ms (default 5). */
   pullLineDelayMs?: number;
+  /**
+   * The host's CPU as `uname -m` names it (default `x86_64`): Docker's `/info` `Architecture` reports it
+   * as it is (`aarch64`, `armv7l`), Podman's in Go's words (`arm64`, `arm`), like `/version` `Arch`.
+   * Pulled images are of the host's architecture.
+   */
+  architecture?: string;
 }
 
 /** A Docker Engine API fake (also Podman's Docker-compatible API), over TCP and a unix socket. */
@@ -42,7 +48,8 @@ export class DockerFake extends FakeServer {
     this.apiVersion = options.apiVersion ?? (this.podman ? '1.41' : '1.47');
     this.minApiVersion = options.minApiVersion ?? '1.24';
     this.engineVersion = this.podman ? '5.4.0' : '27.5.1';
-    this.images = new ImageStore(options.pullLineDelayMs ?? 5);
+    const machine = options.architecture ?? 'x86_64';
+    this.images = new ImageStore(options.pullLineDelayMs ?? 5, goArch(machine));
     this.store = new ContainerStore(this.images, {
       gpu: options.gpu ?? false,
       defaultNetwork: this.podman ? 'podman' : 'bridge',
@@ -55,6 +62,7 @@ export class DockerFake extends FakeServer {
       apiVersion: this.apiVersion,
       minApiVersion: this.minApiVersion,
       podman: this.podman,
+      machine,
       versionOf: (req: FakeRequest) => this.requestVersions.get(req) ?? this.apiVersion,
     };
     registerSystemRoutes(this.router, ctx);

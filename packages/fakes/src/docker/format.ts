@@ -41,3 +41,18 @@ export function compareVersions(a: string, b: string): number {
   }
   return 0;
 }
+
+const GO_ARCH: Record<string, string> = {
+  x86_64: 'amd64',
+  aarch64: 'arm64',
+  armv7l: 'arm',
+  armv6l: 'arm',
+  i686: '386',
+  i386: '386',
+};
+
+/** The host's `uname -m` as Go names it (`GOARCH`: what `/version` and Podman's `/info` report). */
+export const goArch = (machine: string) => GO_ARCH[machine] ?? machine;
+
+/** The flavour Debian names its kernel package by (`6.1.0-28-amd64`, `6.1.0-28-armmp`). */
+export const kernelFlavour = (machine: string) => (goArch(machine) === 'arm' ? 'armmp' : goArch(machine));

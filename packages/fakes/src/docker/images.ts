@@ -44,19 +44,23 @@ export class ImageStore {
   private readonly remote = new Map<string, DockerImage>();
   private readonly pullFailures: string[] = [];
 
-  constructor(public pullLineDelayMs: number) {}
+  constructor(
+    public pullLineDelayMs: number,
+    /** The host's architecture (Go's name): what an image is of unless its spec says otherwise. */
+    private readonly architecture = 'amd64',
+  ) {}
 
   /** Registers an image the pull endpoint can fetch. Returns its familiar `name:tag`. */
   addRemote(reference: string, spec: ImageSpec = {}): string {
     const key = familiarString(parseReference(reference));
-    this.remote.set(key, buildImage(key, spec));
+    this.remote.set(key, buildImage(key, { architecture: this.architecture, ...spec }));
     return key;
   }
 
   /** Puts an image in the local store, as if pulled. */
   addLocal(reference: string, spec: ImageSpec = {}): DockerImage {
     const key = familiarString(parseReference(reference));
-    const image = this.remote.get(key) ?? buildImage(key, spec);
+    const image = this.remote.get(key) ?? buildImage(key, { architecture: this.architecture, ...spec });
     this.local.set(key, image);
     return image;
   }

@@ -4,7 +4,7 @@ import { parseJsonBody } from '../shared/ids.ts';
 import { emptyReply, FakeHttpError, jsonReply } from '../shared/types.ts';
 import type { FakeRequest } from '../shared/types.ts';
 import type { ContainerStore } from './containers.ts';
-import { muxFrame, queryBool } from './format.ts';
+import { goArch, kernelFlavour, muxFrame, queryBool } from './format.ts';
 import { inspectImage } from './images.ts';
 import type { ImageStore } from './images.ts';
 import { inspectContainer, listContainer, matchesFilters, parseFilters } from './views.ts';
@@ -16,6 +16,8 @@ export interface DockerRouteContext {
   apiVersion: string;
   minApiVersion: string;
   podman: boolean;
+  /** The host's `uname -m`. */
+  machine: string;
   /** API version of this request (from its `/v1.xx` prefix, or the daemon's). */
   versionOf: (req: FakeRequest) => string;
 }
@@ -51,10 +53,12 @@ export function registerSystemRoutes(router: Router, ctx: DockerRouteContext): v
   router.get('/_ping', ping).add('HEAD', '/_ping', ping);
   if (ctx.podman) router.get('/libpod/_ping', ping).add('HEAD', '/libpod/_ping', ping);
 
+  const arch = goArch(ctx.machine);
+  const kernel = `6.1.0-28-${kernelFlavour(ctx.machine)}`;
   router.get('/version', () => {
     const engineName = ctx.podman ? 'Podman Engine' : 'Engine';
     return jsonReply(200, {
-      Platform: { Name: ctx.podman ? 'linux/amd64/debian-12' : 'Docker Engine - Community' },
+      Platform: { Name: ctx.podman ? `linux/${arch}/debian-12` : 'Docker Engine - Community' },
       Components: [
         {
           Name: engineName,
@@ -63,7 +67,7 @@ export function registerSystemRoutes(router: Router, ctx: DockerRouteContext): v
             ApiVersion: ctx.apiVersion,
             MinAPIVersion: ctx.minApiVersion,
             Os: 'linux',
-            Arch: 'amd64',
+            Arch: arch,
           },
         },
         ...(ctx.podman
@@ -83,8 +87,8 @@ export function registerSystemRoutes(router: Router, ctx: DockerRouteContext): v
       GitCommit: '4c9b3b0',
       GoVersion: 'go1.22.11',
       Os: 'linux',
-      Arch: 'amd64',
-      KernelVersion: '6.1.0-28-amd64',
+      Arch: arch,
+      KernelVersion: kernel,
       BuildTime: '2025-01-21T21:48:38.000000000+00:00',
     });
   });
@@ -108,8 +112,9 @@ export function registerSystemRoutes(router: Router, ctx: DockerRouteContext): v
       OperatingSystem: 'Debian GNU/Linux 12 (bookworm)',
       OSType: 'linux',
       OSVersion: '12',
-      Architecture: 'x86_64',
-      KernelVersion: '6.1.0-28-amd64',
+      // Docker reports the kernel's name; Podman's compatible API reports Go's.
+      Architecture: ctx.podman ? arch : ctx.machine,
+      KernelVersion: kernel,
       CgroupDriver: 'systemd',
       CgroupVersion: '2',
       Runtimes: {

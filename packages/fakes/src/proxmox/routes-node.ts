@@ -54,7 +54,7 @@ export function registerNodeRoutes(router: Router, ctx: PveContext): void {
         sysname: 'Linux',
         release: '6.8.12-4-pve',
         version: '#1 SMP PREEMPT_DYNAMIC PMX 6.8.12-4 (2024-11-06T15:04Z)',
-        machine: 'x86_64',
+        machine: node.machine,
       },
       'boot-info': { mode: 'efi', secureboot: 0 },
     });

@@ -38,6 +38,8 @@ export interface PveNode {
   bootTime: number;
   loadavg: [string, string, string];
   storages: Map<string, PveStorage>;
+  /** `uname -m`, reported as the status's `current-kernel.machine`. */
+  machine: string;
 }
 
 export interface PveContainer {
@@ -58,6 +60,8 @@ export interface NodeInit {
   maxcpu?: number;
   maxmem?: number;
   maxdisk?: number;
+  /** The CPU as `uname -m` names it (default `x86_64`; arm64 ports of Proxmox VE say `aarch64`). */
+  machine?: string;
   /** Extra storages; every node gets `local` (dir) and `local-lvm` (lvmthin) unless named here. */
   storages?: Partial<PveStorage>[];
 }
@@ -117,6 +121,7 @@ export class PveState {
       bootTime: Math.floor(Date.now() / 1000) - 86_400,
       loadavg: ['0.12', '0.08', '0.02'],
       storages,
+      machine: init.machine ?? 'x86_64',
     };
     this.nodes.set(node.name, node);
     return node;

@@ -31,10 +31,16 @@ export interface Platform {
   variant?: string;
 }
 
+/** One image of an index: its platform (the descriptor's `platform`) and what its config sets apart. */
+export interface PlatformImage extends Platform {
+  /** Set over the spec's `config` for this platform only (the images of an index may differ). */
+  config?: OciImageConfig;
+}
+
 export interface RegistryImageSpec {
   config?: OciImageConfig;
   /** One platform → a plain manifest; several → a manifest list / OCI index. Default linux/amd64. */
-  platforms?: Platform[];
+  platforms?: PlatformImage[];
   /** `docker` (schema2 + manifest list, default) or `oci` (OCI manifest + index). */
   format?: 'docker' | 'oci';
   /** Force an index even for one platform. */
@@ -69,14 +75,16 @@ function json(value: unknown): Buffer {
 /** Builds config blobs, layers, manifests and (for several platforms) the index, with real digests. */
 export function buildImage(spec: RegistryImageSpec): BuiltImage {
   const oci = spec.format === 'oci';
-  const platforms = spec.platforms?.length ? spec.platforms : [{ architecture: 'amd64', os: 'linux' }];
+  const platforms: PlatformImage[] = spec.platforms?.length
+    ? spec.platforms
+    : [{ architecture: 'amd64', os: 'linux' }];
   const blobs = new Map<string, Blob>();
   const put = (mediaType: string, bytes: Buffer) => {
     const digest = digestOf(bytes);
     blobs.set(digest, { mediaType, bytes });
     return { mediaType, size: bytes.length, digest };
   };
-  const manifests = platforms.map((platform) => {
+  const manifests = platforms.map(({ config: own, ...platform }) => {
     const layers = Array.from({ length: spec.layers ?? 2 }, () =>
       put(oci ? MEDIA.ociLayer : MEDIA.dockerLayer, randomBytes(64)),
     );
@@ -90,6 +98,7 @@ export function buildImage(spec: RegistryImageSpec): BuiltImage {
         config: {
           Env: ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'],
           ...spec.config,
+          ...own,
         },
         rootfs: { type: 'layers', diff_ids: layers.map(() => digestOf(randomBytes(32))) },
         history: layers.map(() => ({

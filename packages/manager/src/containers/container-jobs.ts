@@ -69,8 +69,8 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
     await ctx.log('The container was deleted before it was provisioned; nothing to do.');
     return;
   }
-  await deps.imageVolumes.add(record, (line) => ctx.log(line));
   const node = await deps.nodes.connectionById(record.nodeId);
+  await deps.imageVolumes.add(record, node, (line) => ctx.log(line));
   const site = await deps.sites.get(record.siteId);
   const resources = await deps.resources.effective(record.siteId, record.hostname, record.owner);
   await containers.update(deps.db, id, { status: 'creating' });

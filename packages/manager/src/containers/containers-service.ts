@@ -8,6 +8,8 @@ import type { SettingsService } from '../settings/settings-service.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import type { JobsRepository } from '../jobs/jobs-repository.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
+import type { NodePlatform } from '../providers/types.ts';
+import { DEFAULT_PLATFORM } from '../images/platform.ts';
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
@@ -23,7 +25,7 @@ import { CONTAINER_COMMANDS, type ContainerCreatePayload } from './container-job
 import { checkHostname, blankToNull, imageOf, mergeEnvironment, type EnvVar } from './container-rules.ts';
 import { StatusResolver, type ContainerStatus } from './container-status.ts';
 import { toContainer, type Container } from './container-view.ts';
-import { chooseNode } from './node-choice.ts';
+import { chooseNode, leastLoadedNode } from './node-choice.ts';
 import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
 
 export interface CreateInput {
@@ -177,11 +179,7 @@ export class ContainersService {
     const defaults = (await this.deps.settings.get()).defaultContainerEnvVars;
     const environment = mergeEnvironment(defaults, input.environmentVars);
     const nvidia = Boolean(input.nvidiaRequested);
-    const node = chooseNode(
-      await this.deps.nodes.rowsOfSite(siteId),
-      await repo.countsByNode(siteId),
-      nvidia,
-    );
+    const node = chooseNode(...(await this.nodeLoad(siteId)), nvidia);
 
     const created = await retryOnConflict(ALLOCATED_COLUMNS, () =>
       db.transaction().execute(async (trx) => {
@@ -222,6 +220,20 @@ export class ContainersService {
     );
     await jobs.announceNew(created.jobId);
     return { ...created, hostname, status: 'creating' };
+  }
+
+  private async nodeLoad(siteId: number) {
+    return [await this.deps.nodes.rowsOfSite(siteId), await this.deps.repo.countsByNode(siteId)] as const;
+  }
+
+  /**
+   * The platform of the node a create on this site would choose now (without a GPU): the image
+   * metadata describes that image by default. amd64 when no node can take a container.
+   */
+  async platformForNewContainer(siteId: number): Promise<NodePlatform> {
+    const node = leastLoadedNode(...(await this.nodeLoad(siteId)), false);
+    if (!node) return DEFAULT_PLATFORM;
+    return this.deps.providers.platform(await this.deps.nodes.connectionById(node.id));
   }
 
   async delete(

@@ -12,14 +12,23 @@ export function isProvisionable(node: NodeRow): boolean {
 }
 
 /** The least-loaded provisionable node (GPU nodes only for a GPU request); ties go to the oldest node. */
-export function chooseNode(nodes: NodeRow[], load: Map<number, number>, nvidia: boolean): NodeRow {
+export function leastLoadedNode(
+  nodes: NodeRow[],
+  load: Map<number, number>,
+  nvidia: boolean,
+): NodeRow | undefined {
   const candidates = nodes.filter((node) => isProvisionable(node) && (!nvidia || node.nvidia_available));
-  if (!candidates.length) {
-    throw nvidia
-      ? conflict('No node of this site with NVIDIA GPUs can take a container.', undefined, 'no_nvidia_node')
-      : conflict('No node of this site can take a container.', undefined, 'no_node');
-  }
+  if (!candidates.length) return undefined;
   return candidates.reduce((best, node) =>
     (load.get(node.id) ?? 0) < (load.get(best.id) ?? 0) ? node : best,
   );
+}
+
+/** `leastLoadedNode`, or 409 when no node of the site can take the container. */
+export function chooseNode(nodes: NodeRow[], load: Map<number, number>, nvidia: boolean): NodeRow {
+  const node = leastLoadedNode(nodes, load, nvidia);
+  if (node) return node;
+  throw nvidia
+    ? conflict('No node of this site with NVIDIA GPUs can take a container.', undefined, 'no_nvidia_node')
+    : conflict('No node of this site can take a container.', undefined, 'no_node');
 }

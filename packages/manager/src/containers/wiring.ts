@@ -58,7 +58,7 @@ export function createContainerServices(
     providers: fleet.providers,
     resources: resourcesRepo,
     dns,
-    imageVolumes: new ImageVolumes(imageMetadata, volumes),
+    imageVolumes: new ImageVolumes(imageMetadata, volumes, fleet.providers),
     volumes: new VolumeWaiter(volumes, ctx.configChanges, {
       storageRoot: config.containers.volumeStorageRoot,
       waitMs: config.containers.volumeWaitMs,

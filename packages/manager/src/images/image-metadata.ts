@@ -1,6 +1,7 @@
 import type { ContainersConfig } from '../containers/containers-config.ts';
 import { isTemplateVolume, parseImageReference } from './image-reference.ts';
 import { RegistryClient, registryError, type ImageConfig } from './registry-client.ts';
+import { DEFAULT_PLATFORM, type Platform } from './platform.ts';
 
 export interface ImageMetadata {
   ports: Array<{ port: number; protocol: 'tcp' | 'udp' }>;
@@ -19,21 +20,22 @@ const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word
 export class ImageMetadataService {
   constructor(private readonly config: ContainersConfig) {}
 
-  async lookup(image: string, architecture = 'amd64'): Promise<ImageMetadata> {
-    return describe(await this.imageConfig(image, architecture));
+  /** What the image of `platform` (picked from a manifest list / OCI index) declares. */
+  async lookup(image: string, platform: Platform = DEFAULT_PLATFORM): Promise<ImageMetadata> {
+    return describe(await this.imageConfig(image, platform));
   }
 
   /** The VOLUME paths the image declares; a hypervisor template (`local:vztmpl/…`) declares none. */
-  async declaredVolumes(image: string, architecture = 'amd64'): Promise<string[]> {
+  async declaredVolumes(image: string, platform: Platform = DEFAULT_PLATFORM): Promise<string[]> {
     if (isTemplateVolume(image)) return [];
-    return Object.keys((await this.imageConfig(image, architecture)).Volumes ?? {});
+    return Object.keys((await this.imageConfig(image, platform)).Volumes ?? {});
   }
 
-  private async imageConfig(image: string, architecture: string): Promise<ImageConfig> {
+  private async imageConfig(image: string, platform: Platform): Promise<ImageConfig> {
     const reference = parseImageReference(image, this.config.registryMirror);
     const signal = AbortSignal.timeout(this.config.registryTimeoutMs);
     try {
-      return await new RegistryClient(reference, signal).config(architecture);
+      return await new RegistryClient(reference, signal).config(platform);
     } catch (error) {
       if (signal.aborted)
         throw registryError(`The registry did not answer within ${this.config.registryTimeoutMs} ms.`);

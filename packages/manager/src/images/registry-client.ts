@@ -1,5 +1,6 @@
 import { AppError, notFound } from '@app/server-kit';
 import type { ImageReference } from './image-reference.ts';
+import { chooseManifest, formatPlatform, type Platform } from './platform.ts';
 
 const MANIFEST_TYPES = [
   'application/vnd.oci.image.index.v1+json',
@@ -41,14 +42,19 @@ export class RegistryClient {
     private readonly signal: AbortSignal,
   ) {}
 
-  async config(architecture: string): Promise<ImageConfig> {
+  async config(platform: Platform): Promise<ImageConfig> {
     let manifest = await this.json<Manifest>(`manifests/${this.image.reference}`, MANIFEST_TYPES);
     if (manifest.manifests) {
-      const linux = manifest.manifests.filter((entry) => (entry.platform?.os ?? 'linux') === 'linux');
-      const chosen = linux.find((entry) => entry.platform?.architecture === architecture);
+      const chosen = chooseManifest(manifest.manifests, platform);
       if (!chosen) {
-        const offered = linux.map((entry) => entry.platform?.architecture).join(', ') || 'none';
-        throw imageNotFound(`The image has no linux/${architecture} variant (it has: ${offered}).`);
+        const offered =
+          manifest.manifests
+            .filter((entry) => (entry.platform?.os ?? 'linux') === 'linux' && entry.platform?.architecture)
+            .map((entry) => `linux/${formatPlatform(entry.platform as Platform)}`)
+            .join(', ') || 'none';
+        throw imageNotFound(
+          `The image has no linux/${formatPlatform(platform)} variant (it has: ${offered}).`,
+        );
       }
       manifest = await this.json<Manifest>(`manifests/${chosen.digest}`, MANIFEST_TYPES);
     }

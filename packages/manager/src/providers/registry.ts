@@ -1,11 +1,29 @@
 import type { NodeType } from '../nodes/node-rules.ts';
-import type { NodeConnection, NodeInstances, NodeStats, Provider, StorageInfo } from './types.ts';
+import { DEFAULT_PLATFORM } from '../images/platform.ts';
+import type {
+  NodeConnection,
+  NodeInstances,
+  NodePlatform,
+  NodeStats,
+  Provider,
+  StorageInfo,
+} from './types.ts';
 
 export interface RegistryOptions {
   /** Bound on status, stats and storages calls. */
   timeoutMs: number;
   /** How long one node's batch status is reused (a container list asks once per node). */
   statusCacheMs: number;
+  /** How long a node's platform is reused once it answered (default an hour; a host keeps its CPU). */
+  platformCacheMs?: number;
+}
+
+interface PlatformEntry {
+  at: number;
+  /** The node's type and address when asked: an edited node is asked again. */
+  host: string;
+  keepMs: number;
+  answer: Promise<NodePlatform>;
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -37,6 +55,7 @@ async function bounded<T>(
 /** Chooses the provider for a node's type; wraps read calls with a timeout and a short status cache. */
 export class ProviderRegistry {
   private readonly statusCache = new Map<number, { at: number; answer: Promise<NodeInstances> }>();
+  private readonly platformCache = new Map<number, PlatformEntry>();
 
   constructor(
     private readonly providers: Record<NodeType, Provider>,
@@ -58,6 +77,33 @@ export class ProviderRegistry {
     );
     this.statusCache.set(node.id, { at: Date.now(), answer });
     return answer;
+  }
+
+  /**
+   * The node's CPU platform. An answer is kept per node and address (`platformCacheMs`); a node that
+   * cannot be asked within the timeout gives amd64 with the reason in `assumed`, never an error, and
+   * that guess is kept only as long as a status.
+   */
+  platform(node: NodeConnection): Promise<NodePlatform> {
+    const host = `${node.nodeType} ${node.apiUrl ?? ''}`;
+    const cached = this.platformCache.get(node.id);
+    if (cached && cached.host === host && Date.now() - cached.at < cached.keepMs) return cached.answer;
+    const entry: PlatformEntry = {
+      at: Date.now(),
+      host,
+      keepMs: this.options.platformCacheMs ?? 60 * 60_000,
+      answer: Promise.resolve(DEFAULT_PLATFORM),
+    };
+    entry.answer = bounded(
+      this.options.timeoutMs,
+      (signal): Promise<NodePlatform> => this.for(node).platform(node, signal),
+      (reason): NodePlatform => {
+        entry.keepMs = this.options.statusCacheMs;
+        return { ...DEFAULT_PLATFORM, assumed: reason };
+      },
+    );
+    this.platformCache.set(node.id, entry);
+    return entry.answer;
   }
 
   /** Forgets a node's cached status (after an operation changed it). */

@@ -1,4 +1,5 @@
 import type { NodeType } from '../nodes/node-rules.ts';
+import type { Platform } from '../images/platform.ts';
 
 /** A node as a provider needs it: its address and opened credentials. Never leaves the server. */
 export interface NodeConnection {
@@ -106,6 +107,12 @@ export interface NodeStats {
   datastores?: Array<{ name: string; total: number; used: number; available: number }>;
 }
 
+/** A node's CPU platform, or the default with why the node's own answer is missing. */
+export interface NodePlatform extends Platform {
+  /** Set when the node could not be asked and amd64 was assumed: the reason. */
+  assumed?: string;
+}
+
 export interface ImportableInstance extends InstanceInfo {
   macAddress: string | null;
   ipv4Address: string | null;
@@ -147,6 +154,8 @@ export interface Provider {
   /** Template storages; empty when the node has no credentials or the call fails. */
   storages(node: NodeConnection, signal: AbortSignal): Promise<StorageInfo[]>;
   stats(node: NodeConnection, signal: AbortSignal): Promise<NodeStats>;
+  /** The node's CPU platform in OCI names (what it would pull from a manifest list); throws when it cannot be asked. */
+  platform(node: NodeConnection, signal: AbortSignal): Promise<Platform>;
   /** Instances to adopt when importing the node. */
   listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]>;
 }

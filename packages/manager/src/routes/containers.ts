@@ -4,6 +4,7 @@ import type { Api } from '../common/api.ts';
 import { Data, Nullable, responses } from '../common/schemas.ts';
 import { principalOf, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
+import { parsePlatform } from '../images/platform.ts';
 import type { ServiceInput } from '../services/service-input.ts';
 import {
   ContainerSchema,
@@ -146,14 +147,25 @@ export async function containerRoutes(api: Api, services: Services) {
         params: SiteParams,
         querystring: Type.Object({
           image: Type.String({ minLength: 1 }),
-          arch: Type.Optional(Type.String({ pattern: '^[a-z0-9]+$', description: 'default amd64' })),
+          arch: Type.Optional(
+            Type.String({
+              pattern: '^[a-z0-9]+(/v[0-9]+)?$',
+              description:
+                'OCI architecture, with a variant where it matters (arm/v7); default: the architecture ' +
+                'of the node a create on this site would choose now (amd64 when it cannot be asked)',
+            }),
+          ),
         }),
         response: responses({ 200: Data(ImageMetadataSchema) }),
       },
     },
     async (request) => {
-      await services.sites.assertExists(request.params.siteId);
-      return { data: await imageMetadata.lookup(request.query.image, request.query.arch || 'amd64') };
+      const { siteId } = request.params;
+      await services.sites.assertExists(siteId);
+      const platform = request.query.arch
+        ? parsePlatform(request.query.arch)
+        : await containers.platformForNewContainer(siteId);
+      return { data: await imageMetadata.lookup(request.query.image, platform) };
     },
   );
 

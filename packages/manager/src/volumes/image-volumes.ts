@@ -1,4 +1,8 @@
 import type { ImageMetadataService } from '../images/image-metadata.ts';
+import { isTemplateVolume } from '../images/image-reference.ts';
+import { formatPlatform } from '../images/platform.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { NodeConnection } from '../providers/types.ts';
 import type { VolumesRepository } from './volumes-repository.ts';
 import { planImageVolumes } from './volume-paths.ts';
 
@@ -7,20 +11,35 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 /**
  * The first step of a create job: one builtin volume per VOLUME path the container's image declares.
  * It runs in the job, not in the request, so a slow registry never holds up `POST …/containers`; when
- * the registry cannot answer, the container gets no volumes and the job output says so.
+ * the registry cannot answer, the container gets no volumes and the job output says so. The image read
+ * is the one of the container's node's platform (amd64, with a warning, when the node cannot tell).
  */
 export class ImageVolumes {
   constructor(
     private readonly images: ImageMetadataService,
     private readonly repo: VolumesRepository,
+    private readonly providers: ProviderRegistry,
   ) {}
 
-  async add(container: { id: number; template: string }, log: (line: string) => Promise<void>) {
-    // A job taken over after a crash keeps the volumes its first run made (their folders may exist).
+  async add(
+    container: { id: number; template: string },
+    node: NodeConnection,
+    log: (line: string) => Promise<void>,
+  ) {
+    // A hypervisor template declares none; a job taken over after a crash keeps the volumes its first
+    // run made (their folders may exist).
+    if (isTemplateVolume(container.template)) return;
     if ((await this.repo.forContainer(container.id)).length) return;
+    const platform = await this.providers.platform(node);
+    if (platform.assumed) {
+      await log(
+        `Warning: node ${node.name} did not tell its architecture (${platform.assumed}); ` +
+          `reading the image for linux/${formatPlatform(platform)}.`,
+      );
+    }
     let paths: string[];
     try {
-      paths = await this.images.declaredVolumes(container.template);
+      paths = await this.images.declaredVolumes(container.template, platform);
     } catch (error) {
       await log(
         `Warning: the volumes image ${container.template} declares could not be read (${describe(error)}); the container has none.`,

@@ -4,6 +4,7 @@ import type { ManagerDB } from '../../db/schema.ts';
 import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
 import { formatMountPoint } from '../proxmox/pve-format.ts';
+import { DEFAULT_PLATFORM, type Platform } from '../../images/platform.ts';
 import {
   ProviderError,
   type CreateSpec,
@@ -221,6 +222,14 @@ export class DummyProvider implements Provider {
         },
       ],
     };
+  }
+
+  /**
+   * amd64, like the Proxmox VE node it imitates — not the manager host's CPU, so the demo reads the same
+   * image metadata wherever it runs.
+   */
+  async platform(): Promise<Platform> {
+    return DEFAULT_PLATFORM;
   }
 
   async listForImport(node: NodeConnection): Promise<ImportableInstance[]> {

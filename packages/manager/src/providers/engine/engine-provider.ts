@@ -12,6 +12,7 @@ import type {
   StorageInfo,
 } from '../types.ts';
 import { cleanupSignal } from '../pause.ts';
+import { DEFAULT_PLATFORM, platformOfMachine, type Platform } from '../../images/platform.ts';
 import {
   apiAtLeast,
   EngineApiError,
@@ -288,8 +289,12 @@ export class EngineProvider implements Provider {
     return [];
   }
 
+  private async info(node: NodeConnection, signal: AbortSignal): Promise<EngineInfo> {
+    return (await this.client(node).json<EngineInfo>({ method: 'GET', path: '/info', signal })).body ?? {};
+  }
+
   async stats(node: NodeConnection, signal: AbortSignal): Promise<NodeStats> {
-    const info = (await this.client(node).json<EngineInfo>({ method: 'GET', path: '/info', signal })).body!;
+    const info = await this.info(node, signal);
     return {
       available: true,
       cpu: { cores: Number(info.NCPU ?? 0) },
@@ -299,6 +304,12 @@ export class EngineProvider implements Provider {
         running: Number(info.ContainersRunning ?? 0),
       },
     };
+  }
+
+  /** `/info` `Architecture`: the kernel's name on Docker (`x86_64`, `aarch64`), Go's on Podman (`arm64`). */
+  async platform(node: NodeConnection, signal: AbortSignal): Promise<Platform> {
+    const { Architecture } = await this.info(node, signal);
+    return Architecture ? platformOfMachine(Architecture) : DEFAULT_PLATFORM;
   }
 
   async listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]> {
@@ -319,6 +330,7 @@ interface EngineInfo {
   MemTotal?: number;
   Containers?: number;
   ContainersRunning?: number;
+  Architecture?: string;
 }
 
 const toInfo = (entry: ListedContainer): InstanceInfo => ({

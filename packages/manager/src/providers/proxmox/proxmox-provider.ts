@@ -14,6 +14,7 @@ import type {
 } from '../types.ts';
 import { cleanupSignal } from '../pause.ts';
 import { isTemplateVolume } from '../../images/image-reference.ts';
+import { DEFAULT_PLATFORM, platformOfMachine, type Platform } from '../../images/platform.ts';
 import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
 import { waitForTask } from './pve-tasks.ts';
 import {
@@ -333,6 +334,20 @@ export class ProxmoxProvider implements Provider {
     };
   }
 
+  /**
+   * The node status's `current-kernel.machine` (`uname -m`). A release that does not report it is taken
+   * for amd64: Proxmox VE is built for amd64 only (arm64 ports are unofficial and recent).
+   */
+  async platform(node: NodeConnection, signal: AbortSignal): Promise<Platform> {
+    const status = await this.client(node).get<PveNodeStatus>(
+      `/nodes/${encodeURIComponent(node.name)}/status`,
+      {},
+      signal,
+    );
+    const machine = status['current-kernel']?.machine;
+    return machine ? platformOfMachine(machine) : DEFAULT_PLATFORM;
+  }
+
   async listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]> {
     const client = this.client(node);
     const list = await client.get<PveLxc[]>(this.lxc(node), {}, signal);
@@ -358,6 +373,7 @@ interface PveNodeStatus {
   memory?: { total?: number; used?: number };
   swap?: { total?: number; used?: number };
   rootfs?: { total?: number; used?: number };
+  'current-kernel'?: { machine?: string };
 }
 
 /**
