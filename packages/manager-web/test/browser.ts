@@ -1,10 +1,9 @@
 // Browser-test support: a built client served by the real manager, and real Chromium driving it.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { collectErrors, launchChromium, newPage, screenshotsIn } from '@app/server-kit/testing/chromium';
+import { ensureViteBuild } from '@app/server-kit/testing/vite-build';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
   adminClient,
@@ -13,90 +12,14 @@ import {
   type TestManager,
 } from '../../manager/test/helpers.ts';
 
+export { launchChromium, newPage };
+
 export const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const artifactsDir = resolve(packageDir, '../../test-artifacts/manager-web');
 
-const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+/** Builds the client when dist/ is missing or older than its sources. */
+export const ensureBuilt = (): Promise<void> => ensureViteBuild(packageDir, 'web client');
 
-function newest(path: string): number {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((latest, name) => Math.max(latest, newest(join(path, name))), stat.mtimeMs);
-}
-
-function stale(): boolean {
-  const built = join(packageDir, 'dist', 'index.html');
-  if (!existsSync(built)) return true;
-  const builtAt = statSync(built).mtimeMs;
-  return SOURCES.some((name) => newest(join(packageDir, name)) > builtAt);
-}
-
-/**
- * Builds the client when dist/ is missing or older than its sources. Test files run in parallel, so
- * one builds under a lock directory while the others wait for it.
- */
-export async function ensureBuilt(): Promise<void> {
-  const lock = join(tmpdir(), 'manager-web-build.lock');
-  for (;;) {
-    if (!stale()) return;
-    try {
-      mkdirSync(lock);
-    } catch {
-      // Another test file is building; a lock older than two minutes is left over from a crash.
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 120_000)
-        rmSync(lock, { force: true, recursive: true });
-      await new Promise((r) => setTimeout(r, 500));
-      continue;
-    }
-    try {
-      if (!stale()) return;
-      const vite = join(packageDir, '../../node_modules/vite/bin/vite.js');
-      const result = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-        cwd: packageDir,
-        encoding: 'utf8',
-        env: { ...process.env, NODE_ENV: 'production' },
-      });
-      if (result.status !== 0)
-        throw new Error(`web client build failed:\n${result.stdout}\n${result.stderr}`);
-      return;
-    } finally {
-      rmSync(lock, { force: true, recursive: true });
-    }
-  }
-}
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
-
-/** Debian's Chromium; playwright gives every launch a fresh temporary user-data-dir. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
-}
-
-export async function newPage(
-  browser: Browser,
-  baseURL: string,
-  viewport = { width: 1280, height: 860 },
-): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'en-US', timezoneId: 'UTC' });
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  return { context, page };
-}
-
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(artifactsDir, { recursive: true });
-  await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true });
-}
+export const screenshot = screenshotsIn('manager-web');
 
 /** Signs in through the login form and waits for the signed-in frame. */
 export async function signIn(page: Page, username: string, password = 'correct horse'): Promise<void> {
@@ -125,10 +48,9 @@ export async function readToast(page: Page, text: string | RegExp): Promise<void
 
 /** Records page errors and state-changing API calls (to check the CSRF header on each). */
 export function watch(page: Page) {
-  const errors: string[] = [];
+  const errors = collectErrors(page, { consoleErrors: false });
   const writes: Array<{ method: string; url: string; csrf: string | undefined }> = [];
   let csrfFetches = 0;
-  page.on('pageerror', (error) => errors.push(error.message));
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.pathname === '/api/v1/csrf-token') csrfFetches += 1;

@@ -1,22 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import { chromium, type Browser, type Page } from 'playwright-core';
 
-/** Debian's Chromium, headless, in a fresh temporary profile, with nothing that reaches outside this machine. */
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    headless: true,
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
+export { collectErrors, launchChromium } from '@app/server-kit/testing/chromium';
 
 /** Serves sample pages (path → HTML or JS) on loopback, as a customer's web site would. */
 export async function serveSite(
@@ -36,14 +20,4 @@ export async function serveSite(
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Page errors and console errors, collected so a test can assert there were none. */
-export function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  return errors;
 }

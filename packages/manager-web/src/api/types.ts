@@ -1,5 +1,22 @@
 /** Shapes from the Manager API v1 specification. */
 
+// Those the manager declares itself come from it, so the two cannot drift (types only: the build erases them).
+export type {
+  ApiKey,
+  Container,
+  ContainerService,
+  ContainerStatus,
+  EnvVarDefault,
+  Group,
+  Job,
+  JobStatus,
+  Node,
+  NodeType,
+  Notification,
+  Settings,
+  Site,
+} from '@app/manager/api-types';
+
 export interface Health {
   status: string;
   isDev: boolean;
@@ -10,63 +27,6 @@ export interface Health {
 export interface Session {
   user: string;
   isAdmin: boolean;
-}
-
-export interface Site {
-  id: number;
-  name: string;
-  internalDomain: string;
-  dhcpRange: string;
-  subnetMask: string;
-  gateway: string;
-  dnsForwarders: string;
-  externalIp: string | null;
-  nodeCount?: number;
-}
-
-export type ContainerStatus = 'running' | 'offline' | 'creating' | 'failed' | 'missing' | 'unknown';
-
-export interface HttpService {
-  id: number;
-  externalHostname: string;
-  externalDomainId: number;
-  backendProtocol: 'http' | 'https';
-  authRequired: boolean;
-  domain: string | null;
-}
-
-export interface ContainerService {
-  id: number;
-  type: 'http' | 'transport' | 'dns';
-  internalPort: number;
-  lastAccessedAt: string | null;
-  httpService: HttpService | null;
-  transportService: { id: number; protocol: 'tcp' | 'udp'; externalPort: number } | null;
-  dnsService: { id: number; recordType: 'SRV'; dnsName: string } | null;
-}
-
-export interface Container {
-  id: number;
-  hostname: string;
-  owner: string;
-  collaborators: string[];
-  containerId: string | null;
-  status: ContainerStatus;
-  template: string;
-  ipv4Address: string | null;
-  macAddress: string | null;
-  creationJobId: number | null;
-  entrypoint: string | null;
-  environmentVars: Record<string, string>;
-  nvidiaRequested: boolean;
-  sshPort: number | null;
-  sshHost: string | null;
-  httpEntries: Array<{ port: number; externalUrl: string | null }>;
-  lastAccessedAt: string | null;
-  nodeName: string | null;
-  nodeApiUrl: string | null;
-  services: ContainerService[];
-  createdAt: string;
 }
 
 export type ServiceType = 'http' | 'https' | 'tcp' | 'udp' | 'srv';
@@ -104,24 +64,6 @@ export interface ImageMetadata {
   env: Record<string, string> | Array<string | EnvVar>;
 }
 
-export type NodeType = 'hypervisor' | 'dummy' | 'engine';
-
-export interface Node {
-  id: number;
-  name: string;
-  nodeType: NodeType;
-  siteId: number;
-  ipv4Address: string | null;
-  apiUrl: string | null;
-  tokenId: string | null;
-  tlsVerify: boolean | null;
-  imageStorage: string;
-  volumeStorage: string;
-  networkBridge: string;
-  nvidiaAvailable: boolean;
-  hasSecret: boolean;
-}
-
 export interface Usage {
   total: number;
   used: number;
@@ -148,26 +90,6 @@ export interface Storage {
   available: number;
 }
 
-export type JobStatus = 'pending' | 'running' | 'success' | 'failure' | 'cancelled';
-
-export interface Job {
-  id: number;
-  command: string;
-  status: JobStatus;
-  createdBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface ApiKey {
-  id: string;
-  keyPrefix: string;
-  description: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface GroupRef {
   gidNumber: number;
   cn: string;
@@ -188,10 +110,6 @@ export interface User {
   isAdmin: boolean;
 }
 
-export interface Group extends GroupRef {
-  userCount?: number;
-}
-
 export interface ExternalDomain {
   id: number;
   name: string;
@@ -202,21 +120,6 @@ export interface ExternalDomain {
   site: { id: number; name: string } | null;
   authServer: string | null;
   hasDnsProviderApiKey: boolean;
-}
-
-export interface EnvVarDefault {
-  key: string;
-  value: string;
-  description: string;
-}
-
-export interface Settings {
-  smtpUrl: string;
-  smtpNoreplyAddress: string;
-  defaultContainerEnvVars: EnvVarDefault[];
-  inventoryUrl: string;
-  inventoryToken: string;
-  bannerMessage: string;
 }
 
 export type ResourceType = 'memory' | 'swap' | 'cpus' | 'rootfs';
@@ -236,23 +139,6 @@ export interface ResourceRequest {
   createdAt: string;
   updatedAt: string;
   site: { id: number; name: string } | null;
-}
-
-export interface Notification {
-  id: number;
-  source: string;
-  severity: 'info' | 'warning' | 'critical';
-  node: string | null;
-  ctid: string | null;
-  owner: string | null;
-  action: string | null;
-  message: string;
-  evidence: Record<string, unknown> | null;
-  eventAt: string | null;
-  acknowledgedAt: string | null;
-  acknowledgedBy: string | null;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface Agent {

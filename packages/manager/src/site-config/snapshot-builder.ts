@@ -2,6 +2,20 @@ import type { Kysely } from 'kysely';
 import type { HttpServiceEntry, Snapshot, StreamServiceEntry } from '@app/agent/snapshot';
 import type { ManagerDB } from '../db/schema.ts';
 
+/**
+ * The services of the site's containers (services ⋈ containers ⋈ nodes), by service id, with the
+ * columns every kind needs; each caller joins its kind's table and selects the rest.
+ */
+function siteServices(db: Kysely<ManagerDB>, siteId: number) {
+  return db
+    .selectFrom('services')
+    .innerJoin('containers', 'containers.id', 'services.container_id')
+    .innerJoin('nodes', 'nodes.id', 'containers.node_id')
+    .select(['services.id as service_id', 'services.internal_port'])
+    .where('nodes.site_id', '=', siteId)
+    .orderBy('services.id');
+}
+
 /** Reads one site's configuration in a fixed number of queries, whatever its size. */
 export async function buildSnapshot(db: Kysely<ManagerDB>, siteId: number): Promise<Snapshot | undefined> {
   const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
@@ -20,15 +34,10 @@ export async function buildSnapshot(db: Kysely<ManagerDB>, siteId: number): Prom
       .where('nodes.site_id', '=', siteId)
       .orderBy('containers.id')
       .execute(),
-    db
-      .selectFrom('http_services')
-      .innerJoin('services', 'services.id', 'http_services.service_id')
-      .innerJoin('containers', 'containers.id', 'services.container_id')
-      .innerJoin('nodes', 'nodes.id', 'containers.node_id')
+    siteServices(db, siteId)
+      .innerJoin('http_services', 'http_services.service_id', 'services.id')
       .innerJoin('external_domains', 'external_domains.id', 'http_services.external_domain_id')
       .select([
-        'services.id as service_id',
-        'services.internal_port',
         'http_services.external_hostname',
         'http_services.backend_protocol',
         'http_services.auth_required',
@@ -36,37 +45,14 @@ export async function buildSnapshot(db: Kysely<ManagerDB>, siteId: number): Prom
         'external_domains.auth_server',
         'containers.ipv4_address',
       ])
-      .where('nodes.site_id', '=', siteId)
-      .orderBy('services.id')
       .execute(),
-    db
-      .selectFrom('transport_services')
-      .innerJoin('services', 'services.id', 'transport_services.service_id')
-      .innerJoin('containers', 'containers.id', 'services.container_id')
-      .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-      .select([
-        'services.id as service_id',
-        'services.internal_port',
-        'transport_services.protocol',
-        'transport_services.external_port',
-        'containers.ipv4_address',
-      ])
-      .where('nodes.site_id', '=', siteId)
-      .orderBy('services.id')
+    siteServices(db, siteId)
+      .innerJoin('transport_services', 'transport_services.service_id', 'services.id')
+      .select(['transport_services.protocol', 'transport_services.external_port', 'containers.ipv4_address'])
       .execute(),
-    db
-      .selectFrom('dns_services')
-      .innerJoin('services', 'services.id', 'dns_services.service_id')
-      .innerJoin('containers', 'containers.id', 'services.container_id')
-      .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-      .select([
-        'services.id as service_id',
-        'services.internal_port',
-        'dns_services.dns_name',
-        'containers.hostname',
-      ])
-      .where('nodes.site_id', '=', siteId)
-      .orderBy('services.id')
+    siteServices(db, siteId)
+      .innerJoin('dns_services', 'dns_services.service_id', 'services.id')
+      .select(['dns_services.dns_name', 'containers.hostname'])
       .execute(),
     db.selectFrom('external_domains').select(['id', 'name', 'site_id']).orderBy('id').execute(),
     db

@@ -1,0 +1,65 @@
+// Browser-test support shared by the web packages: Debian's Chromium driven by playwright-core.
+// A subpath of its own (`@app/server-kit/testing/chromium`), so the other test helpers do not load playwright.
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Headless (playwright adds --headless), with nothing that reaches outside this machine. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+
+/** Debian's Chromium (or CHROMIUM_PATH); playwright gives every launch a fresh temporary user-data-dir. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    headless: true,
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+}
+
+export const DESKTOP = { width: 1280, height: 860 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A fresh context whose relative URLs go to `baseURL`, in English and UTC, with 15 s waits. */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  viewport = DESKTOP,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, viewport, locale: 'en-US', timezoneId: 'UTC' });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Page errors, and console errors unless `consoleErrors` is false, collected so a test can assert there were none. */
+export function collectErrors(page: Page, { consoleErrors = true } = {}): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  if (consoleErrors)
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+  return errors;
+}
+
+/** test-artifacts/ at the top of the repository (ignored by git). */
+const artifactsRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts');
+
+/** A `screenshot(page, name)` that saves the full page to test-artifacts/<folder>/<name>.png. */
+export function screenshotsIn(folder: string) {
+  const dir = join(artifactsRoot, folder);
+  return async (page: Page, name: string): Promise<void> => {
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  };
+}
