@@ -9,5 +9,6 @@ export type { NodeType } from './nodes/node-rules.ts';
 export type { Notification } from './notifications/notifications-service.ts';
 export type { ContainerService } from './services/services-repository.ts';
 export type { EnvVarDefault, Settings } from './settings/settings-service.ts';
+export type { ResourceRequest, ResourceType } from './resource-requests/resource-requests-repository.ts';
 export type { Site } from './sites/sites-service.ts';
 export type { Group } from './users/groups-service.ts';

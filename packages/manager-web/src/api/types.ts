@@ -15,6 +15,8 @@ export type {
   Notification,
   Settings,
   Site,
+  ResourceRequest,
+  ResourceType,
 } from '@app/manager/api-types';
 
 export interface Health {
@@ -120,25 +122,6 @@ export interface ExternalDomain {
   site: { id: number; name: string } | null;
   authServer: string | null;
   hasDnsProviderApiKey: boolean;
-}
-
-export type ResourceType = 'memory' | 'swap' | 'cpus' | 'rootfs';
-
-export interface ResourceRequest {
-  id: number;
-  siteId: number;
-  hostname: string;
-  username: string;
-  resourceType: ResourceType;
-  value: number;
-  status: 'pending' | 'approved' | 'denied' | 'closed';
-  comment: string | null;
-  adminComment: string | null;
-  reviewedBy: string | null;
-  reviewedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  site: { id: number; name: string } | null;
 }
 
 export interface Agent {
