@@ -18,7 +18,7 @@ import autocannon from 'autocannon';
 import { createTestDatabase, type TestDatabase } from '@app/server-kit/testing';
 import { startFakeOpenAI } from '../../fakes/src/openai/index.ts';
 import { buildTranslator } from '../src/app.ts';
-import { api, benchConfig, seedPhrases, word } from './setup.ts';
+import { api, benchConfig, seedPhrases, word } from './fixtures/setup.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -52,7 +52,7 @@ interface Child {
 }
 
 function spawnServer(role: 'translator' | 'bare' | 'kit' | 'fastify'): Child {
-  const child = fork(fileURLToPath(new URL('./delivery-server.ts', import.meta.url)), [role], {
+  const child = fork(fileURLToPath(new URL('./fixtures/delivery-server.ts', import.meta.url)), [role], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
