@@ -34,12 +34,23 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
       )
         void response.json().then((body: { data: { status: string } }) => reads.push(body.data.status));
     });
+    // While the job runs the header says so beside the last status read (the test nodes take
+    // milliseconds, so the page records whether the mark ever appeared).
+    await page.evaluate(`
+      window.sawJobActive = false;
+      new MutationObserver(() => {
+        if (document.querySelector('h2 [data-testid="job-active"]')) window.sawJobActive = true;
+      }).observe(document.body, { subtree: true, childList: true });
+    `);
     await page.getByRole('button', { name: 'Restart', exact: true }).click();
     await page.waitForURL(new RegExp(`/sites/${siteId}/containers/${id}\\?job=\\d+$`));
+
     const jobId = Number(new URL(page.url()).searchParams.get('job'));
     const log = page.getByTestId('job-log');
     await log.getByText(`Job #${jobId}`).waitFor();
     await poll(() => log.getAttribute('data-status'), 30_000).toBe('success');
+    await title.getByTestId('job-active').waitFor({ state: 'detached' });
+    expect(await page.evaluate('window.sawJobActive')).toBe(true);
     await log.locator('[data-status="success"]').waitFor();
     const lines = (await log.locator('pre').textContent())!.split('\n');
     expect(lines[0]).toBe('Restarting web1.');

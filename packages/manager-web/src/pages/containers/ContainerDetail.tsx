@@ -1,11 +1,13 @@
 import {
   Alert,
   Anchor,
+  Badge,
   Button,
   Card,
   Code,
   CopyButton,
   Group,
+  Loader,
   SimpleGrid,
   Stack,
   Table,
@@ -185,6 +187,9 @@ function Details({ siteId, container }: { siteId: number; container: Container }
   const canManage = Boolean(session.data?.isAdmin) || container.owner === user;
   const jobParam = Number(params.get('job'));
   const jobId = jobParam || (container.status === 'creating' ? container.creationJobId : null);
+  // The status shown is the last one read; while a restart or change job runs, say so beside it.
+  const [finishedJob, setFinishedJob] = useState<number | null>(null);
+  const applying = Boolean(jobParam) && finishedJob !== jobParam;
   const ssh = sshCommand(container, user);
   const refresh = () => void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
 
@@ -218,6 +223,11 @@ function Details({ siteId, container }: { siteId: number; container: Container }
           <Group gap="sm">
             <span data-testid="container-hostname">{container.hostname}</span>
             <StatusBadge status={container.status} />
+            {applying ? (
+              <Badge variant="light" color="blue" leftSection={<Loader size={10} />} data-testid="job-active">
+                job running
+              </Badge>
+            ) : null}
           </Group>
         }
       >
@@ -253,6 +263,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
         <JobLog
           jobId={jobId}
           onFinished={() => {
+            setFinishedJob(jobId);
             refresh();
           }}
         />
