@@ -46,8 +46,8 @@ function Nav({ items, onNavigate }: { items: Item[]; onNavigate: () => void }) {
           onClick={onNavigate}
           rightSection={
             item.badge ? (
-              <Badge size="xs" color="red" circle aria-label={`${item.badge} unread`}>
-                {item.badge}
+              <Badge size="xs" color="red" circle aria-label={`${badgeText(item.badge)} unread`}>
+                {badgeText(item.badge)}
               </Badge>
             ) : null
           }
@@ -56,6 +56,9 @@ function Nav({ items, onNavigate }: { items: Item[]; onNavigate: () => void }) {
     </>
   );
 }
+
+/** The badge reads at most the first 100 notifications (unacknowledged come first). */
+const badgeText = (count: number) => (count >= 100 ? '99+' : String(count));
 
 function useUnreadNotifications(enabled: boolean) {
   const query = useQuery({
