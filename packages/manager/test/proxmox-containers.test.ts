@@ -165,6 +165,23 @@ describe('containers on Proxmox VE nodes', () => {
     expect((await reconfigure(tokenSite, container.id, {})).env).toEqual(NGINX_ENV);
   });
 
+  it('leaves the init of a classic template alone: no env or entrypoint set, and the job says why', async () => {
+    const { status, outputs, container } = await create(tokenSite, {
+      hostname: 'deb1',
+      template: DEBIAN,
+      entrypoint: '/usr/bin/app',
+      environmentVars: envVars({ GREETING: 'hello' }),
+    });
+    expect(status, outputs.join('\n')).toBe('success');
+    const said = `CT ${container.containerId} runs the template ${DEBIAN} with its own init: environment variables and an entrypoint apply to OCI images only, so they are not set.`;
+    expect(outputs).toContain(said);
+    const changed = await reconfigure(tokenSite, container.id, { GREETING: 'hi' });
+    expect(changed.outputs).toContain(said);
+    const config = hypervisorCt(container.containerId)!.config;
+    expect(config.env).toBeUndefined();
+    expect(config.entrypoint).toBeUndefined();
+  });
+
   it('works out the image env of a container from before it was recorded, from the node, once', async () => {
     pve.addOciImage('nginx:1.27', { entrypoint: ['/docker-entrypoint.sh'], env: NGINX_ENV });
     const { status, container } = await create(tokenSite, {

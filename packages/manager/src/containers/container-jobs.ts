@@ -143,7 +143,11 @@ async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx
     if (payload.reconfigure) {
       await ctx.log(`Applying the new configuration to ${record.hostname}.`);
       const imageEnvironment = await imageEnvironmentOf(deps, record, payload, node, provider, ctx);
-      const spec = { ...payload.reconfigure, ...(imageEnvironment ? { imageEnvironment } : {}) };
+      const spec = {
+        ...payload.reconfigure,
+        image: record.template,
+        ...(imageEnvironment ? { imageEnvironment } : {}),
+      };
       ({ containerId } = await provider.reconfigure(node, containerId, spec, ctx));
       if (containerId !== record.containerId) {
         await deps.containers.update(deps.db, record.id, { container_id: containerId });

@@ -57,6 +57,8 @@ export interface CreateSpec {
 }
 
 export interface ReconfigureSpec {
+  /** What the container was made from: an image reference, or on a hypervisor a template volume id. */
+  image?: string;
   /** The user's variables: the whole set (a variable left out is removed). */
   environment?: Record<string, string>;
   /**

@@ -123,7 +123,8 @@ export class ProxmoxProvider implements Provider {
 
     const vmid = await this.allocateAndCreate(client, node, params, ctx);
     try {
-      // A template of the classic kind brings no environment.
+      // A template of the classic kind brings no environment, and takes none.
+      if (!template.oci) await this.noOverrides(vmid, template.volid, spec, ctx);
       const imageEnvironment = template.oci
         ? await this.setOciOverrides(client, node, vmid, spec, ctx.signal)
         : {};
@@ -162,6 +163,20 @@ export class ProxmoxProvider implements Provider {
     if (params.entrypoint !== undefined || params.env !== undefined)
       await client.put(`${this.lxc(node, vmid)}/config`, params, signal);
     return image;
+  }
+
+  /** Says in the job output that a classic template's CT ignores the variables or entrypoint asked for. */
+  private async noOverrides(
+    vmid: string,
+    template: string,
+    spec: { environment?: Record<string, string>; entrypoint?: string | null },
+    ctx: OperationContext,
+  ) {
+    if (!Object.keys(spec.environment ?? {}).length && !spec.entrypoint) return;
+    await ctx.log(
+      `CT ${vmid} runs the template ${template} with its own init: environment variables and an ` +
+        `entrypoint apply to OCI images only, so they are not set.`,
+    );
   }
 
   private async readEnvironment(client: PveClient, node: NodeConnection, vmid: string, signal: AbortSignal) {
@@ -241,13 +256,16 @@ export class ProxmoxProvider implements Provider {
       cores: spec.resources?.cores,
     };
     const remove: string[] = [];
-    if (spec.environment) {
+    // A classic template runs its own init: variables and an entrypoint are for OCI images only.
+    const classic = spec.image !== undefined && isTemplateVolume(spec.image);
+    if (classic) await this.noOverrides(containerId, spec.image!, spec, ctx);
+    if (spec.environment && !classic) {
       // The whole env is written: the image's, recorded at create, with the user's set over it.
       const env = mergeEnv(spec.imageEnvironment ?? {}, spec.environment);
       if (env) params.env = env;
       else remove.push('env');
     }
-    if (spec.entrypoint !== undefined) {
+    if (spec.entrypoint !== undefined && !classic) {
       if (spec.entrypoint) params.entrypoint = spec.entrypoint;
       else remove.push('entrypoint');
     }
