@@ -251,6 +251,35 @@ describe('backups', () => {
     await waitForJob(midway.body.jobId, (status) => status === 'completed');
   });
 
+  it("refuses a backup whose rows point at another project's phrases, leaving the live project as it was", async () => {
+    const { body } = await h.client.post('/api/backups');
+    const { db } = h.translator.ctx;
+    const secret = await db
+      .selectFrom('phrases')
+      .select('id')
+      .where('key', '=', 'Secret of another project')
+      .executeTakeFirstOrThrow();
+    const before = (await h.client.get('/api/translations/all?lang=fr')).body;
+    // An edited (or damaged) file: the project's translation now names the other project's phrase.
+    const file = join(h.database.dataDir, 'edited.sqlite');
+    writeFileSync(file, readFileSync(join(backupDir, body.filename)));
+    const edited = new SQLite(file);
+    edited.pragma('foreign_keys = OFF');
+    edited
+      .prepare('update translations set phrase_id = ? where id = (select min(id) from translations)')
+      .run(secret.id);
+    edited.close();
+
+    await expect(restoreSnapshot(h.translator.ctx, file)).rejects.toThrow(/another project/);
+    expect((await h.client.get('/api/translations/all?lang=fr')).body).toEqual(before);
+    const leaked = await db
+      .selectFrom('translations')
+      .select('id')
+      .where('phrase_id', '=', secret.id)
+      .execute();
+    expect(leaked).toEqual([]);
+  });
+
   it('makes daily automatic backups and keeps only the newest ones', async () => {
     const projectId = (await h.client.get('/api/project')).body.id;
     const manual = await h.client.post('/api/backups');

@@ -47,7 +47,8 @@ export class PgListener {
     await client?.end().catch(() => undefined);
   }
 
-  private async listen(): Promise<void> {
+  /** Connects and listens; false (and no connection kept) when close() came meanwhile. */
+  private async listen(): Promise<boolean> {
     const client = new pg.Client({
       connectionString: this.options.databaseUrl,
       ...(this.options.schema ? { options: `-c search_path=${this.options.schema}` } : {}),
@@ -59,9 +60,21 @@ export class PgListener {
       this.options.log.warn({ err: error }, 'LISTEN connection lost; reconnecting');
       void this.reconnect(client);
     });
-    await client.connect();
-    for (const channel of this.channels.keys()) await client.query(`LISTEN "${channel}"`);
+    try {
+      await client.connect();
+      for (const channel of this.channels.keys()) await client.query(`LISTEN "${channel}"`);
+    } catch (error) {
+      // A connection that could not LISTEN is not kept (each retry would leave one open).
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.closed) {
+      // close() came while this connection was being made: it found nothing to end.
+      await client.end().catch(() => undefined);
+      return false;
+    }
     this.client = client;
+    return true;
   }
 
   private async reconnect(failed: pg.Client) {
@@ -70,8 +83,7 @@ export class PgListener {
     await failed.end().catch(() => undefined);
     for (let delay = 250; !this.closed; delay = Math.min(delay * 2, 5000)) {
       try {
-        await this.listen();
-        for (const channel of this.channels.values()) channel.onGap();
+        if (await this.listen()) for (const channel of this.channels.values()) channel.onGap();
         return;
       } catch (error) {
         this.options.log.warn({ err: error }, 'LISTEN reconnect failed');

@@ -48,6 +48,13 @@ export async function restoreSnapshot(ctx: TranslatorContext, file: string): Pro
           `could not insert the backup's rows (${(error as Error).message}); are its ids used by another project of this database?`,
         );
       }
+      const foreign = await foreignReferences(trx, project.id);
+      if (foreign.length) {
+        throw new RestoreError(
+          `the backup's ${foreign.join(', ')} refer to rows of another project of this database ` +
+            '(the file was edited or is damaged); nothing was restored',
+        );
+      }
       await trx
         .updateTable('ai_jobs')
         .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() })
@@ -83,6 +90,45 @@ async function readBackupProject(file: SQLite.Database) {
     throw new RestoreError(`a backup holds one project; this file holds ${projects.length}`);
   }
   return projects[0]!;
+}
+
+/**
+ * The file is checked, not trusted: its rows are inserted under the project's id, but a phrase or
+ * prompt id inside them could name a row of another project of the live database (the foreign keys
+ * only ask that the row exists), which would show that project's text to this project's key holders
+ * or have its AI jobs translate it. Names the kinds of rows that do.
+ */
+async function foreignReferences(db: Kysely<TranslatorDB>, projectId: number): Promise<string[]> {
+  const otherPhrases = db.selectFrom('phrases').select('id').where('project_id', '<>', projectId);
+  const found: string[] = [];
+  for (const table of ['translations', 'phrase_urls'] as const) {
+    const row = await db
+      .selectFrom(table)
+      .select(table === 'translations' ? 'id' : 'phrase_id')
+      .where('project_id', '=', projectId)
+      .where('phrase_id', 'in', otherPhrases)
+      .limit(1)
+      .executeTakeFirst();
+    if (row) found.push(table === 'translations' ? 'translations' : 'phrase URLs');
+  }
+  const item = await db
+    .selectFrom('ai_job_items')
+    .innerJoin('ai_jobs', 'ai_jobs.id', 'ai_job_items.job_id')
+    .select('ai_job_items.job_id')
+    .where('ai_jobs.project_id', '=', projectId)
+    .where('ai_job_items.phrase_id', 'in', otherPhrases)
+    .limit(1)
+    .executeTakeFirst();
+  if (item) found.push('AI job items');
+  const job = await db
+    .selectFrom('ai_jobs')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .where('prompt_id', 'in', db.selectFrom('prompts').select('id').where('project_id', '<>', projectId))
+    .limit(1)
+    .executeTakeFirst();
+  if (job) found.push('AI jobs (their prompt)');
+  return found;
 }
 
 /**
