@@ -30,9 +30,12 @@ program
   .command('backup')
   .description('backup files')
   .command('restore')
-  .description("load a backup file into the database, replacing that project's data")
+  .description('load a backup file into the database under its project id')
   .argument('<file>', 'a translator-p<id>-….sqlite file')
-  .action((file: string) => restoreBackup(readTranslatorConfig(), file, print));
+  .option('--replace', 'overwrite the live project with that id and all its data')
+  .action((file: string, options: { replace?: boolean }) =>
+    restoreBackup(readTranslatorConfig(), file, { replace: Boolean(options.replace) }, print),
+  );
 
 try {
   await program.parseAsync();

@@ -47,12 +47,24 @@ export async function listProjects(config: TranslatorConfig, print: Print): Prom
   for (const p of list) print(`${String(p.id).padStart(width)}  ${p.created_at.padEnd(24)}  ${p.name}`);
 }
 
-/** `backup restore <file>`: the project in the file replaces the one with its id, with all its rows. */
-export async function restoreBackup(config: TranslatorConfig, file: string, print: Print): Promise<void> {
-  const result = await withServices(config, (_, ctx) => restoreSnapshot(ctx, resolve(file)));
+/**
+ * `backup restore <file> [--replace]`: loads the project in the file under its id, with all its rows;
+ * a live project with that id is only overwritten with `replace`.
+ */
+export async function restoreBackup(
+  config: TranslatorConfig,
+  file: string,
+  options: { replace: boolean },
+  print: Print,
+): Promise<void> {
+  const result = await withServices(config, (_, ctx) => restoreSnapshot(ctx, resolve(file), options));
   const { rows } = result;
+  const what =
+    result.replaced === null
+      ? `Restored project ${result.projectId} (${result.name})`
+      : `Replaced project ${result.projectId} (${result.replaced}) with the backup's project (${result.name})`;
   print(
-    `${result.replaced ? 'Replaced' : 'Restored'} project ${result.projectId} (${result.name}) from ${file}: ` +
+    `${what} from ${file}: ` +
       `${rows.phrases} phrases, ${rows.translations} translations, ${rows.prompts} prompts, ` +
       `${rows.ai_jobs} AI jobs (${rows.ai_job_items} items).`,
   );

@@ -228,8 +228,8 @@ describe('backups', () => {
       [],
     );
 
-    const restored = await restoreSnapshot(h.translator.ctx, file);
-    expect(restored).toMatchObject({ projectId, replaced: false });
+    const restored = await restoreSnapshot(h.translator.ctx, file, { replace: false });
+    expect(restored).toMatchObject({ projectId, replaced: null });
     expect(restored.rows).toMatchObject({ projects: 1, phrases: 2, prompts: 1, ai_jobs: 2, ai_job_items: 2 });
     expect((await h.client.get(`/api/ai-jobs/${done.body.jobId}`)).body).toMatchObject({
       status: 'completed',
@@ -243,9 +243,13 @@ describe('backups', () => {
     expect((await h.client.get('/api/translations/all?lang=de&translated=yes')).body.total).toBe(2);
     expect((await h.client.get('/api/translations/all?lang=fr&translated=yes')).body.total).toBe(2);
 
-    // Restoring over the live project replaces it: nothing doubles, the newer rows are gone.
-    const again = await restoreSnapshot(h.translator.ctx, file);
-    expect(again).toMatchObject({ replaced: true, rows: restored.rows });
+    // Over the live project only on request; then nothing doubles and the newer rows are gone.
+    await expect(restoreSnapshot(h.translator.ctx, file, { replace: false })).rejects.toThrow(
+      /exists in this database; run again with --replace/,
+    );
+    expect((await h.client.get('/api/ai-jobs/log')).body).toHaveLength(2);
+    const again = await restoreSnapshot(h.translator.ctx, file, { replace: true });
+    expect(again).toMatchObject({ replaced: restored.name, rows: restored.rows });
     expect((await h.client.get('/api/analytics')).body.totalPhrases).toBe(2);
     expect((await h.client.get('/api/ai-jobs/log')).body).toHaveLength(1);
     await waitForJob(midway.body.jobId, (status) => status === 'completed');
@@ -270,7 +274,9 @@ describe('backups', () => {
       .run(secret.id);
     edited.close();
 
-    await expect(restoreSnapshot(h.translator.ctx, file)).rejects.toThrow(/another project/);
+    await expect(restoreSnapshot(h.translator.ctx, file, { replace: true })).rejects.toThrow(
+      /another project/,
+    );
     expect((await h.client.get('/api/translations/all?lang=fr')).body).toEqual(before);
     const leaked = await db
       .selectFrom('translations')

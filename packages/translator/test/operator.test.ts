@@ -193,8 +193,11 @@ describe('translator backup restore', { timeout: 90_000 }, () => {
     }
     const second = await run(target, ['project', 'create', '--name', 'Blog']);
     expect(second.stdout).toMatch(/^Created project 2 \(Blog\)/);
-    const again = await run(target, ['backup', 'restore', file]);
-    expect(again.stdout).toMatch(/^Replaced project 1 \(Shop\)/);
+    const refused = await run(target, ['backup', 'restore', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/project 1 \(Shop\) exists in this database; run again with --replace/);
+    const again = await run(target, ['backup', 'restore', file, '--replace']);
+    expect(again.stdout).toMatch(/^Replaced project 1 \(Shop\) with the backup's project \(Shop\)/);
   });
 
   it('refuses a file that is not a translator backup', async () => {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { pause } from '../providers/pause.ts';
 
 export interface PgListenerOptions {
   databaseUrl: string | undefined;
@@ -22,6 +23,8 @@ export class PgListener {
   private readonly channels = new Map<string, Channel>();
   private client: pg.Client | undefined;
   private closed = false;
+  /** Cuts a reconnect back-off short when the listener closes. */
+  private stopping = new AbortController();
 
   constructor(private readonly options: PgListenerOptions) {}
 
@@ -37,11 +40,13 @@ export class PgListener {
 
   async start(): Promise<void> {
     this.closed = false;
+    this.stopping = new AbortController();
     await this.listen();
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopping.abort();
     const client = this.client;
     this.client = undefined;
     await client?.end().catch(() => undefined);
@@ -87,7 +92,7 @@ export class PgListener {
         return;
       } catch (error) {
         this.options.log.warn({ err: error }, 'LISTEN reconnect failed');
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await pause(delay, this.stopping.signal).catch(() => undefined);
       }
     }
   }

@@ -70,17 +70,17 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
     return;
   }
   const node = await deps.nodes.connectionById(record.nodeId);
-  await deps.imageVolumes.add(record, node, (line) => ctx.log(line));
   const site = await deps.sites.get(record.siteId);
-  const resources = await deps.resources.effective(record.siteId, record.hostname, record.owner);
-  await containers.update(deps.db, id, { status: 'creating' });
-  await ctx.log(
-    `Creating ${record.hostname} on ${node.name}: ${resources.cpus} CPUs, ${resources.memory} MB memory, ` +
-      `${resources.swap} MB swap, ${resources.rootfs} GB disk; MAC ${record.macAddress}, IPv4 ${record.ipv4Address}.`,
-  );
   let created: string;
   let imageEnvironment: Record<string, string> | undefined;
   try {
+    await deps.imageVolumes.add(record, node, (line) => ctx.log(line));
+    const resources = await deps.resources.effective(record.siteId, record.hostname, record.owner);
+    await containers.update(deps.db, id, { status: 'creating' });
+    await ctx.log(
+      `Creating ${record.hostname} on ${node.name}: ${resources.cpus} CPUs, ${resources.memory} MB memory, ` +
+        `${resources.swap} MB swap, ${resources.rootfs} GB disk; MAC ${record.macAddress}, IPv4 ${record.ipv4Address}.`,
+    );
     const mounts = await deps.volumes.ready(record, node, ctx);
     ({ containerId: created, imageEnvironment } = await providers.for(node).create(
       node,

@@ -11,8 +11,8 @@ export class RestoreError extends Error {}
 export interface RestoreResult {
   projectId: number;
   name: string;
-  /** The project existed in the database and was replaced. */
-  replaced: boolean;
+  /** The name of the live project the backup replaced (`--replace`), or null when there was none. */
+  replaced: string | null;
   rows: CopyCounts;
 }
 
@@ -23,7 +23,11 @@ export interface RestoreResult {
  * as `pending` (a worker resumes them), as after a graceful shutdown. The file must come from a
  * deployment with the same SECRET_KEY (the project's API key is sealed with it).
  */
-export async function restoreSnapshot(ctx: TranslatorContext, file: string): Promise<RestoreResult> {
+export async function restoreSnapshot(
+  ctx: TranslatorContext,
+  file: string,
+  options: { replace: boolean },
+): Promise<RestoreResult> {
   let backup: SQLite.Database;
   try {
     backup = new SQLite(file, { readonly: true, fileMustExist: true });
@@ -39,7 +43,18 @@ export async function restoreSnapshot(ctx: TranslatorContext, file: string): Pro
       throw new RestoreError('the backup was made with another SECRET_KEY: its API key cannot be read');
     }
     const replaced = await ctx.db.transaction().execute(async (trx) => {
-      const deleted = await trx.deleteFrom('projects').where('id', '=', project.id).executeTakeFirst();
+      const live = await trx
+        .selectFrom('projects')
+        .select('name')
+        .where('id', '=', project.id)
+        .executeTakeFirst();
+      if (live && !options.replace) {
+        throw new RestoreError(
+          `project ${project.id} (${live.name}) exists in this database; run again with --replace to overwrite ` +
+            `it and all its data with the backup's project (${project.name})`,
+        );
+      }
+      await trx.deleteFrom('projects').where('id', '=', project.id).execute();
       let rows: CopyCounts;
       try {
         rows = await copyProject(source, trx, project.id);
@@ -62,7 +77,7 @@ export async function restoreSnapshot(ctx: TranslatorContext, file: string): Pro
         .where('status', '=', 'running')
         .execute();
       if (ctx.dialect === 'postgres') await advanceSequences(trx);
-      return { replaced: Number(deleted.numDeletedRows) > 0, rows };
+      return { replaced: live?.name ?? null, rows };
     });
     return { projectId: project.id, name: project.name, ...replaced };
   } finally {
