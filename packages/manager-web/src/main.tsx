@@ -1,13 +1,12 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './styles.ts';
 import { createTheme, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { ApiError } from './api/client.ts';
-import { router } from './routes.tsx';
+import { AppRoutes } from './routes.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -27,7 +26,9 @@ createRoot(document.getElementById('root')!).render(
     <MantineProvider theme={theme} defaultColorScheme="auto">
       <Notifications position="bottom-right" />
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
       </QueryClientProvider>
     </MantineProvider>
   </StrictMode>,

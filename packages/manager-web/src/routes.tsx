@@ -1,11 +1,8 @@
-import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { createBrowserRouter, Navigate } from 'react-router';
+import { Navigate, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
 import { AdminOnly, Layout } from './components/Layout.tsx';
-import { EmptyState } from './components/common.tsx';
-import { LoginPage } from './pages/auth/Login.tsx';
-import { RegisterPage } from './pages/auth/Register.tsx';
-import { ResetCompletePage, ResetRequestPage } from './pages/auth/ResetPassword.tsx';
+import { EmptyState } from './components/basics.tsx';
 
 const later = (element: ReactNode) => (
   <Suspense
@@ -19,13 +16,18 @@ const later = (element: ReactNode) => (
   </Suspense>
 );
 
-// Pages load on demand (the sign-in page does not carry the admin pages, nor recharts).
+// Every page loads on demand, the sign-in pages too: the first load is the shell and the libraries every
+// page uses (the node page's recharts only when it is opened).
 function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
   const Page = lazy(() => load().then((module) => ({ default: module[name] as ComponentType })));
   return function LazyPage() {
     return later(<Page />);
   };
 }
+const LoginPage = page(() => import('./pages/auth/Login.tsx'), 'LoginPage');
+const RegisterPage = page(() => import('./pages/auth/Register.tsx'), 'RegisterPage');
+const ResetRequestPage = page(() => import('./pages/auth/ResetPassword.tsx'), 'ResetRequestPage');
+const ResetCompletePage = page(() => import('./pages/auth/ResetPassword.tsx'), 'ResetCompletePage');
 const ApiKeysPage = page(() => import('./pages/ApiKeys.tsx'), 'ApiKeysPage');
 const UsersPage = page(() => import('./pages/admin/Users.tsx'), 'UsersPage');
 const GroupsPage = page(() => import('./pages/admin/Groups.tsx'), 'GroupsPage');
@@ -49,7 +51,7 @@ const ContainerDetailPage = page(
 const JobPage = page(() => import('./pages/containers/JobPage.tsx'), 'JobPage');
 const NodeDetailPage = lazy(() => import('./pages/admin/NodeDetail.tsx'));
 
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   { path: '/login', element: <LoginPage /> },
   { path: '/register', element: <RegisterPage /> },
   { path: '/reset-password', element: <ResetRequestPage /> },
@@ -90,4 +92,54 @@ export const router = createBrowserRouter([
       },
     ],
   },
-]);
+];
+
+const preStyles = { padding: '0.5rem', backgroundColor: 'rgba(200,200,200, 0.5)' };
+
+/**
+ * What react-router's data router showed for an error thrown while rendering a page (its default error
+ * element), cleared by the next navigation. The declarative router used here has no such boundary, and
+ * leaves out the data router's code (loaders, actions, fetchers: about 16 KiB gzipped of the first load).
+ */
+class RouteErrorBoundary extends Component<
+  { location: Location; children: ReactNode },
+  { error: unknown; location: Location }
+> {
+  override state = { error: undefined as unknown, location: this.props.location };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(
+    props: { location: Location },
+    state: { error: unknown; location: Location },
+  ) {
+    return props.location === state.location ? null : { error: undefined, location: props.location };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error('React Router caught the following error during render', error);
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (error === undefined) return this.props.children;
+    const message = error instanceof Error ? error.message : JSON.stringify(error);
+    const stack = error instanceof Error ? error.stack : null;
+    return (
+      <>
+        <h2>Unexpected Application Error!</h2>
+        <h3 style={{ fontStyle: 'italic' }}>{message}</h3>
+        {stack ? <pre style={preStyles}>{stack}</pre> : null}
+      </>
+    );
+  }
+}
+
+/** The pages for the address (inside a BrowserRouter). */
+export function AppRoutes() {
+  const location = useLocation();
+  const element = useRoutes(routes);
+  return <RouteErrorBoundary location={location}>{element}</RouteErrorBoundary>;
+}

@@ -246,6 +246,25 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await context.close();
   });
 
+  it('shows the error when a page cannot load, and the next navigation recovers', async () => {
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    const containers = page.getByRole('heading', { name: /^Containers/ });
+    await containers.waitFor();
+    // The Groups page's code cannot be fetched (the network dropped, or a new release replaced it).
+    await page.route(/\/assets\/Groups-[^/]+\.js$/, (route) => route.abort());
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Groups' })
+      .click();
+    await page.getByRole('heading', { name: 'Unexpected Application Error!' }).waitFor();
+    await page.goBack();
+    await page.waitForURL(/\/containers$/);
+    await containers.waitFor();
+    expect(await page.getByText('Unexpected Application Error!').count()).toBe(0);
+    expect(seen.errors).toEqual([]);
+    await context.close();
+  });
+
   it('renders every page at desktop and phone width without crashing', async () => {
     const pages = [
       ['/containers', 'containers'],

@@ -39,6 +39,8 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     const { context, page } = await newPage(browser, test.baseUrl);
     await page.goto('/');
     await page.waitForURL('**/login');
+    // The sign-in page loads on demand: the picture waits for its form.
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await screenshot(page, 'login');
     await page.getByRole('link', { name: 'Register' }).click();
     await page.getByLabel('Username').fill('alice');

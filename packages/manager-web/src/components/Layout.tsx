@@ -1,15 +1,4 @@
-import {
-  AppShell,
-  Badge,
-  Burger,
-  Button,
-  Group,
-  NavLink,
-  ScrollArea,
-  Text,
-  Center,
-  Loader,
-} from '@mantine/core';
+import { AppShell, Badge, Box, Burger, Button, Group, NavLink, Text, Center, Loader } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
@@ -18,7 +7,7 @@ import { showError } from '../api/errors.ts';
 import { useSession } from '../api/session.ts';
 import type { Notification } from '../api/types.ts';
 import { Banner } from './Banner.tsx';
-import { ErrorState } from './common.tsx';
+import { ErrorState } from './basics.tsx';
 
 interface Item {
   to: string;
@@ -158,7 +147,8 @@ export function Layout() {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="xs" aria-label="Main navigation">
-        <ScrollArea>
+        {/* A plain scrolling box: Mantine's ScrollArea would bring @floating-ui into the first load. */}
+        <Box style={{ overflowY: 'auto', flex: 1, minHeight: 0 }}>
           <Nav items={everyone} onNavigate={close} />
           {isAdmin ? (
             <>
@@ -168,7 +158,7 @@ export function Layout() {
               <Nav items={admin} onNavigate={close} />
             </>
           ) : null}
-        </ScrollArea>
+        </Box>
       </AppShell.Navbar>
       <AppShell.Main>
         <Banner />

@@ -1,8 +1,11 @@
-import { Alert, Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ApiError } from '../api/client.ts';
-import { errorMessage } from '../api/errors.ts';
+import { EmptyState, ErrorState } from './basics.tsx';
+
+// The shell (Layout, routes) imports basics.tsx only, so this module and what it pulls in (Modal, …) stay
+// out of the first load.
+export { EmptyState, ErrorState };
 
 export function PageHeader({ title, children }: { title: ReactNode; children?: ReactNode }) {
   return (
@@ -10,52 +13,6 @@ export function PageHeader({ title, children }: { title: ReactNode; children?: R
       <Title order={2}>{title}</Title>
       {children ? <Group gap="xs">{children}</Group> : null}
     </Group>
-  );
-}
-
-export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
-  return (
-    <Center py="xl" data-testid="empty-state">
-      <Stack align="center" gap="xs" maw={480}>
-        <Text fw={600}>{title}</Text>
-        {children ? (
-          <Text c="dimmed" ta="center" size="sm" component="div">
-            {children}
-          </Text>
-        ) : null}
-      </Stack>
-    </Center>
-  );
-}
-
-export function ErrorState({ error, retry }: { error: unknown; retry?: () => void }) {
-  const missing = error instanceof ApiError && error.missingEndpoint;
-  const forbidden = error instanceof ApiError && error.status === 403;
-  return (
-    <Alert
-      color={missing ? 'gray' : 'red'}
-      title={
-        missing
-          ? 'Not available on this server yet'
-          : forbidden
-            ? 'You do not have access to this page'
-            : 'Could not load this page'
-      }
-      data-testid="error-state"
-    >
-      <Stack gap="xs" align="flex-start">
-        <Text size="sm">
-          {missing
-            ? 'This manager does not offer this part of the API yet. It appears here once the server is updated.'
-            : errorMessage(error)}
-        </Text>
-        {retry && !missing && !forbidden ? (
-          <Button size="xs" variant="light" onClick={retry}>
-            Try again
-          </Button>
-        ) : null}
-      </Stack>
-    </Alert>
   );
 }
 
