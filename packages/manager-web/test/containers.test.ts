@@ -78,6 +78,9 @@ describe('manager web client: container lifecycle', { timeout: 180_000 }, () => 
     await page.goto(`/sites/${siteId}/containers`);
     await page.getByTestId('empty-state').waitFor();
     await page.getByRole('link', { name: 'New container' }).first().click();
+    // The list has a hostname filter too: fill the form's field once the form is there.
+    await page.waitForURL(new RegExp(`/sites/${siteId}/containers/new$`));
+    await page.getByRole('button', { name: 'Create container' }).waitFor();
     await page.getByLabel(/^Hostname/).fill('web1');
     await page.getByRole('button', { name: '+ HTTP' }).click();
     await page.getByRole('button', { name: '+ SSH' }).click();
