@@ -43,6 +43,8 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await screenshot(page, 'login');
     await page.getByRole('link', { name: 'Register' }).click();
+    // The sign-in page has a Username field too: wait for the registration form.
+    await page.getByLabel('First name').waitFor();
     await page.getByLabel('Username').fill('alice');
     await page.getByLabel('First name').fill('Alice');
     await page.getByLabel('Last name').fill('Admin');
