@@ -4,6 +4,7 @@ import { fleet } from './002_fleet.ts';
 import { containers } from './003_containers.ts';
 import { siteAgents } from './004_site_agents.ts';
 import { imageEnvironment } from './005_image_environment.ts';
+import { configChangeTriggers } from './006_config_change_triggers.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -11,4 +12,5 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '003_containers': containers(dialect),
   '004_site_agents': siteAgents(dialect),
   '005_image_environment': imageEnvironment,
+  '006_config_change_triggers': configChangeTriggers(dialect),
 });

@@ -77,9 +77,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     redactUrl,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
-  const configChanges = new ConfigChanges((error) =>
-    app.log.warn({ err: error }, 'could not announce a site configuration change'),
-  );
+  const configChanges = new ConfigChanges();
   const services = createServices({
     db: database.db.withPlugin(configChanges.plugin()),
     configChanges,

@@ -62,6 +62,30 @@ describe.runIf(testDialect() === 'postgres')('site configuration shared between 
     expect(changed.headers.get('etag')).not.toBe(etag);
   });
 
+  it('a write inside a long transaction reaches the snapshot when it commits, not only after the max age', async () => {
+    let etag = (await checkin()).headers.get('etag')!;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = worker.services.ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('sites').set({ dns_forwarders: '1.1.1.1' }).where('id', '=', siteId).execute();
+      await held;
+    });
+    // While it is open (past the writer's settle time), the API process builds and keeps a snapshot
+    // without the uncommitted change.
+    await sleep(1500);
+    const during = await checkin(etag);
+    if (during.status === 200) etag = during.headers.get('etag')!;
+    expect((await checkin(etag)).body?.data?.site?.dnsForwarders ?? 'unchanged').not.toBe('1.1.1.1');
+    const committed = Date.now();
+    release();
+    await transaction;
+    await eventually(async () => {
+      const response = await checkin(etag);
+      return response.status === 200 && response.body.data.site.dnsForwarders === '1.1.1.1';
+    }, 8000);
+    expect(Date.now() - committed).toBeLessThan(3000); // the cache's max age is 10 s
+  });
+
   it('a create job in the worker goes on as soon as a check-in on the API process reports its volume ready', async () => {
     const created = await admin.post(`/sites/${siteId}/containers`, {
       hostname: 'db1',

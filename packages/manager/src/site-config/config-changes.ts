@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type {
   KyselyPlugin,
   OperationNode,
@@ -49,34 +48,29 @@ function writtenTable(node: RootOperationNode): string | undefined {
   }
 }
 
-/** Changes are announced (to local listeners and other processes) this long after a write, coalesced. */
+/** Changes are announced to local listeners this long after a write, coalesced. */
 const ANNOUNCE_DELAY_MS = 100;
 
-/** How a change reaches other manager processes (PostgreSQL NOTIFY / LISTEN). */
+/** How committed changes are heard from the database (PostgreSQL: triggers' NOTIFY, see migration 006). */
 export interface ChangeBus {
-  publish(payload: string): Promise<void>;
-  /** `onMessage` for every payload on the channel; `onGap` after a reconnect (something may be missed). */
-  subscribe(onMessage: (payload: string) => void, onGap: () => void): void;
+  /** `onChange` for every committed write; `onGap` after a reconnect (something may be missed). */
+  subscribe(onChange: () => void, onGap: () => void): void;
 }
 
 /**
  * Notices, as queries are built, every write to a table of the site configuration — wherever in the
  * code it happens — so cached snapshots are rebuilt without every writer having to say so. With a
- * bus (PostgreSQL), other processes hear of the change too: a worker's write reaches the API
- * process's snapshot cache at once instead of after the cache's maximum age.
+ * bus (PostgreSQL), every process also hears of each write when its transaction commits: a worker's
+ * write reaches the API process's snapshot cache at once, and no snapshot outlives a long transaction.
  *
  * A write does not say which site it touches (an update of `volumes` by id names none), so a change
  * concerns every site, here as in the other processes.
  */
 export class ConfigChanges {
-  /** When the latest write to a watched table was issued here, or announced by another process (ms). */
+  /** When the latest write to a watched table was issued here, or heard committed (ms). */
   lastWriteAt = 0;
-  private readonly origin = randomBytes(6).toString('hex');
   private readonly listeners = new Set<() => void>();
   private announceTimer: NodeJS.Timeout | undefined;
-  private bus: ChangeBus | undefined;
-
-  constructor(private readonly onError: (error: unknown) => void = () => undefined) {}
 
   plugin(): KyselyPlugin {
     return {
@@ -96,13 +90,10 @@ export class ConfigChanges {
     return () => this.listeners.delete(listener);
   }
 
-  /** Shares changes with other processes through `bus`. */
+  /** Hears committed changes, this process's and the others', through `bus`. */
   share(bus: ChangeBus): void {
-    this.bus = bus;
     bus.subscribe(
-      (payload) => {
-        if (payload !== this.origin) this.changed();
-      },
+      () => this.changed(),
       () => this.changed(),
     );
   }
@@ -113,7 +104,6 @@ export class ConfigChanges {
     this.announceTimer ??= setTimeout(() => {
       this.announceTimer = undefined;
       this.notifyListeners();
-      this.bus?.publish(this.origin).catch(this.onError);
     }, ANNOUNCE_DELAY_MS);
     this.announceTimer.unref();
   }

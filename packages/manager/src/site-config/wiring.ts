@@ -14,14 +14,21 @@ export function createSiteConfigServices(
   listener: PgListener | undefined,
 ) {
   if (listener) {
-    // PostgreSQL: a change written by another process (a worker, another API process) reaches
-    // this process's snapshot cache and volume waits at once.
-    const channel = listener.channelName('config_changes');
+    // PostgreSQL: triggers (migration 006) announce every committed write to a configuration table on
+    // one channel, with the table's schema as payload; this process heeds those of its own schema.
+    let schema: string | undefined;
+    sql<{ schema: string }>`select current_schema() as schema`.execute(ctx.db).then(
+      (result) => (schema = result.rows[0]?.schema),
+      () => undefined,
+    );
     changes.share({
-      publish: async (payload) => {
-        await sql`select pg_notify(${channel}, ${payload})`.execute(ctx.db);
-      },
-      subscribe: (onMessage, onGap) => listener.on(channel, { onMessage, onGap }),
+      subscribe: (onChange, onGap) =>
+        listener.on('config_changes', {
+          onMessage: (payload) => {
+            if (schema === undefined || payload === schema) onChange();
+          },
+          onGap,
+        }),
     });
   }
   const snapshots = new SnapshotCache(ctx.db, changes);
