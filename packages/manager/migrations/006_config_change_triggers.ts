@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import type { DialectName } from '@app/server-kit';
 
-/** The tables whose rows made up a site's configuration snapshot when this migration was written. */
-const CONFIG_TABLES = [
+/** The tables whose rows make up a site's configuration snapshot (a new one needs its trigger too). */
+export const CONFIG_TABLES = [
   'sites',
   'nodes',
   'containers',

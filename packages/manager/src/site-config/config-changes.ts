@@ -7,19 +7,10 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
+import { CONFIG_TABLES } from '../../migrations/006_config_change_triggers.ts';
 
-/** Tables whose rows make up a site's configuration snapshot. */
-const WATCHED = new Set([
-  'sites',
-  'nodes',
-  'containers',
-  'services',
-  'http_services',
-  'transport_services',
-  'dns_services',
-  'external_domains',
-  'volumes',
-]);
+/** Tables whose rows make up a site's configuration snapshot: those migration 006 gave triggers. */
+const WATCHED = new Set<string>(CONFIG_TABLES);
 
 function tableName(node: OperationNode | undefined): string | undefined {
   if (!node) return undefined;
