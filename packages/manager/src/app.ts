@@ -2,8 +2,7 @@ import cookie from '@fastify/cookie';
 import {
   createHttpServer,
   installRateLimit,
-  migrate,
-  openDatabase,
+  openMigrated,
   registerOpenApi,
   SecretBox,
   type Database,
@@ -57,19 +56,17 @@ const redactUrl = (url: string) =>
   url.replace(/(\/(?:password-reset|invite)\/)(?!request\b)[^/?]+/, '$1[redacted]');
 
 export async function buildManager(config: ManagerConfig, options: BuildOptions = {}): Promise<ManagerApp> {
-  const database = openDatabase<ManagerDB>({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    fileName: 'manager.db',
-    variable: 'MANAGER_DATABASE_URL',
-    ...(options.schema ? { schema: options.schema } : {}),
-  });
-  try {
-    await migrate(database, managerMigrations, 'manager');
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+  const database = await openMigrated<ManagerDB>(
+    {
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      fileName: 'manager.db',
+      variable: 'MANAGER_DATABASE_URL',
+      ...(options.schema ? { schema: options.schema } : {}),
+    },
+    managerMigrations,
+    'manager',
+  );
 
   const app = createHttpServer({
     logLevel: config.logLevel,

@@ -1,5 +1,5 @@
 import { sql, Migrator, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
-import type { Database, DialectName } from './database.ts';
+import { openDatabase, type Database, type DatabaseOptions, type DialectName } from './database.ts';
 
 export type MigrationSet = (dialect: DialectName) => Record<string, Migration>;
 
@@ -66,4 +66,20 @@ export function withId<T extends string>(table: CreateTableBuilder<T>, dialect: 
   return dialect === 'postgres'
     ? table.addColumn(column, 'serial', (c) => c.primaryKey())
     : table.addColumn(column, 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+/** Opens a service's database and brings its schema up to date; a failed migration closes it again. */
+export async function openMigrated<DB>(
+  options: DatabaseOptions,
+  set: MigrationSet,
+  name: string,
+): Promise<Database<DB>> {
+  const database = openDatabase<DB>(options);
+  try {
+    await migrate(database, set, name);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
 }

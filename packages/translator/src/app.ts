@@ -5,8 +5,7 @@ import fastifyStatic from '@fastify/static';
 import {
   createHttpServer,
   installRateLimit,
-  migrate,
-  openDatabase,
+  openMigrated,
   registerOpenApi,
   SecretBox,
   type Database,
@@ -122,20 +121,17 @@ export async function buildTranslator(
 
 /** Opens the configured database and brings its schema up to date. */
 export async function openStore(config: TranslatorConfig): Promise<Database<TranslatorDB>> {
-  const database = openDatabase<TranslatorDB>({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    fileName: 'translator.db',
-    variable: 'TRANSLATOR_DATABASE_URL',
-    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
-  });
-  try {
-    await migrate(database, translatorMigrations, 'translator');
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
+  return openMigrated<TranslatorDB>(
+    {
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      fileName: 'translator.db',
+      variable: 'TRANSLATOR_DATABASE_URL',
+      ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    },
+    translatorMigrations,
+    'translator',
+  );
 }
 
 export function createContext(
