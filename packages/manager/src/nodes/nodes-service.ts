@@ -6,21 +6,8 @@ import type { SitesService } from '../sites/sites-service.ts';
 import type { NodeConnection } from '../providers/types.ts';
 import { checkEngineHost, nodeRuleViolations, parseNodeType, type NodeType } from './node-rules.ts';
 
-export interface Node {
-  id: number;
-  name: string;
-  nodeType: NodeType;
-  siteId: number;
-  ipv4Address: string | null;
-  apiUrl: string | null;
-  tokenId: string | null;
-  tlsVerify: boolean | null;
-  imageStorage: string;
-  volumeStorage: string;
-  networkBridge: string;
-  nvidiaAvailable: boolean;
-  hasSecret: boolean;
-}
+/** A node as the API shows it: its connection without the secret, and whether it has one. */
+export type Node = Omit<NodeConnection, 'secret'> & { hasSecret: boolean };
 
 /** NodeInput as it arrives; blank strings already mean "not given". */
 export interface NodeInput {
