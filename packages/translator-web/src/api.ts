@@ -1,6 +1,10 @@
 /** The translator's JSON API under `/api`, authenticated with the project key in `X-API-Key`. */
+import type { Row } from '@app/translator/api-types';
 
 export type FieldErrors = Record<string, string>;
+
+// Shapes the translator declares itself come from it, so the two cannot drift (types only).
+export type { Job, JobStatus, PhraseStatus, Prompt, Row, VarSlot } from '@app/translator/api-types';
 
 export class ApiError extends Error {
   constructor(
@@ -120,12 +124,6 @@ export function query(params: Record<string, string | number | boolean | undefin
 
 // ---- shapes (spec plus the translator's README for the parts the spec leaves open) ----
 
-export type PhraseStatus = 'pending' | 'approved' | 'trash';
-export interface VarSlot {
-  type: string;
-  index: number;
-}
-
 export interface Settings {
   languages: string[];
   translationProviderApiKey: string;
@@ -146,18 +144,6 @@ export interface Project {
   created_at: string;
 }
 
-export interface Row {
-  id: number;
-  key: string;
-  context: string;
-  status: PhraseStatus;
-  varSlots: VarSlot[];
-  value: string | null;
-  translated: boolean;
-  translationId: number | null;
-  urls: string[];
-}
-
 export interface RowPage {
   rows: Row[];
   total: number;
@@ -174,33 +160,6 @@ export interface Counts {
 export interface Language {
   code: string;
   name: string;
-}
-
-export type JobStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
-export interface Job {
-  id: string;
-  status: JobStatus;
-  lang: string;
-  promptId: string | null;
-  total: number;
-  completed: number;
-  failed: number;
-  /** seconds */
-  estimatedTimeRemaining: number;
-  includeScreenshots: boolean;
-  error: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
-
-export interface Prompt {
-  id: string;
-  name: string;
-  text: string;
-  isDefault: boolean;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface Summary {
