@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden, isLoopback, notFound, unauthorized } from '@app/server-kit';
+import { forbidden, isLocalRequest, notFound, unauthorized } from '@app/server-kit';
 import type { Api } from '../common/api.ts';
 import { Data, DateTime, Nullable, responses } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
@@ -11,7 +11,7 @@ import type { Services } from '../services.ts';
  * (A callback hook, not an async one: it is on the check-in's hot path and has nothing to await.)
  */
 function localOrAdmin(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
-  if (isLoopback(request)) return done();
+  if (isLocalRequest(request)) return done();
   if (!request.principal) return done(unauthorized('Call from the manager host, or send an admin API key.'));
   if (!request.principal.isAdmin) return done(forbidden('Only administrators can do this.'));
   done();
