@@ -42,6 +42,8 @@ export function createHttpServer(options: HttpServerOptions) {
     requestIdHeader: false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     forceCloseConnections: 'idle',
+    // Errors the router raises before any route runs: in the envelope like every other answer.
+    frameworkErrors: (error, _request, reply) => sendRouterError(error, reply as FastifyReply),
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true },
     },
@@ -83,6 +85,16 @@ export function createHttpServer(options: HttpServerOptions) {
 }
 
 export type HttpServer = ReturnType<typeof createHttpServer>;
+
+/** Errors the router raises before any route runs, in the envelope like every other answer. */
+function sendRouterError(error: FastifyError, reply: FastifyReply) {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply
+      .code(414)
+      .send(errorBody('uri_too_long', 'A part of the path is too long (at most 100 characters).'));
+  }
+  return reply.code(400).send(errorBody('invalid_request', 'The URL is not valid: check its %-escapes.'));
+}
 
 function validationFields(error: FastifyError): FieldErrors {
   const fields: FieldErrors = {};

@@ -24,6 +24,7 @@ const build = () => {
   app.get('/rule', async () => {
     throw validationFailed({ hostname: 'must be a DNS label' });
   });
+  app.put('/things/:name', async () => ({ data: true }));
   app.get('/teapot', async () => {
     throw new AppError(418, 'teapot', 'I am a teapot.');
   });
@@ -77,6 +78,16 @@ describe('HTTP server errors and envelope', () => {
     expect(crash.statusCode).toBe(500);
     expect(crash.json()).toEqual({ error: { code: 'internal_error', message: expect.any(String) } });
     expect(crash.body).not.toContain('hunter2');
+  });
+
+  it('answers malformed escapes and over-long path parameters in the envelope', async () => {
+    const app = build();
+    const badEscape = await app.inject({ url: '/things/%ZZ' });
+    expect(badEscape.statusCode).toBe(400);
+    expect(badEscape.json()).toEqual({ error: { code: 'invalid_request', message: expect.any(String) } });
+    const long = await app.inject({ method: 'PUT', url: `/things/${'x'.repeat(150)}` });
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ error: { code: 'uri_too_long', message: expect.any(String) } });
   });
 
   it('accepts an empty JSON body and strips prototype pollution', async () => {
