@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import sjson from 'secure-json-parse';
-import { AppError, errorBody, uniqueViolationColumns, type FieldErrors } from './errors.ts';
+import { AppError, badRequest, errorBody, uniqueViolationColumns, type FieldErrors } from './errors.ts';
 
 export interface HttpServerOptions {
   logLevel: string;
@@ -21,6 +23,14 @@ declare module 'fastify' {
     validationError?: { statusCode: number; code: string };
   }
 }
+
+/** Longest text value a JSON body may carry (a field with a smaller bound says so in its schema). */
+export const MAX_JSON_STRING_LENGTH = 65_536;
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 64;
+
+/** A `\u0000` escape in JSON text (not an escaped backslash followed by "u0000"). */
+const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/i;
 
 export function createHttpServer(options: HttpServerOptions) {
   const redactUrl = options.redactUrl ?? ((url: string) => url);
@@ -44,13 +54,17 @@ export function createHttpServer(options: HttpServerOptions) {
     forceCloseConnections: 'idle',
     // Errors the router raises before any route runs: in the envelope like every other answer.
     frameworkErrors: (error, _request, reply) => sendRouterError(error, reply as FastifyReply),
+    clientErrorHandler: answerClientError,
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // NUL is no text anyone means, and PostgreSQL cannot store it: refused before any route sees it.
+    if (request.url.includes('%00')) return done(badRequest('The URL must not contain %00 (NUL).'));
+    done();
   });
 
   // While closing, answer in-flight requests with `Connection: close`, so keep-alive sockets end with
@@ -63,16 +77,28 @@ export function createHttpServer(options: HttpServerOptions) {
     if (closing) reply.header('connection', 'close');
   });
 
+  // JSON only: a text/plain body is what a cross-site form can send without a preflight.
+  app.removeContentTypeParser('text/plain');
   // Real clients send `Content-Type: application/json` with an empty body on bodiless POSTs.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
+    let value: unknown;
     try {
-      done(null, sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+      value = sjson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
     } catch {
-      done(new AppError(400, 'invalid_request', 'The request body is not valid JSON.'), undefined);
+      return done(badRequest('The request body is not valid JSON.'), undefined);
     }
+    if (NUL_ESCAPE.test(text)) return done(badRequest('Text must not contain NUL (\\u0000).'), undefined);
+    // Both need more text than the limit they check, so short bodies skip the walk.
+    if (text.length > MAX_JSON_STRING_LENGTH && hasLongString(value)) {
+      return done(badRequest(`Text values are limited to ${MAX_JSON_STRING_LENGTH} characters.`), undefined);
+    }
+    if (text.length > 2 * MAX_JSON_DEPTH && nestedDeeperThan(value, MAX_JSON_DEPTH)) {
+      return done(badRequest(`JSON may be nested at most ${MAX_JSON_DEPTH} levels deep.`), undefined);
+    }
+    done(null, value);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => sendError(error, request, reply));
@@ -85,6 +111,51 @@ export function createHttpServer(options: HttpServerOptions) {
 }
 
 export type HttpServer = ReturnType<typeof createHttpServer>;
+
+/** Iterative, so no nesting depth can overflow the stack. */
+function hasLongString(value: unknown): boolean {
+  const pending = [value];
+  while (pending.length) {
+    const item = pending.pop();
+    if (typeof item === 'string' && item.length > MAX_JSON_STRING_LENGTH) return true;
+    if (item && typeof item === 'object') pending.push(...Object.values(item));
+  }
+  return false;
+}
+
+/** Iterative, like hasLongString. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length) {
+    const [item, depth] = pending.pop()!;
+    if (!item || typeof item !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/**
+ * A request Node's HTTP parser refused (headers too large, malformed, too slow): answered in the
+ * envelope like everything else, then the connection is closed.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request line or headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request took too long to arrive.']
+        : [400, 'invalid_request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify(errorBody(code, message));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
 
 /** Errors the router raises before any route runs, in the envelope like every other answer. */
 function sendRouterError(error: FastifyError, reply: FastifyReply) {

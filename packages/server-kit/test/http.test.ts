@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
-import { AppError, createHttpServer, validationFailed } from '../src/index.ts';
+import {
+  AppError,
+  createHttpServer,
+  MAX_JSON_DEPTH,
+  MAX_JSON_STRING_LENGTH,
+  validationFailed,
+} from '../src/index.ts';
 
 let slowStarted: () => void = () => undefined;
 
@@ -88,6 +94,49 @@ describe('HTTP server errors and envelope', () => {
     const long = await app.inject({ method: 'PUT', url: `/things/${'x'.repeat(150)}` });
     expect(long.statusCode).toBe(414);
     expect(long.json()).toEqual({ error: { code: 'uri_too_long', message: expect.any(String) } });
+  });
+
+  it('refuses NUL and over-long text anywhere in a JSON body, NUL in the URL, and non-JSON bodies', async () => {
+    const app = build();
+    app.post('/echo-any', async (request) => ({ data: request.body ?? null }));
+    const post = (payload: string, type = 'application/json') =>
+      app.inject({ method: 'POST', url: '/echo-any', headers: { 'content-type': type }, payload });
+    const nul = await post(JSON.stringify({ deep: [{ name: 'a\u0000b' }] }));
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().error.message).toMatch(/NUL/);
+    // An escaped backslash before "u0000" is ordinary text.
+    expect((await post(JSON.stringify({ name: 'a\\u0000b' }))).json()).toEqual({
+      data: { name: 'a\\u0000b' },
+    });
+    const long = await post(JSON.stringify({ list: ['x'.repeat(MAX_JSON_STRING_LENGTH + 1)] }));
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.message).toMatch(/limited to 65536 characters/);
+    expect((await post(JSON.stringify({ name: 'x'.repeat(MAX_JSON_STRING_LENGTH) }))).statusCode).toBe(200);
+    const deep = await post('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1));
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().error.message).toMatch(/nested at most 64 levels/);
+    expect((await post('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH))).statusCode).toBe(200);
+    const plain = await post('{"a":1}', 'text/plain');
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json().error.code).toBe('unsupported_media_type');
+    const nulUrl = await app.inject({ url: '/items%00' });
+    expect(nulUrl.statusCode).toBe(400);
+    expect(nulUrl.json().error.code).toBe('invalid_request');
+  });
+
+  it('answers requests the HTTP parser refuses in the envelope', async () => {
+    const app = build();
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/items?q=${'x'.repeat(40_000)}`);
+      expect(response.status).toBe(431);
+      expect(await response.json()).toEqual({
+        error: { code: 'headers_too_large', message: expect.any(String) },
+      });
+    } finally {
+      await app.close();
+    }
   });
 
   it('accepts an empty JSON body and strips prototype pollution', async () => {
