@@ -11,6 +11,9 @@ export interface FleetConfig {
   /** How long a stopping worker lets running jobs finish before aborting them. */
   jobShutdownGraceMs: number;
   sseKeepAliveMs: number;
+  /** Open job streams per user and in all (per process). */
+  sseMaxPerUser: number;
+  sseMaxTotal: number;
   /** Bound on every call to a node (status, stats, storages); past it the node counts as unreachable. */
   nodeTimeoutMs: number;
   /** How long one batch status answer of a node is reused. */
@@ -30,6 +33,8 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     jobMaxAttempts: env.int('JOB_MAX_ATTEMPTS', 3, { min: 1 }),
     jobShutdownGraceMs: env.int('JOB_SHUTDOWN_GRACE_MS', 10_000),
     sseKeepAliveMs: env.int('SSE_KEEPALIVE_S', 15, { min: 1 }) * 1000,
+    sseMaxPerUser: env.int('JOB_STREAMS_PER_USER', 20, { min: 1 }),
+    sseMaxTotal: env.int('JOB_STREAMS_MAX', 2000, { min: 1 }),
     nodeTimeoutMs: env.int('NODE_TIMEOUT_MS', 5000, { min: 100 }),
     nodeStatusCacheMs: env.int('NODE_STATUS_CACHE_MS', 3000),
     dummyStepMs: env.int('DUMMY_STEP_MS', 400),

@@ -63,6 +63,8 @@ export function createFleetServices(ctx: ManagerContext) {
   const jobStreams = new JobStreams(jobsRepo, jobEvents, {
     keepAliveMs: fleet.sseKeepAliveMs,
     maxBufferedBytes: 8 * 1024 * 1024,
+    maxPerUser: fleet.sseMaxPerUser,
+    maxTotal: fleet.sseMaxTotal,
   });
 
   return {

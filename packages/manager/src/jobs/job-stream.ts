@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { AppError } from '@app/server-kit';
 import type { JobsRepository } from './jobs-repository.ts';
 import type { JobEvents } from './job-events.ts';
 import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
@@ -7,6 +8,9 @@ export interface JobStreamOptions {
   keepAliveMs: number;
   /** A client this far behind (bytes queued) is dropped; it resumes with Last-Event-ID. */
   maxBufferedBytes: number;
+  /** Open streams one user may hold, and all users together (per process). */
+  maxPerUser: number;
+  maxTotal: number;
 }
 
 const PAGE = 1000;
@@ -21,6 +25,7 @@ const logEvent = (row: JobStatusRow) =>
  */
 export class JobStreams {
   private readonly open = new Set<ServerResponse>();
+  private readonly openPerUser = new Map<number, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -38,8 +43,33 @@ export class JobStreams {
     return this.open.size;
   }
 
-  /** Streams job `jobId` to `response` (already authorised), starting after row `lastId`. */
-  async stream(jobId: number, lastId: number, response: ServerResponse): Promise<void> {
+  /**
+   * Takes one of `user`'s stream places, or refuses (429) when they or the server hold all theirs.
+   * Call before hijacking the reply, so the refusal is an ordinary error answer; `stream` gives it back.
+   */
+  reserve(user: number): void {
+    const held = this.openPerUser.get(user) ?? 0;
+    const full =
+      held >= this.options.maxPerUser
+        ? `You have ${held} job streams open; close one first.`
+        : this.open.size >= this.options.maxTotal
+          ? 'The server has too many job streams open; try again shortly.'
+          : undefined;
+    if (full) throw new AppError(429, 'too_many_streams', full, undefined, { 'retry-after': '5' });
+    this.openPerUser.set(user, held + 1);
+  }
+
+  private release(user: number) {
+    const held = (this.openPerUser.get(user) ?? 1) - 1;
+    if (held > 0) this.openPerUser.set(user, held);
+    else this.openPerUser.delete(user);
+  }
+
+  /**
+   * Streams job `jobId` to `response` (already authorised, with a place `reserve`d for `user`), starting
+   * after row `lastId`.
+   */
+  async stream(jobId: number, lastId: number, response: ServerResponse, user: number): Promise<void> {
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -87,6 +117,7 @@ export class JobStreams {
       ended = true;
       unsubscribe();
       this.open.delete(response);
+      this.release(user);
     });
 
     try {

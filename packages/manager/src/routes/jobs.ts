@@ -59,19 +59,25 @@ export async function jobRoutes(api: Api, services: Services) {
         tags,
         summary:
           'Server-sent events: `log` {id, output, timestamp} per output row, then one `status` {status}',
-        description: 'Resumes after `lastId` or the Last-Event-ID header. Keep-alive comments every 15 s.',
+        description:
+          'Resumes after `lastId` or the Last-Event-ID header. Keep-alive comments every 15 s. ' +
+          '429 too_many_streams when the caller (JOB_STREAMS_PER_USER) or the server (JOB_STREAMS_MAX) has ' +
+          'too many streams open.',
         params: IdParams,
         querystring: StreamQuery,
         produces: ['text/event-stream'],
       },
     },
     async (request, reply) => {
-      await jobs.getFor(principalOf(request), request.params.id);
+      const principal = principalOf(request);
+      await jobs.getFor(principal, request.params.id);
+      jobStreams.reserve(principal.uidNumber);
       reply.hijack();
       await jobStreams.stream(
         request.params.id,
         resumeFrom(request.query.lastId, request.headers['last-event-id']),
         reply.raw,
+        principal.uidNumber,
       );
       return reply;
     },
