@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kyse
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ConfigError } from './config.ts';
+import { DatabaseUnavailableError } from './errors.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -48,12 +49,38 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
           oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
       },
     });
+    // An idle connection the server closed (a restart): the pool drops it and the next query reports the
+    // outage to its caller. Without a listener the pool's 'error' event would end the process.
+    pool.on('error', () => undefined);
+    // Likewise for a connection the server ends while it is checked out between two queries: the next
+    // query on it fails and says so; the event itself must not end the process.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    // A refused connection is told apart from a wrong query, so callers answer 503, not 500.
+    const connect = async () => {
+      try {
+        return await pool.connect();
+      } catch (error) {
+        throw new DatabaseUnavailableError(error);
+      }
+    };
     const read = async <R>(query: CompiledQuery<R>) => {
       const name = `q_${createHash('sha1').update(query.sql).digest('hex').slice(0, 16)}`;
-      const result = await pool.query({ name, text: query.sql, values: [...query.parameters] });
-      return result.rows as R[];
+      const client = await connect();
+      let failed = false;
+      try {
+        const result = await client.query({ name, text: query.sql, values: [...query.parameters] });
+        return result.rows as R[];
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        // A connection that failed a query may be broken: the pool replaces it.
+        client.release(failed);
+      }
     };
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({
+      dialect: new PostgresDialect({ pool: { connect, end: () => pool.end() } }),
+    });
     return {
       db,
       dialect: 'postgres',

@@ -87,3 +87,45 @@ export async function retryOnConflict<T>(
     }
   }
 }
+
+/** A database that cannot be reached right now (refused, restarting, dropped the connection, locked). */
+export class DatabaseUnavailableError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`database unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+// PostgreSQL: admin/crash shutdown, starting up, connection exceptions, too many connections; SQLite: locked.
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'SQLITE_BUSY']);
+
+/** True for an error that says the database is out of reach rather than that a query is wrong. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
+  // node-postgres reports a connection lost in the middle of a query with these words and no code.
+  return (
+    typeof message === 'string' &&
+    /^Connection terminated|^Client has encountered a connection error/.test(message)
+  );
+}
+
+/**
+ * Runs `attempt` again while the database is unavailable, every `retryMs`, for up to `giveUpMs`: for
+ * writes that must not be lost to a short outage (a job's output and outcome).
+ */
+export async function retryWhileUnavailable<T>(
+  attempt: () => Promise<T>,
+  { retryMs = 500, giveUpMs = 120_000 }: { retryMs?: number; giveUpMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + giveUpMs;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() + retryMs > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, retryMs));
+    }
+  }
+}

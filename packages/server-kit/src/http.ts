@@ -4,7 +4,14 @@ import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import sjson from 'secure-json-parse';
-import { AppError, badRequest, errorBody, uniqueViolationColumns, type FieldErrors } from './errors.ts';
+import {
+  AppError,
+  badRequest,
+  errorBody,
+  isDatabaseUnavailable,
+  uniqueViolationColumns,
+  type FieldErrors,
+} from './errors.ts';
 
 export interface HttpServerOptions {
   logLevel: string;
@@ -202,6 +209,18 @@ export function sendError(
     return reply
       .code(custom?.statusCode ?? 400)
       .send(errorBody(custom?.code ?? 'invalid_request', message, fields));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return reply
+      .code(503)
+      .header('retry-after', '5')
+      .send(
+        errorBody(
+          'service_unavailable',
+          'The database cannot be reached right now. Try again in a few seconds.',
+        ),
+      );
   }
   const columns = uniqueViolationColumns(error);
   if (columns) {

@@ -15,6 +15,7 @@ interface Counter {
 
 /**
  * Blocks a client address with 429 for `blockSeconds` once it has caused `failures` 4xx/5xx answers
+ * (but 503, the server's own outage)
  * within `windowSeconds`. Successful requests cost one map lookup. Counters live in process memory.
  */
 export function installRateLimit(app: FastifyInstance, options: RateLimitOptions, now = () => Date.now()) {
@@ -45,7 +46,8 @@ export function installRateLimit(app: FastifyInstance, options: RateLimitOptions
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode < 400 || reply.statusCode === 429) return;
+    // 503 is our outage, not the client's failure: it must not get everyone blocked afterwards.
+    if (reply.statusCode < 400 || reply.statusCode === 429 || reply.statusCode === 503) return;
     const time = now();
     let counter = counters.get(request.ip);
     if (!counter || counter.windowStart + windowMs < time) {

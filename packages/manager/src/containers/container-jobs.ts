@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { retryWhileUnavailable } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import type { JobContext, JobHandlers } from '../jobs/handlers.ts';
 import type { NodesService } from '../nodes/nodes-service.ts';
@@ -101,18 +102,23 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
   } catch (error) {
     // The provider removes what a failed create made; the row stays so its owner sees `failed`.
     // (A volume the agent could not prepare fails the job before the provider is asked.)
-    await containers.update(deps.db, id, { status: 'failed' }).catch(() => undefined);
+    await retryWhileUnavailable(() => containers.update(deps.db, id, { status: 'failed' })).catch(
+      () => undefined,
+    );
     throw error;
   } finally {
     providers.invalidate(node.id);
   }
   let recorded = false;
   try {
-    recorded = await containers.update(deps.db, id, {
-      container_id: created,
-      status: 'running',
-      ...(imageEnvironment ? { image_environment: JSON.stringify(imageEnvironment) } : {}),
-    });
+    // The instance exists now: a short database outage must not orphan it.
+    recorded = await retryWhileUnavailable(() =>
+      containers.update(deps.db, id, {
+        container_id: created,
+        status: 'running',
+        ...(imageEnvironment ? { image_environment: JSON.stringify(imageEnvironment) } : {}),
+      }),
+    );
   } finally {
     if (!recorded) {
       // Deleted while it was being created, or the write failed: never leave an untracked instance.
@@ -122,10 +128,15 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
   }
   if (!recorded) return;
   await ctx.log(`Container ${record.hostname} is ${created} on ${node.name}.`);
-  const names = (await deps.services.forContainer(id)).flatMap((service) =>
-    service.httpService ? [service.httpService] : [],
-  );
-  for (const warning of await deps.dns.ensure(site, names)) await ctx.log(`Warning: ${warning}`);
+  // The container exists and is recorded: what follows only warns, so the job's outcome stays true.
+  try {
+    const names = (await deps.services.forContainer(id)).flatMap((service) =>
+      service.httpService ? [service.httpService] : [],
+    );
+    for (const warning of await deps.dns.ensure(site, names)) await ctx.log(`Warning: ${warning}`);
+  } catch (error) {
+    await ctx.log(`Warning: the DNS records of its HTTP services could not be checked (${describe(error)}).`);
+  }
 }
 
 async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx: JobContext) {

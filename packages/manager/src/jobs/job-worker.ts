@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { retryWhileUnavailable } from '@app/server-kit';
 import type { JobsRepository } from './jobs-repository.ts';
 import type { JobEvents } from './job-events.ts';
 import {
@@ -40,6 +41,8 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 export class JobWorker {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly running = new Map<number, Running>();
+  /** Jobs this worker ran whose outcome it could not record (the database stayed out of reach). */
+  private readonly unrecorded = new Set<number>();
   private started = false;
   private pumping = false;
   private again = false;
@@ -139,7 +142,8 @@ export class JobWorker {
       if (event.kind === 'status' && event.status === 'cancelled') controller.abort(new JobCancelledError());
     });
     const log = async (line: string) => {
-      await this.repo.appendOutput(job.id, line);
+      // A job waits out a short database outage rather than failing on its own output.
+      await retryWhileUnavailable(() => this.repo.appendOutput(job.id, line));
       // A handler that logs in a tight loop would otherwise run on microtasks alone (SQLite answers
       // without I/O) and starve the socket writes that carry its rows to stream clients.
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -150,12 +154,15 @@ export class JobWorker {
       if (job.attempts > 1) await log(`Resuming on worker ${this.owner} (attempt ${job.attempts}).`);
       await handler.run(job.payload, ctx);
       if (controller.signal.aborted) throw controller.signal.reason;
-      await this.repo.finish(job.id, this.owner, 'success');
+      await retryWhileUnavailable(() => this.repo.finish(job.id, this.owner, 'success'));
     } catch (thrown) {
       const reason = controller.signal.aborted ? controller.signal.reason : thrown;
-      await this.settleFailure(job, reason, handler.retryOnTakeover === true).catch((error: unknown) =>
-        this.log.error({ err: error, jobId: job.id }, 'could not record the end of a job'),
-      );
+      await retryWhileUnavailable(() =>
+        this.settleFailure(job, reason, handler.retryOnTakeover === true),
+      ).catch((error: unknown) => {
+        this.unrecorded.add(job.id);
+        this.log.error({ err: error, jobId: job.id }, 'could not record the end of a job');
+      });
     } finally {
       clearTimeout(timer);
       unsubscribe();
@@ -194,6 +201,13 @@ export class JobWorker {
   async recoverExpired(): Promise<void> {
     for (const job of await this.repo.expired()) {
       if (this.running.has(job.id)) continue;
+      if (job.lease_owner === this.owner && !this.unrecorded.has(job.id)) {
+        // Claimed by this worker, which never ran it: the claim's answer was lost (the database went away
+        // just after it). It never started, so it simply goes back to the queue.
+        if (await this.repo.requeue(job.id, this.owner, { started: false }))
+          this.log.warn({ jobId: job.id }, 'requeued a lost claim');
+        continue;
+      }
       // Take the lease first, so exactly one worker writes the explanation and the outcome.
       if (!(await this.repo.takeOver(job.id, this.owner, this.options.leaseMs))) continue;
       const handler = this.handlers.get(job.command);

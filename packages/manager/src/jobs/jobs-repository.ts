@@ -131,7 +131,8 @@ export class JobsRepository {
       .returningAll()
       .executeTakeFirst();
     if (!row) return undefined;
-    await this.events.announce({ kind: 'status', jobId: row.id, status: 'running' });
+    // The claim is made: a lost announcement (streams re-read) must not make the caller think otherwise.
+    await this.events.announce({ kind: 'status', jobId: row.id, status: 'running' }).catch(() => undefined);
     return { ...toJob(row), payload: JSON.parse(row.payload), attempts: row.attempts };
   }
 
@@ -182,10 +183,17 @@ export class JobsRepository {
   }
 
   /** Puts a running job of `owner` back in the queue (shutdown, or recovered from a dead worker). */
-  async requeue(id: number, owner: string): Promise<boolean> {
+  async requeue(id: number, owner: string, { started = true }: { started?: boolean } = {}): Promise<boolean> {
     const result = await this.db
       .updateTable('jobs')
-      .set({ status: 'pending', lease_owner: null, lease_expires_at: null, updated_at: nowIso() })
+      .set((eb) => ({
+        status: 'pending',
+        lease_owner: null,
+        lease_expires_at: null,
+        updated_at: nowIso(),
+        // A claim that never started a run does not count as an attempt.
+        ...(started ? {} : { attempts: eb('attempts', '-', 1) }),
+      }))
       .where('id', '=', id)
       .where('status', '=', 'running')
       .where('lease_owner', '=', owner)
@@ -199,7 +207,7 @@ export class JobsRepository {
   expired() {
     return this.db
       .selectFrom('jobs')
-      .select(['id', 'command', 'attempts'])
+      .select(['id', 'command', 'attempts', 'lease_owner'])
       .where('status', '=', 'running')
       .where('lease_expires_at', '<', Date.now())
       .orderBy('id')

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { retryOnConflict } from '@app/server-kit';
+import { retryOnConflict, retryWhileUnavailable } from '@app/server-kit';
 import type { ManagerDB } from '../../db/schema.ts';
 import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
@@ -115,12 +115,15 @@ export class DummyProvider implements Provider {
       await this.step(ctx, 'TASK OK');
       return { containerId: String(vmid) };
     } catch (error) {
-      // A failed or cancelled create leaves nothing behind, as on a real node.
-      await this.db
-        .deleteFrom('dummy_instances')
-        .where('node_id', '=', node.id)
-        .where('vmid', '=', vmid)
-        .execute();
+      // A failed or cancelled create leaves nothing behind, as on a real node — whose state, unlike this
+      // simulation's, does not live in our database, so a database outage waits here.
+      await retryWhileUnavailable(() =>
+        this.db
+          .deleteFrom('dummy_instances')
+          .where('node_id', '=', node.id)
+          .where('vmid', '=', vmid)
+          .execute(),
+      );
       throw error;
     }
   }

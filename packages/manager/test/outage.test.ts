@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envReader } from '@app/server-kit';
+import { startPrivatePostgres, type PrivatePostgres } from '@app/server-kit/testing/private-postgres';
+import { readManagerConfig } from '../src/config.ts';
+import { buildManager, type ManagerApp } from '../src/app.ts';
+import { ManagerClient } from './helpers.ts';
+import { eventually, FAST_JOBS, siteInput } from './fleet-helpers.ts';
+
+/**
+ * The manager on a PostgreSQL cluster of its own, which is stopped under load and started again: while
+ * it is down every answer is a 503 in the envelope (never a 500, never a hang), the manager recovers by
+ * itself, and every job it accepted ends exactly once. It brings its own PostgreSQL whatever
+ * TEST_DATABASE_URL says, so it runs in the default pass only (the PostgreSQL pass would repeat it).
+ */
+describe.skipIf(process.env.TEST_DATABASE_URL)('manager through a database outage', () => {
+  let postgres: PrivatePostgres;
+  let manager: ManagerApp;
+  let dataDir: string;
+  let client: ManagerClient;
+  let siteId: number;
+
+  beforeAll(async () => {
+    postgres = await startPrivatePostgres();
+    dataDir = mkdtempSync(join(tmpdir(), 'outage-'));
+    const config = readManagerConfig(
+      envReader({
+        ...FAST_JOBS,
+        DUMMY_STEP_MS: '30',
+        // Short leases, so a claim whose answer the outage swallowed is back in the queue soon.
+        JOB_LEASE_S: '3',
+        DATA_DIR: dataDir,
+        MANAGER_DATABASE_URL: postgres.url,
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_FAILURES: '100000',
+        REGISTRY_MIRROR: 'http://127.0.0.1:9',
+      }),
+    );
+    manager = await buildManager(config);
+    const address = await manager.app.listen({ port: 0, host: '127.0.0.1' });
+    const admin = new ManagerClient(`${address}/api/v1`);
+    await admin.register({ uid: 'admin' });
+    await admin.login('admin');
+    const key = (await admin.post('/apikeys', { description: 'load' })).body.data.key as string;
+    client = new ManagerClient(`${address}/api/v1`);
+    client.defaultHeaders.authorization = `Bearer ${key}`;
+    siteId = (await client.post('/sites', siteInput())).body.data.id;
+    await client.post(`/sites/${siteId}/nodes`, { name: 'sim', nodeType: 'dummy' });
+  }, 60_000);
+  afterAll(async () => {
+    await manager?.close();
+    await postgres?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 while the database is down, recovers by itself, and runs every accepted job once', async () => {
+    const answers: { phase: string; status: number; code?: string }[] = [];
+    const jobIds: number[] = [];
+    let phase = 'before';
+    let loading = true;
+    const record = async (
+      send: () => Promise<{ status: number; body: any }>,
+      onCreated?: (body: any) => void,
+    ) => {
+      const response = await send();
+      answers.push({ phase, status: response.status, code: response.body?.error?.code });
+      if (response.status === 201) onCreated?.(response.body);
+    };
+    let made = 0;
+    const reads = (async () => {
+      while (loading) await record(() => client.get(`/sites/${siteId}/containers`));
+    })();
+    const creates = (async () => {
+      while (loading) {
+        await record(
+          () =>
+            client.post(`/sites/${siteId}/containers`, { hostname: `load${++made}`, template: 'debian:12' }),
+          (body) => jobIds.push(body.data.jobId),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    phase = 'down';
+    await postgres.stop();
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    phase = 'restarting';
+    await postgres.start();
+    await eventually(async () => answers.at(-1)?.status === 200, 20_000);
+    phase = 'after';
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    loading = false;
+    await Promise.all([reads, creates]);
+
+    const unexpected = answers.filter(
+      (answer) => !(answer.status < 300 || (answer.status === 503 && answer.code === 'service_unavailable')),
+    );
+    expect(unexpected).toEqual([]);
+    expect(answers.some((answer) => answer.phase === 'down' && answer.status === 503)).toBe(true);
+    expect(answers.filter((answer) => answer.phase === 'after').every((answer) => answer.status < 300)).toBe(
+      true,
+    );
+
+    // Every accepted job ends, once: no take-over, no second run.
+    expect(jobIds.length).toBeGreaterThan(5);
+    const ends = await eventually(async () => {
+      const jobs = await Promise.all(jobIds.map(async (id) => (await client.get(`/jobs/${id}`)).body.data));
+      return jobs.every((job) => job.status === 'success' || job.status === 'failure') ? jobs : undefined;
+    }, 60_000);
+    const outputs = new Map<number, string>();
+    for (const job of ends) {
+      const output = ((await client.get(`/jobs/${job.id}/status`)).body.data as { output: string }[])
+        .map((row) => row.output)
+        .join('\n');
+      outputs.set(job.id, output);
+      expect(output, `job ${job.id}`).not.toMatch(/Resuming on worker|stopped responding/);
+    }
+    const instances = await manager.database.db.selectFrom('dummy_instances').select(['hostname']).execute();
+    const hostnames = instances.map((row) => row.hostname);
+    expect(new Set(hostnames).size).toBe(hostnames.length);
+    const failed = ends.filter((job) => job.status !== 'success').map((job) => outputs.get(job.id));
+    expect(ends.length - failed.length, failed.join('\n---\n')).toBe(hostnames.length);
+  }, 120_000);
+});
