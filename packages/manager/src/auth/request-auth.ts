@@ -10,10 +10,6 @@ declare module 'fastify' {
     principal: Principal | null;
     session: Session | null;
   }
-  interface FastifyContextConfig {
-    /** `false` exempts a state-changing route from the CSRF check (agents, proxy reports). */
-    csrf?: boolean;
-  }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -58,11 +54,9 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
         await deps.sessions.extend(session);
       }
     }
-    if (
-      request.principal &&
-      !SAFE_METHODS.has(request.method) &&
-      request.routeOptions.config?.csrf !== false
-    ) {
+    // Every session write, the agent routes' included: only credential-less local callers, Bearer
+    // API keys and agent tokens (neither carries a cookie a browser would send by itself) skip it.
+    if (request.principal && !SAFE_METHODS.has(request.method)) {
       const header = request.headers['x-csrf-token'];
       if (typeof header !== 'string' || !safeEqual(header, session.csrfToken)) {
         throw forbidden(

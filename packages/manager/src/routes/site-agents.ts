@@ -56,7 +56,7 @@ export async function siteAgentRoutes(api: Api, services: Services) {
     '/agents',
     {
       onRequest: localOrAdmin,
-      config: { csrf: false, validationError: { statusCode: 422, code: 'validation_failed' } },
+      config: { validationError: { statusCode: 422, code: 'validation_failed' } },
       schema: {
         tags,
         summary:
@@ -99,7 +99,6 @@ export async function siteAgentRoutes(api: Api, services: Services) {
     '/services/:id/last-access',
     {
       onRequest: localOrAdmin,
-      config: { csrf: false },
       schema: {
         tags,
         summary: 'The site proxy saw traffic: sets lastAccessedAt (written at most once per 10 minutes)',
