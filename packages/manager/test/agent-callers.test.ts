@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { checkin, siteInput, startFleetManager } from './fleet-helpers.ts';
-import { jobEnds } from './container-helpers.ts';
+import { checkin, startFleetManager } from './fleet-helpers.ts';
+import { siteWithTcpService } from './container-helpers.ts';
 
 /**
  * Who may check in and report traffic without a credential: only a direct loopback caller. A reverse
@@ -19,17 +19,7 @@ describe('agent check-in and last-access: local callers only, and CSRF for brows
   beforeAll(async () => {
     test = await startFleetManager();
     admin = await adminClient(test);
-    siteId = (await admin.post('/sites', siteInput())).body.data.id;
-    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
-    const created = await admin.post(`/sites/${siteId}/containers`, {
-      hostname: 'web1',
-      template: 'nginx:latest',
-      services: { ssh: { type: 'tcp', internalPort: 22 } },
-    });
-    expect(created.status, created.text).toBe(201);
-    containerId = created.body.data.containerId;
-    expect(await jobEnds(admin, created.body.data.jobId)).toBe('success');
-    serviceId = (await admin.get(`/sites/${siteId}/containers/${containerId}`)).body.data.services[0].id;
+    ({ siteId, containerId, serviceId } = await siteWithTcpService(admin, 'web1'));
     const volume = await test.manager.database.db
       .insertInto('volumes')
       .values({

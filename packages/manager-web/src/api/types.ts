@@ -2,6 +2,7 @@
 
 // Those the manager declares itself come from it, so the two cannot drift (types only: the build erases them).
 export type {
+  AgentToken,
   ApiKey,
   Container,
   ContainerService,

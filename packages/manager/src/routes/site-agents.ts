@@ -1,21 +1,40 @@
 import { Type } from 'typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { forbidden, isLocalRequest, notFound, unauthorized } from '@app/server-kit';
 import type { Api } from '../common/api.ts';
 import { Data, DateTime, Nullable, responses } from '../common/schemas.ts';
-import { requireAdmin } from '../auth/request-auth.ts';
+import { bearerSecret, requireAdmin } from '../auth/request-auth.ts';
+import {
+  isAgentTokenSecret,
+  type AgentTokenService,
+  type SiteAgentCaller,
+} from '../site-config/agent-tokens.ts';
 import type { Services } from '../services.ts';
 
-/**
- * Agents and the proxy report from the gateway host itself, or anywhere with an admin API key.
- * (A callback hook, not an async one: it is on the check-in's hot path and has nothing to await.)
- */
-function localOrAdmin(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
-  if (isLocalRequest(request)) return done();
-  if (!request.principal) return done(unauthorized('Call from the manager host, or send an admin API key.'));
-  if (!request.principal.isAdmin) return done(forbidden('Only administrators can do this.'));
-  done();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the caller authenticated with an agent token: it speaks for that site only. */
+    siteAgent: SiteAgentCaller | null;
+  }
 }
+
+/**
+ * Agents and the proxy report with their site's agent token, from the manager host itself without
+ * credentials, or anywhere with an administrator's API key.
+ */
+const agentCaller = (agentTokens: AgentTokenService) => async (request: FastifyRequest) => {
+  const secret = bearerSecret(request);
+  if (secret !== undefined && isAgentTokenSecret(secret)) {
+    request.siteAgent = (await agentTokens.authenticate(secret)) ?? null;
+    if (!request.siteAgent) throw unauthorized('The agent token is invalid or has been revoked.');
+    return;
+  }
+  if (isLocalRequest(request)) return;
+  if (!request.principal) {
+    throw unauthorized("Send your site's agent token (AGENT_TOKEN), or call from the manager host.");
+  }
+  if (!request.principal.isAdmin) throw forbidden('Only administrators can do this.');
+};
 
 const ServiceReport = Type.Object({
   state: Type.String(),
@@ -49,14 +68,16 @@ const AgentRecord = Type.Object({
 });
 
 export async function siteAgentRoutes(api: Api, services: Services) {
-  const { agents } = services;
+  const { agents, agentTokens } = services;
   const tags = ['Agents'];
+  const localAgentOrAdmin = agentCaller(agentTokens);
+  api.decorateRequest('siteAgent', null);
 
   api.post(
     '/agents',
     {
-      onRequest: localOrAdmin,
-      config: { validationError: { statusCode: 422, code: 'validation_failed' } },
+      onRequest: localAgentOrAdmin,
+      config: { agentToken: true, validationError: { statusCode: 422, code: 'validation_failed' } },
       schema: {
         tags,
         summary:
@@ -75,7 +96,11 @@ export async function siteAgentRoutes(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const answer = await agents.checkIn(request.body, request.headers['if-none-match']);
+      const answer = await agents.checkIn(
+        request.body,
+        request.headers['if-none-match'],
+        request.siteAgent?.siteId,
+      );
       reply.header('etag', answer.etag).header('cache-control', 'no-cache');
       if (answer.status === 304) return reply.code(304).send(undefined as never);
       // The snapshot is serialised once per change; send those bytes as they are.
@@ -98,7 +123,8 @@ export async function siteAgentRoutes(api: Api, services: Services) {
   api.post(
     '/services/:id/last-access',
     {
-      onRequest: localOrAdmin,
+      onRequest: localAgentOrAdmin,
+      config: { agentToken: true },
       schema: {
         tags,
         summary: 'The site proxy saw traffic: sets lastAccessedAt (written at most once per 10 minutes)',
@@ -107,7 +133,9 @@ export async function siteAgentRoutes(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      if (!(await agents.touchService(request.params.id))) throw notFound('Service not found.');
+      if (!(await agents.touchService(request.params.id, request.siteAgent?.siteId))) {
+        throw notFound('Service not found.');
+      }
       return reply.code(204).send(null);
     },
   );

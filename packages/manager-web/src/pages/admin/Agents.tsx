@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import type { Agent } from '../../api/types.ts';
 import { ago, EmptyState, formatDate, PageHeader, QueryState } from '../../components/common.tsx';
+import { AgentTokensSection } from './AgentTokens.tsx';
 
 /** Agents check in every 30 s: three missed check-ins make an agent stale. */
 export const STALE_AFTER_S = 90;
@@ -89,6 +90,7 @@ export function AgentsPage() {
           </Table.ScrollContainer>
         )}
       </QueryState>
+      <AgentTokensSection />
     </>
   );
 }
