@@ -1,12 +1,13 @@
-// Browser test (real Chromium, real manager on loopback): an administrator creates a site's agent
-// token on the Agents page (shown once), sees it listed, and revokes it; the token works until then.
+// Browser tests (real Chromium, real manager on loopback) of the Agents page: an administrator creates
+// a site's agent token (shown once), sees it listed, and revokes it; the token works until then. An
+// agent's word on why its last apply failed is shown beside it.
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
 import { checkin } from '../../manager/test/fleet-helpers.ts';
 import { browserSuite, readToast, screenshot, signedInPage } from './browser.ts';
 import { addSite } from './fixtures.ts';
 
-describe('manager web client: agent tokens', { timeout: 90_000 }, () => {
+describe('manager web client: agent tokens and apply failures', { timeout: 90_000 }, () => {
   const suite = browserSuite();
 
   it('creates a site agent token shown once, lists it, and revokes it', async () => {
@@ -51,6 +52,30 @@ describe('manager web client: agent tokens', { timeout: 90_000 }, () => {
     await readToast(page, 'Agent token revoked');
     await row.waitFor({ state: 'detached' });
     expect((await agent.post('/agents', checkin(siteId))).status).toBe(401);
+    expect(seen.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows why an agent refused or failed its last apply', async () => {
+    const siteId = await addSite(suite.admin, 'north');
+    const message =
+      'refused the snapshot: proxy.httpServices[0].authServer "http://x/;}" is not an auth server URL';
+    const reported = await suite.test.client().post(
+      '/agents',
+      checkin(siteId, {
+        hostname: 'gw-north',
+        services: {
+          nginx: { state: 'active', lastApply: 'failure', message },
+          dnsmasq: { state: 'active', lastApply: 'success' },
+        },
+      }),
+    );
+    expect(reported.status).toBe(200);
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page.goto('/agents');
+    const row = page.getByTestId('agents-table').getByRole('row', { name: /gw-north/ });
+    await row.getByTestId('apply-message').getByText(`nginx: ${message}`).waitFor();
+    await screenshot(page, 'agents-apply-refused');
     expect(seen.errors).toEqual([]);
     await context.close();
   });

@@ -131,7 +131,10 @@ export interface Agent {
   siteName: string | null;
   hostname: string;
   ipv4Address: string | null;
-  services: Record<string, { state: string; lastApply: 'success' | 'failure' | 'unknown' }> | null;
+  services: Record<
+    string,
+    { state: string; lastApply: 'success' | 'failure' | 'unknown'; message?: string }
+  > | null;
   lastCheckinAt: string | null;
   secondsSinceCheckin: number | null;
 }

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, isLocalRequest, notFound, unauthorized } from '@app/server-kit';
+import { REPORT_MESSAGE_MAX } from '@app/agent/snapshot';
 import type { Api } from '../common/api.ts';
 import { Data, DateTime, Nullable, responses } from '../common/schemas.ts';
 import { bearerSecret, requireAdmin } from '../auth/request-auth.ts';
@@ -39,6 +40,8 @@ const agentCaller = (agentTokens: AgentTokenService) => async (request: FastifyR
 const ServiceReport = Type.Object({
   state: Type.String(),
   lastApply: Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('unknown')]),
+  /** Why the last apply failed, as the agent tells it (a refused value names it). */
+  message: Type.Optional(Type.String({ maxLength: REPORT_MESSAGE_MAX })),
 });
 const CheckinBody = Type.Object({
   siteId: Type.Integer(),

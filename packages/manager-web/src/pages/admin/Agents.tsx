@@ -81,6 +81,13 @@ export function AgentsPage() {
                             <Text c="dimmed">—</Text>
                           ) : null}
                         </Group>
+                        {Object.entries(agent.services ?? {}).map(([name, service]) =>
+                          service.lastApply === 'failure' && service.message ? (
+                            <Text key={name} size="xs" c="red" mt={4} data-testid="apply-message">
+                              {name}: {service.message}
+                            </Text>
+                          ) : null,
+                        )}
                       </Table.Td>
                     </Table.Tr>
                   );
