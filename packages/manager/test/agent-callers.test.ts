@@ -97,6 +97,30 @@ describe('agent check-in and last-access: local callers only, and CSRF for brows
     expect(await lastAccess()).not.toBeNull();
   });
 
+  describe.each([
+    ['a TRUST_PROXY list without this peer', '192.0.2.1', false],
+    ['a TRUST_PROXY list with this peer, which names a loopback client', '127.0.0.1', true],
+  ])('behind %s', (_label, trustProxy, local) => {
+    let proxied: TestManager;
+    let proxiedSite: number;
+    beforeAll(async () => {
+      proxied = await startFleetManager({ TRUST_PROXY: trustProxy });
+      proxiedSite = (await siteWithTcpService(await adminClient(proxied), 'web1')).siteId;
+    });
+    afterAll(() => proxied?.close());
+
+    it(`a check-in forwarded for 127.0.0.1 is ${local ? '' : 'not '}local`, async () => {
+      const response = await proxied
+        .client()
+        .post('/agents', checkin(proxiedSite), { headers: { 'x-forwarded-for': '127.0.0.1' } });
+      expect(response.status).toBe(local ? 200 : 401);
+      const remote = await proxied
+        .client()
+        .post('/agents', checkin(proxiedSite), { headers: { 'x-forwarded-for': '203.0.113.5' } });
+      expect(remote.status).toBe(401);
+    });
+  });
+
   describe('a browser session needs the CSRF token on both routes, like any write', () => {
     const routes = () => [
       { path: '/agents', body: checkin(siteId, { hostname: 'from-browser' }), ok: 200 },
