@@ -1,4 +1,4 @@
-import type { AgentConfig } from './config.ts';
+import { managerAuthorization, type AgentConfig } from './config.ts';
 import type { CheckinBody, Snapshot } from './snapshot.ts';
 
 export type CheckinAnswer = { status: 304 } | { status: 200; etag: string | null; snapshot: Snapshot };
@@ -14,7 +14,7 @@ export async function checkIn(
     headers: {
       'content-type': 'application/json',
       ...(etag ? { 'if-none-match': etag } : {}),
-      ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
+      ...managerAuthorization(config),
     },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(config.requestTimeoutMs),

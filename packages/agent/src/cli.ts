@@ -5,7 +5,7 @@ import { runOnce } from './run.ts';
 import { TrafficReporter } from './traffic/reporter.ts';
 
 const program = new Command('site-agent').description(
-  "Keeps this site's nginx and dnsmasq in step with the manager (configured from the environment: SITE_ID, MANAGER_URL, API_KEY, STATE_DIRECTORY).",
+  "Keeps this site's nginx and dnsmasq in step with the manager (configured from the environment: SITE_ID, MANAGER_URL, AGENT_TOKEN, STATE_DIRECTORY).",
 );
 
 const fail = (error: unknown) => {

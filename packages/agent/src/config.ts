@@ -7,6 +7,9 @@ export const AGENT_NAME = 'site-agent';
 export interface AgentConfig {
   siteId: number;
   managerUrl: string;
+  /** This site's agent token: what an agent on a host other than the manager's checks in with. */
+  agentToken: string | undefined;
+  /** An administrator's API key: the spec's older way for remote agents. */
   apiKey: string | undefined;
   stateDirectory: string;
   hostname: string;
@@ -52,6 +55,7 @@ export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
   return {
     siteId,
     managerUrl: managerUrl.replace(/\/+$/, ''),
+    agentToken: env.optionalString('AGENT_TOKEN'),
     apiKey: env.optionalString('API_KEY'),
     stateDirectory: state,
     hostname: env.string('AGENT_HOSTNAME', hostname()),
@@ -79,4 +83,10 @@ export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
       unit: env.string('DNSMASQ_UNIT', 'dnsmasq'),
     },
   };
+}
+
+/** The credential the agent sends to the manager: its site's agent token, else an admin API key, else none. */
+export function managerAuthorization(config: AgentConfig): { authorization?: string } {
+  const secret = config.agentToken ?? config.apiKey;
+  return secret ? { authorization: `Bearer ${secret}` } : {};
 }

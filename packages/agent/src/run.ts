@@ -2,7 +2,7 @@ import type { AgentConfig } from './config.ts';
 import { applyService, type ApplyOutcome } from './apply/apply.ts';
 import { dnsmasqService, nginxService, type ManagedService } from './apply/services.ts';
 import { checkIn } from './checkin.ts';
-import type { CheckinBody } from './snapshot.ts';
+import { REPORT_MESSAGE_MAX, type CheckinBody, type ServiceReport } from './snapshot.ts';
 import { loadState, saveState, type AgentState } from './state.ts';
 import { prepareVolumes } from './volumes.ts';
 
@@ -23,13 +23,17 @@ async function report(
   state: AgentState,
 ): Promise<CheckinBody> {
   const entries = await Promise.all(
-    services.map(
-      async (service) =>
-        [
-          service.name,
-          { state: await service.state(), lastApply: state.lastApply[service.name] ?? 'unknown' },
-        ] as const,
-    ),
+    services.map(async (service): Promise<[string, ServiceReport]> => {
+      const error = state.lastApplyError?.[service.name];
+      return [
+        service.name,
+        {
+          state: await service.state(),
+          lastApply: state.lastApply[service.name] ?? 'unknown',
+          ...(error ? { message: error.slice(0, REPORT_MESSAGE_MAX) } : {}),
+        },
+      ];
+    }),
   );
   return {
     siteId: config.siteId,
@@ -60,12 +64,15 @@ export async function runOnce(
   for (const service of services) {
     applied[service.name] = await applyService(service, answer.snapshot);
     const outcome = applied[service.name]!;
-    if (outcome.result === 'failure') log.error(`${service.name}: rolled back: ${outcome.error}`);
+    if (outcome.result === 'failure') log.error(`${service.name}: not applied: ${outcome.error}`);
     else if (outcome.changed.length) log.info(`${service.name}: applied ${outcome.changed.join(', ')}`);
   }
   const next: AgentState = {
     etag: answer.etag,
     lastApply: Object.fromEntries(Object.entries(applied).map(([name, outcome]) => [name, outcome.result])),
+    lastApplyError: Object.fromEntries(
+      Object.entries(applied).flatMap(([name, outcome]) => (outcome.error ? [[name, outcome.error]] : [])),
+    ),
     volumes: await prepareVolumes(answer.snapshot.proxy.volumes),
   };
   await saveState(config.stateDirectory, next);

@@ -63,10 +63,15 @@ export interface Snapshot {
 
 export type ApplyResult = 'success' | 'failure' | 'unknown';
 
+/** At most this much of an apply's error goes back to the manager. */
+export const REPORT_MESSAGE_MAX = 1000;
+
 /** What the agent reports per managed service at check-in. */
 export interface ServiceReport {
   state: string;
   lastApply: ApplyResult;
+  /** Why the last apply failed (a refused value, nginx -t's complaint), when it did. */
+  message?: string;
 }
 
 export interface CheckinBody {

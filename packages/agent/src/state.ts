@@ -6,6 +6,8 @@ import type { ApplyResult, CheckinBody } from './snapshot.ts';
 export interface AgentState {
   etag: string | null;
   lastApply: Record<string, ApplyResult>;
+  /** Why the last apply of a service failed, by service name. */
+  lastApplyError?: Record<string, string>;
   /** Volume results not yet acknowledged by a check-in. */
   volumes: NonNullable<CheckinBody['volumes']>;
 }

@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyService } from '../src/apply/apply.ts';
 import { dnsmasqService, nginxService } from '../src/apply/services.ts';
 import type { Snapshot } from '../src/snapshot.ts';
-import { eventually, get, startBackend, startSandbox, tcpEcho, type Sandbox } from './sandbox.ts';
+import {
+  eventually,
+  get,
+  sampleSnapshot,
+  startBackend,
+  startSandbox,
+  tcpEcho,
+  type Sandbox,
+} from './sandbox.ts';
 
 describe('applying snapshots to real nginx and dnsmasq', () => {
   let sandbox: Sandbox;
@@ -33,62 +41,7 @@ describe('applying snapshots to real nginx and dnsmasq', () => {
     streamPort = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
 
-    snapshot = {
-      site: {
-        id: 1,
-        name: 'Site',
-        internalDomain: 'site.test',
-        dhcpRange: '10.99.0.100-10.99.0.200',
-        subnetMask: '255.255.255.0',
-        gateway: '10.99.0.1',
-        dnsForwarders: '127.0.0.1#9',
-        externalIp: null,
-        nodes: [{ name: 'pve1', ipv4Address: '10.99.0.2' }],
-        containers: [
-          { id: 1, hostname: 'web1', ipv4Address: '10.99.0.101', macAddress: '02:00:0A:63:00:65' },
-        ],
-        dnsRecords: [{ serviceId: 3, dnsName: '_app._tcp', hostname: 'web1', port: 8080 }],
-      },
-      proxy: {
-        httpServices: [
-          {
-            serviceId: 1,
-            host: 'app.example.test',
-            domain: 'example.test',
-            backendScheme: 'http',
-            address: '127.0.0.1',
-            port: backend.port,
-            authRequired: false,
-            authServer: null,
-          },
-          {
-            serviceId: 2,
-            host: 'secure.example.test',
-            domain: 'example.test',
-            backendScheme: 'http',
-            address: '127.0.0.1',
-            port: backend.port,
-            authRequired: true,
-            authServer: `http://127.0.0.1:${auth.port}`,
-          },
-          {
-            serviceId: 4,
-            host: 'noauth.other.test',
-            domain: 'other.test',
-            backendScheme: 'http',
-            address: '127.0.0.1',
-            port: backend.port,
-            authRequired: true,
-            authServer: null,
-          },
-        ],
-        streamServices: [
-          { serviceId: 5, protocol: 'tcp', externalPort: streamPort, address: '127.0.0.1', port: echoPort },
-        ],
-        externalDomains: [{ name: 'example.test' }, { name: 'other.test' }],
-        volumes: [],
-      },
-    };
+    snapshot = sampleSnapshot({ backend: backend.port, auth: auth.port, stream: streamPort, echo: echoPort });
   });
   afterAll(async () => {
     await sandbox?.stop();

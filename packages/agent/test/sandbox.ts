@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envReader } from '@app/server-kit';
 import { readAgentConfig, type AgentConfig } from '../src/config.ts';
+import type { Snapshot } from '../src/snapshot.ts';
 import { pidFrom, run, sleep } from '../src/apply/process.ts';
 
 export async function freePort(): Promise<number> {
@@ -181,4 +182,71 @@ export function tcpEcho(port: number, message: string): Promise<string> {
     });
     socket.on('error', reject);
   });
+}
+
+/**
+ * A site as the manager would send it: three HTTP services to the `backend` port (plain, behind the
+ * auth server on `auth`, and one whose domain has no auth server), a TCP stream from `stream` to the
+ * `echo` port, and dnsmasq settings with a node, a container and an SRV record.
+ */
+export function sampleSnapshot(ports: {
+  backend: number;
+  auth: number;
+  stream: number;
+  echo: number;
+}): Snapshot {
+  return {
+    site: {
+      id: 1,
+      name: 'Site',
+      internalDomain: 'site.test',
+      dhcpRange: '10.99.0.100-10.99.0.200',
+      subnetMask: '255.255.255.0',
+      gateway: '10.99.0.1',
+      dnsForwarders: '127.0.0.1#9',
+      externalIp: null,
+      nodes: [{ name: 'pve1', ipv4Address: '10.99.0.2' }],
+      containers: [{ id: 1, hostname: 'web1', ipv4Address: '10.99.0.101', macAddress: '02:00:0A:63:00:65' }],
+      dnsRecords: [{ serviceId: 3, dnsName: '_app._tcp', hostname: 'web1', port: 8080 }],
+    },
+    proxy: {
+      httpServices: [
+        {
+          serviceId: 1,
+          host: 'app.example.test',
+          domain: 'example.test',
+          backendScheme: 'http',
+          address: '127.0.0.1',
+          port: ports.backend,
+          authRequired: false,
+          authServer: null,
+        },
+        {
+          serviceId: 2,
+          host: 'secure.example.test',
+          domain: 'example.test',
+          backendScheme: 'http',
+          address: '127.0.0.1',
+          port: ports.backend,
+          authRequired: true,
+          authServer: `http://127.0.0.1:${ports.auth}`,
+        },
+        {
+          serviceId: 4,
+          host: 'noauth.other.test',
+          domain: 'other.test',
+          backendScheme: 'http',
+          address: '127.0.0.1',
+          port: ports.backend,
+          authRequired: true,
+          authServer: null,
+        },
+      ],
+      streamServices: [
+        { serviceId: 5, protocol: 'tcp', externalPort: ports.stream, address: '127.0.0.1', port: ports.echo },
+      ],
+      externalDomains: [{ name: 'example.test' }, { name: 'other.test' }],
+      volumes: [],
+    },
+  };
 }

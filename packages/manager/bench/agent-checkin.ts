@@ -115,6 +115,8 @@ try {
     const result = await autocannon({ connections: 10, duration: DURATION_S, ...options });
     return result.requests.average;
   };
+  // The same check-in as a remote agent makes it: with its site's agent token.
+  const token = (await admin.post(`/sites/${siteId}/agent-tokens`, {})).body.data.token as string;
   const health = { url: `${base}/health` };
   const checkin = {
     url: `${base}/agents`,
@@ -123,15 +125,18 @@ try {
     body,
   };
   // Both routes warm up (JIT) first; the rounds alternate so a load change on the machine hits both.
+  const withToken = { ...checkin, headers: { ...checkin.headers, authorization: `Bearer ${token}` } };
   await measure({ ...health, duration: 1 });
   await measure({ ...checkin, duration: 1 });
+  await measure({ ...withToken, duration: 1 });
   const ratios: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const healthRate = await measure(health);
     const checkinRate = await measure(checkin);
+    const tokenRate = await measure(withToken);
     ratios.push(checkinRate / healthRate);
     console.log(
-      `round ${round}: GET /health ${healthRate.toFixed(0)} req/s, POST /agents (304 path) ${checkinRate.toFixed(0)} req/s, ratio ${(checkinRate / healthRate).toFixed(2)}`,
+      `round ${round}: GET /health ${healthRate.toFixed(0)} req/s, POST /agents (304 path) ${checkinRate.toFixed(0)} req/s, ratio ${(checkinRate / healthRate).toFixed(2)}; with an agent token ${tokenRate.toFixed(0)} req/s, ratio ${(tokenRate / healthRate).toFixed(2)}`,
     );
   }
   ratios.sort((a, b) => a - b);

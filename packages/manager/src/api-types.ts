@@ -1,6 +1,7 @@
 // Response shapes the manager declares itself, for the web client (packages/manager-web) to import as
 // types only: its build erases them, so no server code reaches the browser.
 export type { ApiKey } from './auth/api-keys.ts';
+export type { AgentToken } from './site-config/agent-tokens.ts';
 export type { Container } from './containers/container-view.ts';
 export type { ContainerStatus } from './containers/container-status.ts';
 export type { Job, JobStatus } from './jobs/types.ts';

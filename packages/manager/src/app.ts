@@ -25,6 +25,7 @@ import { jobRoutes } from './routes/jobs.ts';
 import { containerRoutes } from './routes/containers.ts';
 import { resourceRequestRoutes } from './routes/resource-requests.ts';
 import { siteAgentRoutes } from './routes/site-agents.ts';
+import { agentTokenRoutes } from './routes/agent-tokens.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { externalDomainRoutes } from './routes/external-domains.ts';
 import { ConfigChanges } from './site-config/config-changes.ts';
@@ -115,6 +116,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         containerRoutes,
         resourceRequestRoutes,
         siteAgentRoutes,
+        agentTokenRoutes,
         notificationRoutes,
         externalDomainRoutes,
       ]) {

@@ -36,7 +36,7 @@ export function createServices(ctx: ManagerContext) {
     oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users) : undefined,
     ...fleet,
     ...createContainerServices(ctx, fleet, { settings, users: users.repo }),
-    ...createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener),
+    ...createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener, fleet.sites),
   };
 }
 

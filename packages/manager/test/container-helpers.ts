@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { SecretBox } from '@app/server-kit';
 import type { ManagerClient, TestManager } from './helpers.ts';
-import { eventually } from './fleet-helpers.ts';
+import { eventually, siteInput } from './fleet-helpers.ts';
 
 /** Inserts an external domain directly (its endpoints belong to another issue). */
 export async function addDomain(
@@ -84,4 +84,27 @@ export async function setEnvironmentAndWait(
   expect(status, outputs.join('\n')).toBe('success');
   const container = (await client.get(`/sites/${siteId}/containers/${id}`)).body.data;
   return { outputs, container };
+}
+
+/**
+ * A site (`site` overrides its input) with a simulated node `<hostname>-node` and one provisioned
+ * container `hostname` with a TCP service on port 22.
+ */
+export async function siteWithTcpService(
+  admin: ManagerClient,
+  hostname: string,
+  site: Record<string, unknown> = {},
+): Promise<{ siteId: number; containerId: number; serviceId: number }> {
+  const siteId = (await admin.post('/sites', siteInput(site))).body.data.id as number;
+  await admin.post(`/sites/${siteId}/nodes`, { name: `${hostname}-node`, nodeType: 'dummy' });
+  const created = await admin.post(`/sites/${siteId}/containers`, {
+    hostname,
+    template: 'nginx:latest',
+    services: { ssh: { type: 'tcp', internalPort: 22 } },
+  });
+  expect(created.status, created.text).toBe(201);
+  expect(await jobEnds(admin, created.body.data.jobId)).toBe('success');
+  const containerId = created.body.data.containerId as number;
+  const container = (await admin.get(`/sites/${siteId}/containers/${containerId}`)).body.data;
+  return { siteId, containerId, serviceId: container.services[0].id };
 }

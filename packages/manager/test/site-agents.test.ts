@@ -163,6 +163,28 @@ describe('agent check-in and snapshot', () => {
     expect((await user.get('/agents')).status).toBe(403);
   });
 
+  it("keeps the agent's word on a failed apply (bounded), and lists it", async () => {
+    const message =
+      'refused the snapshot: proxy.httpServices[0].authServer "http://x/;}" is not an auth server URL';
+    const failed = {
+      nginx: { state: 'active', lastApply: 'failure', message },
+      dnsmasq: { state: 'active', lastApply: 'success' },
+    };
+    expect(
+      (await test.client().post('/agents', checkin(siteId, { hostname: 'gw2', services: failed }))).status,
+    ).toBe(200);
+    const listed = (await admin.get('/agents')).body.data.find(
+      (agent: { hostname: string }) => agent.hostname === 'gw2',
+    );
+    expect(listed.services).toEqual(failed);
+    const tooLong = { nginx: { state: 'active', lastApply: 'failure', message: 'x'.repeat(1001) } };
+    const refused = await test
+      .client()
+      .post('/agents', checkin(siteId, { hostname: 'gw2', services: tooLong }));
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.fields['services.nginx.message']).toBeTruthy();
+  });
+
   it('sets a service last access at most once per 10 minutes', async () => {
     const container = (await admin.get(`/sites/${siteId}/containers`)).body.data[0];
     const serviceId = container.services[0].id;

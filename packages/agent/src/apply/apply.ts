@@ -9,10 +9,19 @@ export interface ApplyOutcome {
 }
 
 /**
- * Swaps the service's new files in, checks them with the service's own test, reloads; on any failure
- * puts the previous files back and reloads again, so the service keeps running what worked.
+ * Refuses a snapshot with a value outside the grammar before anything is written. Otherwise swaps the
+ * service's new files in, checks them with the service's own test, reloads; on any failure puts the
+ * previous files back and reloads again, so the service keeps running what worked.
  */
 export async function applyService(service: ManagedService, snapshot: Snapshot): Promise<ApplyOutcome> {
+  const problems = service.problems(snapshot);
+  if (problems.length) {
+    return {
+      result: 'failure',
+      changed: [],
+      error: `refused the snapshot, the running configuration is kept: ${problems.join('; ')}`,
+    };
+  }
   const swap = await FileSwap.prepare(service.files(snapshot));
   const changed = swap.changedPaths;
   if (!changed.length) return { result: 'success', changed };

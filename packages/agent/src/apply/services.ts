@@ -1,13 +1,17 @@
 import type { AgentConfig } from '../config.ts';
+import { isSafePath } from '../config-values.ts';
 import { renderDhcpHosts, renderDnsmasqConf, renderHosts } from '../render/dnsmasq.ts';
 import { renderNginxHttp, renderNginxStream } from '../render/nginx.ts';
 import type { Snapshot } from '../snapshot.ts';
+import { proxyProblems, siteProblems } from '../snapshot-check.ts';
 import type { FileContent } from './files.ts';
 import { pidFrom, run, signal, sleep, systemdActive } from './process.ts';
 
 /** A service the agent keeps in step with the snapshot: its files, its own check, its reload. */
 export interface ManagedService {
   name: string;
+  /** The values of the snapshot this service's files would carry that do not fit their grammar. */
+  problems(snapshot: Snapshot): string[];
   files(snapshot: Snapshot): FileContent[];
   validate(): Promise<void>;
   /** Makes the running service take the files; `changed` are the paths that differ. */
@@ -30,6 +34,13 @@ async function stateOf(unit: string, pidFile: string): Promise<string> {
 export function nginxService(config: AgentConfig['nginx']): ManagedService {
   return {
     name: 'nginx',
+    problems: (snapshot) => [
+      ...proxyProblems(snapshot.proxy),
+      // Certificates are read from <certDir>/<domain>/, quoted into the configuration.
+      ...(isSafePath(config.certDir)
+        ? []
+        : [`CERT_DIR ${JSON.stringify(config.certDir)} is not a safe path`]),
+    ],
     files: (snapshot) => [
       { path: config.httpConf, content: renderNginxHttp(config, snapshot.proxy) },
       { path: config.streamConf, content: renderNginxStream(config, snapshot.proxy) },
@@ -66,6 +77,7 @@ export function dnsmasqService(config: AgentConfig['dnsmasq']): ManagedService {
   };
   return {
     name: 'dnsmasq',
+    problems: (snapshot) => siteProblems(snapshot.site),
     files: (snapshot) => [
       { path: config.conf, content: renderDnsmasqConf(config, snapshot.site) },
       { path: config.hostsFile, content: renderHosts(snapshot.site) },

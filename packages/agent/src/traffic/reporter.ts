@@ -1,5 +1,5 @@
 import { createSocket, type Socket } from 'node:dgram';
-import type { AgentConfig } from '../config.ts';
+import { managerAuthorization, type AgentConfig } from '../config.ts';
 
 export const QUIET_MS = 10 * 60_000;
 
@@ -32,7 +32,7 @@ export class TrafficReporter {
     try {
       const response = await fetch(`${this.config.managerUrl}/api/v1/services/${serviceId}/last-access`, {
         method: 'POST',
-        headers: this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {},
+        headers: managerAuthorization(this.config),
         signal: AbortSignal.timeout(this.config.requestTimeoutMs),
       });
       if (response.status !== 204) throw new Error(`answered ${response.status}`);

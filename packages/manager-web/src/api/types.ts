@@ -2,6 +2,7 @@
 
 // Those the manager declares itself come from it, so the two cannot drift (types only: the build erases them).
 export type {
+  AgentToken,
   ApiKey,
   Container,
   ContainerService,
@@ -130,7 +131,10 @@ export interface Agent {
   siteName: string | null;
   hostname: string;
   ipv4Address: string | null;
-  services: Record<string, { state: string; lastApply: 'success' | 'failure' | 'unknown' }> | null;
+  services: Record<
+    string,
+    { state: string; lastApply: 'success' | 'failure' | 'unknown'; message?: string }
+  > | null;
   lastCheckinAt: string | null;
   secondsSinceCheckin: number | null;
 }

@@ -4,6 +4,7 @@ import type { ApiKeyService } from './api-keys.ts';
 import type { Principal } from './principal.ts';
 import { SESSION_COOKIE, type Session, type SessionStore } from './sessions.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
+import { isAgentTokenSecret } from '../site-config/agent-tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -11,8 +12,8 @@ declare module 'fastify' {
     session: Session | null;
   }
   interface FastifyContextConfig {
-    /** `false` exempts a state-changing route from the CSRF check (agents, proxy reports). */
-    csrf?: boolean;
+    /** The route resolves agent tokens itself (the site agent's check-in and traffic report). */
+    agentToken?: boolean;
   }
 }
 
@@ -34,9 +35,14 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
   app.decorateRequest('session', null);
 
   app.addHook('onRequest', async (request) => {
-    const authorization = request.headers.authorization;
-    if (authorization?.toLowerCase().startsWith('bearer ')) {
-      const principal = await deps.apiKeys.authenticate(authorization.slice(7).trim());
+    const secret = bearerSecret(request);
+    if (secret !== undefined) {
+      // An agent token is no user credential: the agent routes resolve it, every other route refuses it.
+      if (isAgentTokenSecret(secret)) {
+        if (request.routeOptions.config?.agentToken) return;
+        throw unauthorized('An agent token is good only for the site agent check-in and traffic report.');
+      }
+      const principal = await deps.apiKeys.authenticate(secret);
       if (!principal) throw unauthorized('The API key is invalid or has been deleted.');
       request.principal = principal;
       return;
@@ -58,11 +64,9 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
         await deps.sessions.extend(session);
       }
     }
-    if (
-      request.principal &&
-      !SAFE_METHODS.has(request.method) &&
-      request.routeOptions.config?.csrf !== false
-    ) {
+    // Every session write, the agent routes' included: only credential-less local callers, Bearer
+    // API keys and agent tokens (neither carries a cookie a browser would send by itself) skip it.
+    if (request.principal && !SAFE_METHODS.has(request.method)) {
       const header = request.headers['x-csrf-token'];
       if (typeof header !== 'string' || !safeEqual(header, session.csrfToken)) {
         throw forbidden(
@@ -72,6 +76,12 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
       }
     }
   });
+}
+
+/** The secret of an `Authorization: Bearer …` header, if the request has one. */
+export function bearerSecret(request: FastifyRequest): string | undefined {
+  const authorization = request.headers.authorization;
+  return authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : undefined;
 }
 
 export function setSessionCookie(reply: FastifyReply, session: Session, secure: boolean) {

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { conflict } from '@app/server-kit';
-import { ipv4ToNumber, numberToIpv4, parseDhcpRange } from '../sites/network-rules.ts';
+import { ipv4ToNumber, parseDhcpRange } from '@app/agent/config-values';
+import { numberToIpv4 } from '../sites/network-rules.ts';
 
 /** Columns whose unique constraints judge concurrent allocations (retry the transaction on a clash). */
 export const ALLOCATED_COLUMNS = ['mac_address', 'ipv4_address', 'external_port'];

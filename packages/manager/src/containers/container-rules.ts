@@ -1,6 +1,6 @@
+import { isDnsLabel } from '@app/agent/config-values';
 import { badRequest, validationFailed, type FieldErrors } from '@app/server-kit';
 
-const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export interface EnvVar {
@@ -11,15 +11,13 @@ export interface EnvVar {
 /** A container hostname is one DNS label (letters, digits, inner hyphens; ≤ 63); stored lower-case. */
 export function checkHostname(hostname: string): string {
   const value = hostname.trim().toLowerCase();
-  if (!LABEL.test(value)) {
+  if (!isDnsLabel(value)) {
     throw validationFailed({
       hostname: 'must be a DNS label: letters, digits and inner hyphens, at most 63 characters',
     });
   }
   return value;
 }
-
-export const isDnsLabel = (value: string) => LABEL.test(value);
 
 /** The image to run: `template`, or `customTemplate` when template is `custom`. */
 export function imageOf(template: string, customTemplate: string | undefined): string {

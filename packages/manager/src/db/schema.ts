@@ -295,8 +295,19 @@ export interface VolumesTable {
   applied_at: string | null;
 }
 
+export interface AgentTokensTable {
+  id: string;
+  site_id: number;
+  token_prefix: string;
+  token_hash: string;
+  description: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
 export interface SiteAgentsDB {
   agents: AgentsTable;
+  agent_tokens: AgentTokensTable;
   notifications: NotificationsTable;
   volumes: VolumesTable;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isAuthServerUrl, isDomainName } from '@app/agent/config-values';
 import {
   conflict,
   isForeignKeyViolation,
@@ -33,7 +34,6 @@ export interface ExternalDomainInput {
   authServer?: string | null | undefined;
 }
 
-const DOMAIN = /^(?=.{1,253}$)(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const isHttpUrl = (value: string) => {
   try {
@@ -129,14 +129,17 @@ export class ExternalDomainsService {
   private async checked(input: ExternalDomainInput) {
     const fields: FieldErrors = {};
     const name = input.name.trim().toLowerCase();
-    if (!DOMAIN.test(name)) fields.name = 'must be a domain name such as example.com';
+    if (!isDomainName(name, 2)) fields.name = 'must be a domain name such as example.com';
     const acmeEmail = blankToNull(input.acmeEmail);
     if (acmeEmail && !EMAIL.test(acmeEmail)) fields.acmeEmail = 'must be an e-mail address';
     const acmeDirectoryUrl = blankToNull(input.acmeDirectoryUrl);
     if (acmeDirectoryUrl && !isHttpUrl(acmeDirectoryUrl)) fields.acmeDirectoryUrl = 'must be an http(s) URL';
     const authServer = blankToNull(input.authServer);
-    if (authServer && !isHttpUrl(authServer))
-      fields.authServer = 'must be an http(s) URL, such as http://127.0.0.1:4180';
+    // It goes into nginx's proxy_pass as it is: the grammar leaves nothing nginx would read as syntax.
+    if (authServer && !isAuthServerUrl(authServer)) {
+      fields.authServer =
+        'must be an http(s) URL, such as http://127.0.0.1:4180: a host, an optional port and a path of letters, digits and . _ ~ % / + - only';
+    }
     const siteId = input.siteId ?? null;
     if (
       siteId !== null &&

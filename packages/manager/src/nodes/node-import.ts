@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isDomainName, isIPv4, isMacAddress } from '@app/agent/config-values';
 import { AppError, conflict } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
@@ -32,6 +33,22 @@ const importFailed = (error: unknown) =>
     'import_failed',
     `Import from the hypervisor cluster failed: ${error instanceof Error ? error.message : String(error)}`,
   );
+
+/**
+ * The instance as the site agent's files may carry it: none whose hostname is not a host name, and no
+ * MAC or IPv4 address that does not parse (the site agent writes them into dnsmasq).
+ */
+function adoptable(instance: ImportableInstance): ImportableInstance[] {
+  if (!isDomainName(instance.hostname)) return [];
+  const { macAddress, ipv4Address } = instance;
+  return [
+    {
+      ...instance,
+      macAddress: macAddress && isMacAddress(macAddress) ? macAddress : null,
+      ipv4Address: ipv4Address && isIPv4(ipv4Address) ? ipv4Address : null,
+    },
+  ];
+}
 
 /**
  * Logs in to a Proxmox VE cluster with a username and password, creates a node for each cluster member
@@ -78,7 +95,7 @@ export class NodeImportService {
               trx,
             );
         nodes.push(node);
-        for (const instance of member.instances) {
+        for (const instance of member.instances.flatMap(adoptable)) {
           const clash = await trx
             .selectFrom('containers')
             .select('id')

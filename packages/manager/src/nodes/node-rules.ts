@@ -1,4 +1,4 @@
-import { isIPv4 } from 'node:net';
+import { isDomainName, isIPv4 } from '@app/agent/config-values';
 import { badRequest, type FieldErrors } from '@app/server-kit';
 
 export const NODE_TYPES = ['hypervisor', 'dummy', 'engine'] as const;
@@ -61,8 +61,6 @@ export function checkEngineHost(apiUrl: string | null) {
   }
 }
 
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-
 export interface NodeFieldsToCheck {
   name: string;
   nodeType: NodeType;
@@ -73,7 +71,7 @@ export interface NodeFieldsToCheck {
 /** Model rules beyond the engine host (answered as 422 validation_failed). */
 export function nodeRuleViolations(node: NodeFieldsToCheck): FieldErrors {
   const fields: FieldErrors = {};
-  if (!HOSTNAME.test(node.name)) fields.name = 'must be the hypervisor hostname (letters, digits, - and .)';
+  if (!isDomainName(node.name)) fields.name = 'must be the hypervisor hostname (letters, digits, - and .)';
   if (node.ipv4Address !== null && !isIPv4(node.ipv4Address)) fields.ipv4Address = 'must be an IPv4 address';
   if (node.nodeType === 'hypervisor' && node.apiUrl !== null) {
     let ok = false;

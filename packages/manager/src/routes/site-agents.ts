@@ -1,25 +1,53 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, isLocalRequest, notFound, unauthorized } from '@app/server-kit';
+import { REPORT_MESSAGE_MAX } from '@app/agent/snapshot';
 import type { Api } from '../common/api.ts';
 import { Data, DateTime, Nullable, responses } from '../common/schemas.ts';
-import { requireAdmin } from '../auth/request-auth.ts';
+import { bearerSecret, requireAdmin } from '../auth/request-auth.ts';
+import {
+  isAgentTokenSecret,
+  type AgentTokenService,
+  type SiteAgentCaller,
+} from '../site-config/agent-tokens.ts';
 import type { Services } from '../services.ts';
 
-/**
- * Agents and the proxy report from the gateway host itself, or anywhere with an admin API key.
- * (A callback hook, not an async one: it is on the check-in's hot path and has nothing to await.)
- */
-function localOrAdmin(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
-  if (isLocalRequest(request)) return done();
-  if (!request.principal) return done(unauthorized('Call from the manager host, or send an admin API key.'));
-  if (!request.principal.isAdmin) return done(forbidden('Only administrators can do this.'));
-  done();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the caller authenticated with an agent token: it speaks for that site only. */
+    siteAgent: SiteAgentCaller | null;
+  }
 }
+
+/**
+ * Agents and the proxy report with their site's agent token, from the manager host itself without
+ * credentials, or anywhere with an administrator's API key. (A callback hook: on the check-in's hot
+ * path only a token not seen in the last seconds has anything to await.)
+ */
+const agentCaller =
+  (agentTokens: AgentTokenService) =>
+  (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const secret = bearerSecret(request);
+    if (secret !== undefined && isAgentTokenSecret(secret)) {
+      agentTokens.authenticate(secret).then((caller) => {
+        request.siteAgent = caller ?? null;
+        done(caller ? undefined : unauthorized('The agent token is invalid or has been revoked.'));
+      }, done);
+      return;
+    }
+    if (isLocalRequest(request)) return done();
+    if (!request.principal) {
+      return done(unauthorized("Send your site's agent token (AGENT_TOKEN), or call from the manager host."));
+    }
+    if (!request.principal.isAdmin) return done(forbidden('Only administrators can do this.'));
+    done();
+  };
 
 const ServiceReport = Type.Object({
   state: Type.String(),
   lastApply: Type.Union([Type.Literal('success'), Type.Literal('failure'), Type.Literal('unknown')]),
+  /** Why the last apply failed, as the agent tells it (a refused value names it). */
+  message: Type.Optional(Type.String({ maxLength: REPORT_MESSAGE_MAX })),
 });
 const CheckinBody = Type.Object({
   siteId: Type.Integer(),
@@ -49,14 +77,16 @@ const AgentRecord = Type.Object({
 });
 
 export async function siteAgentRoutes(api: Api, services: Services) {
-  const { agents } = services;
+  const { agents, agentTokens } = services;
   const tags = ['Agents'];
+  const localAgentOrAdmin = agentCaller(agentTokens);
+  api.decorateRequest('siteAgent', null);
 
   api.post(
     '/agents',
     {
-      onRequest: localOrAdmin,
-      config: { csrf: false, validationError: { statusCode: 422, code: 'validation_failed' } },
+      onRequest: localAgentOrAdmin,
+      config: { agentToken: true, validationError: { statusCode: 422, code: 'validation_failed' } },
       schema: {
         tags,
         summary:
@@ -75,7 +105,11 @@ export async function siteAgentRoutes(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const answer = await agents.checkIn(request.body, request.headers['if-none-match']);
+      const answer = await agents.checkIn(
+        request.body,
+        request.headers['if-none-match'],
+        request.siteAgent?.siteId,
+      );
       reply.header('etag', answer.etag).header('cache-control', 'no-cache');
       if (answer.status === 304) return reply.code(304).send(undefined as never);
       // The snapshot is serialised once per change; send those bytes as they are.
@@ -98,8 +132,8 @@ export async function siteAgentRoutes(api: Api, services: Services) {
   api.post(
     '/services/:id/last-access',
     {
-      onRequest: localOrAdmin,
-      config: { csrf: false },
+      onRequest: localAgentOrAdmin,
+      config: { agentToken: true },
       schema: {
         tags,
         summary: 'The site proxy saw traffic: sets lastAccessedAt (written at most once per 10 minutes)',
@@ -108,7 +142,9 @@ export async function siteAgentRoutes(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      if (!(await agents.touchService(request.params.id))) throw notFound('Service not found.');
+      if (!(await agents.touchService(request.params.id, request.siteAgent?.siteId))) {
+        throw notFound('Service not found.');
+      }
       return reply.code(204).send(null);
     },
   );

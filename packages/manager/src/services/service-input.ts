@@ -1,5 +1,5 @@
+import { isDnsLabel, isDomainName, isSrvName } from '@app/agent/config-values';
 import { badRequest } from '@app/server-kit';
-import { isDnsLabel } from '../containers/container-rules.ts';
 import type { ExternalDomain } from '../external-domains/external-domains-repository.ts';
 
 /** ServiceInput as the API receives it (forms may send numbers as strings). */
@@ -79,8 +79,11 @@ export function parseService(
   if (type === 'tcp' || type === 'udp') return { kind: 'transport', internalPort, protocol: type };
   if (type === 'srv') {
     const dnsName = typeof entry.dnsName === 'string' ? entry.dnsName.trim() : '';
-    if (!/^_?[A-Za-z0-9]([A-Za-z0-9_.-]{0,252})$/.test(dnsName)) {
-      throw invalid(key, 'dnsName is required for srv (a DNS name such as _ldap._tcp)');
+    if (!isSrvName(dnsName)) {
+      throw invalid(
+        key,
+        'dnsName is required for srv (a DNS name such as _ldap._tcp: labels of letters, digits and inner hyphens, each may start with _)',
+      );
     }
     return { kind: 'dns', internalPort, dnsName };
   }
@@ -92,6 +95,9 @@ export function parseService(
   const externalDomainId = integer(entry.externalDomainId);
   const domain = externalDomainId === undefined ? undefined : domains.get(externalDomainId);
   if (!domain) throw invalid(key, 'externalDomainId must name an existing external domain');
+  if (!isDomainName(`${externalHostname}.${domain.name}`)) {
+    throw invalid(key, `externalHostname makes a host name longer than 253 characters with ${domain.name}`);
+  }
   if (authRequired && !domain.authServer) {
     throw invalid(key, `authRequired needs an auth server on domain ${domain.name}`);
   }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { notFound, validationFailed } from '@app/server-kit';
+import { forbidden, notFound, validationFailed } from '@app/server-kit';
 import type { CheckinBody, ServiceReport } from '@app/agent/snapshot';
 import type { ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
@@ -17,6 +17,9 @@ export interface AgentRecord {
   secondsSinceCheckin: number | null;
 }
 
+const otherSite = (siteId: number) =>
+  forbidden(`This agent token belongs to site ${siteId}: it reports for that site only.`);
+
 /** A record unchanged apart from its time is written at most this often. */
 const RECORD_REFRESH_MS = 15_000;
 
@@ -31,12 +34,18 @@ export class AgentsService {
     private readonly snapshots: SnapshotCache,
   ) {}
 
-  async checkIn(body: Partial<CheckinBody>, ifNoneMatch: string | undefined): Promise<CheckinAnswer> {
+  /** `onlySite`: the caller is the agent of that site (an agent token), and may check in for it only. */
+  async checkIn(
+    body: Partial<CheckinBody>,
+    ifNoneMatch: string | undefined,
+    onlySite?: number,
+  ): Promise<CheckinAnswer> {
     const fields: Record<string, string> = {};
     if (!Number.isInteger(body.siteId)) fields.siteId = 'is required (an integer)';
     if (typeof body.hostname !== 'string' || !body.hostname.trim()) fields.hostname = 'is required';
     if (Object.keys(fields).length) throw validationFailed(fields);
     const siteId = body.siteId!;
+    if (onlySite !== undefined && siteId !== onlySite) throw otherSite(onlySite);
     const snapshot = await this.snapshots.get(siteId);
     if (!snapshot) throw notFound('Site not found.', 'site_not_found');
     await this.record(siteId, body as CheckinBody);
@@ -120,8 +129,22 @@ export class AgentsService {
     }));
   }
 
-  /** Sets a service's last access to now, at most once per 10 minutes; false when it does not exist. */
-  async touchService(serviceId: number): Promise<boolean> {
+  /**
+   * Sets a service's last access to now, at most once per 10 minutes; false when it does not exist.
+   * `onlySite`: the caller is the agent of that site, and may report its services only.
+   */
+  async touchService(serviceId: number, onlySite?: number): Promise<boolean> {
+    if (onlySite !== undefined) {
+      const service = await this.db
+        .selectFrom('services')
+        .innerJoin('containers', 'containers.id', 'services.container_id')
+        .innerJoin('nodes', 'nodes.id', 'containers.node_id')
+        .select('nodes.site_id')
+        .where('services.id', '=', serviceId)
+        .executeTakeFirst();
+      if (!service) return false;
+      if (service.site_id !== onlySite) throw otherSite(onlySite);
+    }
     const now = new Date();
     const result = await this.db
       .updateTable('services')

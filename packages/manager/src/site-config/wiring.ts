@@ -3,15 +3,19 @@ import type { ManagerContext } from '../context.ts';
 import { ExternalDomainsService } from '../external-domains/external-domains-service.ts';
 import { NotificationsService } from '../notifications/notifications-service.ts';
 import { AgentsService } from './agents-service.ts';
+import { AgentTokensRepository } from './agent-tokens-repository.ts';
+import { AgentTokenService } from './agent-tokens.ts';
+import type { SitesService } from '../sites/sites-service.ts';
 import type { PgListener } from '../common/pg-listener.ts';
 import type { ConfigChanges } from './config-changes.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 
-/** Services of the site-agent side: check-ins and snapshots, notifications, external domains. */
+/** Services of the site-agent side: check-ins and snapshots, agent tokens, notifications, external domains. */
 export function createSiteConfigServices(
   ctx: ManagerContext,
   changes: ConfigChanges,
   listener: PgListener | undefined,
+  sites: SitesService,
 ) {
   if (listener) {
     // PostgreSQL: triggers (migration 006) announce every committed write to a configuration table on
@@ -35,6 +39,9 @@ export function createSiteConfigServices(
   return {
     snapshots,
     agents: new AgentsService(ctx.db, snapshots),
+    agentTokens: new AgentTokenService(new AgentTokensRepository(ctx.db), (siteId) =>
+      sites.assertExists(siteId),
+    ),
     notifications: new NotificationsService(ctx.db),
     externalDomains: new ExternalDomainsService(ctx.db, ctx.secrets),
   };

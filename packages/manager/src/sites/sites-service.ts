@@ -59,11 +59,10 @@ export class SitesService {
   }
 
   async create(input: SiteInput, db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db): Promise<Site> {
-    check(input);
     const now = nowIso();
     const row = await db
       .insertInto('sites')
-      .values({ ...toColumns(input), created_at: now, updated_at: now })
+      .values({ ...toColumns(checked(input)), created_at: now, updated_at: now })
       .returningAll()
       .executeTakeFirstOrThrow();
     return toSite(row);
@@ -71,10 +70,9 @@ export class SitesService {
 
   /** Full update: every field is replaced, so an omitted externalIp is cleared. */
   async update(id: number, input: SiteInput): Promise<Site> {
-    check(input);
     const row = await this.db
       .updateTable('sites')
-      .set({ ...toColumns(input), updated_at: nowIso() })
+      .set({ ...toColumns(checked(input)), updated_at: nowIso() })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst();
@@ -102,13 +100,24 @@ export class SitesService {
 
 const hasNodes = () => conflict('Delete or move the nodes of this site first.', undefined, 'has_nodes');
 
-function check(input: SiteInput) {
-  const fields = siteRuleViolations(input);
+/** The input with surrounding whitespace trimmed (never stored), once it passed the site rules. */
+function checked(input: SiteInput): SiteInput {
+  const site: SiteInput = {
+    name: input.name.trim(),
+    internalDomain: input.internalDomain.trim(),
+    dhcpRange: input.dhcpRange.trim(),
+    subnetMask: input.subnetMask.trim(),
+    gateway: input.gateway.trim(),
+    dnsForwarders: input.dnsForwarders.trim(),
+    externalIp: input.externalIp?.trim() ?? null,
+  };
+  const fields = siteRuleViolations(site);
   if (Object.keys(fields).length) throw validationFailed(fields);
+  return site;
 }
 
 const toColumns = (input: SiteInput) => ({
-  name: input.name.trim(),
+  name: input.name,
   internal_domain: input.internalDomain,
   dhcp_range: input.dhcpRange,
   subnet_mask: input.subnetMask,

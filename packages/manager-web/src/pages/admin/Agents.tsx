@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import type { Agent } from '../../api/types.ts';
 import { ago, EmptyState, formatDate, PageHeader, QueryState } from '../../components/common.tsx';
+import { AgentTokensSection } from './AgentTokens.tsx';
 
 /** Agents check in every 30 s: three missed check-ins make an agent stale. */
 export const STALE_AFTER_S = 90;
@@ -80,6 +81,13 @@ export function AgentsPage() {
                             <Text c="dimmed">—</Text>
                           ) : null}
                         </Group>
+                        {Object.entries(agent.services ?? {}).map(([name, service]) =>
+                          service.lastApply === 'failure' && service.message ? (
+                            <Text key={name} size="xs" c="red" mt={4} data-testid="apply-message">
+                              {name}: {service.message}
+                            </Text>
+                          ) : null,
+                        )}
                       </Table.Td>
                     </Table.Tr>
                   );
@@ -89,6 +97,7 @@ export function AgentsPage() {
           </Table.ScrollContainer>
         )}
       </QueryState>
+      <AgentTokensSection />
     </>
   );
 }

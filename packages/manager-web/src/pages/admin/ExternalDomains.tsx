@@ -100,7 +100,7 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
           />
           <TextInput
             label="Auth server"
-            description="Where the proxy forwards /oauth2/* for services that require sign-in"
+            description="Where the proxy forwards /oauth2/* for services that require sign-in: http(s)://host, an optional :port and a plain path"
             placeholder="http://127.0.0.1:4180"
             {...form.getInputProps('authServer')}
           />

@@ -1,0 +1,143 @@
+import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { api } from '../api/client.ts';
+import { showError, showSuccess } from '../api/errors.ts';
+import { ConfirmButton, EmptyState, formatDate, QueryState, relativeTime } from './common.tsx';
+
+/** What API keys and agent tokens share: a description, a display prefix, and when they were used. */
+export interface Credential {
+  id: string;
+  description: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface CredentialsPanelProps<T extends Credential> {
+  /** The list; POST here creates one, DELETE `path/id` removes one. */
+  path: string;
+  queryKey: unknown[];
+  prefixOf: (credential: T) => string;
+  /** The secret of a creation answer and the sentence saying it will not be shown again. */
+  shownOnce: (created: T) => { secret: string; warning: string };
+  tableTestId: string;
+  words: {
+    create: string;
+    placeholder: string;
+    empty: string;
+    newTitle: string;
+    remove: string;
+    removeTitle: string;
+    removed: string;
+    removeMessage: (prefix: string) => string;
+  };
+}
+
+/** Create (the secret shown once), list and remove a caller's credentials of one kind. */
+export function CredentialsPanel<T extends Credential>(props: CredentialsPanelProps<T>) {
+  const { path, queryKey, words } = props;
+  const client = useQueryClient();
+  const list = useQuery({ queryKey, queryFn: () => api.get<T[]>(path) });
+  const [shown, setShown] = useState<{ secret: string; warning: string } | null>(null);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { description: '' },
+    validate: { description: (v) => (v.length <= 255 ? null : 'At most 255 characters') },
+  });
+  const create = useMutation({
+    mutationFn: (values: { description: string }) => api.post<T>(path, values),
+    onSuccess: (created) => {
+      setShown(props.shownOnce(created));
+      form.reset();
+      void client.invalidateQueries({ queryKey });
+    },
+    onError: (error) => showError(error, form),
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => api.delete(`${path}/${id}`),
+    onSuccess: () => {
+      showSuccess(words.removed);
+      void client.invalidateQueries({ queryKey });
+    },
+    onError: (error) => showError(error),
+  });
+
+  return (
+    <>
+      <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
+        <Group align="flex-end" mb="lg" wrap="wrap">
+          <TextInput
+            label="Description"
+            placeholder={words.placeholder}
+            style={{ flex: '1 1 240px' }}
+            {...form.getInputProps('description')}
+          />
+          <Button type="submit" loading={create.isPending}>
+            {words.create}
+          </Button>
+        </Group>
+      </form>
+      <QueryState query={list} empty={<EmptyState title={words.empty}>Create one above.</EmptyState>}>
+        {(credentials) => (
+          <Table.ScrollContainer minWidth={560}>
+            <Table striped highlightOnHover data-testid={props.tableTestId}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Description</Table.Th>
+                  <Table.Th>Prefix</Table.Th>
+                  <Table.Th>Last used</Table.Th>
+                  <Table.Th>Created</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {credentials.map((credential) => (
+                  <Table.Tr key={credential.id}>
+                    <Table.Td>{credential.description ?? <Text c="dimmed">—</Text>}</Table.Td>
+                    <Table.Td>
+                      <Code>{props.prefixOf(credential)}…</Code>
+                    </Table.Td>
+                    <Table.Td>{relativeTime(credential.lastUsedAt)}</Table.Td>
+                    <Table.Td>{formatDate(credential.createdAt)}</Table.Td>
+                    <Table.Td ta="right">
+                      <ConfirmButton
+                        label={words.remove}
+                        title={words.removeTitle}
+                        message={words.removeMessage(props.prefixOf(credential))}
+                        loading={remove.isPending}
+                        onConfirm={() => remove.mutateAsync(credential.id)}
+                      />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </QueryState>
+      <Modal opened={Boolean(shown)} onClose={() => setShown(null)} title={words.newTitle} size="lg">
+        {shown ? (
+          <Stack>
+            <Alert color="yellow">{shown.warning}</Alert>
+            <Code block data-testid="new-key" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+              {shown.secret}
+            </Code>
+            <Group justify="flex-end">
+              <CopyButton value={shown.secret}>
+                {({ copied, copy }) => (
+                  <Button color={copied ? 'teal' : 'blue'} onClick={copy}>
+                    {copied ? 'Copied' : 'Copy'}
+                  </Button>
+                )}
+              </CopyButton>
+              <Button variant="default" onClick={() => setShown(null)}>
+                Done
+              </Button>
+            </Group>
+          </Stack>
+        ) : null}
+      </Modal>
+    </>
+  );
+}
