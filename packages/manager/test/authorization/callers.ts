@@ -21,6 +21,8 @@ export const CALLERS = [
   'admin',
   /** An administrator's API key. */
   'adminKey',
+  /** The site agent token of the matrix's site. */
+  'agentToken',
 ] as const;
 export type Caller = (typeof CALLERS)[number];
 
@@ -85,6 +87,7 @@ export async function buildWorld(test: TestManager): Promise<World> {
     collaborator: (await keyOf(sessions.collaborator)).key,
     admin: undefined,
     adminKey,
+    agentToken: undefined,
   };
   const users = (await setup.get('/users')).body.data as { uid: string; uidNumber: number }[];
   const uidOf = (uid: string) => users.find((entry) => entry.uid === uid)!.uidNumber;
@@ -121,6 +124,9 @@ export async function buildWorld(test: TestManager): Promise<World> {
     })
   ).body.data.id as number;
   const group = (await setup.post('/groups', { cn: 'matrix', isAdmin: false })).body.data.gidNumber as number;
+  keys.agentToken = (
+    await setup.post(`/sites/${site}/agent-tokens`, { description: 'matrix' })
+  ).body.data.token;
 
   const csrf = adminSession.defaultHeaders['x-csrf-token']!;
   const cookie = `connect.sid=${adminSession.cookie('connect.sid')}`;

@@ -23,10 +23,12 @@ interface Request {
 
 const each = (status: number, overrides: Partial<Expectation> = {}): Expectation => ({
   ...(Object.fromEntries(CALLERS.map((caller) => [caller, status])) as Expectation),
-  // A credential that does not authenticate is refused everywhere, public routes included.
+  // A credential that does not authenticate a user is refused everywhere, public routes included.
   pending: 401,
+  agentToken: 401,
   ...overrides,
 });
+const everywhere = (status: number) => ({ ...each(status), pending: status, agentToken: status });
 /** Public: anyone, from anywhere. */
 const open = (status: number) => each(status);
 /** Any active user, by session or API key. */
@@ -45,12 +47,13 @@ const ownerAlone = (status: number, admin = 404) => ({
   admin,
   adminKey: admin,
 });
-/** Agent routes: the gateway itself without credentials, or an administrator. */
+/** Agent routes: the gateway itself without credentials, its site's agent token, or an administrator. */
 const agentRoute = (status: number) => ({
-  ...each(403, { anonymous: 401, pending: 401 }),
+  ...each(403, { anonymous: 401 }),
   local: status,
   admin: status,
   adminKey: status,
+  agentToken: status,
 });
 
 let serial = 0;
@@ -119,8 +122,8 @@ const container = (world: World) => `${site(world)}/containers/${world.ids.conta
 export const ROWS: Row[] = [
   // Meta
   // The documents are served outside the API's authentication: even a refused credential reads them.
-  { route: 'GET /openapi.json', expect: { ...open(200), pending: 200 }, request: fixed('/openapi.json') },
-  { route: 'GET /openapi.yaml', expect: { ...open(200), pending: 200 }, request: fixed('/openapi.yaml') },
+  { route: 'GET /openapi.json', expect: everywhere(200), request: fixed('/openapi.json') },
+  { route: 'GET /openapi.yaml', expect: everywhere(200), request: fixed('/openapi.yaml') },
   { route: 'GET /csrf-token', expect: open(200), request: fixed('/csrf-token') },
   { route: 'GET /health', expect: open(200), request: fixed('/health') },
 
@@ -442,6 +445,26 @@ export const ROWS: Row[] = [
     route: 'PUT /resource-requests/{id}/deny',
     expect: adminOnly(200),
     request: async (world) => ({ path: `/resource-requests/${await fresh.request(world)}/deny`, body: {} }),
+  },
+
+  // Site agent tokens
+  {
+    route: 'GET /sites/{siteId}/agent-tokens',
+    expect: adminOnly(200),
+    request: fixed((w) => `${site(w)}/agent-tokens`),
+  },
+  {
+    route: 'POST /sites/{siteId}/agent-tokens',
+    expect: adminOnly(201),
+    request: fixed((w) => `${site(w)}/agent-tokens`, { description: 'row' }),
+  },
+  {
+    route: 'DELETE /sites/{siteId}/agent-tokens/{id}',
+    expect: adminOnly(204),
+    request: async (world) => {
+      const id = (await world.setup.post(`${site(world)}/agent-tokens`, {})).body.data.id;
+      return { path: `${site(world)}/agent-tokens/${id}` };
+    },
   },
 
   // Agents and traffic reports
