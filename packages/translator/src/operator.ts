@@ -47,6 +47,17 @@ export async function listProjects(config: TranslatorConfig, print: Print): Prom
   for (const p of list) print(`${String(p.id).padStart(width)}  ${p.created_at.padEnd(24)}  ${p.name}`);
 }
 
+/** `project key <id>`: the project's key, for the operator (the server never shows it to an outsider). */
+export async function showKeys(config: TranslatorConfig, id: string, print: Print): Promise<void> {
+  const projectId = /^\d{1,10}$/.test(id) ? Number(id) : 0;
+  if (projectId < 1 || projectId > 2_147_483_647)
+    throw new OperatorError(`"${id}" is not a project id: give a project id such as 1 (see project list)`);
+  const project = await withServices(config, ({ projects }) => projects.find(projectId));
+  if (!project) throw new OperatorError(`no project has the id ${projectId}`);
+  print(`Project ${project.id} (${project.name})`);
+  print(`API key: ${project.api_key}`);
+}
+
 /**
  * `backup restore <file> [--replace]`: loads the project in the file under its id, with all its rows;
  * a live project with that id is only overwritten with `replace`.

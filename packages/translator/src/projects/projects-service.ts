@@ -30,6 +30,12 @@ export interface ProjectRef {
   settings: StoredSettings;
 }
 
+/** The project as anyone may see it: without its key. */
+export function withoutKeys(project: Project): Omit<Project, 'api_key'> {
+  const { api_key: _key, ...rest } = project;
+  return rest;
+}
+
 /** 18 random bytes in base64url: exactly 24 URL-safe characters. */
 const newApiKey = () => randomBytes(18).toString('base64url');
 
@@ -114,6 +120,12 @@ export class ProjectsService {
 
   async get(id: number): Promise<Project> {
     return this.toProject(await this.row(id));
+  }
+
+  /** The project with this id, or undefined. */
+  async find(id: number): Promise<Project | undefined> {
+    const row = await this.ctx.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && this.toProject(row);
   }
 
   /** The project of a key looked up less than `cacheTtlSeconds` ago, without touching the database. */

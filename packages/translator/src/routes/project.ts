@@ -1,16 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { isLocalRequest } from '@app/server-kit';
 import type { TranslatorServices } from '../services.ts';
 import type { TranslatorConfig } from '../config.ts';
 import { projectOf } from '../http/auth.ts';
 import { responses } from '../common/schemas.ts';
 import { CrawlerConfig, SettingsPatch, SettingsView } from '../projects/settings.ts';
+import { withoutKeys } from '../projects/projects-service.ts';
 
 export const ProjectSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  api_key: Type.String(),
+  /** Absent from the keyless answer unless the caller is on this host and the service is not in production. */
+  api_key: Type.Optional(Type.String()),
   settings: SettingsView,
   created_at: Type.String(),
 });
@@ -40,11 +43,18 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
       config: { auth: 'optional' },
       schema: {
         tags: ['project'],
-        summary: 'The caller’s project, or the default project when no key is sent',
+        summary:
+          'The caller’s project, or the default project when no key is sent. The keyless answer holds ' +
+          'api_key only for a caller on this host (loopback, no untrusted proxy in between) outside ' +
+          'production: anyone else who could read it would own the project.',
         response: responses({ 200: ProjectSchema }),
       },
     },
-    async (request) => (request.project ? projects.get(request.project.id) : projects.getDefault()),
+    async (request) => {
+      if (request.project) return projects.get(request.project.id);
+      const project = await projects.getDefault();
+      return isLocalRequest(request) && !config.production ? project : withoutKeys(project);
+    },
   );
 
   api.patch(
