@@ -87,6 +87,9 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     const deep = await fetch(`${harness.url}/analytics/url?url=x`);
     expect(deep.status).toBe(200);
     expect(await deep.text()).toContain('<div id="root"></div>');
+    // Every page of the suite runs under this policy: a violation is a console error, checked at the end.
+    expect(deep.headers.get('content-security-policy')).toMatch(/script-src 'self';.*frame-ancestors 'none'/);
+    expect(deep.headers.get('x-frame-options')).toBe('DENY');
     const api = await fetch(`${harness.url}/api/nothing-here`);
     expect(api.status).toBe(404);
     expect((await api.json()).error.code).toBe('not_found');

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import {
   createHttpServer,
+  DASHBOARD_HEADERS,
   installRateLimit,
   openMigrated,
   registerOpenApi,
@@ -185,6 +186,7 @@ async function serveStatic(app: HttpServer, root: string) {
       return reply.callNotFound();
     }
     if (path.startsWith('/api/') || path === '/api') return reply.callNotFound();
+    reply.headers(DASHBOARD_HEADERS);
     const file = resolve(root, `.${path}`);
     const inside = file === root || file.startsWith(`${root}${sep}`);
     if (inside && path !== '/' && existsSync(file) && statSync(file).isFile())
