@@ -30,8 +30,12 @@ export interface BackupConfig {
   dir: string;
   /** Hours between automatic backups of each project; 0 turns them off. */
   intervalHours: number;
-  /** Automatic backups kept per project; manual ones are never pruned. */
+  /** Automatic backups kept per project. */
   keep: number;
+  /** Seconds a project waits after a manual backup before the next (0: no wait). */
+  manualIntervalSeconds: number;
+  /** Manual backups kept per project; the oldest go when a new one is made. */
+  manualKeep: number;
 }
 
 export interface TranslatorConfig extends CommonConfig {
@@ -77,6 +81,8 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
       dir: resolve(env.string('TRANSLATOR_BACKUP_DIR', resolve(common.dataDir, 'backups'))),
       intervalHours: env.int('TRANSLATOR_BACKUP_INTERVAL_H', 24, { min: 0 }),
       keep: env.int('TRANSLATOR_BACKUP_KEEP', 7, { min: 1 }),
+      manualIntervalSeconds: env.int('TRANSLATOR_BACKUP_MANUAL_INTERVAL_S', 60, { min: 0, max: 86_400 }),
+      manualKeep: env.int('TRANSLATOR_BACKUP_MANUAL_KEEP', 10, { min: 1, max: 1000 }),
     },
     staticDir: env.optionalString('TRANSLATOR_STATIC_DIR'),
   };

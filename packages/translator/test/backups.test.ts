@@ -305,6 +305,54 @@ describe('backups', () => {
   });
 });
 
+describe('manual backups are capped', () => {
+  it('one manual backup per project per interval: the next is 429 with Retry-After', async () => {
+    const limited = await startHarness({ backup: { manualIntervalSeconds: 60 } });
+    try {
+      const first = await limited.client.post('/api/backups');
+      expect(first.status).toBe(201);
+      const second = await limited.client.post('/api/backups');
+      expect(second.status).toBe(429);
+      expect(second.body).toEqual({
+        error: { code: 'rate_limited', message: expect.stringMatching(/one manual backup .* 60 seconds/) },
+      });
+      const retryAfter = Number(second.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect((await limited.client.get('/api/backups')).body).toHaveLength(1);
+      // Another project has its own allowance (two calls at once make one backup); automatic backups
+      // are not counted.
+      const other = await limited.newProject('Neighbour');
+      const both = await Promise.all([other.client.post('/api/backups'), other.client.post('/api/backups')]);
+      expect(both.map((res) => res.status).sort()).toEqual([201, 429]);
+      await limited.translator.services.backups.runDue();
+      expect((await limited.client.post('/api/backups')).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('keeps the newest manual backups of a project; automatic ones and other projects are left alone', async () => {
+    const pruned = await startHarness({ backup: { manualKeep: 2, keep: 5 } });
+    try {
+      await pruned.translator.services.backups.runDue();
+      const other = await pruned.newProject('Neighbour');
+      const theirs = (await other.client.post('/api/backups')).body.filename as string;
+      const made: string[] = [];
+      for (let i = 0; i < 4; i++) made.push((await pruned.client.post('/api/backups')).body.filename);
+      const names = ((await pruned.client.get('/api/backups')).body as { filename: string }[]).map(
+        (b) => b.filename,
+      );
+      const manual = names.filter((name) => !name.endsWith('-auto.sqlite'));
+      expect(manual.sort()).toEqual(made.slice(2).sort());
+      expect(names.filter((name) => name.endsWith('-auto.sqlite'))).toHaveLength(1);
+      expect(readdirSync(pruned.config.backup.dir)).toContain(theirs);
+    } finally {
+      await pruned.stop();
+    }
+  });
+});
+
 async function waitForJob(jobId: string, done: (status: string) => boolean) {
   let job: { status: string } = { status: 'unknown' };
   for (const start = Date.now(); Date.now() - start < 15_000;) {

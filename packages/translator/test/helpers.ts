@@ -38,7 +38,15 @@ export function testConfig(database: TestDatabase, overrides: ConfigOverrides = 
       leaseMs: 30_000,
       ...ai,
     },
-    backup: { dir: join(database.dataDir, 'backups'), intervalHours: 0, keep: 3, ...backup },
+    backup: {
+      dir: join(database.dataDir, 'backups'),
+      intervalHours: 0,
+      keep: 3,
+      // No wait between manual backups unless a test asks for it (backups.test.ts makes several).
+      manualIntervalSeconds: 0,
+      manualKeep: 50,
+      ...backup,
+    },
   };
 }
 
