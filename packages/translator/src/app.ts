@@ -20,6 +20,7 @@ import { createServices, type TranslatorServices } from './services.ts';
 import type { Project } from './projects/projects-service.ts';
 import { installProjectAuth } from './http/auth.ts';
 import { installCors } from './http/cors.ts';
+import { PageKeyLimiter } from './http/page-limits.ts';
 import { projectRoutes } from './routes/project.ts';
 import { textnodeRoutes } from './routes/textnodes.ts';
 import { translationRoutes } from './routes/translations.ts';
@@ -67,20 +68,23 @@ export async function buildTranslator(
   const services = createServices(ctx);
   const defaultProject = await services.projects.ensureDefault();
 
-  installCors(app);
+  const pageLimiter = new PageKeyLimiter(config.pageKey);
+  installCors(app, services.projects);
   installRateLimit(app, config.rateLimit);
   await registerOpenApi(app, {
     title: 'Translator API',
     version: config.version,
     prefix: '/api',
     description:
-      'Phrases, translations, AI jobs, analytics, export and backups. Authenticate with X-API-Key.',
+      'Phrases, translations, AI jobs, analytics, export and backups. Authenticate with X-API-Key: the ' +
+      'project’s full key, or its publishable page key (tpk_…) for the page client’s calls (POST /textnodes, ' +
+      'GET /translations, /languages, /project/crawler-config) from the project’s allowed origins.',
   });
 
   await app.register(async (api) => {
-    installProjectAuth(api, services.projects);
+    installProjectAuth(api, services.projects, pageLimiter);
     projectRoutes(api, services, config);
-    textnodeRoutes(api, services);
+    textnodeRoutes(api, services, config);
     translationRoutes(api, services);
     aiRoutes(api, services);
     analyticsRoutes(api, services);
@@ -113,6 +117,7 @@ export async function buildTranslator(
       if (closed) return;
       closed = true;
       await app.close();
+      pageLimiter.close();
       stopBackups();
       await runner.stop();
       await database.close();

@@ -38,6 +38,16 @@ export interface BackupConfig {
   manualKeep: number;
 }
 
+/** What a publishable page key may cost, per project and client address. */
+export interface PageKeyLimits {
+  /** POST /api/textnodes calls per minute. */
+  writesPerMinute: number;
+  /** Reads (translations, languages, crawler configuration) per minute. */
+  readsPerMinute: number;
+  /** Phrases waiting for review beyond which page-key registration adds no more. */
+  maxPendingPhrases: number;
+}
+
 export interface TranslatorConfig extends CommonConfig {
   port: number;
   databaseUrl: string | undefined;
@@ -50,6 +60,7 @@ export interface TranslatorConfig extends CommonConfig {
   cacheTtlSeconds: number;
   ai: AiConfig;
   backup: BackupConfig;
+  pageKey: PageKeyLimits;
   /** Folder with the dashboard build, served at `/` when set. */
   staticDir: string | undefined;
 }
@@ -83,6 +94,11 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
       keep: env.int('TRANSLATOR_BACKUP_KEEP', 7, { min: 1 }),
       manualIntervalSeconds: env.int('TRANSLATOR_BACKUP_MANUAL_INTERVAL_S', 60, { min: 0, max: 86_400 }),
       manualKeep: env.int('TRANSLATOR_BACKUP_MANUAL_KEEP', 10, { min: 1, max: 1000 }),
+    },
+    pageKey: {
+      writesPerMinute: env.int('TRANSLATOR_PAGE_WRITES_PER_MIN', 60, { min: 1 }),
+      readsPerMinute: env.int('TRANSLATOR_PAGE_READS_PER_MIN', 600, { min: 1 }),
+      maxPendingPhrases: env.int('TRANSLATOR_PAGE_MAX_PENDING', 10_000, { min: 0 }),
     },
     staticDir: env.optionalString('TRANSLATOR_STATIC_DIR'),
   };

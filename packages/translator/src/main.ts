@@ -23,7 +23,7 @@ project
   .action((options: { name: string }) => createProject(readTranslatorConfig(), options.name, print));
 project
   .command('key')
-  .description('print the API key of one project')
+  .description('print the API key and the page key of one project')
   .argument('<id>', 'the project id (see project list)')
   .action((id: string) => showKeys(readTranslatorConfig(), id, print));
 project

@@ -47,7 +47,7 @@ export async function listProjects(config: TranslatorConfig, print: Print): Prom
   for (const p of list) print(`${String(p.id).padStart(width)}  ${p.created_at.padEnd(24)}  ${p.name}`);
 }
 
-/** `project key <id>`: the project's key, for the operator (the server never shows it to an outsider). */
+/** `project key <id>`: the project's full key and page key, for the operator (the server never shows them to an outsider). */
 export async function showKeys(config: TranslatorConfig, id: string, print: Print): Promise<void> {
   const projectId = /^\d{1,10}$/.test(id) ? Number(id) : 0;
   if (projectId < 1 || projectId > 2_147_483_647)
@@ -56,6 +56,7 @@ export async function showKeys(config: TranslatorConfig, id: string, print: Prin
   if (!project) throw new OperatorError(`no project has the id ${projectId}`);
   print(`Project ${project.id} (${project.name})`);
   print(`API key: ${project.api_key}`);
+  print(`Page key: ${project.page_key}   (for the pages' script tag; works from the allowed origins only)`);
 }
 
 /**

@@ -123,8 +123,8 @@ describe('backups', () => {
     const file = join(h.database.dataDir, 'download.sqlite');
     writeFileSync(file, bytes);
     expect(readBackup(file).translations).toEqual([{ lang: 'fr', value: 'Bonjour' }]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(readdirSync(backupDir).filter((name) => name.startsWith('.'))).toEqual([]);
+    // The temporary file goes when the download stream closes, just after the last byte was sent.
+    await expect.poll(() => readdirSync(backupDir).filter((name) => name.startsWith('.'))).toEqual([]);
     expect((await h.anonymous.get('/api/backup')).status).toBe(401);
   });
 
@@ -284,6 +284,27 @@ describe('backups', () => {
       .where('phrase_id', '=', secret.id)
       .execute();
     expect(leaked).toEqual([]);
+  });
+
+  it('restores a backup made before the page keys (schema 001): a copy is migrated, the file is left as it was', async () => {
+    const { body } = await h.client.post('/api/backups');
+    const file = join(h.database.dataDir, 'before-page-keys.sqlite');
+    writeFileSync(file, readFileSync(join(backupDir, body.filename)));
+    const old = new SQLite(file);
+    old.exec(`drop index projects_page_key_uq;
+      alter table projects drop column page_key;
+      alter table projects drop column full_key_origin;
+      alter table projects drop column full_key_origin_at;
+      delete from translator_migration where name = '002_page_keys';`);
+    old.close();
+    const before = (await h.client.get('/api/translations/all?lang=fr')).body;
+    const restored = await restoreSnapshot(h.translator.ctx, file, { replace: true });
+    expect(restored.rows.phrases).toBe(2);
+    expect((await h.client.get('/api/translations/all?lang=fr')).body).toEqual(before);
+    expect((await h.client.get('/api/project')).body.page_key).toMatch(/^tpk_/);
+    const untouched = new SQLite(file, { readonly: true });
+    expect(untouched.prepare('select count(*) as n from translator_migration').get()).toEqual({ n: 1 });
+    untouched.close();
   });
 
   it('makes daily automatic backups and keeps only the newest ones', async () => {

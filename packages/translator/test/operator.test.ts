@@ -110,6 +110,7 @@ describe('translator project create / list / key', { timeout: 90_000 }, () => {
     const shown = await run(db, ['project', 'key', '1']);
     expect(shown).toMatchObject({ code: 0, stderr: '' });
     expect(shown.stdout).toContain(`API key: ${shopKey}\n`);
+    expect(shown.stdout).toMatch(/\nPage key: tpk_[A-Za-z0-9_-]{24} /);
     expect(shown.stdout).not.toContain(blogKey);
     const unknown = await run(db, ['project', 'key', '99']);
     expect(unknown).toMatchObject({ code: 1, stderr: 'translator: no project has the id 99\n' });

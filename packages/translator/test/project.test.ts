@@ -273,11 +273,11 @@ describe('authentication', () => {
     expect(res.status).toBe(401);
   });
 
-  it('answers CORS preflights for the page client', async () => {
-    const res = await fetch(`${h.url}/api/translations?lang=fr`, {
+  it('answers CORS preflights of the API routes for any origin (page routes: see page-key.test.ts)', async () => {
+    const res = await fetch(`${h.url}/api/translations/all`, {
       method: 'OPTIONS',
       headers: {
-        origin: 'https://shop.example',
+        origin: 'https://tools.example',
         'access-control-request-method': 'GET',
         'access-control-request-headers': 'x-api-key',
       },

@@ -82,7 +82,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
       reply
         .header('etag', entry.etag)
         .header('cache-control', 'no-cache')
-        .header('vary', 'accept-encoding, x-api-key');
+        .header('vary', 'accept-encoding, x-api-key, origin');
       if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
       reply.type('application/json; charset=utf-8');
       const encoding = entry.json.length >= MIN_COMPRESS_BYTES ? preferredEncoding(request) : undefined;
