@@ -32,7 +32,11 @@ export async function createProject(config: TranslatorConfig, name: string, prin
   const { project, apiKey } = await withServices(config, ({ projects }) => projects.create(trimmed));
   print(`Created project ${project.id} (${project.name}).`);
   print(`API key: ${apiKey}`);
-  print('Keep it now: this command does not show it again (a key holder reads it with GET /api/project).');
+  print(`Page key: ${project.page_key}`);
+  print(
+    'Keep the API key secret (`project key <id>` prints it again). Pages hold the page key; add their ' +
+      'origins under Settings → Allowed origins in the dashboard.',
+  );
 }
 
 /** `project list`: ids, names and creation times, never keys. */

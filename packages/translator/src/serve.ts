@@ -28,7 +28,9 @@ export async function serve(config: TranslatorConfig): Promise<void> {
         `created the default project; print its API key with \`npm run translator -- project key ${defaultProject.project.id}\``,
       );
     } else {
-      console.log(`\nTranslator default project created. API key: ${defaultProject.project.api_key}\n`);
+      const { api_key, page_key } = defaultProject.project;
+      console.log(`\nTranslator default project created. API key: ${api_key}`);
+      console.log(`Page key (for your pages' script tag; pages on this machine may use it): ${page_key}\n`);
     }
   }
 }
