@@ -9,4 +9,5 @@ export * from './client-address.ts';
 export * from './dashboard-headers.ts';
 export * from './shutdown.ts';
 export * from './openapi.ts';
+export * from './pg-listener.ts';
 export * from './schemas.ts';

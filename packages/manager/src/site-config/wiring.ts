@@ -3,7 +3,7 @@ import type { ManagerContext } from '../context.ts';
 import { ExternalDomainsService } from '../external-domains/external-domains-service.ts';
 import { NotificationsService } from '../notifications/notifications-service.ts';
 import { AgentsService } from './agents-service.ts';
-import type { PgListener } from '../common/pg-listener.ts';
+import type { PgListener } from '@app/server-kit';
 import type { ConfigChanges } from './config-changes.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 
