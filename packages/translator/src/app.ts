@@ -7,6 +7,7 @@ import {
   DASHBOARD_HEADERS,
   installRateLimit,
   openMigrated,
+  PgListener,
   registerOpenApi,
   SecretBox,
   type Database,
@@ -66,6 +67,7 @@ export async function buildTranslator(
   });
   const ctx = createContext(config, database, app.log);
   const services = createServices(ctx);
+  const listener = await listenForChanges(config, database, services, app.log);
   const defaultProject = await services.projects.ensureDefault();
 
   const pageLimiter = new PageKeyLimiter(config.pageKey);
@@ -120,6 +122,7 @@ export async function buildTranslator(
       pageLimiter.close();
       stopBackups();
       await runner.stop();
+      await listener?.close();
       await database.close();
     },
   };
@@ -152,6 +155,24 @@ export function createContext(
     secrets: new SecretBox(config.secretKey),
     log,
   };
+}
+
+/** On PostgreSQL, hears the changes other processes announce (see ProjectChanges). */
+async function listenForChanges(
+  config: TranslatorConfig,
+  database: Database<TranslatorDB>,
+  services: TranslatorServices,
+  log: FastifyBaseLogger,
+): Promise<PgListener | undefined> {
+  if (database.dialect !== 'postgres') return undefined;
+  const listener = new PgListener({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, log });
+  const { changes } = services;
+  listener.on(changes.channel, {
+    onMessage: (payload) => changes.heard(payload),
+    onGap: () => changes.gap(),
+  });
+  await listener.start();
+  return listener;
 }
 
 /** Checks hourly (and a minute after start) for projects whose automatic backup is due. */

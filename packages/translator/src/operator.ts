@@ -73,7 +73,13 @@ export async function restoreBackup(
   options: { replace: boolean },
   print: Print,
 ): Promise<void> {
-  const result = await withServices(config, (_, ctx) => restoreSnapshot(ctx, resolve(file), options));
+  const result = await withServices(config, async ({ changes }, ctx) => {
+    const restored = await restoreSnapshot(ctx, resolve(file), options);
+    // Running servers on PostgreSQL drop what they cached of the project at once.
+    await changes.announce('keys', restored.projectId);
+    await changes.announce('data', restored.projectId);
+    return restored;
+  });
   const { rows } = result;
   const what =
     result.replaced === null
@@ -84,5 +90,7 @@ export async function restoreBackup(
       `${rows.phrases} phrases, ${rows.translations} translations, ${rows.prompts} prompts, ` +
       `${rows.ai_jobs} AI jobs (${rows.ai_job_items} items).`,
   );
-  print('Running servers pick the change up within TRANSLATOR_CACHE_TTL_S seconds.');
+  print(
+    'Running servers pick the change up at once on PostgreSQL, within TRANSLATOR_CACHE_TTL_S seconds on SQLite.',
+  );
 }

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import { notFound, sha256Hex } from '@app/server-kit';
 import type { ProjectsTable } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
+import type { ProjectChanges } from '../changes.ts';
 import { nowIso } from '../common/time.ts';
 import { DEFAULT_PROMPT } from '../ai/default-prompt.ts';
 import {
@@ -43,7 +44,7 @@ const FULL_KEY_USE_REWRITE_MS = 10 * 60_000;
  * Projects and their keys. The full key is stored as SHA-256 (the lookup) and sealed with SECRET_KEY (the
  * spec shows it back to its holder), so a copied database or backup holds no usable full key; the page key
  * is public by design and stored as it is. Key lookups are cached for `cacheTtlSeconds`; this process
- * drops a project's entries at once when its keys or settings change.
+ * and every other process drop a project's entries at once when its keys or settings change.
  */
 export class ProjectsService {
   private readonly keyCache: KeyCache;
@@ -54,9 +55,14 @@ export class ProjectsService {
 
   constructor(
     private readonly ctx: TranslatorContext,
-    private readonly onDataChanged: (projectId: number) => void,
+    private readonly changes: ProjectChanges,
   ) {
     this.keyCache = new KeyCache(ctx.config.cacheTtlSeconds * 1000);
+    changes.on('keys', (projectId) => {
+      if (projectId === undefined) this.keyCache.clear();
+      else this.keyCache.forget(projectId);
+      this.allOrigins = undefined;
+    });
   }
 
   async create(
@@ -95,7 +101,7 @@ export class ProjectsService {
         .execute();
       return inserted;
     });
-    this.allOrigins = undefined;
+    this.changes.announce('keys', row.id);
     return { project: this.toProject(row), apiKey };
   }
 
@@ -193,14 +199,14 @@ export class ProjectsService {
       full_key_origin: null,
       full_key_origin_at: null,
     });
-    this.keysChanged(id);
+    this.changes.announce('keys', id);
     return project;
   }
 
   /** A new page key; the old one stops at once (pages must get the new snippet). */
   async regeneratePageKey(id: number): Promise<Project> {
     const project = await this.update(id, { page_key: newPageKey() });
-    this.keysChanged(id);
+    this.changes.announce('keys', id);
     return project;
   }
 
@@ -243,7 +249,7 @@ export class ProjectsService {
         .returningAll()
         .executeTakeFirstOrThrow();
     });
-    this.keysChanged(id);
+    this.changes.announce('keys', id);
     return this.toProject(row);
   }
 
@@ -271,14 +277,8 @@ export class ProjectsService {
         deletedTranslations: Number(translations.numDeletedRows),
       };
     });
-    this.onDataChanged(id);
+    this.changes.announce('data', id);
     return result;
-  }
-
-  /** Drops what this process remembers of a project's keys and settings. */
-  keysChanged(projectId: number) {
-    this.keyCache.forget(projectId);
-    this.allOrigins = undefined;
   }
 
   private async update(
