@@ -46,6 +46,8 @@ export interface PageKeyLimits {
   readsPerMinute: number;
   /** Phrases waiting for review beyond which page-key registration adds no more. */
   maxPendingPhrases: number;
+  /** Pages (URLs) beyond which page-key registration records no new one. */
+  maxUrls: number;
 }
 
 export interface TranslatorConfig extends CommonConfig {
@@ -99,6 +101,7 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
       writesPerMinute: env.int('TRANSLATOR_PAGE_WRITES_PER_MIN', 60, { min: 1 }),
       readsPerMinute: env.int('TRANSLATOR_PAGE_READS_PER_MIN', 600, { min: 1 }),
       maxPendingPhrases: env.int('TRANSLATOR_PAGE_MAX_PENDING', 10_000, { min: 0 }),
+      maxUrls: env.int('TRANSLATOR_PAGE_MAX_URLS', 10_000, { min: 0 }),
     },
     staticDir: env.optionalString('TRANSLATOR_STATIC_DIR'),
   };

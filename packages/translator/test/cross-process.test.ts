@@ -18,7 +18,9 @@ describe.runIf(testDialect() === 'postgres')('caches across processes', () => {
     a = await startHarness({ cacheTtlSeconds: 3600 });
     b = await buildTranslator(a.config, { workers: false });
     bUrl = await b.listen();
-    await a.client.patch('/api/project/settings', { settings: { languages: ['fr'], allowedOrigins: [SHOP] } });
+    await a.client.patch('/api/project/settings', {
+      settings: { languages: ['fr'], allowedOrigins: [SHOP] },
+    });
   });
   afterAll(async () => {
     await b?.close();
@@ -63,10 +65,16 @@ describe.runIf(testDialect() === 'postgres')('caches across processes', () => {
     await a.client.post('/api/textnodes', { keys: [{ key: 'Checkout' }, { key: 'Basket' }] });
     const rows = (await a.client.get('/api/translations/all')).body.rows as { id: number; key: string }[];
     await a.client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
-    await a.client.post('/api/translations', { lang: 'fr', translations: [{ key: 'Checkout', value: 'Caisse' }] });
+    await a.client.post('/api/translations', {
+      lang: 'fr',
+      translations: [{ key: 'Checkout', value: 'Caisse' }],
+    });
     const delivered = async () => (await onB(a.pageKey, SHOP).get('/api/translations?lang=fr')).body;
     await eventually(delivered).toEqual([{ key: 'Checkout', context: '', value: 'Caisse' }]);
-    await a.client.post('/api/translations', { lang: 'fr', translations: [{ key: 'Basket', value: 'Panier' }] });
+    await a.client.post('/api/translations', {
+      lang: 'fr',
+      translations: [{ key: 'Basket', value: 'Panier' }],
+    });
     await eventually(async () => (await delivered()).length).toBe(2);
     await a.client.post('/api/project/reset-database');
     await eventually(delivered).toEqual([]);

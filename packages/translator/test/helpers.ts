@@ -48,7 +48,13 @@ export function testConfig(database: TestDatabase, overrides: ConfigOverrides = 
       manualKeep: 50,
       ...backup,
     },
-    pageKey: { writesPerMinute: 600, readsPerMinute: 6000, maxPendingPhrases: 10_000, ...pageKey },
+    pageKey: {
+      writesPerMinute: 600,
+      readsPerMinute: 6000,
+      maxPendingPhrases: 10_000,
+      maxUrls: 10_000,
+      ...pageKey,
+    },
   };
 }
 

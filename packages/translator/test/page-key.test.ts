@@ -312,6 +312,37 @@ describe('page key limits', () => {
   });
 });
 
+describe('page key: pages a project records', () => {
+  it('records new page URLs only while the project has fewer than the cap; the full key is not capped', async () => {
+    const capped = await startHarness({ pageKey: { maxUrls: 2 } });
+    try {
+      const shop = new TestClient(capped.url);
+      shop.defaultHeaders['x-api-key'] = capped.pageKey;
+      shop.defaultHeaders.origin = 'http://localhost:3000';
+      const seen = (url: string, key: string) => shop.post('/api/textnodes', { keys: [{ key }], url });
+      expect((await seen('http://localhost:3000/a', 'Alpha')).status).toBe(200);
+      expect((await seen('http://localhost:3000/b', 'Beta')).status).toBe(200);
+      // A third page: its phrase is registered, the page is not recorded.
+      const third = await seen('http://localhost:3000/c', 'Gamma');
+      expect(third.body).toMatchObject({ ok: true, registered: 1 });
+      // Known pages still gather their phrases.
+      expect((await seen('http://localhost:3000/a', 'Delta')).body.registered).toBe(1);
+      const urls = async () =>
+        ((await capped.client.get('/api/analytics/urls')).body.rows as { url: string; phraseCount: number }[])
+          .map((row) => `${row.url} ${row.phraseCount}`)
+          .sort();
+      expect(await urls()).toEqual(['http://localhost:3000/a 2', 'http://localhost:3000/b 1']);
+      await capped.client.post('/api/textnodes', {
+        keys: [{ key: 'Gamma' }],
+        url: 'http://localhost:3000/c',
+      });
+      expect(await urls()).toContain('http://localhost:3000/c 1');
+    } finally {
+      await capped.stop();
+    }
+  });
+});
+
 describe('the full key used from a page', () => {
   it('records the origin for the dashboard’s warning until dismissed or the key is regenerated', async () => {
     const mine = await h.newProject('Leaky');

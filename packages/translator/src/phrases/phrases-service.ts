@@ -54,16 +54,18 @@ export class PhrasesService {
   /**
    * Upserts the phrases a page reported, in one transaction: new (key, context) pairs are created as
    * pending, every phrase remembers the URL it was seen on. `registered` counts the phrases created by
-   * this call (a concurrent duplicate is created once, by whoever gets there first). With `maxPending`
-   * (page-key calls), new phrases are created only while fewer than that many wait for review; a call
-   * none of whose new phrases fit is 429.
+   * this call (a concurrent duplicate is created once, by whoever gets there first). Page-key calls pass
+   * caps: new phrases are created only while fewer than `maxPending` wait for review (a call none of whose
+   * new phrases fit is 429), and a page the project has not seen is recorded only while it has fewer than
+   * `maxUrls` pages (else the phrases are registered without it).
    */
   async register(
     projectId: number,
     keys: { key: string; context?: string | undefined }[],
     url: string | undefined,
-    { maxPending }: { maxPending?: number | undefined } = {},
+    caps: { maxPending?: number | undefined; maxUrls?: number | undefined } = {},
   ): Promise<RegisterResult> {
+    const { maxPending } = caps;
     const keyMap: Record<string, string> = {};
     const byHash = new Map<string, { key: string; context: string; varSlots: VarSlot[] }>();
     for (const item of keys) {
@@ -139,6 +141,8 @@ export class PhrasesService {
         }
       }
       if (refused && !created) throw tooManyPending(pending, maxPending!);
+      if (url && caps.maxUrls !== undefined && !(await this.roomForPage(trx, projectId, url, caps.maxUrls)))
+        return created;
       if (url) {
         for (const part of chunks(ids, 500)) {
           await trx
@@ -151,6 +155,24 @@ export class PhrasesService {
       return created;
     });
     return { ok: true, registered, keyMap };
+  }
+
+  /** Whether `url` is a page of the project already, or one more still fits under `maxUrls`. */
+  private async roomForPage(db: Kysely<TranslatorDB>, projectId: number, url: string, maxUrls: number) {
+    const known = await db
+      .selectFrom('phrase_urls')
+      .select('phrase_id')
+      .where('project_id', '=', projectId)
+      .where('url', '=', url)
+      .limit(1)
+      .executeTakeFirst();
+    if (known) return true;
+    const pages = await db
+      .selectFrom('phrase_urls')
+      .select((eb) => eb.fn.count<number>('url').distinct().as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow();
+    return Number(pages.n) < maxUrls;
   }
 
   async counts(

@@ -49,9 +49,14 @@ export function textnodeRoutes(app: FastifyInstance, services: TranslatorService
       },
     },
     async (request) =>
-      phrases.register(projectOf(request).id, request.body.keys, request.body.url || undefined, {
-        maxPending: request.viaPageKey ? config.pageKey.maxPendingPhrases : undefined,
-      }),
+      phrases.register(
+        projectOf(request).id,
+        request.body.keys,
+        request.body.url || undefined,
+        request.viaPageKey
+          ? { maxPending: config.pageKey.maxPendingPhrases, maxUrls: config.pageKey.maxUrls }
+          : {},
+      ),
   );
 
   api.get(
