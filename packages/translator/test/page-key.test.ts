@@ -259,9 +259,7 @@ describe('page key limits', () => {
   it('limits page-key writes per project and address with 429 and Retry-After; the full key is not', async () => {
     const limited = await startHarness({ pageKey: { writesPerMinute: 3 } });
     try {
-      const shop = new TestClient(limited.url);
-      shop.defaultHeaders['x-api-key'] = limited.pageKey;
-      shop.defaultHeaders.origin = 'http://localhost:3000';
+      const shop = page(limited.pageKey, 'http://localhost:3000', limited.url);
       for (let i = 0; i < 3; i++)
         expect((await shop.post('/api/textnodes', { keys: [{ key: `Phrase ${'abc'[i]}` }] })).status).toBe(
           200,
@@ -284,9 +282,7 @@ describe('page key limits', () => {
   it('caps the phrases waiting for review that pages may add; the full key may add more', async () => {
     const capped = await startHarness({ pageKey: { maxPendingPhrases: 5 } });
     try {
-      const shop = new TestClient(capped.url);
-      shop.defaultHeaders['x-api-key'] = capped.pageKey;
-      shop.defaultHeaders.origin = 'http://localhost:3000';
+      const shop = page(capped.pageKey, 'http://localhost:3000', capped.url);
       const keys = (...names: string[]) => ({
         keys: names.map((key) => ({ key })),
         url: 'http://localhost/',
@@ -316,9 +312,7 @@ describe('page key: pages a project records', () => {
   it('records new page URLs only while the project has fewer than the cap; the full key is not capped', async () => {
     const capped = await startHarness({ pageKey: { maxUrls: 2 } });
     try {
-      const shop = new TestClient(capped.url);
-      shop.defaultHeaders['x-api-key'] = capped.pageKey;
-      shop.defaultHeaders.origin = 'http://localhost:3000';
+      const shop = page(capped.pageKey, 'http://localhost:3000', capped.url);
       const seen = (url: string, key: string) => shop.post('/api/textnodes', { keys: [{ key }], url });
       expect((await seen('http://localhost:3000/a', 'Alpha')).status).toBe(200);
       expect((await seen('http://localhost:3000/b', 'Beta')).status).toBe(200);

@@ -5,6 +5,18 @@ import { api, type Project } from '../api.ts';
 import { useAuth } from '../auth.tsx';
 import { ConfirmButton, notifyError, notifyOk } from '../components/common.tsx';
 
+function CopyKey({ value, label }: { value: string; label: string }) {
+  return (
+    <CopyButton value={value}>
+      {({ copied, copy }) => (
+        <Button variant="light" onClick={copy}>
+          {copied ? 'Copied' : label}
+        </Button>
+      )}
+    </CopyButton>
+  );
+}
+
 /** The publishable page key: shown, copied, regenerated on its own. */
 export function PageKeyPanel({ pageKey }: { pageKey: string }) {
   const queryClient = useQueryClient();
@@ -22,13 +34,7 @@ export function PageKeyPanel({ pageKey }: { pageKey: string }) {
           {pageKey}
         </Code>
         <Group>
-          <CopyButton value={pageKey}>
-            {({ copied, copy }) => (
-              <Button variant="light" onClick={copy}>
-                {copied ? 'Copied' : 'Copy page key'}
-              </Button>
-            )}
-          </CopyButton>
+          <CopyKey value={pageKey} label="Copy page key" />
           <ConfirmButton
             title="Regenerate the page key?"
             message="The current page key stops working immediately: pages keep their text untranslated and register nothing until their script tag has the new key."
@@ -93,13 +99,7 @@ export function FullKeyPanel() {
             {newKey}
           </Code>
           <Group justify="flex-end">
-            <CopyButton value={newKey ?? ''}>
-              {({ copied, copy }) => (
-                <Button variant="light" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy key'}
-                </Button>
-              )}
-            </CopyButton>
+            <CopyKey value={newKey ?? ''} label="Copy key" />
             <Button onClick={() => setNewKey(null)}>Done</Button>
           </Group>
         </Stack>
