@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PgListener } from '@app/server-kit';
 import type { ManagerContext } from './context.ts';
 import { SitesService } from './sites/sites-service.ts';
 import { NodesService } from './nodes/nodes-service.ts';
@@ -15,7 +16,6 @@ import { EngineProvider } from './providers/engine/engine-provider.ts';
 import { registerInstanceJobs } from './providers/provider-jobs.ts';
 import { closeHttpAgents } from './providers/http.ts';
 import { NodeImportService } from './nodes/node-import.ts';
-import { PgListener } from './common/pg-listener.ts';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '@app/server-kit/testing';
-import { PgListener } from '../src/common/pg-listener.ts';
+import { PgListener } from '@app/server-kit';
 import { eventually } from './fleet-helpers.ts';
 
 const silent = { warn: () => undefined } as unknown as FastifyBaseLogger;

@@ -5,8 +5,10 @@ import type { Browser } from 'playwright-core';
 import { startHarness, type Harness } from '../../translator/test/helpers.ts';
 import { collectErrors, launchChromium, serveSite } from './browser.ts';
 
+// Pages hold the publishable page key; the test sites are on http://127.0.0.1:<port>, one of the default
+// project's allowed origins outside production.
 const script = (harness: Harness, extra = '') =>
-  `<script src="${harness.url}/client.js" data-api-key="${harness.key}"${extra}></script>`;
+  `<script src="${harness.url}/client.js" data-api-key="${harness.pageKey}"${extra}></script>`;
 
 const STATIC_PAGE = (
   tag: string,
@@ -208,5 +210,39 @@ describe('page client in Chromium against the real translator', () => {
     expect(await page.$('[data-loco-translated]')).toBeNull();
     await page.close();
     await site.close();
+  });
+
+  it('is refused on a page whose origin the project does not allow: nothing registered or translated', async () => {
+    const allowed = ['http://localhost:*'];
+    await harness.client.patch('/api/project/settings', { settings: { allowedOrigins: allowed } });
+    const site = await serveSite({
+      '/': STATIC_PAGE(script(harness)).replace('<h1>', '<p>Only on the refused page</p><h1>'),
+    });
+    try {
+      const page = await browser.newPage();
+      const blocked = page.waitForEvent('console', (message) =>
+        /\/api\/textnodes.*blocked by CORS policy/.test(message.text()),
+      );
+      await page.goto(`${site.url}/?lang=fr`);
+      await blocked;
+      expect(await page.textContent('h1')).toBe('Welcome to our shop');
+      expect(await page.$('[data-loco-translated]')).toBeNull();
+      const found = await harness.client.get('/api/translations/all?search=refused%20page');
+      expect(found.body.total).toBe(0);
+      // What the browser was not allowed to read: the server refused the page's origin.
+      const direct = await fetch(`${harness.url}/api/textnodes`, {
+        method: 'POST',
+        headers: { 'x-api-key': harness.pageKey, origin: site.url, 'content-type': 'application/json' },
+        body: JSON.stringify({ keys: [{ key: 'Only on the refused page' }] }),
+      });
+      expect(direct.status).toBe(403);
+      expect((await direct.json()).error.message).toContain(site.url);
+      await page.close();
+    } finally {
+      await site.close();
+      await harness.client.patch('/api/project/settings', {
+        settings: { allowedOrigins: ['http://127.0.0.1:*'] },
+      });
+    }
   });
 });

@@ -134,13 +134,19 @@ export interface Settings {
   contextDepth: number;
   domContextEnabled: boolean;
   screenshotsEnabled: boolean;
+  /** Origins whose pages may use the page key. */
+  allowedOrigins: string[];
 }
 
 export interface Project {
   id: number;
   name: string;
   api_key: string;
+  /** The publishable page key (`tpk_…`) for the install snippet. */
+  page_key: string;
   settings: Settings;
+  /** The last page origin the full key was used from, until dismissed or the key is regenerated. */
+  full_key_used_from: { origin: string; at: string } | null;
   created_at: string;
 }
 

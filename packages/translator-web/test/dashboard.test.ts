@@ -61,7 +61,8 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
       launchChromium(),
     ]);
     await harness.client.patch('/api/project/settings', { settings: { languages: ['fr', 'de'] } });
-    site = await serveSite({ '/': SAMPLE(harness.url, harness.key) });
+    // The sample page holds the page key, as the Install page tells (its origin, 127.0.0.1, is allowed).
+    site = await serveSite({ '/': SAMPLE(harness.url, harness.pageKey) });
     // A visitor opens the customer's page: the page client registers its phrases.
     const visitor = await browser.newPage();
     await visitor.goto(site.url);
@@ -87,6 +88,9 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     const deep = await fetch(`${harness.url}/analytics/url?url=x`);
     expect(deep.status).toBe(200);
     expect(await deep.text()).toContain('<div id="root"></div>');
+    // Every page of the suite runs under this policy: a violation is a console error, checked at the end.
+    expect(deep.headers.get('content-security-policy')).toMatch(/script-src 'self';.*frame-ancestors 'none'/);
+    expect(deep.headers.get('x-frame-options')).toBe('DENY');
     const api = await fetch(`${harness.url}/api/nothing-here`);
     expect(api.status).toBe(404);
     expect((await api.json()).error.code).toBe('not_found');
@@ -102,6 +106,13 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
       .toContain('This API key is not valid');
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await screenshot(page, 'signin-error');
+    // The page key is not a way in.
+    await page.getByLabel('Project API key').fill(harness.pageKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect
+      .poll(() => page.getByTestId('signin-error').textContent())
+      .toContain('This is the project’s page key');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
   });
 
   it('signs in, lists the pending phrases with slots as chips, and approves them in bulk', async () => {
@@ -296,11 +307,51 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await page.getByText('No backups yet.').waitFor();
   });
 
-  it('shows the install snippet with this server and key', async () => {
+  it('shows the install snippet with this server and the page key, and the origins that may use it', async () => {
     await page.goto('/install');
+    await page.getByTestId('install-snippet').waitFor();
     expect(await page.getByTestId('install-snippet').textContent()).toBe(
-      `<script src="${harness.url}/client.js" data-api-key="${harness.key}"></script>`,
+      `<script src="${harness.url}/client.js" data-api-key="${harness.pageKey}"></script>`,
     );
+    expect(await page.getByTestId('install-origins').textContent()).toContain('http://127.0.0.1:*');
+  });
+
+  it('edits the allowed origins, with the server’s message under the field', async () => {
+    await page.goto('/settings');
+    const origins = page.getByRole('combobox', { name: 'Allowed origins' });
+    await origins.fill('shop.example');
+    await origins.press('Enter');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('"shop.example" is not an origin such as').waitFor();
+    await origins.press('Backspace'); // removes the refused entry
+    await origins.fill('https://*.Shop.example');
+    await origins.press('Enter');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved').waitFor();
+    await expect
+      .poll(async () => (await harness.client.get('/api/project')).body.settings.allowedOrigins)
+      .toContain('https://*.shop.example');
+    await screenshot(page, 'settings-origins');
+  });
+
+  it('warns on every page when the full key was used from a web page, until dismissed', async () => {
+    const leaked = await harness.client.get('/api/languages', {
+      headers: { origin: 'https://old-shop.example' },
+    });
+    expect(leaked.status).toBe(200);
+    await page.goto('/review');
+    const warning = page.getByTestId('full-key-warning');
+    await warning.waitFor();
+    expect(await warning.textContent()).toContain('Your full key was used from https://old-shop.example');
+    await screenshot(page, 'full-key-warning');
+    await page.getByRole('link', { name: 'Analytics' }).click();
+    await warning.waitFor();
+    await warning.getByRole('button', { name: 'Dismiss' }).click();
+    await warning.waitFor({ state: 'detached' });
+    expect((await harness.client.get('/api/project')).body.full_key_used_from).toBeNull();
+    await page.reload();
+    await page.getByTestId('summary-cards').waitFor();
+    expect(await warning.count()).toBe(0);
   });
 
   it('is usable at phone width', async () => {
@@ -396,6 +447,22 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     } finally {
       await harness.client.post('/api/textnodes/bulk-delete', { ids: added.map((row) => row.id) });
     }
+  });
+
+  it('shows the page key in Settings and regenerates it on its own; the install snippet follows', async () => {
+    const oldPageKey = harness.pageKey;
+    await page.goto('/settings');
+    expect(await page.getByTestId('page-key').textContent()).toBe(oldPageKey);
+    await page.getByRole('button', { name: 'Regenerate page key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Regenerate page key' }).click();
+    await expect.poll(() => page.getByTestId('page-key').textContent()).not.toBe(oldPageKey);
+    const newPageKey = (await page.getByTestId('page-key').textContent())!;
+    expect(newPageKey).toMatch(/^tpk_/);
+    const headers = { 'x-api-key': oldPageKey, origin: site.url };
+    expect((await fetch(`${harness.url}/api/languages`, { headers })).status).toBe(401);
+    // The dashboard still works with the full key it signed in with.
+    await page.getByRole('link', { name: 'Install' }).click();
+    await expect.poll(() => page.getByTestId('install-snippet').textContent()).toContain(newPageKey);
   });
 
   it('regenerates the key behind a confirmation, shows it once and switches to it', async () => {

@@ -1,6 +1,8 @@
 import type { MigrationSet } from '@app/server-kit';
 import { initial } from './001_initial.ts';
+import { pageKeys } from './002_page_keys.ts';
 
 export const translatorMigrations: MigrationSet = (dialect) => ({
   '001_initial': initial(dialect),
+  '002_page_keys': pageKeys(),
 });

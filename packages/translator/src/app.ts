@@ -4,8 +4,10 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import {
   createHttpServer,
+  DASHBOARD_HEADERS,
   installRateLimit,
   openMigrated,
+  PgListener,
   registerOpenApi,
   SecretBox,
   type Database,
@@ -19,6 +21,7 @@ import { createServices, type TranslatorServices } from './services.ts';
 import type { Project } from './projects/projects-service.ts';
 import { installProjectAuth } from './http/auth.ts';
 import { installCors } from './http/cors.ts';
+import { PageKeyLimiter } from './http/page-limits.ts';
 import { projectRoutes } from './routes/project.ts';
 import { textnodeRoutes } from './routes/textnodes.ts';
 import { translationRoutes } from './routes/translations.ts';
@@ -64,22 +67,26 @@ export async function buildTranslator(
   });
   const ctx = createContext(config, database, app.log);
   const services = createServices(ctx);
+  const listener = await listenForChanges(config, database, services, app.log);
   const defaultProject = await services.projects.ensureDefault();
 
-  installCors(app);
+  const pageLimiter = new PageKeyLimiter(config.pageKey);
+  installCors(app, services.projects);
   installRateLimit(app, config.rateLimit);
   await registerOpenApi(app, {
     title: 'Translator API',
     version: config.version,
     prefix: '/api',
     description:
-      'Phrases, translations, AI jobs, analytics, export and backups. Authenticate with X-API-Key.',
+      'Phrases, translations, AI jobs, analytics, export and backups. Authenticate with X-API-Key: the ' +
+      'project’s full key, or its publishable page key (tpk_…) for the page client’s calls (POST /textnodes, ' +
+      'GET /translations, /languages, /project/crawler-config) from the project’s allowed origins.',
   });
 
   await app.register(async (api) => {
-    installProjectAuth(api, services.projects);
+    installProjectAuth(api, services.projects, pageLimiter);
     projectRoutes(api, services, config);
-    textnodeRoutes(api, services);
+    textnodeRoutes(api, services, config);
     translationRoutes(api, services);
     aiRoutes(api, services);
     analyticsRoutes(api, services);
@@ -112,8 +119,10 @@ export async function buildTranslator(
       if (closed) return;
       closed = true;
       await app.close();
+      pageLimiter.close();
       stopBackups();
       await runner.stop();
+      await listener?.close();
       await database.close();
     },
   };
@@ -146,6 +155,24 @@ export function createContext(
     secrets: new SecretBox(config.secretKey),
     log,
   };
+}
+
+/** On PostgreSQL, hears the changes other processes announce (see ProjectChanges). */
+async function listenForChanges(
+  config: TranslatorConfig,
+  database: Database<TranslatorDB>,
+  services: TranslatorServices,
+  log: FastifyBaseLogger,
+): Promise<PgListener | undefined> {
+  if (database.dialect !== 'postgres') return undefined;
+  const listener = new PgListener({ databaseUrl: config.databaseUrl, schema: config.databaseSchema, log });
+  const { changes } = services;
+  listener.on(changes.channel, {
+    onMessage: (payload) => changes.heard(payload),
+    onGap: () => changes.gap(),
+  });
+  await listener.start();
+  return listener;
 }
 
 /** Checks hourly (and a minute after start) for projects whose automatic backup is due. */
@@ -185,6 +212,7 @@ async function serveStatic(app: HttpServer, root: string) {
       return reply.callNotFound();
     }
     if (path.startsWith('/api/') || path === '/api') return reply.callNotFound();
+    reply.headers(DASHBOARD_HEADERS);
     const file = resolve(root, `.${path}`);
     const inside = file === root || file.startsWith(`${root}${sep}`);
     if (inside && path !== '/' && existsSync(file) && statSync(file).isFile())

@@ -30,8 +30,24 @@ export interface BackupConfig {
   dir: string;
   /** Hours between automatic backups of each project; 0 turns them off. */
   intervalHours: number;
-  /** Automatic backups kept per project; manual ones are never pruned. */
+  /** Automatic backups kept per project. */
   keep: number;
+  /** Seconds a project waits after a manual backup before the next (0: no wait). */
+  manualIntervalSeconds: number;
+  /** Manual backups kept per project; the oldest go when a new one is made. */
+  manualKeep: number;
+}
+
+/** What a publishable page key may cost, per project and client address. */
+export interface PageKeyLimits {
+  /** POST /api/textnodes calls per minute. */
+  writesPerMinute: number;
+  /** Reads (translations, languages, crawler configuration) per minute. */
+  readsPerMinute: number;
+  /** Phrases waiting for review beyond which page-key registration adds no more. */
+  maxPendingPhrases: number;
+  /** Pages (URLs) beyond which page-key registration records no new one. */
+  maxUrls: number;
 }
 
 export interface TranslatorConfig extends CommonConfig {
@@ -46,6 +62,7 @@ export interface TranslatorConfig extends CommonConfig {
   cacheTtlSeconds: number;
   ai: AiConfig;
   backup: BackupConfig;
+  pageKey: PageKeyLimits;
   /** Folder with the dashboard build, served at `/` when set. */
   staticDir: string | undefined;
 }
@@ -77,6 +94,14 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
       dir: resolve(env.string('TRANSLATOR_BACKUP_DIR', resolve(common.dataDir, 'backups'))),
       intervalHours: env.int('TRANSLATOR_BACKUP_INTERVAL_H', 24, { min: 0 }),
       keep: env.int('TRANSLATOR_BACKUP_KEEP', 7, { min: 1 }),
+      manualIntervalSeconds: env.int('TRANSLATOR_BACKUP_MANUAL_INTERVAL_S', 60, { min: 0, max: 86_400 }),
+      manualKeep: env.int('TRANSLATOR_BACKUP_MANUAL_KEEP', 10, { min: 1, max: 1000 }),
+    },
+    pageKey: {
+      writesPerMinute: env.int('TRANSLATOR_PAGE_WRITES_PER_MIN', 60, { min: 1 }),
+      readsPerMinute: env.int('TRANSLATOR_PAGE_READS_PER_MIN', 600, { min: 1 }),
+      maxPendingPhrases: env.int('TRANSLATOR_PAGE_MAX_PENDING', 10_000, { min: 0 }),
+      maxUrls: env.int('TRANSLATOR_PAGE_MAX_URLS', 10_000, { min: 0 }),
     },
     staticDir: env.optionalString('TRANSLATOR_STATIC_DIR'),
   };

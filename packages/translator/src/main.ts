@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { ConfigError } from '@app/server-kit';
 import { readTranslatorConfig } from './config.ts';
 import { serve } from './serve.ts';
-import { createProject, listProjects, OperatorError, restoreBackup } from './operator.ts';
+import { createProject, listProjects, OperatorError, restoreBackup, showKeys } from './operator.ts';
 import { RestoreError } from './backups/restore.ts';
 
 // `translator` (or `translator serve`) starts the server; the other commands are the operator's, run on the
@@ -21,6 +21,11 @@ project
   .description('create a project and print its API key once')
   .requiredOption('--name <name>', 'project name')
   .action((options: { name: string }) => createProject(readTranslatorConfig(), options.name, print));
+project
+  .command('key')
+  .description('print the API key and the page key of one project')
+  .argument('<id>', 'the project id (see project list)')
+  .action((id: string) => showKeys(readTranslatorConfig(), id, print));
 project
   .command('list')
   .description('list the projects: ids, names, creation times (no keys)')

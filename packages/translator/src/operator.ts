@@ -32,7 +32,11 @@ export async function createProject(config: TranslatorConfig, name: string, prin
   const { project, apiKey } = await withServices(config, ({ projects }) => projects.create(trimmed));
   print(`Created project ${project.id} (${project.name}).`);
   print(`API key: ${apiKey}`);
-  print('Keep it now: this command does not show it again (a key holder reads it with GET /api/project).');
+  print(`Page key: ${project.page_key}`);
+  print(
+    'Keep the API key secret (`project key <id>` prints it again). Pages hold the page key; add their ' +
+      'origins under Settings → Allowed origins in the dashboard.',
+  );
 }
 
 /** `project list`: ids, names and creation times, never keys. */
@@ -47,6 +51,18 @@ export async function listProjects(config: TranslatorConfig, print: Print): Prom
   for (const p of list) print(`${String(p.id).padStart(width)}  ${p.created_at.padEnd(24)}  ${p.name}`);
 }
 
+/** `project key <id>`: the project's full key and page key, for the operator (the server never shows them to an outsider). */
+export async function showKeys(config: TranslatorConfig, id: string, print: Print): Promise<void> {
+  const projectId = /^\d{1,10}$/.test(id) ? Number(id) : 0;
+  if (projectId < 1 || projectId > 2_147_483_647)
+    throw new OperatorError(`"${id}" is not a project id: give a project id such as 1 (see project list)`);
+  const project = await withServices(config, ({ projects }) => projects.find(projectId));
+  if (!project) throw new OperatorError(`no project has the id ${projectId}`);
+  print(`Project ${project.id} (${project.name})`);
+  print(`API key: ${project.api_key}`);
+  print(`Page key: ${project.page_key}   (for the pages' script tag; works from the allowed origins only)`);
+}
+
 /**
  * `backup restore <file> [--replace]`: loads the project in the file under its id, with all its rows;
  * a live project with that id is only overwritten with `replace`.
@@ -57,7 +73,13 @@ export async function restoreBackup(
   options: { replace: boolean },
   print: Print,
 ): Promise<void> {
-  const result = await withServices(config, (_, ctx) => restoreSnapshot(ctx, resolve(file), options));
+  const result = await withServices(config, async ({ changes }, ctx) => {
+    const restored = await restoreSnapshot(ctx, resolve(file), options);
+    // Running servers on PostgreSQL drop what they cached of the project at once.
+    await changes.announce('keys', restored.projectId);
+    await changes.announce('data', restored.projectId);
+    return restored;
+  });
   const { rows } = result;
   const what =
     result.replaced === null
@@ -68,5 +90,7 @@ export async function restoreBackup(
       `${rows.phrases} phrases, ${rows.translations} translations, ${rows.prompts} prompts, ` +
       `${rows.ai_jobs} AI jobs (${rows.ai_job_items} items).`,
   );
-  print('Running servers pick the change up within TRANSLATOR_CACHE_TTL_S seconds.');
+  print(
+    'Running servers pick the change up at once on PostgreSQL, within TRANSLATOR_CACHE_TTL_S seconds on SQLite.',
+  );
 }

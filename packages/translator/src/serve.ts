@@ -25,10 +25,12 @@ export async function serve(config: TranslatorConfig): Promise<void> {
     // The key is a credential: in production it never goes to the log, which is often shipped elsewhere.
     if (config.production) {
       app.log.warn(
-        'created the default project; read its API key with GET /api/project from a trusted network',
+        `created the default project; print its API key with \`npm run translator -- project key ${defaultProject.project.id}\``,
       );
     } else {
-      console.log(`\nTranslator default project created. API key: ${defaultProject.project.api_key}\n`);
+      const { api_key, page_key } = defaultProject.project;
+      console.log(`\nTranslator default project created. API key: ${api_key}`);
+      console.log(`Page key (for your pages' script tag; pages on this machine may use it): ${page_key}\n`);
     }
   }
 }

@@ -123,8 +123,8 @@ describe('backups', () => {
     const file = join(h.database.dataDir, 'download.sqlite');
     writeFileSync(file, bytes);
     expect(readBackup(file).translations).toEqual([{ lang: 'fr', value: 'Bonjour' }]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(readdirSync(backupDir).filter((name) => name.startsWith('.'))).toEqual([]);
+    // The temporary file goes when the download stream closes, just after the last byte was sent.
+    await expect.poll(() => readdirSync(backupDir).filter((name) => name.startsWith('.'))).toEqual([]);
     expect((await h.anonymous.get('/api/backup')).status).toBe(401);
   });
 
@@ -286,6 +286,27 @@ describe('backups', () => {
     expect(leaked).toEqual([]);
   });
 
+  it('restores a backup made before the page keys (schema 001): a copy is migrated, the file is left as it was', async () => {
+    const { body } = await h.client.post('/api/backups');
+    const file = join(h.database.dataDir, 'before-page-keys.sqlite');
+    writeFileSync(file, readFileSync(join(backupDir, body.filename)));
+    const old = new SQLite(file);
+    old.exec(`drop index projects_page_key_uq;
+      alter table projects drop column page_key;
+      alter table projects drop column full_key_origin;
+      alter table projects drop column full_key_origin_at;
+      delete from translator_migration where name = '002_page_keys';`);
+    old.close();
+    const before = (await h.client.get('/api/translations/all?lang=fr')).body;
+    const restored = await restoreSnapshot(h.translator.ctx, file, { replace: true });
+    expect(restored.rows.phrases).toBe(2);
+    expect((await h.client.get('/api/translations/all?lang=fr')).body).toEqual(before);
+    expect((await h.client.get('/api/project')).body.page_key).toMatch(/^tpk_/);
+    const untouched = new SQLite(file, { readonly: true });
+    expect(untouched.prepare('select count(*) as n from translator_migration').get()).toEqual({ n: 1 });
+    untouched.close();
+  });
+
   it('makes daily automatic backups and keeps only the newest ones', async () => {
     const projectId = (await h.client.get('/api/project')).body.id;
     const manual = await h.client.post('/api/backups');
@@ -302,6 +323,54 @@ describe('backups', () => {
     expect(autos).toHaveLength(h.config.backup.keep);
     expect(list.map((b) => b.filename)).toContain(manual.body.filename);
     expect(autos.every((b) => b.filename.startsWith(`translator-p${projectId}-`))).toBe(true);
+  });
+});
+
+describe('manual backups are capped', () => {
+  it('one manual backup per project per interval: the next is 429 with Retry-After', async () => {
+    const limited = await startHarness({ backup: { manualIntervalSeconds: 60 } });
+    try {
+      const first = await limited.client.post('/api/backups');
+      expect(first.status).toBe(201);
+      const second = await limited.client.post('/api/backups');
+      expect(second.status).toBe(429);
+      expect(second.body).toEqual({
+        error: { code: 'rate_limited', message: expect.stringMatching(/one manual backup .* 60 seconds/) },
+      });
+      const retryAfter = Number(second.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect((await limited.client.get('/api/backups')).body).toHaveLength(1);
+      // Another project has its own allowance (two calls at once make one backup); automatic backups
+      // are not counted.
+      const other = await limited.newProject('Neighbour');
+      const both = await Promise.all([other.client.post('/api/backups'), other.client.post('/api/backups')]);
+      expect(both.map((res) => res.status).sort()).toEqual([201, 429]);
+      await limited.translator.services.backups.runDue();
+      expect((await limited.client.post('/api/backups')).status).toBe(429);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('keeps the newest manual backups of a project; automatic ones and other projects are left alone', async () => {
+    const pruned = await startHarness({ backup: { manualKeep: 2, keep: 5 } });
+    try {
+      await pruned.translator.services.backups.runDue();
+      const other = await pruned.newProject('Neighbour');
+      const theirs = (await other.client.post('/api/backups')).body.filename as string;
+      const made: string[] = [];
+      for (let i = 0; i < 4; i++) made.push((await pruned.client.post('/api/backups')).body.filename);
+      const names = ((await pruned.client.get('/api/backups')).body as { filename: string }[]).map(
+        (b) => b.filename,
+      );
+      const manual = names.filter((name) => !name.endsWith('-auto.sqlite'));
+      expect(manual.sort()).toEqual(made.slice(2).sort());
+      expect(names.filter((name) => name.endsWith('-auto.sqlite'))).toHaveLength(1);
+      expect(readdirSync(pruned.config.backup.dir)).toContain(theirs);
+    } finally {
+      await pruned.stop();
+    }
   });
 });
 

@@ -17,7 +17,14 @@ describe('readTranslatorConfig', () => {
       databaseUrl: undefined,
       production: false,
       ai: { baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini' },
-      backup: { dir: resolve(dir, 'backups'), intervalHours: 24, keep: 7 },
+      backup: {
+        dir: resolve(dir, 'backups'),
+        intervalHours: 24,
+        keep: 7,
+        manualIntervalSeconds: 60,
+        manualKeep: 10,
+      },
+      pageKey: { writesPerMinute: 60, readsPerMinute: 600, maxPendingPhrases: 10_000, maxUrls: 10_000 },
     });
     expect(config.secretKey.length).toBeGreaterThan(20);
   });
@@ -32,6 +39,12 @@ describe('readTranslatorConfig', () => {
         TRANSLATOR_AI_MODEL: 'local-model',
         TRANSLATOR_BACKUP_DIR: '/var/backups/translator',
         TRANSLATOR_BACKUP_KEEP: '14',
+        TRANSLATOR_BACKUP_MANUAL_INTERVAL_S: '300',
+        TRANSLATOR_BACKUP_MANUAL_KEEP: '3',
+        TRANSLATOR_PAGE_WRITES_PER_MIN: '10',
+        TRANSLATOR_PAGE_READS_PER_MIN: '100',
+        TRANSLATOR_PAGE_MAX_PENDING: '500',
+        TRANSLATOR_PAGE_MAX_URLS: '50',
         NODE_ENV: 'production',
         SECRET_KEY: 'from-env',
       }),
@@ -42,7 +55,8 @@ describe('readTranslatorConfig', () => {
       production: true,
       secretKey: 'from-env',
       ai: { baseUrl: 'http://127.0.0.1:8080/v1', model: 'local-model' },
-      backup: { dir: '/var/backups/translator', keep: 14 },
+      backup: { dir: '/var/backups/translator', keep: 14, manualIntervalSeconds: 300, manualKeep: 3 },
+      pageKey: { writesPerMinute: 10, readsPerMinute: 100, maxPendingPhrases: 500, maxUrls: 50 },
     });
   });
 

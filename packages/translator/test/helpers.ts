@@ -3,13 +3,14 @@ import { createTestDatabase, TestClient, type TestDatabase } from '@app/server-k
 import { buildTranslator, type Translator, type TranslatorOptions } from '../src/app.ts';
 import { TRANSLATOR_VERSION, type TranslatorConfig } from '../src/config.ts';
 
-export type ConfigOverrides = Omit<Partial<TranslatorConfig>, 'ai' | 'backup'> & {
+export type ConfigOverrides = Omit<Partial<TranslatorConfig>, 'ai' | 'backup' | 'pageKey'> & {
   ai?: Partial<TranslatorConfig['ai']>;
   backup?: Partial<TranslatorConfig['backup']>;
+  pageKey?: Partial<TranslatorConfig['pageKey']>;
 };
 
 export function testConfig(database: TestDatabase, overrides: ConfigOverrides = {}): TranslatorConfig {
-  const { ai, backup, ...rest } = overrides;
+  const { ai, backup, pageKey, ...rest } = overrides;
   return {
     host: '127.0.0.1',
     port: 0,
@@ -38,7 +39,22 @@ export function testConfig(database: TestDatabase, overrides: ConfigOverrides = 
       leaseMs: 30_000,
       ...ai,
     },
-    backup: { dir: join(database.dataDir, 'backups'), intervalHours: 0, keep: 3, ...backup },
+    backup: {
+      dir: join(database.dataDir, 'backups'),
+      intervalHours: 0,
+      keep: 3,
+      // No wait between manual backups unless a test asks for it (backups.test.ts makes several).
+      manualIntervalSeconds: 0,
+      manualKeep: 50,
+      ...backup,
+    },
+    pageKey: {
+      writesPerMinute: 600,
+      readsPerMinute: 6000,
+      maxPendingPhrases: 10_000,
+      maxUrls: 10_000,
+      ...pageKey,
+    },
   };
 }
 
@@ -52,6 +68,8 @@ export interface Harness {
   /** Client without a key. */
   anonymous: TestClient;
   key: string;
+  /** The default project's publishable page key. */
+  pageKey: string;
   /** Another client for a fresh project in the same deployment. */
   newProject(name?: string): Promise<{ client: TestClient; key: string; id: number }>;
   /** Closes the app and opens a new one on the same database (a restart). */
@@ -68,10 +86,10 @@ export async function startHarness(
   const open = async (config: TranslatorConfig) => {
     const translator = await buildTranslator(config, options);
     const url = await translator.listen();
-    const key = translator.defaultProject.project.api_key;
+    const { api_key: key, page_key: pageKey } = translator.defaultProject.project;
     const client = new TestClient(url);
     client.defaultHeaders['x-api-key'] = key;
-    Object.assign(harness, { translator, config, url, client, anonymous: new TestClient(url), key });
+    Object.assign(harness, { translator, config, url, client, anonymous: new TestClient(url), key, pageKey });
   };
   await open(testConfig(database, overrides));
   harness.database = database;

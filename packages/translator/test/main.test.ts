@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,7 +46,7 @@ function start(env: Record<string, string>) {
     }
     throw new Error(`no ${pattern} in: ${output}`);
   };
-  return { child, ready, exited, waitFor, output: () => output };
+  return { child, ready, exited, waitFor, dataDir, output: () => output };
 }
 
 describe('src/main.ts', () => {
@@ -61,12 +61,22 @@ describe('src/main.ts', () => {
     expect(await run.exited).toBe(0);
   });
 
-  it('never prints the key in production', async () => {
+  it('never prints or serves the key without a key in production; the operator reads it with the CLI', async () => {
     const run = start({ NODE_ENV: 'production' });
     const url = await run.ready;
-    const project = (await (await fetch(`${url}/api/project`)).json()) as { api_key: string };
-    await run.waitFor(/GET \/api\/project/);
-    expect(run.output()).not.toContain(project.api_key);
+    await run.waitFor(/project key 1/);
+    const project = (await (await fetch(`${url}/api/project`)).json()) as Record<string, unknown>;
+    expect(project).toMatchObject({ id: 1, name: 'Default project' });
+    expect(project).not.toHaveProperty('api_key');
+    const cli = spawnSync(process.execPath, ['--import', 'tsx', main, 'project', 'key', '1'], {
+      env: { ...process.env, TEST_DATABASE_URL: '', DATA_DIR: run.dataDir, LOG_LEVEL: 'warn' },
+      encoding: 'utf8',
+    });
+    const key = /API key: (\S{24})/.exec(cli.stdout)?.[1];
+    expect(key).toHaveLength(24);
+    const res = await fetch(`${url}/api/languages`, { headers: { 'x-api-key': key! } });
+    expect(res.status).toBe(200);
+    expect(run.output()).not.toContain(key);
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
   });

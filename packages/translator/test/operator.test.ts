@@ -81,8 +81,8 @@ const client = (url: string, key: string) => {
 };
 
 // Each command is a process start (tsx compiles on the fly): a few seconds each on a loaded machine.
-describe('translator project create / list', { timeout: 90_000 }, () => {
-  it('creates projects, printing each key once; lists ids and names without keys', async () => {
+describe('translator project create / list / key', { timeout: 90_000 }, () => {
+  it('creates projects, printing each key once; lists ids and names without keys; prints one project’s keys', async () => {
     const db = await freshDatabase();
     const empty = await run(db, ['project', 'list']);
     expect(empty).toMatchObject({ code: 0, stdout: expect.stringMatching(/^No projects yet/) });
@@ -105,6 +105,17 @@ describe('translator project create / list', { timeout: 90_000 }, () => {
     ]);
     expect(list.stdout).not.toContain(shopKey);
     expect(list.stdout).not.toContain(blogKey);
+
+    // `project key <id>` prints a project's key again, for the operator.
+    const shown = await run(db, ['project', 'key', '1']);
+    expect(shown).toMatchObject({ code: 0, stderr: '' });
+    expect(shown.stdout).toContain(`API key: ${shopKey}\n`);
+    expect(shown.stdout).toMatch(/\nPage key: tpk_[A-Za-z0-9_-]{24} /);
+    expect(shown.stdout).not.toContain(blogKey);
+    const unknown = await run(db, ['project', 'key', '99']);
+    expect(unknown).toMatchObject({ code: 1, stderr: 'translator: no project has the id 99\n' });
+    const notAnId = await run(db, ['project', 'key', 'shop']);
+    expect(notAnId).toMatchObject({ code: 1, stderr: expect.stringContaining('a project id such as 1') });
 
     // The keys are real: each opens its own project; the server keeps the first as the default.
     const translator = await serveOn(db);

@@ -38,6 +38,20 @@ describe('service and project', () => {
     });
   });
 
+  it('GET /api/project without a key never holds the key for a caller behind an untrusted proxy', async () => {
+    for (const header of ['x-forwarded-for', 'x-real-ip', 'forwarded']) {
+      const value = header === 'forwarded' ? 'for=203.0.113.9' : '203.0.113.9';
+      const res = await h.anonymous.get('/api/project', { headers: { [header]: value } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
+      expect(res.body).not.toHaveProperty('api_key');
+      expect(res.text).not.toContain(h.key);
+    }
+    // A key holder gets its own key whatever the headers say.
+    const keyed = await h.client.get('/api/project', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    expect(keyed.body.api_key).toBe(h.key);
+  });
+
   it('GET /api/project with a key returns that key’s project, and a wrong key is 401', async () => {
     const other = await h.newProject('Second');
     const res = await other.client.get('/api/project');
@@ -166,6 +180,39 @@ describe('service and project', () => {
   });
 });
 
+describe('GET /api/project without a key, in production or behind a proxy', () => {
+  it('in production the keyless answer has no key; a key holder still reads its own', async () => {
+    const prod = await startHarness({ production: true });
+    try {
+      const res = await prod.anonymous.get('/api/project');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ id: expect.any(Number), name: 'Default project' });
+      expect(res.body).not.toHaveProperty('api_key');
+      expect(res.text).not.toContain(prod.key);
+      expect((await prod.client.get('/api/project')).body.api_key).toBe(prod.key);
+    } finally {
+      await prod.stop();
+    }
+  });
+
+  it('behind a trusted proxy only a loopback client it names gets the key', async () => {
+    const proxied = await startHarness({ trustProxy: ['127.0.0.1'] });
+    try {
+      const local = await proxied.anonymous.get('/api/project', {
+        headers: { 'x-forwarded-for': '127.0.0.1' },
+      });
+      expect(local.body.api_key).toBe(proxied.key);
+      const remote = await proxied.anonymous.get('/api/project', {
+        headers: { 'x-forwarded-for': '198.51.100.7' },
+      });
+      expect(remote.status).toBe(200);
+      expect(remote.body).not.toHaveProperty('api_key');
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
 describe('authentication', () => {
   const protectedRoutes: [string, string][] = [
     ['PATCH', '/api/project'],
@@ -226,11 +273,11 @@ describe('authentication', () => {
     expect(res.status).toBe(401);
   });
 
-  it('answers CORS preflights for the page client', async () => {
-    const res = await fetch(`${h.url}/api/translations?lang=fr`, {
+  it('answers CORS preflights of the API routes for any origin (page routes: see page-key.test.ts)', async () => {
+    const res = await fetch(`${h.url}/api/translations/all`, {
       method: 'OPTIONS',
       headers: {
-        origin: 'https://shop.example',
+        origin: 'https://tools.example',
         'access-control-request-method': 'GET',
         'access-control-request-headers': 'x-api-key',
       },

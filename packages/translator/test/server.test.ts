@@ -53,6 +53,15 @@ describe('static files hook', () => {
     expect(route.status).toBe(200);
     expect(route.text).toContain('Dashboard');
     expect((await h.anonymous.get('/widget.js')).text).toBe('window.Loco = {};');
+    // The dashboard is served with the manager's security headers, whatever file is asked for.
+    for (const path of ['/', '/app.js', '/phrases/review']) {
+      const res = await h.anonymous.get(path);
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBe('same-origin');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+    }
     const api = await h.client.get('/api/not-a-route');
     expect(api.status).toBe(404);
     expect(api.body.error.code).toBe('not_found');

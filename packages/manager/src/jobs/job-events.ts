@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DialectName } from '@app/server-kit';
-import type { PgListener } from '../common/pg-listener.ts';
+import type { DialectName, PgListener } from '@app/server-kit';
 import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
 
 /** What the bus reads back when another process wrote rows (PostgreSQL NOTIFY, or SQLite's shared file). */

@@ -6,7 +6,7 @@ import { AgentsService } from './agents-service.ts';
 import { AgentTokensRepository } from './agent-tokens-repository.ts';
 import { AgentTokenService } from './agent-tokens.ts';
 import type { SitesService } from '../sites/sites-service.ts';
-import type { PgListener } from '../common/pg-listener.ts';
+import type { PgListener } from '@app/server-kit';
 import type { ConfigChanges } from './config-changes.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 

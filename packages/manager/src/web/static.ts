@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DASHBOARD_HEADERS } from '@app/server-kit';
 
 /** The built single-page client: packages/manager-web/dist next to this package. */
 export const defaultWebRoot = () =>
@@ -50,10 +51,7 @@ export async function webClient(app: FastifyInstance, options: WebClientOptions 
       if (path === '/api' || path.startsWith('/api/') || path.startsWith('/assets/') || !wantsHtml) {
         return reply.callNotFound();
       }
-      reply.header('x-content-type-options', 'nosniff');
-      reply.header('referrer-policy', 'same-origin');
-      reply.header('x-frame-options', 'DENY');
-      return reply.sendFile('index.html', { cacheControl: false });
+      return reply.headers(DASHBOARD_HEADERS).sendFile('index.html', { cacheControl: false });
     };
     scope.get('/', { schema: { hide: true } }, spa);
     scope.get('/*', { schema: { hide: true } }, spa);

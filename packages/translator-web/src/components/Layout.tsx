@@ -5,6 +5,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../auth.tsx';
 import { useProject } from '../hooks.ts';
 import { Loading } from './basics.tsx';
+import { FullKeyWarning } from './FullKeyWarning.tsx';
 
 const NAV = [
   { to: '/review', label: 'Review' },
@@ -66,6 +67,7 @@ export function Layout() {
         </Box>
       </AppShell.Navbar>
       <AppShell.Main>
+        {project.data?.full_key_used_from && <FullKeyWarning seen={project.data.full_key_used_from} />}
         <Suspense fallback={<Loading />}>
           <Outlet />
         </Suspense>

@@ -2,10 +2,7 @@ import {
   Alert,
   Badge,
   Button,
-  Code,
-  CopyButton,
   Group,
-  Modal,
   NumberInput,
   Paper,
   PasswordInput,
@@ -19,7 +16,6 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, type Project, type Settings } from '../api.ts';
-import { useAuth } from '../auth.tsx';
 import {
   ConfirmButton,
   errorMessage,
@@ -30,6 +26,7 @@ import {
   QueryView,
 } from '../components/common.tsx';
 import { useLanguages, useProject } from '../hooks.ts';
+import { FullKeyPanel, PageKeyPanel } from './SettingsKeys.tsx';
 
 export function SettingsPage() {
   const project = useProject();
@@ -41,7 +38,8 @@ export function SettingsPage() {
           <Stack gap="lg" maw={760}>
             <NameForm project={p} />
             <SettingsForm key={p.settings ? JSON.stringify(p.settings) : ''} settings={p.settings} />
-            <KeyPanel />
+            <PageKeyPanel pageKey={p.page_key} />
+            <FullKeyPanel />
             <DangerZone />
           </Stack>
         )}
@@ -122,6 +120,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     save.error &&
     ![
       'languages',
+      'allowedOrigins',
       'blockedTags',
       'inlineTags',
       'contextDepth',
@@ -161,6 +160,18 @@ function SettingsForm({ settings }: { settings: Settings }) {
             ))}
           </Group>
         )}
+
+        <Title order={3} size="h4" mt="sm">
+          Pages
+        </Title>
+        <TagsInput
+          label="Allowed origins"
+          description="Sites whose pages may use the page key: https://shop.example, https://*.shop.example (any subdomain), http://localhost:8080 (a port of * allows any). Press Enter after each."
+          value={draft.allowedOrigins}
+          onChange={(value) => set('allowedOrigins', value)}
+          error={err('allowedOrigins')}
+          splitChars={[',', ' ']}
+        />
 
         <Title order={3} size="h4" mt="sm">
           Page scanning
@@ -249,63 +260,6 @@ function SettingsForm({ settings }: { settings: Settings }) {
   );
 }
 
-function KeyPanel() {
-  const queryClient = useQueryClient();
-  const { switchKey } = useAuth();
-  const [newKey, setNewKey] = useState<string | null>(null);
-  return (
-    <Paper withBorder p="md">
-      <Stack gap="xs">
-        <Title order={3} size="h4">
-          Project API key
-        </Title>
-        <Text size="sm" c="dimmed">
-          Regenerating stops the current key at once: every page embedding the client script must be updated.
-        </Text>
-        <Group>
-          <ConfirmButton
-            title="Regenerate the API key?"
-            message="The current key stops working immediately. Pages that embed the client script with the old key stop registering and translating until you update them."
-            confirmLabel="Regenerate key"
-            onConfirm={async () => {
-              try {
-                const project = await api.post<Project>('/api/project/regenerate-key');
-                switchKey(project.api_key);
-                queryClient.setQueryData(['project'], project);
-                setNewKey(project.api_key);
-              } catch (error) {
-                notifyError(error);
-              }
-            }}
-          >
-            Regenerate API key
-          </ConfirmButton>
-        </Group>
-      </Stack>
-      <Modal opened={!!newKey} onClose={() => setNewKey(null)} title="New API key" centered>
-        <Stack>
-          <Text size="sm">
-            This dashboard now uses the new key. Copy it now and update your pages’ script tags.
-          </Text>
-          <Code block data-testid="new-api-key">
-            {newKey}
-          </Code>
-          <Group justify="flex-end">
-            <CopyButton value={newKey ?? ''}>
-              {({ copied, copy }) => (
-                <Button variant="light" onClick={copy}>
-                  {copied ? 'Copied' : 'Copy key'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={() => setNewKey(null)}>Done</Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </Paper>
-  );
-}
-
 function DangerZone() {
   const queryClient = useQueryClient();
   return (
@@ -315,7 +269,7 @@ function DangerZone() {
           Danger zone
         </Title>
         <Text size="sm" c="dimmed">
-          Delete every phrase and translation of this project. Settings, prompts and the key stay. Make a
+          Delete every phrase and translation of this project. Settings, prompts and the keys stay. Make a
           backup first.
         </Text>
         <Group>

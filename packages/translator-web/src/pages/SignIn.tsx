@@ -29,7 +29,9 @@ export function SignIn() {
       setError(
         err instanceof ApiError && err.status === 401
           ? 'This API key is not valid. Check it, or ask for the current key if it was regenerated.'
-          : errorMessage(err),
+          : err instanceof ApiError && err.code === 'page_key_not_allowed'
+            ? 'This is the project’s page key (tpk_…), which only pages use. Sign in with the full API key.'
+            : errorMessage(err),
       );
     } finally {
       setBusy(false);

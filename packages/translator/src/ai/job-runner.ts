@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { AiJobsTable } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
 import { chunks } from '../common/chunks.ts';
@@ -7,6 +6,7 @@ import { nowIso } from '../common/time.ts';
 import { languageName } from '../projects/languages.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import type { PromptsService } from './prompts-service.ts';
+import { JobLease } from './job-lease.ts';
 import {
   ChatProvider,
   ProviderError,
@@ -25,23 +25,23 @@ interface WorkItem {
 
 interface RunState {
   job: Selectable<AiJobsTable>;
+  lease: JobLease;
   apiKey: string;
   prompt: string;
-  signal: AbortSignal;
   /** run_ms when this process took the job, and when. */
   baseRunMs: number;
   segmentStart: number;
 }
 
 /**
- * Runs AI jobs in this process. A job is claimed with a conditional update (pending → running, with a
- * lease) that also enforces the per-project cap, so several processes can share the work; the lease is
- * renewed after every batch and a job whose lease ran out (its worker died) goes back to pending.
- * Progress is written per batch, and only pending items are sent, so a resumed job never repeats work.
+ * Runs AI jobs in this process. A job is claimed with a conditional update (pending → running, under a
+ * lease of its own, see JobLease) that also enforces the per-project cap, so several processes can share
+ * the work; the lease is renewed while the job runs and a job whose lease ran out (its worker died) goes
+ * back to pending. A job this process still runs is never claimed again. Progress is written per batch,
+ * only while the lease holds, and only pending items are sent, so a resumed job never repeats work.
  */
 export class JobRunner {
-  private readonly owner = randomUUID();
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, { lease: JobLease; done: Promise<void> }>();
   private readonly provider: ChatProvider;
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
@@ -87,7 +87,7 @@ export class JobRunner {
   async stop() {
     this.stopped = true;
     clearInterval(this.timer);
-    for (const { controller } of this.running.values()) controller.abort();
+    for (const { lease } of this.running.values()) lease.controller.abort();
     await Promise.all([...this.running.values()].map((entry) => entry.done));
     while (this.ticking) await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -110,51 +110,35 @@ export class JobRunner {
       .execute();
     for (const candidate of pending) {
       if (this.stopped) return;
-      const claimed = await db
-        .updateTable('ai_jobs')
-        .set({
-          status: 'running',
-          lease_owner: this.owner,
-          lease_until: Date.now() + this.ctx.config.ai.leaseMs,
-          started_at: sql`coalesce(started_at, ${nowIso()})`,
-          updated_at: nowIso(),
-        })
-        .where('id', '=', candidate.id)
-        .where('status', '=', 'pending')
-        .where(
-          (eb) =>
-            eb
-              .selectFrom('ai_jobs as other')
-              .select((inner) => inner.fn.countAll<number>().as('n'))
-              .where('other.project_id', '=', candidate.project_id)
-              .where('other.status', '=', 'running'),
-          '<',
-          this.ctx.config.ai.jobsPerProject,
-        )
-        .executeTakeFirst();
-      if (Number(claimed.numUpdatedRows) === 1) this.launch(candidate.id);
+      // Our own run of it has not wound down yet (its lease was lost): never two runs of one job here.
+      if (this.running.has(candidate.id)) continue;
+      const lease = new JobLease(this.ctx, candidate.id);
+      if (await lease.claim(candidate.project_id)) this.launch(lease);
     }
   }
 
-  private launch(jobId: string) {
-    const controller = new AbortController();
-    const done = this.run(jobId, controller.signal)
+  private launch(lease: JobLease) {
+    const { jobId } = lease;
+    lease.keepAlive();
+    const done = this.run(lease)
       .catch(async (error: unknown) => {
         this.ctx.log.error({ err: error, jobId }, 'AI job crashed');
-        await this.finish(jobId, 'failed', `Internal error: ${(error as Error).message}`).catch(() => {});
+        await this.finish(lease, 'failed', `Internal error: ${(error as Error).message}`).catch(() => {});
       })
       .finally(() => {
+        lease.stop();
         this.running.delete(jobId);
         this.kick();
       });
-    this.running.set(jobId, { controller, done });
+    this.running.set(jobId, { lease, done });
   }
 
-  private async run(jobId: string, signal: AbortSignal) {
+  private async run(lease: JobLease) {
     const { db, config } = this.ctx;
+    const { jobId, signal } = lease;
     const job = await db.selectFrom('ai_jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
     const apiKey = await this.projects.providerKey(job.project_id);
-    if (!apiKey) return this.finish(jobId, 'failed', 'The project has no translationProviderApiKey.');
+    if (!apiKey) return this.finish(lease, 'failed', 'The project has no translationProviderApiKey.');
     const prompt = await this.prompts.forJob(job.project_id, job.prompt_id);
     const rows = await db
       .selectFrom('ai_job_items as i')
@@ -168,9 +152,9 @@ export class JobRunner {
       .execute();
     const state: RunState = {
       job,
+      lease,
       apiKey,
       prompt: prompt.text,
-      signal,
       baseRunMs: job.run_ms,
       segmentStart: Date.now(),
     };
@@ -190,16 +174,15 @@ export class JobRunner {
 
     let next = 0;
     let fatal: Error | undefined;
-    let lost = false;
     const worker = async () => {
-      while (!fatal && !lost && !signal.aborted && next < batches.length) {
+      while (!fatal && !lease.lost && !signal.aborted && next < batches.length) {
         const batch = batches[next++]!;
         try {
           await this.runBatch(state, batch);
         } catch (error) {
           if (signal.aborted) return;
           if (error instanceof JobLost) {
-            lost = true;
+            lease.markLost();
             return;
           }
           if (error instanceof ProviderError && error.retryable) {
@@ -208,35 +191,36 @@ export class JobRunner {
               state,
               new Map(),
               batch.map((item) => item.phraseId),
-            );
+            ).catch((failure: unknown) => {
+              if (!(failure instanceof JobLost)) throw failure;
+              lease.markLost();
+            });
           } else {
             fatal = error as Error;
           }
         }
-        if (!(await this.heartbeat(state))) lost = true;
       }
     };
     await Promise.all(Array.from({ length: config.ai.parallelCalls }, worker));
 
+    // Cancelled or taken over: whoever changed the job owns its outcome.
+    if (lease.lost) return;
     if (signal.aborted) {
       // Shutting down: hand the job back so this or another process resumes it.
-      await db
-        .updateTable('ai_jobs')
-        .set({
-          status: 'pending',
-          lease_owner: null,
-          lease_until: null,
-          run_ms: this.runMs(state),
-          updated_at: nowIso(),
-        })
-        .where('id', '=', jobId)
-        .where('status', '=', 'running')
-        .where('lease_owner', '=', this.owner)
+      await lease
+        .owned(
+          db.updateTable('ai_jobs').set({
+            status: 'pending',
+            lease_owner: null,
+            lease_until: null,
+            run_ms: this.runMs(state),
+            updated_at: nowIso(),
+          }),
+        )
         .execute();
       return;
     }
-    if (lost) return; // cancelled (or taken over): whoever changed it owns the outcome
-    if (fatal) return this.finish(jobId, 'failed', fatal.message, state);
+    if (fatal) return this.finish(lease, 'failed', fatal.message, state);
     const final = await db
       .selectFrom('ai_jobs')
       .select(['completed', 'failed'])
@@ -244,7 +228,7 @@ export class JobRunner {
       .executeTakeFirst();
     const allFailed = final !== undefined && final.completed === 0 && final.failed > 0;
     return this.finish(
-      jobId,
+      lease,
       allFailed ? 'failed' : 'completed',
       allFailed ? 'Every item failed.' : null,
       state,
@@ -260,7 +244,7 @@ export class JobRunner {
       languageName: languageName(state.job.lang),
       prompt: state.prompt,
       items: list,
-      signal: state.signal,
+      signal: state.lease.signal,
     });
     const first = await this.provider.translateWithRetry(request(items));
     const translated = new Map(first.translated);
@@ -274,7 +258,7 @@ export class JobRunner {
       }
       for (const [id, text] of second?.translated ?? []) translated.set(id, text);
     }
-    if (state.signal.aborted) return;
+    if (state.lease.signal.aborted) return;
     const values = new Map([...translated].map(([id, text]) => [Number(id), text]));
     const failed = batch.map((item) => item.phraseId).filter((id) => !values.has(id));
     await this.record(state, values, failed);
@@ -331,17 +315,15 @@ export class JobRunner {
           .where('phrase_id', 'in', failedIds)
           .execute();
       }
-      const moved = await trx
-        .updateTable('ai_jobs')
-        .set((eb) => ({
-          completed: eb('completed', '+', saved.length),
-          failed: eb('failed', '+', failedIds.length),
-          run_ms: this.runMs(state),
-          updated_at: now,
-        }))
-        .where('id', '=', job.id)
-        .where('status', '=', 'running')
-        .where('lease_owner', '=', this.owner)
+      const moved = await state.lease
+        .owned(
+          trx.updateTable('ai_jobs').set((eb) => ({
+            completed: eb('completed', '+', saved.length),
+            failed: eb('failed', '+', failedIds.length),
+            run_ms: this.runMs(state),
+            updated_at: now,
+          })),
+        )
         .executeTakeFirst();
       // Cancelled (or taken over) meanwhile: roll back, so nothing is written after a cancel.
       if (Number(moved.numUpdatedRows) !== 1) throw new JobLost();
@@ -349,43 +331,34 @@ export class JobRunner {
     if (values.size) this.onTranslated(job.project_id);
   }
 
-  /** Renews the lease; false when the job is no longer ours to run (cancelled or taken over). */
-  private async heartbeat(state: RunState): Promise<boolean> {
-    const result = await this.ctx.db
-      .updateTable('ai_jobs')
-      .set({ lease_until: Date.now() + this.ctx.config.ai.leaseMs, run_ms: this.runMs(state) })
-      .where('id', '=', state.job.id)
-      .where('status', '=', 'running')
-      .where('lease_owner', '=', this.owner)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
-  }
-
   private runMs(state: RunState) {
     return state.baseRunMs + (Date.now() - state.segmentStart);
   }
 
+  /** Ends the job, if this lease still holds it, and drops its items (finished jobs keep none). */
   private async finish(
-    jobId: string,
+    lease: JobLease,
     status: 'completed' | 'failed',
     error: string | null,
     state?: RunState,
   ) {
     const now = nowIso();
-    await this.ctx.db
-      .updateTable('ai_jobs')
-      .set({
-        status,
-        error,
-        finished_at: now,
-        updated_at: now,
-        lease_owner: null,
-        lease_until: null,
-        ...(state ? { run_ms: this.runMs(state) } : {}),
-      })
-      .where('id', '=', jobId)
-      .where('status', '=', 'running')
-      .execute();
-    await this.ctx.db.deleteFrom('ai_job_items').where('job_id', '=', jobId).execute();
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const ended = await lease
+        .owned(
+          trx.updateTable('ai_jobs').set({
+            status,
+            error,
+            finished_at: now,
+            updated_at: now,
+            lease_owner: null,
+            lease_until: null,
+            ...(state ? { run_ms: this.runMs(state) } : {}),
+          }),
+        )
+        .executeTakeFirst();
+      if (Number(ended.numUpdatedRows) === 1)
+        await trx.deleteFrom('ai_job_items').where('job_id', '=', lease.jobId).execute();
+    });
   }
 }

@@ -12,6 +12,10 @@ export interface Backup {
   created: string;
 }
 
+interface StoredBackup extends Backup {
+  auto: boolean;
+}
+
 /** `translator-p<project>-<UTC time>[-auto].sqlite`; nothing else is ever read or deleted. */
 const NAME = /^translator-p(\d{1,10})-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z(-auto)?\.sqlite$/;
 
@@ -41,17 +45,24 @@ const backupName = (projectId: number, time: Date, auto: boolean) =>
  */
 export class BackupsService {
   readonly dir: string;
+  /** The manual backup under way per project (see createManual). */
+  private readonly manualQueue = new Map<number, Promise<unknown>>();
 
   constructor(private readonly ctx: TranslatorContext) {
     this.dir = resolve(ctx.config.backup.dir);
   }
 
   async list(projectId: number): Promise<Backup[]> {
+    return (await this.stored(projectId)).map(({ auto: _auto, ...backup }) => backup);
+  }
+
+  /** The project's backups, newest first, each marked automatic or manual. */
+  private async stored(projectId: number): Promise<StoredBackup[]> {
     const names = await readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return [] as string[];
       throw error;
     });
-    const backups: (Backup & { auto: boolean })[] = [];
+    const backups: StoredBackup[] = [];
     for (const filename of names) {
       const parsed = parseBackupName(filename);
       if (!parsed || parsed.projectId !== projectId) continue;
@@ -59,9 +70,47 @@ export class BackupsService {
       if (info?.isFile())
         backups.push({ filename, size: info.size, created: parsed.created, auto: parsed.auto });
     }
-    return backups
-      .sort((a, b) => b.created.localeCompare(a.created))
-      .map(({ auto: _auto, ...backup }) => backup);
+    return backups.sort((a, b) => b.created.localeCompare(a.created));
+  }
+
+  /** Deletes the project's automatic (or manual) backups beyond the newest `keep`. */
+  private async prune(projectId: number, auto: boolean, keep: number) {
+    const kind = (await this.stored(projectId)).filter((backup) => backup.auto === auto);
+    for (const old of kind.slice(keep)) await rm(join(this.dir, old.filename), { force: true });
+  }
+
+  /**
+   * A backup asked for by a key holder: at most one per project per `manualIntervalSeconds` (429 with
+   * Retry-After), and only the newest `manualKeep` are kept, so the disk cannot be filled through the API.
+   * Calls for one project are taken one at a time in this process.
+   */
+  createManual(projectId: number): Promise<Backup> {
+    const run = (this.manualQueue.get(projectId) ?? Promise.resolve()).then(() => this.makeManual(projectId));
+    const tail = run.catch(() => undefined);
+    this.manualQueue.set(projectId, tail);
+    void tail.then(() => {
+      if (this.manualQueue.get(projectId) === tail) this.manualQueue.delete(projectId);
+    });
+    return run;
+  }
+
+  private async makeManual(projectId: number): Promise<Backup> {
+    const { manualIntervalSeconds, manualKeep } = this.ctx.config.backup;
+    const newest = (await this.stored(projectId)).find((backup) => !backup.auto);
+    const waitMs = newest ? Date.parse(newest.created) + manualIntervalSeconds * 1000 - Date.now() : 0;
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new AppError(
+        429,
+        'rate_limited',
+        `A project may make one manual backup every ${manualIntervalSeconds} seconds; try again in ${seconds} seconds.`,
+        undefined,
+        { 'retry-after': String(seconds) },
+      );
+    }
+    const backup = await this.create(projectId);
+    await this.prune(projectId, false, manualKeep);
+    return backup;
   }
 
   async create(projectId: number, { auto = false } = {}): Promise<Backup> {
@@ -151,14 +200,13 @@ export class BackupsService {
     const projects = await this.ctx.db.selectFrom('projects').select('id').orderBy('id').execute();
     let made = 0;
     for (const { id } of projects) {
-      const autos = (await this.list(id)).filter((b) => parseBackupName(b.filename)?.auto);
-      const newest = autos[0] ? Date.parse(autos[0].created) : 0;
+      const newestAuto = (await this.stored(id)).find((backup) => backup.auto);
+      const newest = newestAuto ? Date.parse(newestAuto.created) : 0;
       if (now - newest >= intervalHours * 3_600_000) {
         await this.create(id, { auto: true });
         made += 1;
       }
-      const all = (await this.list(id)).filter((b) => parseBackupName(b.filename)?.auto);
-      for (const old of all.slice(keep)) await rm(join(this.dir, old.filename), { force: true });
+      await this.prune(id, true, keep);
     }
     return made;
   }

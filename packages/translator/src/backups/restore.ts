@@ -1,5 +1,9 @@
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
+import { openMigrated } from '@app/server-kit';
 import type { TranslatorDB } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
 import { translatorMigrations } from '../../migrations/index.ts';
@@ -28,15 +32,45 @@ export async function restoreSnapshot(
   file: string,
   options: { replace: boolean },
 ): Promise<RestoreResult> {
-  let backup: SQLite.Database;
+  const backup = openBackup(file);
+  let upgraded: string | undefined;
   try {
-    backup = new SQLite(file, { readonly: true, fileMustExist: true });
+    const { project, outdated } = readBackupProject(backup);
+    if (!outdated) return await restoreFrom(ctx, backup, project, options);
+    // A backup from before a migration: a copy of it is brought up to date first (the file is left as it was).
+    backup.close();
+    upgraded = join(mkdtempSync(join(tmpdir(), 'translator-restore-')), 'backup.sqlite');
+    copyFileSync(file, upgraded);
+    const database = await openMigrated<TranslatorDB>(
+      { url: `sqlite:${upgraded}`, dataDir: dirname(upgraded), fileName: 'unused' },
+      translatorMigrations,
+      'translator',
+    );
+    await database.close();
+    return await restoreFrom(ctx, openBackup(upgraded), project, options);
+  } finally {
+    if (backup.open) backup.close();
+    if (upgraded) rmSync(dirname(upgraded), { recursive: true, force: true });
+  }
+}
+
+function openBackup(file: string): SQLite.Database {
+  try {
+    return new SQLite(file, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new RestoreError(`cannot open ${file}: ${(error as Error).message}`);
   }
+}
+
+/** Restores from an open backup file (closed when done). */
+async function restoreFrom(
+  ctx: TranslatorContext,
+  backup: SQLite.Database,
+  project: BackupProject,
+  options: { replace: boolean },
+): Promise<RestoreResult> {
   const source = new Kysely<TranslatorDB>({ dialect: new SqliteDialect({ database: backup }) });
   try {
-    const project = await readBackupProject(backup);
     try {
       ctx.secrets.open(project.api_key_sealed);
     } catch {
@@ -85,11 +119,20 @@ export async function restoreSnapshot(
   }
 }
 
-/** The one project of a backup file, after checking the file is a translator backup this version reads. */
-async function readBackupProject(file: SQLite.Database) {
+interface BackupProject {
+  id: number;
+  name: string;
+  api_key_sealed: string;
+}
+
+/**
+ * The one project of a backup file, after checking the file is a translator backup this version reads;
+ * `outdated` when the file's schema lacks later migrations.
+ */
+function readBackupProject(file: SQLite.Database): { project: BackupProject; outdated: boolean } {
   const known = Object.keys(translatorMigrations('sqlite'));
   let applied: string[];
-  let projects: { id: number; name: string; api_key_sealed: string }[];
+  let projects: BackupProject[];
   try {
     applied = (file.prepare('select name from translator_migration').all() as { name: string }[]).map(
       (row) => row.name,
@@ -100,11 +143,10 @@ async function readBackupProject(file: SQLite.Database) {
   }
   const unknown = applied.filter((name) => !known.includes(name));
   if (unknown.length) throw new RestoreError(`the backup is from a newer version (${unknown.join(', ')})`);
-  if (applied.length !== known.length) throw new RestoreError('the backup is from an older schema');
   if (projects.length !== 1) {
     throw new RestoreError(`a backup holds one project; this file holds ${projects.length}`);
   }
-  return projects[0]!;
+  return { project: projects[0]!, outdated: applied.length < known.length };
 }
 
 /**

@@ -11,6 +11,11 @@ export interface ProjectsTable {
   /** JSON of the project settings, without the provider key. */
   settings: string;
   provider_key_sealed: string | null;
+  /** The publishable page key (`tpk_…`), public by design, stored as it is (unique). */
+  page_key: string;
+  /** The last origin other than the dashboard's the full key was used from, and when (the warning). */
+  full_key_origin: string | null;
+  full_key_origin_at: string | null;
   created_at: string;
   updated_at: string;
 }

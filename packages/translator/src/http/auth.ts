@@ -1,6 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '@app/server-kit';
 import type { ProjectRef, ProjectsService } from '../projects/projects-service.ts';
+import { isPageKey } from '../projects/keys.ts';
+import {
+  admitPageKey,
+  allowPageOrigin,
+  isPageRoute,
+  noteFullKeyUse,
+  pageKeyNotAllowed,
+} from './page-access.ts';
+import type { PageKeyLimiter } from './page-limits.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,6 +19,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The project of the X-API-Key header; set on every route that needs a key. */
     project?: ProjectRef;
+    /** The key was the project's publishable page key (see page-access.ts). */
+    viaPageKey: boolean;
   }
 }
 
@@ -17,12 +28,14 @@ export const API_KEY_HEADER = 'x-api-key';
 
 /**
  * Finds the project of the `X-API-Key` header before the body is read: no key or an unknown key
- * (including one replaced by regenerate) is 401, whatever the route.
+ * (including one replaced by regenerate) is 401, whatever the route. The header holds the full key or
+ * the page key; the page key is refused (403) outside the page routes before it is even looked up.
  */
-export function installProjectAuth(app: FastifyInstance, projects: ProjectsService) {
+export function installProjectAuth(app: FastifyInstance, projects: ProjectsService, limiter: PageKeyLimiter) {
   app.decorateRequest('project', undefined);
+  app.decorateRequest('viaPageKey', false);
   // Callback style, so a cached key costs no promise and no closure: this hook runs on the delivery hot path.
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const mode = request.routeOptions.config?.auth;
     if (mode === 'none') return done();
     const header = request.headers[API_KEY_HEADER];
@@ -31,19 +44,24 @@ export function installProjectAuth(app: FastifyInstance, projects: ProjectsServi
       if (mode === 'optional') return done();
       return done(unauthorized('Send the project API key in the X-API-Key header.'));
     }
+    const page = isPageKey(key);
+    if (page && !isPageRoute(request.method, request.routeOptions.url)) return done(pageKeyNotAllowed());
+    const admit = (project: ProjectRef | undefined) => {
+      if (page) return done(admitPageKey(request, reply, project, limiter));
+      if (!project) return done(unauthorized('The API key is not valid (it may have been regenerated).'));
+      request.project = project;
+      allowPageOrigin(request, reply, project);
+      const noting = noteFullKeyUse(request, project, projects);
+      if (noting) noting.then(() => done(), done);
+      else done();
+    };
     const cached = projects.cachedKey(key);
-    if (cached) return accept(request, cached, done);
-    projects.authenticate(key).then((project) => accept(request, project, done), done);
+    if (cached) return admit(cached);
+    projects.authenticate(key).then(admit, done);
   });
 }
 
-function accept(request: FastifyRequest, project: ProjectRef | undefined, done: (error?: Error) => void) {
-  if (!project) return done(unauthorized('The API key is not valid (it may have been regenerated).'));
-  request.project = project;
-  done();
-}
-
-/** The authenticated project of a request on a key-protected route. */
+/** The project of a request on a key-protected route. */
 export function projectOf(request: FastifyRequest): ProjectRef {
   if (!request.project) throw unauthorized('Send the project API key in the X-API-Key header.');
   return request.project;

@@ -1,6 +1,13 @@
-import { sql } from 'kysely';
-import { conflict, notFound, sha256Hex, uniqueViolationColumns, validationFailed } from '@app/server-kit';
-import type { PhraseStatus } from '../db/schema.ts';
+import { sql, type Kysely } from 'kysely';
+import {
+  AppError,
+  conflict,
+  notFound,
+  sha256Hex,
+  uniqueViolationColumns,
+  validationFailed,
+} from '@app/server-kit';
+import type { PhraseStatus, TranslatorDB } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
 import { chunks } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
@@ -24,6 +31,19 @@ export interface RegisterResult {
 
 export const phraseHash = (key: string, context: string) => sha256Hex(`${key}\u0000${context}`);
 
+/** How long a page waits before trying again when the project is full of unreviewed phrases. */
+const FULL_RETRY_AFTER_S = 600;
+
+const tooManyPending = (pending: number, max: number) =>
+  new AppError(
+    429,
+    'rate_limited',
+    `This project holds ${pending} phrases waiting for review; pages add new ones only while fewer than ${max} ` +
+      'wait. Review or clear pending phrases in the dashboard.',
+    undefined,
+    { 'retry-after': String(FULL_RETRY_AFTER_S) },
+  );
+
 /** Phrases (text nodes) of a project: discovery, review status, edits and deletion. */
 export class PhrasesService {
   constructor(
@@ -34,13 +54,18 @@ export class PhrasesService {
   /**
    * Upserts the phrases a page reported, in one transaction: new (key, context) pairs are created as
    * pending, every phrase remembers the URL it was seen on. `registered` counts the phrases created by
-   * this call (a concurrent duplicate is created once, by whoever gets there first).
+   * this call (a concurrent duplicate is created once, by whoever gets there first). Page-key calls pass
+   * caps: new phrases are created only while fewer than `maxPending` wait for review (a call none of whose
+   * new phrases fit is 429), and a page the project has not seen is recorded only while it has fewer than
+   * `maxUrls` pages (else the phrases are registered without it).
    */
   async register(
     projectId: number,
     keys: { key: string; context?: string | undefined }[],
     url: string | undefined,
+    caps: { maxPending?: number | undefined; maxUrls?: number | undefined } = {},
   ): Promise<RegisterResult> {
+    const { maxPending } = caps;
     const keyMap: Record<string, string> = {};
     const byHash = new Map<string, { key: string; context: string; varSlots: VarSlot[] }>();
     for (const item of keys) {
@@ -56,6 +81,10 @@ export class PhrasesService {
     const hashes = [...byHash.keys()];
     const registered = await this.ctx.db.transaction().execute(async (trx) => {
       let created = 0;
+      let refused = 0;
+      let pending = 0;
+      if (maxPending !== undefined) pending = (await this.counts(projectId, trx)).pending;
+      let room = maxPending === undefined ? Infinity : Math.max(0, maxPending - pending);
       const ids: number[] = [];
       for (const part of chunks(hashes, 500)) {
         const existing = await trx
@@ -66,7 +95,10 @@ export class PhrasesService {
           .execute();
         const known = new Set(existing.map((row) => row.key_hash));
         ids.push(...existing.map((row) => row.id));
-        const fresh = part.filter((hash) => !known.has(hash));
+        const unknown = part.filter((hash) => !known.has(hash));
+        const fresh = unknown.slice(0, room);
+        refused += unknown.length - fresh.length;
+        room -= fresh.length;
         if (!fresh.length) continue;
         const inserted = await trx
           .insertInto('phrases')
@@ -108,6 +140,9 @@ export class PhrasesService {
           ids.push(...raced.map((row) => row.id));
         }
       }
+      if (refused && !created) throw tooManyPending(pending, maxPending!);
+      if (url && caps.maxUrls !== undefined && !(await this.roomForPage(trx, projectId, url, caps.maxUrls)))
+        return created;
       if (url) {
         for (const part of chunks(ids, 500)) {
           await trx
@@ -122,8 +157,29 @@ export class PhrasesService {
     return { ok: true, registered, keyMap };
   }
 
-  async counts(projectId: number): Promise<Record<PhraseStatus, number>> {
-    const rows = await this.ctx.db
+  /** Whether `url` is a page of the project already, or one more still fits under `maxUrls`. */
+  private async roomForPage(db: Kysely<TranslatorDB>, projectId: number, url: string, maxUrls: number) {
+    const known = await db
+      .selectFrom('phrase_urls')
+      .select('phrase_id')
+      .where('project_id', '=', projectId)
+      .where('url', '=', url)
+      .limit(1)
+      .executeTakeFirst();
+    if (known) return true;
+    const pages = await db
+      .selectFrom('phrase_urls')
+      .select((eb) => eb.fn.count<number>('url').distinct().as('n'))
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow();
+    return Number(pages.n) < maxUrls;
+  }
+
+  async counts(
+    projectId: number,
+    db: Kysely<TranslatorDB> = this.ctx.db,
+  ): Promise<Record<PhraseStatus, number>> {
+    const rows = await db
       .selectFrom('phrases')
       .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
       .where('project_id', '=', projectId)

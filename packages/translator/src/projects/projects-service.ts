@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { notFound, sha256Hex } from '@app/server-kit';
 import type { ProjectsTable } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
+import type { ProjectChanges } from '../changes.ts';
 import { nowIso } from '../common/time.ts';
 import { DEFAULT_PROMPT } from '../ai/default-prompt.ts';
 import {
@@ -13,45 +14,61 @@ import {
   type SettingsView,
   type StoredSettings,
 } from './settings.ts';
+import { API_KEY_LENGTH, isPageKey, newApiKey, newPageKey } from './keys.ts';
+import { KeyCache, type ProjectRef } from './key-cache.ts';
+import { LOCAL_ORIGINS, originAllowed } from './origins.ts';
 
-export const API_KEY_LENGTH = 24;
+export type { ProjectRef } from './key-cache.ts';
 
 export interface Project {
   id: number;
   name: string;
   api_key: string;
+  page_key: string;
   settings: SettingsView;
+  /** The last origin other than the dashboard's the full key was used from (the dashboard warns). */
+  full_key_used_from: { origin: string; at: string } | null;
   created_at: string;
 }
 
-/** What a request authenticated by an API key carries. */
-export interface ProjectRef {
-  id: number;
-  settings: StoredSettings;
+/** The project as anyone may see it: without its keys and where the full key was seen. */
+export function withoutKeys(project: Project) {
+  const { api_key: _key, page_key: _pageKey, full_key_used_from: _seen, ...rest } = project;
+  return rest;
 }
 
-/** 18 random bytes in base64url: exactly 24 URL-safe characters. */
-const newApiKey = () => randomBytes(18).toString('base64url');
-
-interface CachedKey {
-  ref: ProjectRef;
-  expires: number;
-}
+/** A full-key use from the same origin is written again after this long at most. */
+const FULL_KEY_USE_REWRITE_MS = 10 * 60_000;
 
 /**
- * Projects and their API keys. A key is stored as SHA-256 (the lookup) and sealed with SECRET_KEY (the
- * spec shows it back to its holder), so a copied database or backup holds no usable key. Lookups are
- * cached for `cacheTtlSeconds`; this process drops the entry at once on regenerate or settings change.
+ * Projects and their keys. The full key is stored as SHA-256 (the lookup) and sealed with SECRET_KEY (the
+ * spec shows it back to its holder), so a copied database or backup holds no usable full key; the page key
+ * is public by design and stored as it is. Key lookups are cached for `cacheTtlSeconds`; this process
+ * and every other process drop a project's entries at once when its keys or settings change.
  */
 export class ProjectsService {
-  private readonly keyCache = new Map<string, CachedKey>();
+  private readonly keyCache: KeyCache;
+  /** Every project's allowed origins, for CORS preflights (which carry no key). */
+  private allOrigins: { patterns: string[]; expires: number } | undefined;
+  /** The full-key uses this process wrote last, per project (so a page's traffic is not a write each). */
+  private readonly fullKeyUses = new Map<number, { origin: string; at: number }>();
 
   constructor(
     private readonly ctx: TranslatorContext,
-    private readonly onDataChanged: (projectId: number) => void,
-  ) {}
+    private readonly changes: ProjectChanges,
+  ) {
+    this.keyCache = new KeyCache(ctx.config.cacheTtlSeconds * 1000);
+    changes.on('keys', (projectId) => {
+      if (projectId === undefined) this.keyCache.clear();
+      else this.keyCache.forget(projectId);
+      this.allOrigins = undefined;
+    });
+  }
 
-  async create(name: string): Promise<{ project: Project; apiKey: string }> {
+  async create(
+    name: string,
+    settings: StoredSettings = DEFAULT_SETTINGS,
+  ): Promise<{ project: Project; apiKey: string }> {
     const apiKey = newApiKey();
     const now = nowIso();
     const row = await this.ctx.db.transaction().execute(async (trx) => {
@@ -61,7 +78,10 @@ export class ProjectsService {
           name,
           api_key_hash: sha256Hex(apiKey),
           api_key_sealed: this.ctx.secrets.seal(apiKey),
-          settings: JSON.stringify(DEFAULT_SETTINGS),
+          page_key: newPageKey(),
+          full_key_origin: null,
+          full_key_origin_at: null,
+          settings: JSON.stringify(settings),
           provider_key_sealed: null,
           created_at: now,
           updated_at: now,
@@ -81,10 +101,14 @@ export class ProjectsService {
         .execute();
       return inserted;
     });
+    this.changes.announce('keys', row.id);
     return { project: this.toProject(row), apiKey };
   }
 
-  /** Creates the default project when the deployment has none; says whether it did. */
+  /**
+   * Creates the default project when the deployment has none; says whether it did. Outside production its
+   * pages may be on this machine (any port), so the README's first page works with the page key.
+   */
   async ensureDefault(): Promise<{ created: boolean; project: Project }> {
     const existing = await this.ctx.db
       .selectFrom('projects')
@@ -93,7 +117,10 @@ export class ProjectsService {
       .limit(1)
       .executeTakeFirst();
     if (existing) return { created: false, project: this.toProject(existing) };
-    return { created: true, project: (await this.create('Default project')).project };
+    const settings = this.ctx.config.production
+      ? DEFAULT_SETTINGS
+      : { ...DEFAULT_SETTINGS, allowedOrigins: LOCAL_ORIGINS };
+    return { created: true, project: (await this.create('Default project', settings)).project };
   }
 
   /** Every project, oldest first, without its key (for the operator's `project list`). */
@@ -116,61 +143,92 @@ export class ProjectsService {
     return this.toProject(await this.row(id));
   }
 
-  /** The project of a key looked up less than `cacheTtlSeconds` ago, without touching the database. */
-  cachedKey(apiKey: string): ProjectRef | undefined {
-    const cached = this.keyCache.get(apiKey);
-    return cached && cached.expires > Date.now() ? cached.ref : undefined;
+  /** The project with this id, or undefined. */
+  async find(id: number): Promise<Project | undefined> {
+    const row = await this.ctx.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && this.toProject(row);
   }
 
-  /** The project an API key belongs to, or undefined for an unknown key. */
-  async authenticate(apiKey: string): Promise<ProjectRef | undefined> {
-    const now = Date.now();
-    const cached = this.keyCache.get(apiKey);
-    if (cached && cached.expires > now) return cached.ref;
-    if (apiKey.length !== API_KEY_LENGTH) return undefined;
+  /** The project of a key looked up less than `cacheTtlSeconds` ago, without touching the database. */
+  cachedKey(key: string): ProjectRef | undefined {
+    return this.keyCache.get(key);
+  }
+
+  /** The project a full key or a page key belongs to, or undefined for an unknown key. */
+  async authenticate(key: string): Promise<ProjectRef | undefined> {
+    const cached = this.keyCache.get(key);
+    if (cached) return cached;
+    const page = isPageKey(key);
+    if (!page && key.length !== API_KEY_LENGTH) return undefined;
     const row = await this.ctx.db
       .selectFrom('projects')
       .select(['id', 'settings'])
-      .where('api_key_hash', '=', sha256Hex(apiKey))
+      .$if(page, (query) => query.where('page_key', '=', key))
+      .$if(!page, (query) => query.where('api_key_hash', '=', sha256Hex(key)))
       .executeTakeFirst();
     if (!row) {
-      this.keyCache.delete(apiKey);
+      this.keyCache.delete(key);
       return undefined;
     }
     const ref = { id: row.id, settings: parseStoredSettings(row.settings) };
-    if (this.ctx.config.cacheTtlSeconds > 0) {
-      if (this.keyCache.size > 10_000) this.keyCache.clear();
-      this.keyCache.set(apiKey, { ref, expires: now + this.ctx.config.cacheTtlSeconds * 1000 });
-    }
+    this.keyCache.set(key, ref);
     return ref;
   }
 
-  async rename(id: number, name: string): Promise<Project> {
-    const row = await this.ctx.db
-      .updateTable('projects')
-      .set({ name: name.trim(), updated_at: nowIso() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) throw notFound('Project not found.');
-    return this.toProject(row);
+  /** Whether any project allows pages from `origin` (CORS preflights name no project). */
+  async originAllowedAnywhere(origin: string | undefined): Promise<boolean> {
+    if (!origin) return false;
+    if (!this.allOrigins || this.allOrigins.expires <= Date.now()) {
+      const rows = await this.ctx.db.selectFrom('projects').select('settings').execute();
+      const patterns = [...new Set(rows.flatMap((row) => parseStoredSettings(row.settings).allowedOrigins))];
+      this.allOrigins = { patterns, expires: Date.now() + this.ctx.config.cacheTtlSeconds * 1000 };
+    }
+    return originAllowed(this.allOrigins.patterns, origin);
   }
 
+  async rename(id: number, name: string): Promise<Project> {
+    return this.update(id, { name: name.trim() });
+  }
+
+  /** A new full key; the old one stops at once, and the warning about its use from pages goes with it. */
   async regenerateKey(id: number): Promise<Project> {
     const apiKey = newApiKey();
-    const row = await this.ctx.db
+    const project = await this.update(id, {
+      api_key_hash: sha256Hex(apiKey),
+      api_key_sealed: this.ctx.secrets.seal(apiKey),
+      full_key_origin: null,
+      full_key_origin_at: null,
+    });
+    this.changes.announce('keys', id);
+    return project;
+  }
+
+  /** A new page key; the old one stops at once (pages must get the new snippet). */
+  async regeneratePageKey(id: number): Promise<Project> {
+    const project = await this.update(id, { page_key: newPageKey() });
+    this.changes.announce('keys', id);
+    return project;
+  }
+
+  /**
+   * Notes that the full key was used from a page origin (not the dashboard's), for the dashboard's warning.
+   * Repeats from one origin are written again only after a while: undefined when there is nothing to write.
+   */
+  recordFullKeyUse(id: number, origin: string): Promise<unknown> | undefined {
+    const now = Date.now();
+    const last = this.fullKeyUses.get(id);
+    if (last && last.origin === origin && now - last.at < FULL_KEY_USE_REWRITE_MS) return undefined;
+    this.fullKeyUses.set(id, { origin, at: now });
+    return this.ctx.db
       .updateTable('projects')
-      .set({
-        api_key_hash: sha256Hex(apiKey),
-        api_key_sealed: this.ctx.secrets.seal(apiKey),
-        updated_at: nowIso(),
-      })
+      .set({ full_key_origin: origin.slice(0, 300), full_key_origin_at: new Date(now).toISOString() })
       .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) throw notFound('Project not found.');
-    this.forget(id);
-    return this.toProject(row);
+      .execute();
+  }
+
+  async dismissFullKeyWarning(id: number): Promise<Project> {
+    this.fullKeyUses.delete(id);
+    return this.update(id, { full_key_origin: null, full_key_origin_at: null });
   }
 
   async updateSettings(id: number, patch: SettingsPatch): Promise<Project> {
@@ -191,7 +249,7 @@ export class ProjectsService {
         .returningAll()
         .executeTakeFirstOrThrow();
     });
-    this.forget(id);
+    this.changes.announce('keys', id);
     return this.toProject(row);
   }
 
@@ -219,12 +277,22 @@ export class ProjectsService {
         deletedTranslations: Number(translations.numDeletedRows),
       };
     });
-    this.onDataChanged(id);
+    this.changes.announce('data', id);
     return result;
   }
 
-  private forget(projectId: number) {
-    for (const [key, entry] of this.keyCache) if (entry.ref.id === projectId) this.keyCache.delete(key);
+  private async update(
+    id: number,
+    changes: Partial<Omit<Selectable<ProjectsTable>, 'id' | 'created_at'>>,
+  ): Promise<Project> {
+    const row = await this.ctx.db
+      .updateTable('projects')
+      .set({ ...changes, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw notFound('Project not found.');
+    return this.toProject(row);
   }
 
   private async row(id: number): Promise<Selectable<ProjectsTable>> {
@@ -238,11 +306,16 @@ export class ProjectsService {
       id: row.id,
       name: row.name,
       api_key: this.ctx.secrets.open(row.api_key_sealed),
+      page_key: row.page_key,
       settings: {
         ...parseStoredSettings(row.settings),
         translationProviderApiKey: '',
         translationProviderApiKeySet: row.provider_key_sealed !== null,
       },
+      full_key_used_from:
+        row.full_key_origin && row.full_key_origin_at
+          ? { origin: row.full_key_origin, at: row.full_key_origin_at }
+          : null,
       created_at: row.created_at,
     };
   }

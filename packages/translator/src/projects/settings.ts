@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { validationFailed, type FieldErrors } from '@app/server-kit';
 import { LANG_PATTERN } from '../common/schemas.ts';
+import { normaliseOrigin } from './origins.ts';
 
 /** Settings as stored (the provider key lives sealed in its own column). */
 export interface StoredSettings {
@@ -11,6 +12,8 @@ export interface StoredSettings {
   contextDepth: number;
   domContextEnabled: boolean;
   screenshotsEnabled: boolean;
+  /** Origins whose pages may use the page key (see origins.ts). */
+  allowedOrigins: string[];
 }
 
 export const DEFAULT_SETTINGS: StoredSettings = {
@@ -21,6 +24,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   contextDepth: 0,
   domContextEnabled: false,
   screenshotsEnabled: false,
+  allowedOrigins: [],
 };
 
 const TagList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 });
@@ -41,6 +45,7 @@ export const SettingsPatch = Type.Object({
   contextDepth: Type.Optional(Type.Integer()),
   domContextEnabled: Type.Optional(Type.Boolean()),
   screenshotsEnabled: Type.Optional(Type.Boolean()),
+  allowedOrigins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100 })),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
@@ -55,6 +60,7 @@ export const SettingsView = Type.Object({
   contextDepth: Type.Integer(),
   domContextEnabled: Type.Boolean(),
   screenshotsEnabled: Type.Boolean(),
+  allowedOrigins: Type.Array(Type.String()),
 });
 export type SettingsView = Static<typeof SettingsView>;
 
@@ -107,6 +113,15 @@ export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch
   if (patch.contextDepth !== undefined) {
     if (patch.contextDepth < 0 || patch.contextDepth > 10) fields.contextDepth = 'must be between 0 and 10';
     next.contextDepth = patch.contextDepth;
+  }
+  if (patch.allowedOrigins !== undefined) {
+    const origins: string[] = [];
+    patch.allowedOrigins.forEach((raw, index) => {
+      const result = normaliseOrigin(raw);
+      if ('problem' in result) fields[`allowedOrigins.${index}`] = `"${raw}" ${result.problem}`;
+      else if (!origins.includes(result.origin)) origins.push(result.origin);
+    });
+    next.allowedOrigins = origins;
   }
   if (patch.domContextEnabled !== undefined) next.domContextEnabled = patch.domContextEnabled;
   if (patch.screenshotsEnabled !== undefined) next.screenshotsEnabled = patch.screenshotsEnabled;

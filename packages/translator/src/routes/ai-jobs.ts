@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
-import { LangCode, Nullable, responses } from '../common/schemas.ts';
+import { LangCode, Nullable, responses, RowId } from '../common/schemas.ts';
 
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const Uuid = Type.String({ pattern: UUID });
@@ -50,10 +50,7 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
         tags: ['ai'],
         summary: 'Start an AI translation job',
         body: Type.Object({
-          key_ids: Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), {
-            minItems: 1,
-            maxItems: 50_000,
-          }),
+          key_ids: Type.Array(RowId, { minItems: 1, maxItems: 50_000 }),
           lang: LangCode,
           prompt_id: Type.Optional(Uuid),
           include_screenshots: Type.Optional(Type.Boolean()),

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
-import { responses } from '../common/schemas.ts';
+import { Offset, PageLimit, responses, RowId } from '../common/schemas.ts';
 
 const Int = Type.Integer();
 
@@ -62,8 +62,8 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
         summary: 'Pages phrases were seen on',
         querystring: Type.Object({
           search: Type.Optional(Type.String({ maxLength: 2048 })),
-          limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
-          offset: Type.Integer({ minimum: 0, default: 0 }),
+          limit: PageLimit,
+          offset: Offset,
         }),
         response: responses({
           200: Type.Object({
@@ -119,7 +119,7 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
       schema: {
         tags: ['analytics'],
         summary: 'A phrase with all its translations',
-        querystring: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
+        querystring: Type.Object({ id: RowId }),
         response: responses({
           200: Type.Object({
             id: Int,

@@ -31,9 +31,15 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.post(
     '/api/backups',
     {
-      schema: { tags: ['backups'], summary: 'Make a backup now', response: responses({ 201: BackupSchema }) },
+      schema: {
+        tags: ['backups'],
+        summary:
+          'Make a backup now: one per project per TRANSLATOR_BACKUP_MANUAL_INTERVAL_S (else 429), the newest ' +
+          'TRANSLATOR_BACKUP_MANUAL_KEEP manual backups are kept',
+        response: responses({ 201: BackupSchema }),
+      },
     },
-    async (request, reply) => reply.code(201).send(await backups.create(projectOf(request).id)),
+    async (request, reply) => reply.code(201).send(await backups.createManual(projectOf(request).id)),
   );
 
   api.get(

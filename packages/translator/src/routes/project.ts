@@ -1,17 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { isLocalRequest } from '@app/server-kit';
 import type { TranslatorServices } from '../services.ts';
 import type { TranslatorConfig } from '../config.ts';
 import { projectOf } from '../http/auth.ts';
-import { responses } from '../common/schemas.ts';
+import { Nullable, responses } from '../common/schemas.ts';
 import { CrawlerConfig, SettingsPatch, SettingsView } from '../projects/settings.ts';
+import { withoutKeys } from '../projects/projects-service.ts';
 
+// The keys and the full-key warning are absent from the keyless answer unless the caller is on this host
+// and the service is not in production.
 export const ProjectSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  api_key: Type.String(),
+  api_key: Type.Optional(Type.String()),
+  page_key: Type.Optional(
+    Type.String({ description: 'publishable page key (tpk_…) for the install snippet' }),
+  ),
   settings: SettingsView,
+  full_key_used_from: Type.Optional(
+    Nullable(
+      Type.Object(
+        { origin: Type.String(), at: Type.String() },
+        { description: 'the last page origin the full key was used from (the dashboard warns)' },
+      ),
+    ),
+  ),
   created_at: Type.String(),
 });
 
@@ -40,11 +55,18 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
       config: { auth: 'optional' },
       schema: {
         tags: ['project'],
-        summary: 'The caller’s project, or the default project when no key is sent',
+        summary:
+          'The caller’s project, or the default project when no key is sent. The keyless answer holds ' +
+          'the keys only for a caller on this host (loopback, no untrusted proxy in between) outside ' +
+          'production: anyone else who could read api_key would own the project.',
         response: responses({ 200: ProjectSchema }),
       },
     },
-    async (request) => (request.project ? projects.get(request.project.id) : projects.getDefault()),
+    async (request) => {
+      if (request.project) return projects.get(request.project.id);
+      const project = await projects.getDefault();
+      return isLocalRequest(request) && !config.production ? project : withoutKeys(project);
+    },
   );
 
   api.patch(
@@ -70,6 +92,30 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
       },
     },
     async (request) => projects.regenerateKey(projectOf(request).id),
+  );
+
+  api.post(
+    '/api/project/regenerate-page-key',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'Replace the page key; the old one stops working at once (pages need the new snippet)',
+        response: responses({ 200: ProjectSchema }),
+      },
+    },
+    async (request) => projects.regeneratePageKey(projectOf(request).id),
+  );
+
+  api.delete(
+    '/api/project/full-key-warning',
+    {
+      schema: {
+        tags: ['project'],
+        summary: 'Dismiss the warning that the full key was used from a page origin',
+        response: responses({ 200: ProjectSchema }),
+      },
+    },
+    async (request) => projects.dismissFullKeyWarning(projectOf(request).id),
   );
 
   api.patch(

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
+import type { TranslatorConfig } from '../config.ts';
 import { projectOf } from '../http/auth.ts';
 import { IdParams, Ids, LangCode, PhraseStatusSchema, responses, VarSlot } from '../common/schemas.ts';
 import { MAX_KEYS_PER_REQUEST } from '../phrases/phrases-service.ts';
@@ -16,7 +17,7 @@ const PhraseSchema = Type.Object({
 
 const Counts = Type.Object({ pending: Type.Integer(), approved: Type.Integer(), trash: Type.Integer() });
 
-export function textnodeRoutes(app: FastifyInstance, services: TranslatorServices) {
+export function textnodeRoutes(app: FastifyInstance, services: TranslatorServices, config: TranslatorConfig) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { phrases } = services;
 
@@ -25,7 +26,9 @@ export function textnodeRoutes(app: FastifyInstance, services: TranslatorService
     {
       schema: {
         tags: ['textnodes'],
-        summary: `Register the phrases seen on a page (up to ${MAX_KEYS_PER_REQUEST} per call)`,
+        summary:
+          `Register the phrases seen on a page (up to ${MAX_KEYS_PER_REQUEST} per call). With the page key, ` +
+          'new phrases are added only while fewer than TRANSLATOR_PAGE_MAX_PENDING wait for review (429 when none fit)',
         body: Type.Object({
           keys: Type.Array(
             Type.Object({
@@ -46,7 +49,14 @@ export function textnodeRoutes(app: FastifyInstance, services: TranslatorService
       },
     },
     async (request) =>
-      phrases.register(projectOf(request).id, request.body.keys, request.body.url || undefined),
+      phrases.register(
+        projectOf(request).id,
+        request.body.keys,
+        request.body.url || undefined,
+        request.viaPageKey
+          ? { maxPending: config.pageKey.maxPendingPhrases, maxUrls: config.pageKey.maxUrls }
+          : {},
+      ),
   );
 
   api.get(

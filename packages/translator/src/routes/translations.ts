@@ -3,7 +3,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
-import { IdParams, LangCode, Nullable, PhraseStatusSchema, responses, VarSlot } from '../common/schemas.ts';
+import {
+  IdParams,
+  LangCode,
+  Nullable,
+  PageLimit,
+  PageNumber,
+  PhraseStatusSchema,
+  responses,
+  RowId,
+  VarSlot,
+} from '../common/schemas.ts';
 import { DeliveryCache } from '../translations/delivery-cache.ts';
 import { languageName } from '../projects/languages.ts';
 
@@ -72,7 +82,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
       reply
         .header('etag', entry.etag)
         .header('cache-control', 'no-cache')
-        .header('vary', 'accept-encoding, x-api-key');
+        .header('vary', 'accept-encoding, x-api-key, origin');
       if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
       reply.type('application/json; charset=utf-8');
       const encoding = entry.json.length >= MIN_COMPRESS_BYTES ? preferredEncoding(request) : undefined;
@@ -97,8 +107,8 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
             Type.Union(['key', 'value', 'context', 'url', 'all'].map((name) => Type.Literal(name))),
           ),
           translated: Type.Optional(Type.Union([Type.Literal('yes'), Type.Literal('no')])),
-          page: Type.Integer({ minimum: 1, default: 1 }),
-          limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+          page: PageNumber,
+          limit: PageLimit,
         }),
         response: responses({
           200: Type.Object({
@@ -146,7 +156,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
           lang: LangCode,
           translations: Type.Array(
             Type.Object({
-              id: Type.Optional(Type.Integer({ minimum: 1 })),
+              id: Type.Optional(RowId),
               key: Type.Optional(Type.String({ minLength: 1, maxLength: 4000 })),
               context: Type.Optional(Type.String({ maxLength: 1000 })),
               value: Type.String({ minLength: 1, maxLength: 20_000 }),

@@ -12,12 +12,14 @@ export interface DeliveryEntry {
 
 /**
  * The approved translations of a project and language as ready-to-send bytes, built once and reused
- * until a write to that project drops them (or `ttlMs` passes, which bounds staleness when several
- * processes share one database). Compressed forms are made on first demand and kept with the entry.
+ * until a write to that project drops them, in any process (see ProjectChanges), or `ttlMs` passes.
+ * Compressed forms are made on first demand and kept with the entry.
  */
 export class DeliveryCache {
   private readonly entries = new Map<string, DeliveryEntry>();
   private readonly versions = new Map<number, number>();
+  /** Moved by clear(): a build that began before it is not kept. */
+  private generation = 0;
 
   constructor(private readonly ttlMs: number) {}
 
@@ -32,6 +34,7 @@ export class DeliveryCache {
     const hit = this.entries.get(id);
     if (hit && hit.expires > Date.now()) return hit;
     const version = this.versions.get(projectId) ?? 0;
+    const generation = this.generation;
     const json = Buffer.from(JSON.stringify(await build()));
     const entry: DeliveryEntry = {
       json,
@@ -39,7 +42,8 @@ export class DeliveryCache {
       expires: Date.now() + this.ttlMs,
     };
     // A write that landed while we were reading makes this build stale: serve it once, do not keep it.
-    if ((this.versions.get(projectId) ?? 0) === version) this.entries.set(id, entry);
+    if ((this.versions.get(projectId) ?? 0) === version && this.generation === generation)
+      this.entries.set(id, entry);
     return entry;
   }
 
@@ -48,6 +52,12 @@ export class DeliveryCache {
     this.versions.set(projectId, (this.versions.get(projectId) ?? 0) + 1);
     const prefix = `${projectId}\u0000`;
     for (const id of this.entries.keys()) if (id.startsWith(prefix)) this.entries.delete(id);
+  }
+
+  /** Drops every entry (changes may have been missed). */
+  clear() {
+    this.generation += 1;
+    this.entries.clear();
   }
 
   static gzip(entry: DeliveryEntry): Buffer {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { AppError, badRequest, notFound, type FieldErrors } from '@app/server-kit';
 import type { PhraseStatus } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
+import type { ProjectChanges } from '../changes.ts';
 import { chunks, likeEscape } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
 import { normaliseKey, slotSignature, type VarSlot } from '../phrases/slots.ts';
@@ -57,8 +58,14 @@ const URLS_PER_ROW = 20;
 export class TranslationsService {
   readonly cache: DeliveryCache;
 
-  constructor(private readonly ctx: TranslatorContext) {
+  constructor(
+    private readonly ctx: TranslatorContext,
+    private readonly changes: ProjectChanges,
+  ) {
     this.cache = new DeliveryCache(ctx.config.cacheTtlSeconds * 1000);
+    changes.on('data', (projectId) =>
+      projectId === undefined ? this.cache.clear() : this.cache.invalidate(projectId),
+    );
   }
 
   /** The approved translations of one language, as cached bytes with their ETag. */
@@ -273,7 +280,7 @@ export class TranslationsService {
           updated: existing,
         };
       })
-      .finally(() => this.cache.invalidate(projectId));
+      .finally(() => this.changes.announce('data', projectId));
   }
 
   async deleteOne(projectId: number, id: number): Promise<void> {
@@ -283,7 +290,7 @@ export class TranslationsService {
       .where('id', '=', id)
       .executeTakeFirst();
     if (!result.numDeletedRows) throw notFound(`Translation ${id} not found.`);
-    this.cache.invalidate(projectId);
+    this.changes.announce('data', projectId);
   }
 
   async exportDocument(projectId: number, settings: StoredSettings, lang?: string): Promise<ExportDocument> {

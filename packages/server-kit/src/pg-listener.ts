@@ -1,6 +1,5 @@
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import { pause } from '../providers/pause.ts';
 
 export interface PgListenerOptions {
   databaseUrl: string | undefined;
@@ -9,6 +8,26 @@ export interface PgListenerOptions {
   log: FastifyBaseLogger;
 }
 
+/**
+ * The name of channel `base` in a database: per PostgreSQL schema when one is in use (tests give each file
+ * its own schema on one database), so processes on different schemas never hear each other.
+ */
+export function pgChannelName(base: string, schema: string | undefined): string {
+  return schema ? `${base}_${schema}`.toLowerCase() : base;
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+
 interface Channel {
   onMessage(payload: string): void;
   /** After a reconnect: notifications sent meanwhile are lost, so the subscriber reads back what it needs. */
@@ -16,8 +35,9 @@ interface Channel {
 }
 
 /**
- * The process's one LISTEN connection on PostgreSQL, shared by every channel (job events, site
- * configuration changes). Reconnects with back-off when the connection is lost.
+ * The process's one LISTEN connection on PostgreSQL, shared by every channel (the manager's job events and
+ * site configuration changes, the translator's cache invalidations). Reconnects with back-off when the
+ * connection is lost.
  */
 export class PgListener {
   private readonly channels = new Map<string, Channel>();
@@ -30,7 +50,7 @@ export class PgListener {
 
   /** The name of channel `base` in this database. */
   channelName(base: string): string {
-    return this.options.schema ? `${base}_${this.options.schema}`.toLowerCase() : base;
+    return pgChannelName(base, this.options.schema);
   }
 
   /** Subscribes to `channel` (a name from channelName); effective from start() on. */
@@ -92,7 +112,7 @@ export class PgListener {
         return;
       } catch (error) {
         this.options.log.warn({ err: error }, 'LISTEN reconnect failed');
-        await pause(delay, this.stopping.signal).catch(() => undefined);
+        await wait(delay, this.stopping.signal);
       }
     }
   }
