@@ -1,6 +1,7 @@
 import { readFleetConfig, type FleetConfig } from './fleet-config.ts';
 import { readContainersConfig, type ContainersConfig } from './containers/containers-config.ts';
 import {
+  ConfigError,
   envReader,
   loadSecretKey,
   readCommonConfig,
@@ -21,6 +22,8 @@ export interface ManagerConfig extends CommonConfig {
   /** Base of every link we send (e-mails, SSO redirects); never taken from the Host header. */
   publicUrl: string;
   oidc: OidcConfig | undefined;
+  /** `DEV_LOGIN=true`: the password-less development login, for loopback callers (never in production). */
+  devLogin: boolean;
   fleet: FleetConfig;
   containers: ContainersConfig;
 }
@@ -30,11 +33,15 @@ export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
   const port = env.int('MANAGER_PORT', 3000, { min: 0, max: 65535 });
   const issuer = env.url('OIDC_ISSUER');
   const clientId = env.optionalString('OIDC_CLIENT_ID');
+  const devLogin = env.bool('DEV_LOGIN', false);
+  if (devLogin && common.production)
+    throw new ConfigError('DEV_LOGIN', 'the development login cannot be turned on with NODE_ENV=production');
   return {
     ...common,
     port,
     databaseUrl: env.optionalString('MANAGER_DATABASE_URL'),
     secretKey: loadSecretKey(env.optionalString('SECRET_KEY'), common.dataDir),
+    devLogin,
     publicUrl: (env.url('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     fleet: readFleetConfig(env),
     containers: readContainersConfig(env),

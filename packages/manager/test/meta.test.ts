@@ -12,7 +12,7 @@ describe('meta endpoints', () => {
   it('reports health without credentials', async () => {
     const response = await test.client().get('/health');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: { status: 'ok', isDev: true, oidcEnabled: false, banner: null } });
+    expect(response.body).toEqual({ data: { status: 'ok', isDev: false, oidcEnabled: false, banner: null } });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 

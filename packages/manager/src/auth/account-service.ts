@@ -168,30 +168,46 @@ export class AccountService {
     await this.sessions.destroyForUser(reset.uid_number);
   }
 
-  /** Development only (the route does not exist in production): an active administrator, created on first use. */
+  /**
+   * The development login (DEV_LOGIN, loopback callers only): signs in as a password-less account that
+   * is not an administrator, created on first use (as `dev` by default). Never an administrator or an
+   * account with a password, so it cannot be used to take over a real account.
+   */
   async devLogin(username: string): Promise<Principal> {
     const uid = username.trim().toLowerCase();
     checkUserFields({ uid });
+    if ((await this.users.repo.countUsers()) === 0) {
+      throw conflict(
+        'Register the first account (it becomes the administrator) before using the development login.',
+        undefined,
+        'register_first',
+      );
+    }
     const existing = await this.users.repo.findByUid(uid);
-    if (existing && existing.status !== 'active')
-      throw forbidden('This account is not active.', 'account_inactive');
-    const uidNumber =
-      existing?.uid_number ??
-      (await retryOnConflict(['uid_number'], () =>
-        this.db.transaction().execute(async (trx) => {
-          const row = await this.users.repo.insert(trx, {
-            uid,
-            given_name: 'Developer',
-            sn: uid,
-            mail: `${uid}@localhost.localdomain`,
-            password_hash: null,
-            status: 'active',
-          });
-          await this.users.repo.setGroups(trx, row.uid_number, [DEFAULT_GROUP_GID, ADMIN_GROUP_GID]);
-          return row.uid_number;
-        }),
-      ));
-    const user = await this.users.get(uidNumber);
-    return { uidNumber, uid: user.uid, isAdmin: user.isAdmin, via: 'session' };
+    const user = await this.users.get(existing?.uid_number ?? (await this.createDevAccount(uid)));
+    if (existing?.password_hash || user.isAdmin) {
+      throw forbidden(
+        'The development login only signs in accounts that have no password and are not administrators.',
+      );
+    }
+    if (user.status !== 'active') throw forbidden('This account is not active.', 'account_inactive');
+    return { uidNumber: user.uidNumber, uid: user.uid, isAdmin: false, via: 'session' };
+  }
+
+  private createDevAccount(uid: string): Promise<number> {
+    return retryOnConflict(['uid_number'], () =>
+      this.db.transaction().execute(async (trx) => {
+        const row = await this.users.repo.insert(trx, {
+          uid,
+          given_name: 'Developer',
+          sn: uid,
+          mail: `${uid}@localhost.localdomain`,
+          password_hash: null,
+          status: 'active',
+        });
+        await this.users.repo.setGroups(trx, row.uid_number, [DEFAULT_GROUP_GID]);
+        return row.uid_number;
+      }),
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, notFound } from '@app/server-kit';
+import { forbidden, isLocalRequest, notFound } from '@app/server-kit';
 import { safeRedirect, type Api } from '../common/api.ts';
 import { Data, Nullable, responses } from '../common/schemas.ts';
 import { clearSessionCookie, requireUser, principalOf, setSessionCookie } from '../auth/request-auth.ts';
@@ -232,13 +232,18 @@ export async function authRoutes(api: Api, services: Services) {
     },
   );
 
-  if (!config.production) {
+  // Loopback callers only, and only with DEV_LOGIN=true: to anyone else it is an unknown route.
+  if (config.devLogin) {
     api.post(
       '/auth/dev',
       {
-        schema: { hide: true, body: Type.Optional(Type.Object({ username: Type.Optional(Type.String()) })) },
+        schema: {
+          hide: true,
+          body: Type.Optional(Type.Object({ username: Type.Optional(Type.String({ maxLength: 64 })) })),
+        },
       },
       async (request, reply) => {
+        if (!isLocalRequest(request)) return reply.callNotFound();
         const principal = await services.accounts.devLogin(request.body?.username || 'dev');
         await signIn(request, reply, principal);
         return { data: { user: principal.uid, isAdmin: principal.isAdmin, redirect: '/' } };

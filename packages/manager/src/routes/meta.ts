@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { isLocalRequest } from '@app/server-kit';
 import type { Api } from '../common/api.ts';
 import { Data, Nullable, responses } from '../common/schemas.ts';
 import { setSessionCookie } from '../auth/request-auth.ts';
@@ -44,12 +45,12 @@ export async function metaRoutes(api: Api, services: Services) {
         }),
       },
     },
-    async () => {
+    async (request) => {
       const { bannerMessage } = await services.settings.get();
       return {
         data: {
           status: 'ok',
-          isDev: !config.production,
+          isDev: config.devLogin && isLocalRequest(request),
           oidcEnabled: Boolean(services.oidc),
           banner: bannerMessage || null,
         },
