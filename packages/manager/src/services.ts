@@ -11,6 +11,7 @@ import { GroupsService } from './users/groups-service.ts';
 import { UsersService } from './users/users-service.ts';
 import { createFleetServices } from './fleet.ts';
 import { createContainerServices } from './containers/wiring.ts';
+import { ContainersRepository } from './containers/containers-repository.ts';
 import { createSiteConfigServices } from './site-config/wiring.ts';
 
 /** Every domain service of the manager, wired once per process. */
@@ -18,7 +19,7 @@ export function createServices(ctx: ManagerContext) {
   const { db, dialect, read, config, secrets, log } = ctx;
   const sessions = new SessionStore(db);
   const principals = new PrincipalCache();
-  const users = new UsersService(db, dialect, sessions, principals);
+  const users = new UsersService(db, dialect, sessions, principals, new ContainersRepository(db));
   const settings = new SettingsService(db, secrets);
   const mailer = new Mailer(settings, log);
   const tokens = new TokenStore(db);

@@ -70,7 +70,9 @@ export async function notificationRoutes(api: Api, services: Services) {
         response: responses({ 200: Data(Type.Array(NotificationSchema)) }),
       },
     },
-    async (request) => ({ data: await notifications.list(principalOf(request).uid, request.query.limit) }),
+    async (request) => ({
+      data: await notifications.list(principalOf(request).uidNumber, request.query.limit),
+    }),
   );
 
   api.post(
@@ -80,7 +82,7 @@ export async function notificationRoutes(api: Api, services: Services) {
       schema: { tags, response: responses({ 200: Data(Type.Object({ acknowledged: Type.Integer() })) }) },
     },
     async (request) => ({
-      data: { acknowledged: await notifications.acknowledgeAll(principalOf(request).uid) },
+      data: { acknowledged: await notifications.acknowledgeAll(principalOf(request).uidNumber) },
     }),
   );
 
@@ -91,7 +93,7 @@ export async function notificationRoutes(api: Api, services: Services) {
       schema: { tags, params: IdParams, response: responses({ 200: Data(NotificationSchema) }) },
     },
     async (request) => ({
-      data: await notifications.acknowledge(principalOf(request).uid, request.params.id),
+      data: await notifications.acknowledge(principalOf(request).uidNumber, request.params.id),
     }),
   );
 }

@@ -84,9 +84,22 @@ export async function userRoutes(api: Api, services: Services) {
 
   api.delete(
     '/users/:uidNumber',
-    { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } },
+    {
+      schema: {
+        tags,
+        summary:
+          'Delete a user; 409 has_containers while they own containers, unless reassignTo names the user who takes them over',
+        params: Params,
+        querystring: Type.Object({
+          reassignTo: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 64, description: 'username of the new owner' }),
+          ),
+        }),
+        response: responses({ 204: Type.Null() }),
+      },
+    },
     async (request, reply) => {
-      await users.delete(request.params.uidNumber);
+      await users.delete(request.params.uidNumber, request.query.reassignTo);
       return reply.code(204).send(null);
     },
   );
