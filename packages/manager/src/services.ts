@@ -34,7 +34,7 @@ export function createServices(ctx: ManagerContext) {
     apiKeys: new ApiKeyService(db, read, principals),
     groups: new GroupsService(db, principals),
     accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, log),
-    oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users) : undefined,
+    oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users, settings) : undefined,
     ...fleet,
     ...createContainerServices(ctx, fleet, { settings, users: users.repo }),
     ...createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener),
