@@ -98,6 +98,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     async (api: Api) => {
       installRequestAuth(api, {
         sessions: services.sessions,
+        preSessions: services.preSessions,
         apiKeys: services.apiKeys,
         users: services.users.repo,
         secureCookies: config.production,
@@ -126,7 +127,10 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   await webClient(app);
 
   await services.startFleet(options.role ?? 'all');
-  const sweep = setInterval(() => void services.sessions.purgeExpired().catch(() => undefined), 3600_000);
+  const sweep = setInterval(() => {
+    void services.sessions.purgeExpired().catch(() => undefined);
+    void services.quotas.purgeExpired().catch(() => undefined);
+  }, 3600_000);
   sweep.unref();
 
   return {
@@ -137,6 +141,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
       clearInterval(sweep);
       await services.stopFleet();
       await app.close();
+      await services.background.drain();
       await database.close();
     },
   };

@@ -1,5 +1,6 @@
 import { readFleetConfig, type FleetConfig } from './fleet-config.ts';
 import { readContainersConfig, type ContainersConfig } from './containers/containers-config.ts';
+import type { QuotaConfig } from './auth/quotas.ts';
 import {
   ConfigError,
   envReader,
@@ -24,6 +25,8 @@ export interface ManagerConfig extends CommonConfig {
   oidc: OidcConfig | undefined;
   /** `DEV_LOGIN=true`: the password-less development login, for loopback callers (never in production). */
   devLogin: boolean;
+  /** Registration and password-reset requests per client address and per account (QUOTA_*). */
+  quotas: QuotaConfig;
   fleet: FleetConfig;
   containers: ContainersConfig;
 }
@@ -42,6 +45,11 @@ export function readManagerConfig(env: EnvReader = envReader()): ManagerConfig {
     databaseUrl: env.optionalString('MANAGER_DATABASE_URL'),
     secretKey: loadSecretKey(env.optionalString('SECRET_KEY'), common.dataDir),
     devLogin,
+    quotas: {
+      perAddress: env.int('QUOTA_PER_ADDRESS', 10, { min: 1 }),
+      perAccount: env.int('QUOTA_PER_ACCOUNT', 3, { min: 1 }),
+      windowSeconds: env.int('QUOTA_WINDOW_S', 3600, { min: 1 }),
+    },
     publicUrl: (env.url('PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     fleet: readFleetConfig(env),
     containers: readContainersConfig(env),

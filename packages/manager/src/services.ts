@@ -3,8 +3,12 @@ import { AccountService } from './auth/account-service.ts';
 import { ApiKeyService } from './auth/api-keys.ts';
 import { OidcService } from './auth/oidc.ts';
 import { SessionStore } from './auth/sessions.ts';
+import { PreSessions } from './auth/pre-sessions.ts';
 import { PrincipalCache } from './auth/principal-cache.ts';
 import { TokenStore } from './auth/tokens.ts';
+import { QuotaRepository } from './auth/quota-repository.ts';
+import { Quotas } from './auth/quotas.ts';
+import { BackgroundTasks } from './common/background.ts';
 import { Mailer } from './mail/mailer.ts';
 import { SettingsService } from './settings/settings-service.ts';
 import { GroupsService } from './users/groups-service.ts';
@@ -23,17 +27,21 @@ export function createServices(ctx: ManagerContext) {
   const settings = new SettingsService(db, secrets);
   const mailer = new Mailer(settings, log);
   const tokens = new TokenStore(db);
+  const background = new BackgroundTasks(log);
   const fleet = createFleetServices(ctx);
   return {
     ctx,
     sessions,
+    preSessions: new PreSessions(config.secretKey),
     users,
     settings,
     mailer,
     tokens,
+    background,
+    quotas: new Quotas(new QuotaRepository(db), config.quotas),
     apiKeys: new ApiKeyService(db, read, principals),
     groups: new GroupsService(db, principals),
-    accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, log),
+    accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, background),
     oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users, settings) : undefined,
     ...fleet,
     ...createContainerServices(ctx, fleet, { settings, users: users.repo }),

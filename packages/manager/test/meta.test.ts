@@ -16,7 +16,7 @@ describe('meta endpoints', () => {
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('hands out a CSRF token bound to a new session, and the same token again for that session', async () => {
+  it('hands out a CSRF token, and the same token again to the same browser', async () => {
     const client = test.client();
     const first = await client.get('/csrf-token');
     expect(first.body.data.csrfToken).toEqual(expect.any(String));

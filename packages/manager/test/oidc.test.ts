@@ -56,8 +56,11 @@ describe('single sign-on against a real OpenID provider', () => {
     }
   });
 
-  it('redirects to the provider with PKCE, state and nonce', async () => {
+  it('redirects to the provider with PKCE, state and nonce, storing nothing', async () => {
+    const sessions = () => test.manager.database.db.selectFrom('sessions').selectAll().execute();
+    const before = await sessions();
     const response = await fetch(`${base}/api/v1/auth/oidc/login?redirect=/sites`, { redirect: 'manual' });
+    expect(await sessions()).toEqual(before);
     expect(response.status).toBe(302);
     const target = new URL(response.headers.get('location')!);
     expect(target.origin).toBe(provider.issuer);

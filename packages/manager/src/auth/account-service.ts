@@ -1,6 +1,5 @@
 import { badRequest, forbidden, notFound, retryOnConflict, AppError, conflict } from '@app/server-kit';
 import type { Kysely } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
 import type { ManagerDB } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { checkUserFields } from '../users/user-rules.ts';
@@ -11,6 +10,7 @@ import type { Principal } from './principal.ts';
 import type { SessionStore } from './sessions.ts';
 import type { TokenStore } from './tokens.ts';
 import { nowIso } from '../common/time.ts';
+import type { BackgroundTasks } from '../common/background.ts';
 
 export interface Registration {
   uid: string;
@@ -30,7 +30,7 @@ export class AccountService {
     private readonly sessions: SessionStore,
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
-    private readonly log: FastifyBaseLogger,
+    private readonly background: BackgroundTasks,
   ) {}
 
   /** The first user becomes an active administrator; a valid invitation makes an active user; others wait. */
@@ -116,25 +116,28 @@ export class AccountService {
     return { email, message: `Invitation sent to ${email}.` };
   }
 
-  /** Always answers the same, whether or not the account exists. */
-  async requestPasswordReset(usernameOrEmail: string): Promise<void> {
+  /**
+   * Answers at once, the same whether or not the account exists: looking it up and sending the mail
+   * happen in the background, so neither the answer nor its timing tells anything.
+   */
+  requestPasswordReset(usernameOrEmail: string): void {
+    this.background.run('password reset e-mail', () => this.sendReset(usernameOrEmail));
+  }
+
+  private async sendReset(usernameOrEmail: string): Promise<void> {
     const key = usernameOrEmail.trim().toLowerCase();
     const row = key.includes('@')
       ? await this.users.repo.findByMail(key)
       : await this.users.repo.findByUid(key);
     if (!row || row.status !== 'active') return;
     const token = await this.tokens.createReset(row.uid_number);
-    try {
-      await this.mailer.send({
-        to: row.mail,
-        subject: 'Reset your password',
-        text:
-          `Someone asked to reset the password of ${row.uid}. If it was you, open this link within an hour:\n` +
-          `${this.publicUrl}/reset-password/${encodeURIComponent(token)}\n\nIf it was not you, ignore this message.`,
-      });
-    } catch (error) {
-      this.log.error({ err: error }, 'password reset e-mail could not be sent');
-    }
+    await this.mailer.send({
+      to: row.mail,
+      subject: 'Reset your password',
+      text:
+        `Someone asked to reset the password of ${row.uid}. If it was you, open this link within an hour:\n` +
+        `${this.publicUrl}/reset-password/${encodeURIComponent(token)}\n\nIf it was not you, ignore this message.`,
+    });
   }
 
   async resetUsername(token: string): Promise<string> {

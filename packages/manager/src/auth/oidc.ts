@@ -6,7 +6,7 @@ import type { OidcConfig } from '../config.ts';
 import type { UsersService } from '../users/users-service.ts';
 import { ADMIN_GROUP_GID, DEFAULT_GROUP_GID } from '../users/users-repository.ts';
 import type { Principal } from './principal.ts';
-import type { SessionData } from './sessions.ts';
+import type { OidcPending } from './pre-sessions.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { admits, groupsIn } from '../settings/sso-admission.ts';
 
@@ -57,7 +57,7 @@ export class OidcService {
     return this.configuration;
   }
 
-  async start(redirect: string): Promise<{ url: string; state: NonNullable<SessionData['oidc']> }> {
+  async start(redirect: string): Promise<{ url: string; state: OidcPending }> {
     const configuration = await this.discover();
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = { state: client.randomState(), nonce: client.randomNonce(), codeVerifier, redirect };
@@ -74,7 +74,7 @@ export class OidcService {
 
   async finish(
     query: string,
-    pending: SessionData['oidc'],
+    pending: OidcPending | undefined,
   ): Promise<{ principal: Principal; idToken: string | undefined }> {
     if (!pending) throw new OidcError('invalid_state', 'No sign-in is in progress for this browser.');
     const configuration = await this.discover();

@@ -3,12 +3,15 @@ import { forbidden, safeEqual, unauthorized } from '@app/server-kit';
 import type { ApiKeyService } from './api-keys.ts';
 import type { Principal } from './principal.ts';
 import { SESSION_COOKIE, type Session, type SessionStore } from './sessions.ts';
+import { isPreSessionCookie, type PreSession, type PreSessions } from './pre-sessions.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     session: Session | null;
+    /** The cookie-held state of a browser that has not signed in (see PreSessions). */
+    preSession: PreSession | null;
   }
   interface FastifyContextConfig {
     /** `false` exempts a state-changing route from the CSRF check (agents, proxy reports). */
@@ -20,6 +23,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface RequestAuthDeps {
   sessions: SessionStore;
+  preSessions: PreSessions;
   apiKeys: ApiKeyService;
   users: UsersRepository;
   secureCookies: boolean;
@@ -32,6 +36,7 @@ export interface RequestAuthDeps {
 export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) {
   app.decorateRequest('principal', null);
   app.decorateRequest('session', null);
+  app.decorateRequest('preSession', null);
 
   app.addHook('onRequest', async (request) => {
     const authorization = request.headers.authorization;
@@ -43,6 +48,10 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
     }
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
+    if (isPreSessionCookie(token)) {
+      request.preSession = deps.preSessions.open(token) ?? null;
+      return;
+    }
     const session = await deps.sessions.find(token);
     if (!session) return;
     request.session = session;
@@ -74,7 +83,12 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
   });
 }
 
-export function setSessionCookie(reply: FastifyReply, session: Session, secure: boolean) {
+/** Sets the session cookie to a session's token, or to a sealed pre-session. */
+export function setSessionCookie(
+  reply: FastifyReply,
+  session: { token: string; expiresAt: number },
+  secure: boolean,
+) {
   reply.setCookie(SESSION_COOKIE, session.token, {
     path: '/',
     httpOnly: true,

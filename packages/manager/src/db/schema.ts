@@ -87,6 +87,7 @@ export interface ManagerDB extends FleetDB, ContainersDB, SiteAgentsDB {
   users: UsersTable;
   id_counters: IdCountersTable;
   deleted_users: DeletedUsersTable;
+  quota_counters: QuotaCountersTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;
   sessions: SessionsTable;
@@ -316,4 +317,12 @@ export interface SiteAgentsDB {
   agents: AgentsTable;
   notifications: NotificationsTable;
   volumes: VolumesTable;
+}
+
+/** Hits on one registration or password-reset quota (per address or per account) in its window. */
+export interface QuotaCountersTable {
+  /** SHA-256 of `<action>:<address|account>:<value>`: no address or e-mail is stored in the clear. */
+  key_hash: string;
+  window_start: number;
+  hits: number;
 }

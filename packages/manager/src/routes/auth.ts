@@ -84,14 +84,10 @@ export async function authRoutes(api: Api, services: Services) {
     async (request, reply) => {
       try {
         const { url, state } = await services.oidc!.start(safeRedirect(request.query.redirect));
-        let session = request.session;
-        if (session) {
-          session.data.oidc = state;
-          await services.sessions.saveData(session);
-        } else {
-          session = await services.sessions.create(null, { oidc: state });
-          setSessionCookie(reply, session, secure);
-        }
+        // The flow's state waits in the browser's cookie: starting a sign-in stores nothing here.
+        if (request.session) await services.sessions.destroy(request.session.token);
+        const pre = { ...(request.preSession ?? services.preSessions.create()), oidc: state };
+        setSessionCookie(reply, { token: services.preSessions.seal(pre), expiresAt: pre.expiresAt }, secure);
         return reply.redirect(url, 302);
       } catch (error) {
         return reply.redirect(
@@ -106,7 +102,7 @@ export async function authRoutes(api: Api, services: Services) {
     '/auth/oidc/callback',
     { onRequest: oidcEnabled, schema: { tags: ['Auth'] } },
     async (request, reply) => {
-      const pending = request.session?.data.oidc;
+      const pending = request.preSession?.oidc;
       const query = request.url.split('?')[1] ?? '';
       try {
         const { principal, idToken } = await services.oidc!.finish(query, pending);
@@ -163,6 +159,7 @@ export async function authRoutes(api: Api, services: Services) {
     },
     async (request, reply) => {
       const body = request.body;
+      await services.quotas.take('register', request.ip, body.mail);
       const result = await services.accounts.register({
         ...body,
         uid: body.uid.trim().toLowerCase(),
@@ -196,7 +193,8 @@ export async function authRoutes(api: Api, services: Services) {
       },
     },
     async (request) => {
-      await services.accounts.requestPasswordReset(request.body.usernameOrEmail);
+      await services.quotas.take('password-reset', request.ip, request.body.usernameOrEmail);
+      services.accounts.requestPasswordReset(request.body.usernameOrEmail);
       return {
         data: { message: 'If an active account matches, a reset link has been sent to its e-mail address.' },
       };

@@ -13,17 +13,23 @@ export async function metaRoutes(api: Api, services: Services) {
     {
       schema: {
         tags: ['Meta'],
-        summary: 'CSRF token bound to the session (creates an anonymous session when there is none)',
+        summary:
+          'CSRF token bound to the session; a browser that has not signed in gets one in its cookie (nothing is stored)',
         response: responses({ 200: Data(Type.Object({ csrfToken: Type.String() })) }),
       },
     },
     async (request, reply) => {
-      let session = request.session;
-      if (!session) {
-        session = await services.sessions.create(null);
-        setSessionCookie(reply, session, config.production);
+      if (request.session) return { data: { csrfToken: request.session.csrfToken } };
+      let pre = request.preSession;
+      if (!pre) {
+        pre = services.preSessions.create();
+        setSessionCookie(
+          reply,
+          { token: services.preSessions.seal(pre), expiresAt: pre.expiresAt },
+          config.production,
+        );
       }
-      return { data: { csrfToken: session.csrfToken } };
+      return { data: { csrfToken: pre.csrfToken } };
     },
   );
 

@@ -16,8 +16,10 @@ const SYSTEM_REVIEWER = 'system';
 const FIRST_UID_NUMBER = 2000;
 
 /**
- * Identity is the immutable uidNumber; usernames are labels (issue 12, item 4). Every reference that
- * held a username — container owners and collaborators, job creators, notification owners and
+ * Issue 12, manager identity.
+ *
+ * Identity is the immutable uidNumber; usernames are labels (item 4). Every reference that held a
+ * username — container owners and collaborators, job creators, notification owners and
  * acknowledgers, resource requesters and reviewers — now holds the uidNumber, and the username is
  * joined at read. uidNumbers come from a persisted high-water mark (`id_counters`), never `max + 1`,
  * so a deleted user's number is never handed out again; `deleted_users` keeps the name each deleted
@@ -27,9 +29,24 @@ const FIRST_UID_NUMBER = 2000;
  * migration) becomes a deleted user of its own with a fresh number, so a newcomer who registers that
  * name inherits nothing; collaborator rows naming no user are dropped (they granted nothing anyone
  * should get).
+ *
+ * `quota_counters` holds the per-address and per-account quotas of registration and password-reset
+ * requests (item 12), in the database so that every manager process counts the same.
  */
-export const immutableIdentity = (dialect: DialectName): Migration => ({
+export const identityHardening = (dialect: DialectName): Migration => ({
   async up(db: Kysely<any>) {
+    await db.schema
+      .createTable('quota_counters')
+      .addColumn('key_hash', 'varchar(64)', (c) => c.primaryKey())
+      .addColumn('window_start', 'bigint', (c) => c.notNull())
+      .addColumn('hits', 'integer', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('quota_counters_window')
+      .on('quota_counters')
+      .column('window_start')
+      .execute();
+
     await db.schema
       .createTable('id_counters')
       .addColumn('name', 'varchar(64)', (c) => c.primaryKey())
