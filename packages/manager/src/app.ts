@@ -51,9 +51,15 @@ export interface BuildOptions {
   role?: ProcessRole;
 }
 
-/** Tokens in URL paths (password reset, invitations) never reach the request log. */
+/**
+ * Password-reset and invitation tokens never reach the request log: in API paths
+ * (`/auth/password-reset/<token>`, `/auth/register/invite/<token>`) and in the web client's links
+ * (`/reset-password/<token>`, `/register?invite=<token>`).
+ */
 const redactUrl = (url: string) =>
-  url.replace(/(\/(?:password-reset|invite)\/)(?!request\b)[^/?]+/, '$1[redacted]');
+  url
+    .replace(/(\/(?:password-reset|reset-password|invite)\/)(?!request(?:[/?#]|$))[^/?#]+/, '$1[redacted]')
+    .replace(/([?&](?:invite|inviteToken|token)=)[^&#]*/gi, '$1[redacted]');
 
 export async function buildManager(config: ManagerConfig, options: BuildOptions = {}): Promise<ManagerApp> {
   const database = await openMigrated<ManagerDB>(

@@ -28,6 +28,7 @@ export function createServices(ctx: ManagerContext) {
   const mailer = new Mailer(settings, log);
   const tokens = new TokenStore(db);
   const background = new BackgroundTasks(log);
+  const apiKeys = new ApiKeyService(db, read, principals);
   const fleet = createFleetServices(ctx);
   return {
     ctx,
@@ -39,9 +40,9 @@ export function createServices(ctx: ManagerContext) {
     tokens,
     background,
     quotas: new Quotas(new QuotaRepository(db), config.quotas),
-    apiKeys: new ApiKeyService(db, read, principals),
+    apiKeys,
     groups: new GroupsService(db, principals),
-    accounts: new AccountService(db, users, tokens, sessions, mailer, config.publicUrl, background),
+    accounts: new AccountService(db, users, tokens, sessions, apiKeys, mailer, config.publicUrl, background),
     oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users, settings) : undefined,
     ...fleet,
     ...createContainerServices(ctx, fleet, { settings, users: users.repo }),

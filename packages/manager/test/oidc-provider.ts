@@ -86,8 +86,10 @@ export async function signInThroughProvider(startUrl: string, login: string) {
     if (location) {
       url = new URL(location, url).href;
       const target = new URL(url);
-      // Back at the manager outside its API: the flow is over (signed in, or sent to /login with an error).
-      if (target.origin === new URL(startUrl).origin && !target.pathname.startsWith('/api/')) {
+      // Back at the manager outside its API: the flow is over (signed in, or sent to /login with an
+      // error). Sent anywhere off this host: the flow is over too (tests never leave loopback).
+      const offHost = target.hostname !== '127.0.0.1';
+      if (offHost || (target.origin === new URL(startUrl).origin && !target.pathname.startsWith('/api/'))) {
         return { finalUrl: url, managerCookie: jar(startUrl).get('connect.sid') };
       }
       continue;

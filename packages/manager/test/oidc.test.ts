@@ -82,6 +82,18 @@ describe('single sign-on against a real OpenID provider', () => {
     expect(await session.json()).toEqual({ data: { user: 'carol', isAdmin: true } });
   });
 
+  it('sends the browser back only to a path on this site', async () => {
+    for (const redirect of [
+      '/%09/evil.example',
+      '//evil.example',
+      '/%5Cevil.example',
+      'https://evil.example',
+    ]) {
+      const start = `${base}/api/v1/auth/oidc/login?redirect=${redirect}`;
+      expect((await signInThroughProvider(start, 'carol')).finalUrl, redirect).toBe(`${base}/`);
+    }
+  });
+
   it('links a second sign-in to the same account by its verified e-mail', async () => {
     const { managerCookie } = await signInThroughProvider(`${base}/api/v1/auth/oidc/login`, 'carol');
     const session = await fetch(`${base}/api/v1/session`, {

@@ -9,6 +9,7 @@ import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.t
 import type { Principal } from './principal.ts';
 import type { SessionStore } from './sessions.ts';
 import type { TokenStore } from './tokens.ts';
+import type { ApiKeyService } from './api-keys.ts';
 import { nowIso } from '../common/time.ts';
 import type { BackgroundTasks } from '../common/background.ts';
 
@@ -28,6 +29,7 @@ export class AccountService {
     private readonly users: UsersService,
     private readonly tokens: TokenStore,
     private readonly sessions: SessionStore,
+    private readonly apiKeys: ApiKeyService,
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
     private readonly background: BackgroundTasks,
@@ -146,7 +148,13 @@ export class AccountService {
     return reset.uid;
   }
 
-  async completePasswordReset(token: string, password: string, confirmPassword: string): Promise<void> {
+  /** Sets the new password, ends every session and, unless told not to, revokes every API key. */
+  async completePasswordReset(
+    token: string,
+    password: string,
+    confirmPassword: string,
+    revokeApiKeys: boolean,
+  ): Promise<void> {
     if (password !== confirmPassword)
       throw badRequest('The passwords do not match.', { confirmPassword: 'does not match' }, 'mismatch');
     if (password.length < MIN_PASSWORD_LENGTH) {
@@ -167,6 +175,7 @@ export class AccountService {
         .set({ password_hash: passwordHash, updated_at: nowIso() })
         .where('uid_number', '=', reset.uid_number)
         .execute();
+      if (revokeApiKeys) await this.apiKeys.revokeAll(reset.uid_number, trx);
     });
     await this.sessions.destroyForUser(reset.uid_number);
   }

@@ -219,13 +219,24 @@ export async function authRoutes(api: Api, services: Services) {
       schema: {
         tags: ['Auth'],
         params: TokenParams,
-        body: Type.Object({ password: Type.String(), confirmPassword: Type.String() }),
+        body: Type.Object({
+          password: Type.String({ maxLength: 1024 }),
+          confirmPassword: Type.String({ maxLength: 1024 }),
+          revokeApiKeys: Type.Optional(
+            Type.Boolean({ default: true, description: "also delete the user's API keys (default true)" }),
+          ),
+        }),
         response: responses({ 200: Message }),
       },
     },
     async (request) => {
-      const { password, confirmPassword } = request.body;
-      await services.accounts.completePasswordReset(request.params.token, password, confirmPassword);
+      const { password, confirmPassword, revokeApiKeys } = request.body;
+      await services.accounts.completePasswordReset(
+        request.params.token,
+        password,
+        confirmPassword,
+        revokeApiKeys ?? true,
+      );
       return { data: { message: 'Your password has been changed. Log in with the new password.' } };
     },
   );
