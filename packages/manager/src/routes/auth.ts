@@ -12,6 +12,8 @@ import type { FastifyReply } from 'fastify';
 
 const Message = Data(Type.Object({ message: Type.String() }));
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+const Redirect = Type.String({ maxLength: 2048, description: 'a path on this site; anything else means /' });
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
 
 export async function authRoutes(api: Api, services: Services) {
   const { config } = services.ctx;
@@ -58,9 +60,9 @@ export async function authRoutes(api: Api, services: Services) {
       schema: {
         tags: ['Auth'],
         body: Type.Object({
-          username: Type.String({ minLength: 1 }),
-          password: Type.String({ minLength: 1 }),
-          redirect: Type.Optional(Type.String()),
+          username: Type.String({ minLength: 1, maxLength: 320 }),
+          password: Password,
+          redirect: Type.Optional(Redirect),
         }),
         response: responses({
           200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean(), redirect: Type.String() })),
@@ -79,7 +81,7 @@ export async function authRoutes(api: Api, services: Services) {
     '/auth/oidc/login',
     {
       onRequest: oidcEnabled,
-      schema: { tags: ['Auth'], querystring: Type.Object({ redirect: Type.Optional(Type.String()) }) },
+      schema: { tags: ['Auth'], querystring: Type.Object({ redirect: Type.Optional(Redirect) }) },
     },
     async (request, reply) => {
       try {
@@ -145,12 +147,12 @@ export async function authRoutes(api: Api, services: Services) {
       schema: {
         tags: ['Auth'],
         body: Type.Object({
-          uid: Type.String({ minLength: 1 }),
-          givenName: Type.String({ minLength: 1 }),
-          sn: Type.String({ minLength: 1 }),
-          mail: Type.String({ minLength: 1 }),
-          userPassword: Type.String({ minLength: 1 }),
-          inviteToken: Type.Optional(Type.String()),
+          uid: Type.String({ minLength: 1, maxLength: 64 }),
+          givenName: Type.String({ minLength: 1, maxLength: 255 }),
+          sn: Type.String({ minLength: 1, maxLength: 255 }),
+          mail: Type.String({ minLength: 1, maxLength: 320 }),
+          userPassword: Password,
+          inviteToken: Type.Optional(Type.String({ maxLength: 200 })),
         }),
         response: responses({
           201: Data(Type.Object({ uid: Type.String(), status: Type.String(), message: Type.String() })),
@@ -188,7 +190,7 @@ export async function authRoutes(api: Api, services: Services) {
     {
       schema: {
         tags: ['Auth'],
-        body: Type.Object({ usernameOrEmail: Type.String({ minLength: 1 }) }),
+        body: Type.Object({ usernameOrEmail: Type.String({ minLength: 1, maxLength: 320 }) }),
         response: responses({ 200: Message }),
       },
     },
