@@ -125,6 +125,41 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     await context.close();
   });
 
+  it('changes a password from a reset link, revoking the API keys unless told otherwise', async () => {
+    const { tokens, users } = test.manager.services;
+    const uidNumber = (await users.repo.findByUid('alice'))!.uid_number;
+    const keyWorks = async (key: string) =>
+      (await fetch(`${test.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${key}` } }))
+        .status === 200;
+    const { context, page } = await newPage(browser, test.baseUrl);
+    for (const revoke of [true, false]) {
+      const key = (await admin.post('/apikeys', {})).body.data.key as string;
+      await page.goto(`/reset-password/${await tokens.createReset(uidNumber)}`);
+      const checkbox = page.getByLabel(/Also revoke my API keys/);
+      expect(await checkbox.isChecked()).toBe(true);
+      if (!revoke) await checkbox.uncheck();
+      await page.getByLabel('New password').fill('correct horse');
+      await page.getByLabel('Repeat password').fill('correct horse');
+      if (revoke) await screenshot(page, 'reset-password');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByTestId('reset-done').waitFor();
+      expect(await keyWorks(key)).toBe(!revoke);
+      await admin.login('alice');
+    }
+    await context.close();
+  });
+
+  it('sends the browser only to a page of this site after sign-in', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await page.goto('/login?redirect=%2F%09%2Fevil.example');
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel(/^Password/).fill('correct horse');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('current-user').waitFor({ state: 'attached' });
+    expect(new URL(page.url()).origin).toBe(test.baseUrl);
+    await context.close();
+  });
+
   it('asks for a password reset without saying whether the account exists', async () => {
     const { context, page } = await newPage(browser, test.baseUrl);
     await page.goto('/login');
