@@ -41,6 +41,8 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     await page.waitForURL('**/login');
     // The sign-in page loads on demand: the picture waits for its form.
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // No development login unless the server has DEV_LOGIN=true (and the caller is on its host).
+    expect(await page.getByRole('button', { name: 'One-click development login' }).count()).toBe(0);
     await screenshot(page, 'login');
     await page.getByRole('link', { name: 'Register' }).click();
     // The sign-in page has a Username field too: wait for the registration form.
