@@ -60,6 +60,15 @@ export async function startOidcProvider(redirectBase: string, account: (login: s
   return { issuer, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
+/** The manager's environment for single sign-on with this provider, serving on loopback `port`. */
+export const ssoEnv = (port: number, issuer: string) => ({
+  MANAGER_PORT: String(port),
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  OIDC_ISSUER: issuer,
+  OIDC_CLIENT_ID: 'manager',
+  OIDC_CLIENT_SECRET: 'manager-secret',
+});
+
 /** Follows redirects like a browser (cookies per origin) and fills the provider's login and consent forms. */
 export async function signInThroughProvider(startUrl: string, login: string) {
   const jars = new Map<string, Map<string, string>>();

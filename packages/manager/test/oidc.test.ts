@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startManager, type TestManager } from './helpers.ts';
-import { signInThroughProvider, startOidcProvider } from './oidc-provider.ts';
+import { signInThroughProvider, ssoEnv, startOidcProvider } from './oidc-provider.ts';
 
 interface Account {
   email: string;
@@ -30,13 +30,7 @@ describe('single sign-on against a real OpenID provider', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     provider = await startProvider(base);
-    test = await startManager({
-      MANAGER_PORT: String(port),
-      PUBLIC_URL: base,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: 'manager',
-      OIDC_CLIENT_SECRET: 'manager-secret',
-    });
+    test = await startManager(ssoEnv(port, provider.issuer));
   });
   afterAll(async () => {
     await test.close();

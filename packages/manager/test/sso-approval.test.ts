@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startManager, type TestManager } from './helpers.ts';
-import { signInThroughProvider, startOidcProvider, type OidcAccount } from './oidc-provider.ts';
+import { signInThroughProvider, ssoEnv, startOidcProvider, type OidcAccount } from './oidc-provider.ts';
 
 const accounts: Record<string, Partial<OidcAccount>> = {
   root: { email: 'root@corp.example.test' },
@@ -44,13 +44,7 @@ describe('single sign-on approval', () => {
       ...accounts[id],
       email: accounts[id]?.email,
     }));
-    test = await startManager({
-      MANAGER_PORT: String(port),
-      PUBLIC_URL: base,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: 'manager',
-      OIDC_CLIENT_SECRET: 'manager-secret',
-    });
+    test = await startManager(ssoEnv(port, provider.issuer));
     const { managerCookie } = await signIn('root');
     adminCookie = `connect.sid=${managerCookie}`;
   });
