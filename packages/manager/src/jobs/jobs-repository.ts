@@ -59,7 +59,7 @@ export class JobsRepository {
       .executeTakeFirst();
     return (
       row && {
-        ...toClaimed(row),
+        ...toJob(row),
         createdBy: row.created_by ?? `#${row.created_by_uid_number}`,
         createdByUid: row.created_by_uid_number,
       }
@@ -143,7 +143,7 @@ export class JobsRepository {
       .executeTakeFirst();
     if (!row) return undefined;
     await this.events.announce({ kind: 'status', jobId: row.id, status: 'running' });
-    return { ...toClaimed(row), payload: JSON.parse(row.payload), attempts: row.attempts };
+    return { ...toJob(row), payload: JSON.parse(row.payload), attempts: row.attempts };
   }
 
   /** Extends the leases `owner` still holds; returns the ids it no longer holds (cancelled or taken). */
@@ -232,7 +232,8 @@ export class JobsRepository {
   }
 }
 
-const toClaimed = (row: Selectable<JobsTable>) => ({
+/** A job's own fields; the creator's username is joined where a job is answered (see get). */
+const toJob = (row: Selectable<JobsTable>) => ({
   id: row.id,
   command: row.command,
   status: row.status,
