@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, retryOnConflict, AppError, conflict } from '@app/server-kit';
+import { badRequest, forbidden, notFound, AppError, conflict } from '@app/server-kit';
 import type { Kysely } from 'kysely';
 import type { ManagerDB } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -49,30 +49,28 @@ export class AccountService {
       );
     }
     const passwordHash = await hashPassword(input.userPassword);
-    const status = await retryOnConflict(['uid_number'], () =>
-      this.db.transaction().execute(async (trx) => {
-        await this.users.lockUsers(trx);
-        const first = (await this.users.repo.countUsers(trx)) === 0;
-        if (invite && !(await this.tokens.useInvite(trx, invite.id))) {
-          throw badRequest('This invitation has already been used.', undefined, 'invalid_invite');
-        }
-        const status: UserStatus = first || invite ? 'active' : 'pending';
-        const row = await this.users.repo.insert(trx, {
-          uid: input.uid,
-          given_name: input.givenName,
-          sn: input.sn,
-          mail: input.mail,
-          password_hash: passwordHash,
-          status,
-        });
-        await this.users.repo.setGroups(
-          trx,
-          row.uid_number,
-          first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
-        );
-        return status;
-      }),
-    );
+    const status = await this.db.transaction().execute(async (trx) => {
+      await this.users.lockUsers(trx);
+      const first = (await this.users.repo.countUsers(trx)) === 0;
+      if (invite && !(await this.tokens.useInvite(trx, invite.id))) {
+        throw badRequest('This invitation has already been used.', undefined, 'invalid_invite');
+      }
+      const status: UserStatus = first || invite ? 'active' : 'pending';
+      const row = await this.users.repo.insert(trx, {
+        uid: input.uid,
+        given_name: input.givenName,
+        sn: input.sn,
+        mail: input.mail,
+        password_hash: passwordHash,
+        status,
+      });
+      await this.users.repo.setGroups(
+        trx,
+        row.uid_number,
+        first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
+      );
+      return status;
+    });
     const message =
       status === 'active'
         ? 'Your account is active. You can log in now.'
@@ -207,19 +205,17 @@ export class AccountService {
   }
 
   private createDevAccount(uid: string): Promise<number> {
-    return retryOnConflict(['uid_number'], () =>
-      this.db.transaction().execute(async (trx) => {
-        const row = await this.users.repo.insert(trx, {
-          uid,
-          given_name: 'Developer',
-          sn: uid,
-          mail: `${uid}@localhost.localdomain`,
-          password_hash: null,
-          status: 'active',
-        });
-        await this.users.repo.setGroups(trx, row.uid_number, [DEFAULT_GROUP_GID]);
-        return row.uid_number;
-      }),
-    );
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.users.repo.insert(trx, {
+        uid,
+        given_name: 'Developer',
+        sn: uid,
+        mail: `${uid}@localhost.localdomain`,
+        password_hash: null,
+        status: 'active',
+      });
+      await this.users.repo.setGroups(trx, row.uid_number, [DEFAULT_GROUP_GID]);
+      return row.uid_number;
+    });
   }
 }

@@ -152,7 +152,7 @@ export class OidcService {
       (admission.ssoAllowedGroups.length > 0 &&
         admits(admission, email, await groups(admission.ssoGroupsClaim)));
     const base = usernameFrom(names.preferred ?? email.split('@')[0]!);
-    const created = await retryOnConflict(['uid_number', 'uid'], async () =>
+    const created = await retryOnConflict(['uid'], async () =>
       this.db.transaction().execute(async (trx) => {
         await this.users.lockUsers(trx);
         const first = (await this.users.repo.countUsers(trx)) === 0;

@@ -35,9 +35,10 @@ export class PreSessions {
     return { csrfToken: randomToken(24), expiresAt: Date.now() + TTL_MS };
   }
 
-  /** The cookie value holding `session`. */
-  seal(session: PreSession): string {
-    return MARK + Buffer.from(this.box.seal(JSON.stringify(session))).toString('base64url');
+  /** The session cookie holding `session` (see setSessionCookie). */
+  cookie(session: PreSession): { token: string; expiresAt: number } {
+    const sealed = Buffer.from(this.box.seal(JSON.stringify(session))).toString('base64url');
+    return { token: MARK + sealed, expiresAt: session.expiresAt };
   }
 
   /** The pre-session in a cookie value; undefined when it was forged, altered or has expired. */

@@ -89,7 +89,7 @@ export async function authRoutes(api: Api, services: Services) {
         // The flow's state waits in the browser's cookie: starting a sign-in stores nothing here.
         if (request.session) await services.sessions.destroy(request.session.token);
         const pre = { ...(request.preSession ?? services.preSessions.create()), oidc: state };
-        setSessionCookie(reply, { token: services.preSessions.seal(pre), expiresAt: pre.expiresAt }, secure);
+        setSessionCookie(reply, services.preSessions.cookie(pre), secure);
         return reply.redirect(url, 302);
       } catch (error) {
         return reply.redirect(

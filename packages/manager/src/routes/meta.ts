@@ -23,11 +23,7 @@ export async function metaRoutes(api: Api, services: Services) {
       let pre = request.preSession;
       if (!pre) {
         pre = services.preSessions.create();
-        setSessionCookie(
-          reply,
-          { token: services.preSessions.seal(pre), expiresAt: pre.expiresAt },
-          config.production,
-        );
+        setSessionCookie(reply, services.preSessions.cookie(pre), config.production);
       }
       return { data: { csrfToken: pre.csrfToken } };
     },

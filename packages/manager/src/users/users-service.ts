@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { badRequest, conflict, notFound, retryOnConflict, type DialectName } from '@app/server-kit';
+import { badRequest, conflict, notFound, type DialectName } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { SessionStore } from '../auth/sessions.ts';
@@ -49,21 +49,19 @@ export class UsersService {
   async create(input: UserInput): Promise<User> {
     checkUserFields(input);
     const passwordHash = input.userPassword ? await hashPassword(input.userPassword) : null;
-    return retryOnConflict(['uid_number'], () =>
-      this.db.transaction().execute(async (trx) => {
-        await this.checkGroups(trx, input.groupIds);
-        const row = await this.repo.insert(trx, {
-          uid: input.uid,
-          given_name: input.givenName,
-          sn: input.sn,
-          mail: input.mail,
-          password_hash: passwordHash,
-          status: input.status ?? 'pending',
-        });
-        await this.repo.setGroups(trx, row.uid_number, input.groupIds ?? []);
-        return this.get(row.uid_number, trx);
-      }),
-    );
+    return this.db.transaction().execute(async (trx) => {
+      await this.checkGroups(trx, input.groupIds);
+      const row = await this.repo.insert(trx, {
+        uid: input.uid,
+        given_name: input.givenName,
+        sn: input.sn,
+        mail: input.mail,
+        password_hash: passwordHash,
+        status: input.status ?? 'pending',
+      });
+      await this.repo.setGroups(trx, row.uid_number, input.groupIds ?? []);
+      return this.get(row.uid_number, trx);
+    });
   }
 
   /** Partial update: omitted fields keep their value; a blank password keeps the password. */
