@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { userClient } from '../../manager/test/helpers.ts';
 import { browserSuite, newPage, readToast, screenshot, signIn, signedInPage, watch } from './browser.ts';
-import { addSite } from './fixtures.ts';
+import { addContainer, addDummyNode, addSite } from './fixtures.ts';
 
 describe('manager web client: administration', { timeout: 90_000 }, () => {
   const suite = browserSuite();
@@ -226,6 +226,61 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       smtpNoreplyAddress: 'noreply@example.test',
       bannerMessage: 'Upgrade on Friday: [details](https://example.test/upgrade)',
       defaultContainerEnvVars: [{ key: 'TZ', value: 'UTC', description: 'time zone' }],
+    });
+    await context.close();
+  });
+
+  it('asks who takes over the containers of a user being deleted, and deletes them then', async () => {
+    const siteId = await addSite(suite.admin, 'owned');
+    await addDummyNode(suite.admin, siteId, 'owned-node');
+    const erin = await userClient(suite.test, suite.admin, 'erin');
+    const containerId = await addContainer(erin, siteId, 'erin1');
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page.getByRole('link', { name: 'Users' }).click();
+    const row = page.locator('tr[data-user="erin"]');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete erin' });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog
+      .getByTestId('has-containers')
+      .getByText(/erin still owns 1 container \(erin1\)/)
+      .waitFor();
+    const give = dialog.getByRole('button', { name: 'Give them and delete' });
+    expect(await give.isDisabled()).toBe(true);
+    await screenshot(page, 'user-delete-has-containers');
+    await dialog.getByLabel('Give the containers to').click();
+    await page.getByRole('option', { name: 'admin' }).click();
+    await give.click();
+    await readToast(page, 'erin deleted; admin owns the containers now');
+    await row.waitFor({ state: 'detached' });
+    const container = (await suite.admin.get(`/sites/${siteId}/containers/${containerId}`)).body.data;
+    expect(container.owner).toBe('admin');
+    expect(seen.errors).toEqual([]);
+    await context.close();
+  });
+
+  it('sets who single sign-on admits without approval', async () => {
+    const { context, page } = await signedInPage(suite, 'admin');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    const domains = page.getByRole('combobox', { name: 'Allowed e-mail domains' });
+    await domains.fill('not a domain');
+    await domains.press('Enter');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('must be an e-mail domain such as example.com').waitFor();
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await domains.fill('Staff.Example.test');
+    await domains.press('Enter');
+    const groups = page.getByRole('combobox', { name: 'Allowed groups' });
+    await groups.fill('engineers');
+    await groups.press('Enter');
+    await page.getByLabel('Groups claim').fill('roles');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved').waitFor();
+    await screenshot(page, 'settings-sso');
+    expect((await suite.admin.get('/settings')).body.data).toMatchObject({
+      ssoAllowedDomains: ['staff.example.test'],
+      ssoAllowedGroups: ['engineers'],
+      ssoGroupsClaim: 'roles',
     });
     await context.close();
   });

@@ -41,6 +41,8 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     await page.waitForURL('**/login');
     // The sign-in page loads on demand: the picture waits for its form.
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    // No development login unless the server has DEV_LOGIN=true (and the caller is on its host).
+    expect(await page.getByRole('button', { name: 'One-click development login' }).count()).toBe(0);
     await screenshot(page, 'login');
     await page.getByRole('link', { name: 'Register' }).click();
     // The sign-in page has a Username field too: wait for the registration form.
@@ -122,6 +124,41 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     expect(await page.evaluate('window.pwned')).toBeUndefined();
     await screenshot(page, 'login-with-banner');
     await admin.put('/settings', { bannerMessage: '' });
+    await context.close();
+  });
+
+  it('changes a password from a reset link, revoking the API keys unless told otherwise', async () => {
+    const { tokens, users } = test.manager.services;
+    const uidNumber = (await users.repo.findByUid('alice'))!.uid_number;
+    const keyWorks = async (key: string) =>
+      (await fetch(`${test.baseUrl}/api/v1/session`, { headers: { authorization: `Bearer ${key}` } }))
+        .status === 200;
+    const { context, page } = await newPage(browser, test.baseUrl);
+    for (const revoke of [true, false]) {
+      const key = (await admin.post('/apikeys', {})).body.data.key as string;
+      await page.goto(`/reset-password/${await tokens.createReset(uidNumber)}`);
+      const checkbox = page.getByLabel(/Also revoke my API keys/);
+      expect(await checkbox.isChecked()).toBe(true);
+      if (!revoke) await checkbox.uncheck();
+      await page.getByLabel('New password').fill('correct horse');
+      await page.getByLabel('Repeat password').fill('correct horse');
+      if (revoke) await screenshot(page, 'reset-password');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByTestId('reset-done').waitFor();
+      expect(await keyWorks(key)).toBe(!revoke);
+      await admin.login('alice');
+    }
+    await context.close();
+  });
+
+  it('sends the browser only to a page of this site after sign-in', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await page.goto('/login?redirect=%2F%09%2Fevil.example');
+    await page.getByLabel('Username').fill('alice');
+    await page.getByLabel(/^Password/).fill('correct horse');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('current-user').waitFor({ state: 'attached' });
+    expect(new URL(page.url()).origin).toBe(test.baseUrl);
     await context.close();
   });
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { freePort, startManager, type TestManager } from '../../manager/test/helpers.ts';
-import { startOidcProvider } from '../../manager/test/oidc-provider.ts';
+import { ssoEnv, startOidcProvider } from '../../manager/test/oidc-provider.ts';
 import { ensureBuilt, launchChromium, newPage, screenshot } from './browser.ts';
 
 const startProvider = (redirectBase: string) =>
@@ -24,16 +24,7 @@ describe('manager web client: single sign-on', { timeout: 60_000 }, () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     provider = await startProvider(base);
-    [test, browser] = await Promise.all([
-      startManager({
-        MANAGER_PORT: String(port),
-        PUBLIC_URL: base,
-        OIDC_ISSUER: provider.issuer,
-        OIDC_CLIENT_ID: 'manager',
-        OIDC_CLIENT_SECRET: 'manager-secret',
-      }),
-      launchChromium(),
-    ]);
+    [test, browser] = await Promise.all([startManager(ssoEnv(port, provider.issuer)), launchChromium()]);
   }, 120_000);
 
   afterAll(async () => {

@@ -28,7 +28,7 @@ try {
           .insertInto('containers')
           .values({
             hostname: `c${i}`,
-            owner: 'admin',
+            owner_uid_number: 2000,
             node_id: nodeId,
             container_id: String(100 + i),
             status: 'running',

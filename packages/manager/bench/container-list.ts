@@ -62,7 +62,7 @@ try {
       const id = vmid++;
       return {
         hostname: `ct${id}`,
-        owner: 'admin',
+        owner_uid_number: 2000,
         node_id: node.body.data.id as number,
         container_id: String(id),
         status: 'running' as const,

@@ -95,7 +95,11 @@ async function main() {
   const key = (await client.post('/apikeys', { description: 'bench' })).body.data.key as string;
 
   const { services } = manager;
-  const job = await services.jobs.enqueue('bench.lines', { lines: LINES }, 'bench');
+  const job = await services.jobs.enqueue(
+    'bench.lines',
+    { lines: LINES },
+    (await services.users.repo.findByUid('bench'))!.uid_number,
+  );
   const url = `${base}/jobs/${job.id}/stream`;
   const headers = { authorization: `Bearer ${key}` };
 

@@ -5,6 +5,7 @@ import { containers } from './003_containers.ts';
 import { siteAgents } from './004_site_agents.ts';
 import { imageEnvironment } from './005_image_environment.ts';
 import { configChangeTriggers } from './006_config_change_triggers.ts';
+import { identityHardening } from './007_identity_hardening.ts';
 import { agentTokens } from './009_agent_tokens.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
@@ -14,5 +15,6 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '004_site_agents': siteAgents(dialect),
   '005_image_environment': imageEnvironment,
   '006_config_change_triggers': configChangeTriggers(dialect),
+  '007_identity_hardening': identityHardening(dialect),
   '009_agent_tokens': agentTokens,
 });

@@ -52,9 +52,15 @@ export interface BuildOptions {
   role?: ProcessRole;
 }
 
-/** Tokens in URL paths (password reset, invitations) never reach the request log. */
+/**
+ * Password-reset and invitation tokens never reach the request log: in API paths
+ * (`/auth/password-reset/<token>`, `/auth/register/invite/<token>`) and in the web client's links
+ * (`/reset-password/<token>`, `/register?invite=<token>`).
+ */
 const redactUrl = (url: string) =>
-  url.replace(/(\/(?:password-reset|invite)\/)(?!request\b)[^/?]+/, '$1[redacted]');
+  url
+    .replace(/(\/(?:password-reset|reset-password|invite)\/)(?!request(?:[/?#]|$))[^/?#]+/, '$1[redacted]')
+    .replace(/([?&](?:invite|inviteToken|token)=)[^&#]*/gi, '$1[redacted]');
 
 export async function buildManager(config: ManagerConfig, options: BuildOptions = {}): Promise<ManagerApp> {
   const database = await openMigrated<ManagerDB>(
@@ -99,6 +105,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     async (api: Api) => {
       installRequestAuth(api, {
         sessions: services.sessions,
+        preSessions: services.preSessions,
         apiKeys: services.apiKeys,
         users: services.users.repo,
         secureCookies: config.production,
@@ -128,7 +135,10 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   await webClient(app);
 
   await services.startFleet(options.role ?? 'all');
-  const sweep = setInterval(() => void services.sessions.purgeExpired().catch(() => undefined), 3600_000);
+  const sweep = setInterval(() => {
+    void services.sessions.purgeExpired().catch(() => undefined);
+    void services.quotas.purgeExpired().catch(() => undefined);
+  }, 3600_000);
   sweep.unref();
 
   return {
@@ -139,6 +149,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
       clearInterval(sweep);
       await services.stopFleet();
       await app.close();
+      await services.background.drain();
       await database.close();
     },
   };

@@ -26,6 +26,11 @@ async function main() {
   }
   await manager.app.listen({ port: config.port, host: config.host });
   manager.app.log.info(`manager ready at ${config.publicUrl} (API under /api/v1, role ${options.role})`);
+  if ((await manager.services.users.repo.countUsers()) === 0) {
+    manager.app.log.info(
+      `no account yet: register at ${config.publicUrl}/register — the first account becomes the administrator`,
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -109,6 +109,9 @@ describe('settings', () => {
       inventoryUrl: '',
       inventoryToken: '',
       bannerMessage: '',
+      ssoAllowedDomains: [],
+      ssoAllowedGroups: [],
+      ssoGroupsClaim: 'groups',
     });
   });
 

@@ -139,13 +139,6 @@ describe('auth: register, login, session, logout', () => {
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.error).toMatchObject({ code: 'conflict', fields: { uid: expect.any(String) } });
   });
-
-  it('lets the development login in outside production', async () => {
-    const client = test.client();
-    const response = await client.post('/auth/dev', {});
-    expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ user: 'dev', isAdmin: true });
-  });
 });
 
 describe('auth in production', () => {

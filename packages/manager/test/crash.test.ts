@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { adminClient, uidNumberOf, type ManagerClient, type TestManager } from './helpers.ts';
 import { eventually, readSse, startFleetManager, type SseEvent } from './fleet-helpers.ts';
 
 const CHILD = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
@@ -48,8 +48,9 @@ describe('a worker process killed in the middle of a job', () => {
   it('is recovered: a retryable job is finished by another worker, a fragile one is failed, and streams see the end', async () => {
     const { jobs, jobHandlers } = test.manager.services;
     // This process has no handler for these commands yet, so only the child can take them.
-    const retryable = await jobs.enqueue('crash.retryable', {}, 'admin');
-    const fragile = await jobs.enqueue('crash.fragile', {}, 'admin');
+    const adminUid = await uidNumberOf(test, 'admin');
+    const retryable = await jobs.enqueue('crash.retryable', {}, adminUid);
+    const fragile = await jobs.enqueue('crash.fragile', {}, adminUid);
     child = await startChild();
 
     const cookie = { cookie: `connect.sid=${admin.cookie('connect.sid')}` };

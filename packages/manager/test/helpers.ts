@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { envReader } from '@app/server-kit';
-import { createTestDatabase, TestClient } from '@app/server-kit/testing';
+import { createTestDatabase, TestClient, type TestDatabase } from '@app/server-kit/testing';
 import { readManagerConfig, type ManagerConfig } from '../src/config.ts';
 import { buildManager, type BuildOptions, type ManagerApp } from '../src/app.ts';
 
@@ -24,12 +24,13 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The real manager on a loopback port with a database of its own. */
+/** The real manager on a loopback port with a database of its own (made here unless given). */
 export async function startManager(
   env: Record<string, string> = {},
   options: BuildOptions = {},
+  given?: TestDatabase,
 ): Promise<TestManager> {
-  const database = await createTestDatabase();
+  const database = given ?? (await createTestDatabase());
   const config = readManagerConfig(
     envReader({
       DATA_DIR: database.dataDir,
@@ -108,6 +109,13 @@ export class ManagerClient extends TestClient {
     client.defaultHeaders.authorization = `Bearer ${key}`;
     return client;
   }
+}
+
+/** The uidNumber of the user named `uid` (jobs and other records are keyed on it). */
+export async function uidNumberOf(test: TestManager, uid: string): Promise<number> {
+  const user = await test.manager.services.users.repo.findByUid(uid);
+  if (!user) throw new Error(`no user ${uid}`);
+  return user.uid_number;
 }
 
 /** Registers the first user (an administrator) and logs them in. */

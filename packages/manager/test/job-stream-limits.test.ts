@@ -15,8 +15,10 @@ describe('job stream limits', () => {
     admin = await adminClient(test);
     alice = await userClient(test, admin, 'alice');
     // Jobs nobody runs stay pending, so their streams stay open.
-    jobs.admin = (await test.manager.services.jobs.enqueue('nobody.handles.this', {}, 'admin')).id;
-    jobs.alice = (await test.manager.services.jobs.enqueue('nobody.handles.this', {}, 'alice')).id;
+    const uids = (await admin.get('/users')).body.data as { uid: string; uidNumber: number }[];
+    const uidOf = (uid: string) => uids.find((user) => user.uid === uid)!.uidNumber;
+    jobs.admin = (await test.manager.services.jobs.enqueue('nobody.handles.this', {}, uidOf('admin'))).id;
+    jobs.alice = (await test.manager.services.jobs.enqueue('nobody.handles.this', {}, uidOf('alice'))).id;
   });
   afterAll(async () => {
     for (const abort of aborts) abort.abort();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { adminClient, uidNumberOf, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { eventually, readSse, siteInput, startFleetManager } from './fleet-helpers.ts';
 import { INSTANCE_COMMANDS } from '../src/providers/provider-jobs.ts';
 import { pause } from '../src/providers/pause.ts';
@@ -61,8 +61,8 @@ describe('jobs: endpoints, worker and SSE stream', () => {
   });
   afterAll(() => test.close());
 
-  const enqueue = (command: string, payload: unknown, by = 'alice') =>
-    test.manager.services.jobs.enqueue(command, payload, by);
+  const enqueue = async (command: string, payload: unknown, by = 'alice') =>
+    test.manager.services.jobs.enqueue(command, payload, await uidNumberOf(test, by));
   const waitFor = (id: number, status: string) =>
     eventually(async () => (await test.manager.services.jobs.repo.statusOf(id)) === status);
   const sse = (client: ManagerClient, path: string, headers: Record<string, string> = {}) =>
@@ -246,7 +246,11 @@ describe('jobs: shutdown', () => {
   it('ends open streams when the manager closes, without hanging', async () => {
     const test = await startFleetManager({ JOB_SHUTDOWN_GRACE_MS: '100' });
     const admin = await adminClient(test);
-    const job = await test.manager.services.jobs.enqueue('nobody.handles.this', {}, 'admin');
+    const job = await test.manager.services.jobs.enqueue(
+      'nobody.handles.this',
+      {},
+      await uidNumberOf(test, 'admin'),
+    );
     const reading = readSse(`${admin.baseUrl}/jobs/${job.id}/stream`, {
       cookie: `connect.sid=${admin.cookie('connect.sid')}`,
     });

@@ -32,12 +32,29 @@ describe('request logs', () => {
     );
     await test.client().get(`/auth/password-reset/${encodeURIComponent(token)}`);
 
+    // The web client's pages for the same links (deep links are logged like any request).
+    const html = { headers: { accept: 'text/html' } };
+    await fetch(`${test.baseUrl}/reset-password/${encodeURIComponent(token)}`, html);
+    await fetch(`${test.baseUrl}/register?invite=invite-secret-1&x=1`, html);
+    await fetch(`${test.baseUrl}/register?x=1&invite=invite-secret-2`, html);
+    await test.client().get('/auth/register/invite/invite-secret-3');
+
     const requestLines = lines.map((line) => JSON.parse(line)).filter((entry) => entry.req || entry.res);
     expect(requestLines.length).toBeGreaterThan(10);
     for (const entry of requestLines) expect(entry.reqId).toMatch(/^[0-9a-f-]{36}$/);
     const all = lines.join('\n');
     expect(all).toContain('/password-reset/[redacted]');
-    for (const secret of ['correct horse', key, encodeURIComponent(token), admin.cookie('connect.sid')!]) {
+    expect(all).toContain('/reset-password/[redacted]');
+    expect(all).toContain('/register?invite=[redacted]&x=1');
+    for (const secret of [
+      'correct horse',
+      key,
+      encodeURIComponent(token),
+      admin.cookie('connect.sid')!,
+      'invite-secret-1',
+      'invite-secret-2',
+      'invite-secret-3',
+    ]) {
       expect(all).not.toContain(secret);
     }
   });

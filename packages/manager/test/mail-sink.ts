@@ -13,14 +13,22 @@ const decodeQuotedPrintable = (value: string) =>
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
-/** A real SMTP server on loopback that keeps every message it receives. */
-export async function startMailSink() {
+/**
+ * A real SMTP server on loopback that keeps every message it receives. With `held`, it accepts
+ * connections but answers no MAIL FROM until `release()` — a mail server that is slow to answer.
+ */
+export async function startMailSink({ held = false } = {}) {
   const messages: CapturedMail[] = [];
   const waiters: (() => void)[] = [];
+  let release = () => {};
+  const released = held ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onMailFrom(_address, _session, callback) {
+      void released.then(() => callback());
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -43,6 +51,7 @@ export async function startMailSink() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    release: () => release(),
     /** Resolves with the next message for `to` (already received or still to come). */
     async next(to: string, timeoutMs = 5000): Promise<CapturedMail> {
       const deadline = Date.now() + timeoutMs;
@@ -59,7 +68,10 @@ export async function startMailSink() {
         });
       }
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      release();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -12,11 +12,11 @@ describe('meta endpoints', () => {
   it('reports health without credentials', async () => {
     const response = await test.client().get('/health');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ data: { status: 'ok', isDev: true, oidcEnabled: false, banner: null } });
+    expect(response.body).toEqual({ data: { status: 'ok', isDev: false, oidcEnabled: false, banner: null } });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('hands out a CSRF token bound to a new session, and the same token again for that session', async () => {
+  it('hands out a CSRF token, and the same token again to the same browser', async () => {
     const client = test.client();
     const first = await client.get('/csrf-token');
     expect(first.body.data.csrfToken).toEqual(expect.any(String));

@@ -7,6 +7,10 @@ export interface OidcAccount {
   verified: boolean | undefined;
   givenName: string;
   familyName: string;
+  /** Released as the `groups` claim. */
+  groups?: string[];
+  /** Released as the `roles` claim. */
+  roles?: string[];
 }
 
 /**
@@ -30,7 +34,7 @@ export async function startOidcProvider(redirectBase: string, account: (login: s
     claims: {
       openid: ['sub'],
       email: ['email', 'email_verified'],
-      profile: ['preferred_username', 'given_name', 'family_name'],
+      profile: ['preferred_username', 'given_name', 'family_name', 'groups', 'roles'],
     },
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
     cookies: { keys: ['test-cookie-key'] },
@@ -45,6 +49,8 @@ export async function startOidcProvider(redirectBase: string, account: (login: s
           preferred_username: id,
           given_name: claims.givenName,
           family_name: claims.familyName,
+          ...(claims.groups ? { groups: claims.groups } : {}),
+          ...(claims.roles ? { roles: claims.roles } : {}),
         };
       },
     }),
@@ -52,4 +58,62 @@ export async function startOidcProvider(redirectBase: string, account: (login: s
   const server: Server = createServer(provider.callback());
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { issuer, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** The manager's environment for single sign-on with this provider, serving on loopback `port`. */
+export const ssoEnv = (port: number, issuer: string) => ({
+  MANAGER_PORT: String(port),
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
+  OIDC_ISSUER: issuer,
+  OIDC_CLIENT_ID: 'manager',
+  OIDC_CLIENT_SECRET: 'manager-secret',
+});
+
+/** Follows redirects like a browser (cookies per origin) and fills the provider's login and consent forms. */
+export async function signInThroughProvider(startUrl: string, login: string) {
+  const jars = new Map<string, Map<string, string>>();
+  const jar = (url: string) =>
+    jars.get(new URL(url).origin) ?? jars.set(new URL(url).origin, new Map()).get(new URL(url).origin)!;
+  const request = async (url: string, init: RequestInit = {}) => {
+    const cookies = [...jar(url)].map(([k, v]) => `${k}=${v}`).join('; ');
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as object), cookie: cookies },
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair!.split('=');
+      jar(url).set(name!.trim(), value.join('='));
+    }
+    return response;
+  };
+  let url = startUrl;
+  for (let step = 0; step < 20; step++) {
+    const response = await request(url);
+    const location = response.headers.get('location');
+    if (location) {
+      url = new URL(location, url).href;
+      const target = new URL(url);
+      // Back at the manager outside its API: the flow is over (signed in, or sent to /login with an
+      // error). Sent anywhere off this host: the flow is over too (tests never leave loopback).
+      const offHost = target.hostname !== '127.0.0.1';
+      if (offHost || (target.origin === new URL(startUrl).origin && !target.pathname.startsWith('/api/'))) {
+        return { finalUrl: url, managerCookie: jar(startUrl).get('connect.sid') };
+      }
+      continue;
+    }
+    const html = await response.text();
+    const action = html.match(/action="([^"]+)"/)?.[1];
+    const prompt = html.match(/name="prompt" value="([^"]+)"/)?.[1];
+    if (!action || !prompt) throw new Error(`unexpected page at ${url}: ${html.slice(0, 300)}`);
+    const form = new URLSearchParams(prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
+    const submitted = await request(new URL(action, url).href, {
+      method: 'POST',
+      body: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    url = new URL(submitted.headers.get('location')!, url).href;
+  }
+  throw new Error('sign-in did not finish');
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startManager, type TestManager } from './helpers.ts';
-import { startOidcProvider } from './oidc-provider.ts';
+import { signInThroughProvider, ssoEnv, startOidcProvider } from './oidc-provider.ts';
 
 interface Account {
   email: string;
@@ -21,53 +21,6 @@ const startProvider = (redirectBase: string) =>
     familyName: 'Sso',
   }));
 
-/** Follows redirects like a browser (cookies per origin) and fills the provider's login and consent forms. */
-async function signInThroughProvider(startUrl: string, login: string) {
-  const jars = new Map<string, Map<string, string>>();
-  const jar = (url: string) =>
-    jars.get(new URL(url).origin) ?? jars.set(new URL(url).origin, new Map()).get(new URL(url).origin)!;
-  const request = async (url: string, init: RequestInit = {}) => {
-    const cookies = [...jar(url)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as object), cookie: cookies },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      jar(url).set(name!.trim(), value.join('='));
-    }
-    return response;
-  };
-  let url = startUrl;
-  for (let step = 0; step < 20; step++) {
-    const response = await request(url);
-    const location = response.headers.get('location');
-    if (location) {
-      url = new URL(location, url).href;
-      const target = new URL(url);
-      // Back at the manager outside its API: the flow is over (signed in, or sent to /login with an error).
-      if (target.origin === new URL(startUrl).origin && !target.pathname.startsWith('/api/')) {
-        return { finalUrl: url, managerCookie: jar(startUrl).get('connect.sid') };
-      }
-      continue;
-    }
-    const html = await response.text();
-    const action = html.match(/action="([^"]+)"/)?.[1];
-    const prompt = html.match(/name="prompt" value="([^"]+)"/)?.[1];
-    if (!action || !prompt) throw new Error(`unexpected page at ${url}: ${html.slice(0, 300)}`);
-    const form = new URLSearchParams(prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
-    const submitted = await request(new URL(action, url).href, {
-      method: 'POST',
-      body: form.toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    url = new URL(submitted.headers.get('location')!, url).href;
-  }
-  throw new Error('sign-in did not finish');
-}
-
 describe('single sign-on against a real OpenID provider', () => {
   let test: TestManager;
   let provider: Awaited<ReturnType<typeof startProvider>>;
@@ -77,13 +30,7 @@ describe('single sign-on against a real OpenID provider', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     provider = await startProvider(base);
-    test = await startManager({
-      MANAGER_PORT: String(port),
-      PUBLIC_URL: base,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: 'manager',
-      OIDC_CLIENT_SECRET: 'manager-secret',
-    });
+    test = await startManager(ssoEnv(port, provider.issuer));
   });
   afterAll(async () => {
     await test.close();
@@ -103,8 +50,11 @@ describe('single sign-on against a real OpenID provider', () => {
     }
   });
 
-  it('redirects to the provider with PKCE, state and nonce', async () => {
+  it('redirects to the provider with PKCE, state and nonce, storing nothing', async () => {
+    const sessions = () => test.manager.database.db.selectFrom('sessions').selectAll().execute();
+    const before = await sessions();
     const response = await fetch(`${base}/api/v1/auth/oidc/login?redirect=/sites`, { redirect: 'manual' });
+    expect(await sessions()).toEqual(before);
     expect(response.status).toBe(302);
     const target = new URL(response.headers.get('location')!);
     expect(target.origin).toBe(provider.issuer);
@@ -124,6 +74,18 @@ describe('single sign-on against a real OpenID provider', () => {
       headers: { cookie: `connect.sid=${managerCookie}` },
     });
     expect(await session.json()).toEqual({ data: { user: 'carol', isAdmin: true } });
+  });
+
+  it('sends the browser back only to a path on this site', async () => {
+    for (const redirect of [
+      '/%09/evil.example',
+      '//evil.example',
+      '/%5Cevil.example',
+      'https://evil.example',
+    ]) {
+      const start = `${base}/api/v1/auth/oidc/login?redirect=${redirect}`;
+      expect((await signInThroughProvider(start, 'carol')).finalUrl, redirect).toBe(`${base}/`);
+    }
   });
 
   it('links a second sign-in to the same account by its verified e-mail', async () => {
@@ -154,12 +116,26 @@ describe('single sign-on against a real OpenID provider', () => {
     expect(response.headers.get('location')).toMatch(/^\/login\?oidc_error=/);
   });
 
+  const csrfOf = async (cookie: string | undefined): Promise<string> => {
+    const csrf = await fetch(`${base}/api/v1/csrf-token`, { headers: { cookie: `connect.sid=${cookie}` } });
+    return ((await csrf.json()) as any).data.csrfToken;
+  };
+
   it('returns the provider end-session URL at logout', async () => {
-    const { managerCookie } = await signInThroughProvider(`${base}/api/v1/auth/oidc/login`, 'dave');
-    const csrf = await fetch(`${base}/api/v1/csrf-token`, {
-      headers: { cookie: `connect.sid=${managerCookie}` },
+    // New single sign-on users wait for approval unless their domain is allowed.
+    const carol = (await signInThroughProvider(`${base}/api/v1/auth/oidc/login`, 'carol')).managerCookie;
+    const allowed = await fetch(`${base}/api/v1/settings`, {
+      method: 'PUT',
+      headers: {
+        cookie: `connect.sid=${carol}`,
+        'x-csrf-token': await csrfOf(carol),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ ssoAllowedDomains: ['example.test'] }),
     });
-    const { csrfToken } = ((await csrf.json()) as any).data;
+    expect(allowed.status).toBe(200);
+    const { managerCookie } = await signInThroughProvider(`${base}/api/v1/auth/oidc/login`, 'dave');
+    const csrfToken = await csrfOf(managerCookie);
     const logout = await fetch(`${base}/api/v1/auth/logout`, {
       method: 'POST',
       headers: { cookie: `connect.sid=${managerCookie}`, 'x-csrf-token': csrfToken },

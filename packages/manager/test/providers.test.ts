@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerFake, ProxmoxFake } from '@app/fakes';
-import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { adminClient, uidNumberOf, type ManagerClient, type TestManager } from './helpers.ts';
 import { eventually, siteInput, startFleetManager, startImportCluster } from './fleet-helpers.ts';
 import { INSTANCE_COMMANDS } from '../src/providers/provider-jobs.ts';
 
@@ -62,7 +62,7 @@ describe('providers against the fakes', () => {
     return response.body.data as { id: number; name: string };
   };
   const runJob = async (command: string, payload: unknown) => {
-    const job = await test.manager.services.jobs.enqueue(command, payload, 'admin');
+    const job = await test.manager.services.jobs.enqueue(command, payload, await uidNumberOf(test, 'admin'));
     const status = await eventually(async () => {
       const current = await test.manager.services.jobs.repo.statusOf(job.id);
       return current === 'success' || current === 'failure' ? current : undefined;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { adminClient, uidNumberOf, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
 
 describe('sites and nodes', () => {
@@ -299,7 +299,7 @@ describe('sites and nodes', () => {
         .insertInto('containers')
         .values({
           hostname: 'web1',
-          owner: 'alice',
+          owner_uid_number: await uidNumberOf(test, 'alice'),
           node_id: nodeId,
           container_id: '101',
           status: 'running',

@@ -27,11 +27,11 @@ describe('volume paths', () => {
     expect(volumeStorageDir('/srv/../etc', '/mnt/pve')).toBe('/mnt/pve/%2Fsrv%2F..%2Fetc');
     const path = volumeHostPath('/mnt/pve/nfs', {
       siteId: 3,
-      owner: '../root',
-      hostname: 'web1',
+      ownerUid: 2001,
+      hostname: '../web1',
       name: 'data',
     });
-    expect(path).toBe('/mnt/pve/nfs/3/%2E.%2Froot/web1/data');
+    expect(path).toBe('/mnt/pve/nfs/3/2001/%2E.%2Fweb1/data');
   });
 
   it('names image volumes from their paths and leaves out what cannot be mounted safely', () => {

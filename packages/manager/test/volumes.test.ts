@@ -67,7 +67,7 @@ describe('container volumes: from the image, prepared by the site agent, awaited
     return response.body.data as { containerId: number; jobId: number };
   };
   const hostPathOf = (hostname: string, name: string) =>
-    `/mnt/pve/local-lvm/${siteId}/admin/${hostname}/${name}`;
+    `/mnt/pve/local-lvm/${siteId}/2000/${hostname}/${name}`;
 
   it('fails the create job at once, saying what to do, while no site agent has ever checked in', async () => {
     const started = Date.now();
@@ -316,7 +316,7 @@ describe('container volumes: from the image, prepared by the site agent, awaited
       expect(await jobEnds(admin, jobId)).toBe('success');
       const instance = (await admin.get(`/sites/${armSite}/containers/${containerId}`)).body.data.containerId;
       expect(arm.container(instance).hostConfig.Binds).toEqual([
-        `/mnt/pve/local-lvm/${armSite}/admin/armdb1/data-arm64:/data/arm64:rw`,
+        `/mnt/pve/local-lvm/${armSite}/2000/armdb1/data-arm64:/data/arm64:rw`,
       ]);
 
       // A node that cannot say gives amd64's, with a warning (this job then fails: no agent, no node).

@@ -1,6 +1,5 @@
-import { badRequest, forbidden, notFound, retryOnConflict, AppError, conflict } from '@app/server-kit';
+import { badRequest, forbidden, notFound, AppError, conflict } from '@app/server-kit';
 import type { Kysely } from 'kysely';
-import type { FastifyBaseLogger } from 'fastify';
 import type { ManagerDB } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { checkUserFields } from '../users/user-rules.ts';
@@ -10,7 +9,9 @@ import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.t
 import type { Principal } from './principal.ts';
 import type { SessionStore } from './sessions.ts';
 import type { TokenStore } from './tokens.ts';
+import type { ApiKeyService } from './api-keys.ts';
 import { nowIso } from '../common/time.ts';
+import type { BackgroundTasks } from '../common/background.ts';
 
 export interface Registration {
   uid: string;
@@ -28,9 +29,10 @@ export class AccountService {
     private readonly users: UsersService,
     private readonly tokens: TokenStore,
     private readonly sessions: SessionStore,
+    private readonly apiKeys: ApiKeyService,
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
-    private readonly log: FastifyBaseLogger,
+    private readonly background: BackgroundTasks,
   ) {}
 
   /** The first user becomes an active administrator; a valid invitation makes an active user; others wait. */
@@ -47,30 +49,28 @@ export class AccountService {
       );
     }
     const passwordHash = await hashPassword(input.userPassword);
-    const status = await retryOnConflict(['uid_number'], () =>
-      this.db.transaction().execute(async (trx) => {
-        await this.users.lockUsers(trx);
-        const first = (await this.users.repo.countUsers(trx)) === 0;
-        if (invite && !(await this.tokens.useInvite(trx, invite.id))) {
-          throw badRequest('This invitation has already been used.', undefined, 'invalid_invite');
-        }
-        const status: UserStatus = first || invite ? 'active' : 'pending';
-        const row = await this.users.repo.insert(trx, {
-          uid: input.uid,
-          given_name: input.givenName,
-          sn: input.sn,
-          mail: input.mail,
-          password_hash: passwordHash,
-          status,
-        });
-        await this.users.repo.setGroups(
-          trx,
-          row.uid_number,
-          first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
-        );
-        return status;
-      }),
-    );
+    const status = await this.db.transaction().execute(async (trx) => {
+      await this.users.lockUsers(trx);
+      const first = (await this.users.repo.countUsers(trx)) === 0;
+      if (invite && !(await this.tokens.useInvite(trx, invite.id))) {
+        throw badRequest('This invitation has already been used.', undefined, 'invalid_invite');
+      }
+      const status: UserStatus = first || invite ? 'active' : 'pending';
+      const row = await this.users.repo.insert(trx, {
+        uid: input.uid,
+        given_name: input.givenName,
+        sn: input.sn,
+        mail: input.mail,
+        password_hash: passwordHash,
+        status,
+      });
+      await this.users.repo.setGroups(
+        trx,
+        row.uid_number,
+        first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
+      );
+      return status;
+    });
     const message =
       status === 'active'
         ? 'Your account is active. You can log in now.'
@@ -116,25 +116,28 @@ export class AccountService {
     return { email, message: `Invitation sent to ${email}.` };
   }
 
-  /** Always answers the same, whether or not the account exists. */
-  async requestPasswordReset(usernameOrEmail: string): Promise<void> {
+  /**
+   * Answers at once, the same whether or not the account exists: looking it up and sending the mail
+   * happen in the background, so neither the answer nor its timing tells anything.
+   */
+  requestPasswordReset(usernameOrEmail: string): void {
+    this.background.run('password reset e-mail', () => this.sendReset(usernameOrEmail));
+  }
+
+  private async sendReset(usernameOrEmail: string): Promise<void> {
     const key = usernameOrEmail.trim().toLowerCase();
     const row = key.includes('@')
       ? await this.users.repo.findByMail(key)
       : await this.users.repo.findByUid(key);
     if (!row || row.status !== 'active') return;
     const token = await this.tokens.createReset(row.uid_number);
-    try {
-      await this.mailer.send({
-        to: row.mail,
-        subject: 'Reset your password',
-        text:
-          `Someone asked to reset the password of ${row.uid}. If it was you, open this link within an hour:\n` +
-          `${this.publicUrl}/reset-password/${encodeURIComponent(token)}\n\nIf it was not you, ignore this message.`,
-      });
-    } catch (error) {
-      this.log.error({ err: error }, 'password reset e-mail could not be sent');
-    }
+    await this.mailer.send({
+      to: row.mail,
+      subject: 'Reset your password',
+      text:
+        `Someone asked to reset the password of ${row.uid}. If it was you, open this link within an hour:\n` +
+        `${this.publicUrl}/reset-password/${encodeURIComponent(token)}\n\nIf it was not you, ignore this message.`,
+    });
   }
 
   async resetUsername(token: string): Promise<string> {
@@ -143,7 +146,13 @@ export class AccountService {
     return reset.uid;
   }
 
-  async completePasswordReset(token: string, password: string, confirmPassword: string): Promise<void> {
+  /** Sets the new password, ends every session and, unless told not to, revokes every API key. */
+  async completePasswordReset(
+    token: string,
+    password: string,
+    confirmPassword: string,
+    revokeApiKeys: boolean,
+  ): Promise<void> {
     if (password !== confirmPassword)
       throw badRequest('The passwords do not match.', { confirmPassword: 'does not match' }, 'mismatch');
     if (password.length < MIN_PASSWORD_LENGTH) {
@@ -164,34 +173,49 @@ export class AccountService {
         .set({ password_hash: passwordHash, updated_at: nowIso() })
         .where('uid_number', '=', reset.uid_number)
         .execute();
+      if (revokeApiKeys) await this.apiKeys.revokeAll(reset.uid_number, trx);
     });
     await this.sessions.destroyForUser(reset.uid_number);
   }
 
-  /** Development only (the route does not exist in production): an active administrator, created on first use. */
+  /**
+   * The development login (DEV_LOGIN, loopback callers only): signs in as a password-less account that
+   * is not an administrator, created on first use (as `dev` by default). Never an administrator or an
+   * account with a password, so it cannot be used to take over a real account.
+   */
   async devLogin(username: string): Promise<Principal> {
     const uid = username.trim().toLowerCase();
     checkUserFields({ uid });
+    if ((await this.users.repo.countUsers()) === 0) {
+      throw conflict(
+        'Register the first account (it becomes the administrator) before using the development login.',
+        undefined,
+        'register_first',
+      );
+    }
     const existing = await this.users.repo.findByUid(uid);
-    if (existing && existing.status !== 'active')
-      throw forbidden('This account is not active.', 'account_inactive');
-    const uidNumber =
-      existing?.uid_number ??
-      (await retryOnConflict(['uid_number'], () =>
-        this.db.transaction().execute(async (trx) => {
-          const row = await this.users.repo.insert(trx, {
-            uid,
-            given_name: 'Developer',
-            sn: uid,
-            mail: `${uid}@localhost.localdomain`,
-            password_hash: null,
-            status: 'active',
-          });
-          await this.users.repo.setGroups(trx, row.uid_number, [DEFAULT_GROUP_GID, ADMIN_GROUP_GID]);
-          return row.uid_number;
-        }),
-      ));
-    const user = await this.users.get(uidNumber);
-    return { uidNumber, uid: user.uid, isAdmin: user.isAdmin, via: 'session' };
+    const user = await this.users.get(existing?.uid_number ?? (await this.createDevAccount(uid)));
+    if (existing?.password_hash || user.isAdmin) {
+      throw forbidden(
+        'The development login only signs in accounts that have no password and are not administrators.',
+      );
+    }
+    if (user.status !== 'active') throw forbidden('This account is not active.', 'account_inactive');
+    return { uidNumber: user.uidNumber, uid: user.uid, isAdmin: false, via: 'session' };
+  }
+
+  private createDevAccount(uid: string): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await this.users.repo.insert(trx, {
+        uid,
+        given_name: 'Developer',
+        sn: uid,
+        mail: `${uid}@localhost.localdomain`,
+        password_hash: null,
+        status: 'active',
+      });
+      await this.users.repo.setGroups(trx, row.uid_number, [DEFAULT_GROUP_GID]);
+      return row.uid_number;
+    });
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, Kysely, Selectable } from 'kysely';
+import type { CompiledQuery, Kysely, Selectable, Transaction } from 'kysely';
 import { notFound, randomToken, sha256Hex, type Database } from '@app/server-kit';
 import type { ApiKeysTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
@@ -106,6 +106,13 @@ export class ApiKeyService {
       .executeTakeFirst();
     if (!result.numDeletedRows) throw notFound('API key not found.');
     this.lastWritten.delete(id);
+    this.cache.clear();
+  }
+
+  /** Deletes every key of a user (a password reset), inside the caller's transaction. */
+  async revokeAll(uidNumber: number, db: Transaction<ManagerDB>): Promise<void> {
+    await db.deleteFrom('api_keys').where('uid_number', '=', uidNumber).execute();
+    this.lastWritten.clear();
     this.cache.clear();
   }
 

@@ -6,7 +6,9 @@ import type { OidcConfig } from '../config.ts';
 import type { UsersService } from '../users/users-service.ts';
 import { ADMIN_GROUP_GID, DEFAULT_GROUP_GID } from '../users/users-repository.ts';
 import type { Principal } from './principal.ts';
-import type { SessionData } from './sessions.ts';
+import type { OidcPending } from './pre-sessions.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
+import { admits, groupsIn } from '../settings/sso-admission.ts';
 
 export const CALLBACK_PATH = '/api/v1/auth/oidc/callback';
 
@@ -35,6 +37,7 @@ export class OidcService {
     private readonly publicUrl: string,
     private readonly db: Kysely<ManagerDB>,
     private readonly users: UsersService,
+    private readonly settings: SettingsService,
   ) {}
 
   private discover(): Promise<client.Configuration> {
@@ -54,7 +57,7 @@ export class OidcService {
     return this.configuration;
   }
 
-  async start(redirect: string): Promise<{ url: string; state: NonNullable<SessionData['oidc']> }> {
+  async start(redirect: string): Promise<{ url: string; state: OidcPending }> {
     const configuration = await this.discover();
     const codeVerifier = client.randomPKCECodeVerifier();
     const state = { state: client.randomState(), nonce: client.randomNonce(), codeVerifier, redirect };
@@ -71,7 +74,7 @@ export class OidcService {
 
   async finish(
     query: string,
-    pending: SessionData['oidc'],
+    pending: OidcPending | undefined,
   ): Promise<{ principal: Principal; idToken: string | undefined }> {
     if (!pending) throw new OidcError('invalid_state', 'No sign-in is in progress for this browser.');
     const configuration = await this.discover();
@@ -91,13 +94,16 @@ export class OidcService {
       throw new OidcError('invalid_response', `The provider's answer was rejected: ${String(error)}`);
     }
     const claims = tokens.claims()!;
+    let info: client.UserInfoResponse | undefined;
+    const userInfo = async () =>
+      (info ??= await client.fetchUserInfo(configuration, tokens.access_token, claims.sub));
     let email = typeof claims.email === 'string' ? claims.email : undefined;
     let verified = claims.email_verified === true;
     let preferred = typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
     let given = typeof claims.given_name === 'string' ? claims.given_name : undefined;
     let family = typeof claims.family_name === 'string' ? claims.family_name : undefined;
     if (!email || !verified) {
-      const info = await client.fetchUserInfo(configuration, tokens.access_token, claims.sub);
+      const info = await userInfo();
       email = info.email;
       verified = info.email_verified === true;
       preferred ??= info.preferred_username;
@@ -106,7 +112,9 @@ export class OidcService {
     }
     if (!email || !verified)
       throw new OidcError('email_not_verified', 'The provider did not confirm a verified e-mail address.');
-    const principal = await this.userFor(email, { preferred, given, family });
+    /** The groups claim, from the ID token or else from userinfo (asked only for a new user). */
+    const groups = async (name: string) => groupsIn(claims[name] ?? (await userInfo())[name]);
+    const principal = await this.userFor(email, { preferred, given, family }, groups);
     return { principal, idToken: tokens.id_token };
   }
 
@@ -123,19 +131,28 @@ export class OidcService {
     }
   }
 
+  /**
+   * The account of a verified e-mail address, made on first sign-in: active when it is the first
+   * account, or when an allowed e-mail domain or group admits it; otherwise it waits for approval.
+   */
   private async userFor(
     email: string,
     names: { preferred?: string; given?: string; family?: string },
+    groups: (claim: string) => Promise<string[]>,
   ): Promise<Principal> {
     const existing = await this.users.repo.findByMail(email);
     if (existing) {
-      if (existing.status !== 'active')
-        throw new OidcError('account_inactive', 'This account is not active.');
+      if (existing.status !== 'active') throw inactive(existing.status);
       const user = await this.users.get(existing.uid_number);
       return { uidNumber: user.uidNumber, uid: user.uid, isAdmin: user.isAdmin, via: 'session' };
     }
+    const admission = await this.settings.get();
+    const admitted =
+      admits(admission, email, []) ||
+      (admission.ssoAllowedGroups.length > 0 &&
+        admits(admission, email, await groups(admission.ssoGroupsClaim)));
     const base = usernameFrom(names.preferred ?? email.split('@')[0]!);
-    const created = await retryOnConflict(['uid_number', 'uid'], async () =>
+    const created = await retryOnConflict(['uid'], async () =>
       this.db.transaction().execute(async (trx) => {
         await this.users.lockUsers(trx);
         const first = (await this.users.repo.countUsers(trx)) === 0;
@@ -148,19 +165,28 @@ export class OidcService {
           sn: names.family ?? '',
           mail: email,
           password_hash: null,
-          status: 'active',
+          status: first || admitted ? 'active' : 'pending',
         });
         await this.users.repo.setGroups(
           trx,
           row.uid_number,
           first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
         );
-        return { uidNumber: row.uid_number, uid, isAdmin: first };
+        return { uidNumber: row.uid_number, uid, isAdmin: first, status: row.status };
       }),
     );
-    return { ...created, via: 'session' };
+    if (created.status !== 'active') throw inactive(created.status);
+    return { uidNumber: created.uidNumber, uid: created.uid, isAdmin: created.isAdmin, via: 'session' };
   }
 }
+
+const inactive = (status: string) =>
+  new OidcError(
+    'account_inactive',
+    status === 'pending'
+      ? 'The account waits for an administrator to approve it.'
+      : 'The account is suspended.',
+  );
 
 function usernameFrom(value: string): string {
   const cleaned = value

@@ -3,6 +3,7 @@ import { forbidden, safeEqual, unauthorized } from '@app/server-kit';
 import type { ApiKeyService } from './api-keys.ts';
 import type { Principal } from './principal.ts';
 import { SESSION_COOKIE, type Session, type SessionStore } from './sessions.ts';
+import { isPreSessionCookie, type PreSession, type PreSessions } from './pre-sessions.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import { isAgentTokenSecret } from '../site-config/agent-tokens.ts';
 
@@ -10,6 +11,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
     session: Session | null;
+    /** The cookie-held state of a browser that has not signed in (see PreSessions). */
+    preSession: PreSession | null;
   }
   interface FastifyContextConfig {
     /** The route resolves agent tokens itself (the site agent's check-in and traffic report). */
@@ -21,6 +24,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface RequestAuthDeps {
   sessions: SessionStore;
+  preSessions: PreSessions;
   apiKeys: ApiKeyService;
   users: UsersRepository;
   secureCookies: boolean;
@@ -33,6 +37,7 @@ export interface RequestAuthDeps {
 export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) {
   app.decorateRequest('principal', null);
   app.decorateRequest('session', null);
+  app.decorateRequest('preSession', null);
 
   app.addHook('onRequest', async (request) => {
     const secret = bearerSecret(request);
@@ -49,6 +54,10 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
     }
     const token = request.cookies[SESSION_COOKIE];
     if (!token) return;
+    if (isPreSessionCookie(token)) {
+      request.preSession = deps.preSessions.open(token) ?? null;
+      return;
+    }
     const session = await deps.sessions.find(token);
     if (!session) return;
     request.session = session;
@@ -84,7 +93,12 @@ export function bearerSecret(request: FastifyRequest): string | undefined {
   return authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : undefined;
 }
 
-export function setSessionCookie(reply: FastifyReply, session: Session, secure: boolean) {
+/** Sets the session cookie to a session's token, or to a sealed pre-session. */
+export function setSessionCookie(
+  reply: FastifyReply,
+  session: { token: string; expiresAt: number },
+  secure: boolean,
+) {
   reply.setCookie(SESSION_COOKIE, session.token, {
     path: '/',
     httpOnly: true,

@@ -5,11 +5,10 @@ import { nowIso } from '../common/time.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
 const SIGNED_IN_TTL_MS = 7 * 24 * 3600_000;
-const ANONYMOUS_TTL_MS = 24 * 3600_000;
 
-/** State kept server-side between requests of one browser. */
+/** State kept server-side between requests of one signed-in browser. */
 export interface SessionData {
-  oidc?: { state: string; nonce: string; codeVerifier: string; redirect: string };
+  /** The identity provider's ID token, for its logout. */
   idToken?: string;
 }
 
@@ -21,17 +20,20 @@ export interface Session {
   expiresAt: number;
 }
 
-/** Session rows keyed by the SHA-256 of the cookie value. */
+/**
+ * Session rows of signed-in browsers, keyed by the SHA-256 of the cookie value. (A browser that has
+ * not signed in keeps what it needs in its cookie: see PreSessions.)
+ */
 export class SessionStore {
   constructor(private readonly db: Kysely<ManagerDB>) {}
 
-  async create(uidNumber: number | null, data: SessionData = {}): Promise<Session> {
+  async create(uidNumber: number, data: SessionData = {}): Promise<Session> {
     const session: Session = {
       token: randomToken(32),
       uidNumber,
       csrfToken: randomToken(24),
       data,
-      expiresAt: Date.now() + (uidNumber === null ? ANONYMOUS_TTL_MS : SIGNED_IN_TTL_MS),
+      expiresAt: Date.now() + SIGNED_IN_TTL_MS,
     };
     await this.db
       .insertInto('sessions')
@@ -62,14 +64,6 @@ export class SessionStore {
       data: JSON.parse(row.data) as SessionData,
       expiresAt: Number(row.expires_at),
     };
-  }
-
-  async saveData(session: Session): Promise<void> {
-    await this.db
-      .updateTable('sessions')
-      .set({ data: JSON.stringify(session.data) })
-      .where('id_hash', '=', sha256Hex(session.token))
-      .execute();
   }
 
   /** Slides a signed-in session's expiry, writing only when less than half its lifetime is left. */

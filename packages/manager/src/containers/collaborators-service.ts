@@ -2,12 +2,14 @@ import { conflict, notFound } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { ContainersRepository } from './containers-repository.ts';
 import type { ContainersService } from './containers-service.ts';
+import type { UsersRepository } from '../users/users-repository.ts';
 
 /** Sharing: owner and admins manage it; collaborators may list it. */
 export class CollaboratorsService {
   constructor(
     private readonly repo: ContainersRepository,
     private readonly containers: ContainersService,
+    private readonly users: UsersRepository,
   ) {}
 
   async list(principal: Principal, siteId: number, id: number) {
@@ -19,17 +21,18 @@ export class CollaboratorsService {
   async add(principal: Principal, siteId: number, id: number, username: string) {
     const record = await this.containers.record(principal, siteId, id, 'manage');
     const name = username.trim();
-    await this.containers.assertUsers([name]);
-    if (name === record.owner) {
+    const [uidNumber] = await this.containers.collaboratorNumbers([name]);
+    if (uidNumber === record.ownerUid) {
       throw conflict(`${name} owns this container already.`, undefined, 'already_owner');
     }
-    await this.repo.addCollaborators(record.id, [name]);
+    await this.repo.addCollaborators(record.id, [uidNumber!]);
     return { collaborators: await this.repo.collaborators(record.id) };
   }
 
   async remove(principal: Principal, siteId: number, id: number, username: string) {
     const record = await this.containers.record(principal, siteId, id, 'manage');
-    if (!(await this.repo.removeCollaborator(record.id, username))) {
+    const uidNumber = (await this.users.numbersOf([username])).get(username);
+    if (uidNumber === undefined || !(await this.repo.removeCollaborator(record.id, uidNumber))) {
       throw notFound(`${username} is not a collaborator of this container.`);
     }
     return { collaborators: await this.repo.collaborators(record.id) };

@@ -17,8 +17,8 @@ export async function accessTo(
   wanted: Access,
 ): Promise<ContainerRecord> {
   if (!record) throw containerNotFound();
-  if (principal.isAdmin || record.owner === principal.uid) return record;
-  if (!(await repo.isCollaborator(record.id, principal.uid))) throw containerNotFound();
+  if (principal.isAdmin || record.ownerUid === principal.uidNumber) return record;
+  if (!(await repo.isCollaborator(record.id, principal.uidNumber))) throw containerNotFound();
   if (wanted === 'manage') {
     throw forbidden(
       'Collaborators can view this container; only its owner or an administrator can change it.',

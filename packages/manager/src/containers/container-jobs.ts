@@ -76,7 +76,7 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
   let imageEnvironment: Record<string, string> | undefined;
   try {
     await deps.imageVolumes.add(record, node, (line) => ctx.log(line));
-    const resources = await deps.resources.effective(record.siteId, record.hostname, record.owner);
+    const resources = await deps.resources.effective(record.siteId, record.hostname, record.ownerUid);
     await containers.update(deps.db, id, { status: 'creating' });
     await ctx.log(
       `Creating ${record.hostname} on ${node.name}: ${resources.cpus} CPUs, ${resources.memory} MB memory, ` +

@@ -50,9 +50,10 @@ export class ContainerUpdates {
 
     // Rule 6: only administrators reassign ownership.
     const owner = input.username?.trim() || undefined;
+    let ownerUid: number | undefined;
     if (owner !== undefined && owner !== record.owner) {
       if (!principal.isAdmin) throw forbidden('Only administrators can give a container to another user.');
-      await this.containers.assertUsers([owner]);
+      ownerUid = await this.containers.ownerNumber(owner);
     }
 
     const current = await this.deps.services.forContainer(record.id);
@@ -74,7 +75,7 @@ export class ContainerUpdates {
         await repo.update(trx, record.id, {
           environment_vars: JSON.stringify(environment),
           entrypoint,
-          ...(owner ? { owner } : {}),
+          ...(ownerUid !== undefined ? { owner_uid_number: ownerUid } : {}),
         });
         for (const serviceId of plan.remove) await this.deps.services.delete(trx, record.id, serviceId);
         for (const toggle of plan.toggle) {
@@ -95,7 +96,7 @@ export class ContainerUpdates {
         ...(reconfigure ? { reconfigure, previousEnvironment: record.environmentVars } : {}),
         restart: true,
       };
-      jobId = (await this.deps.jobs.create(CONTAINER_COMMANDS.apply, principal.uid, payload)).id;
+      jobId = (await this.deps.jobs.create(CONTAINER_COMMANDS.apply, principal.uidNumber, payload)).id;
     }
 
     const site = await this.deps.sites.get(siteId);

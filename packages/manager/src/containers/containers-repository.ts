@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ContainersTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { JobStatus } from '../jobs/types.ts';
+import { usernameOf } from '../users/users-repository.ts';
 
 type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 
@@ -9,6 +10,9 @@ type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 export interface ContainerRecord {
   id: number;
   hostname: string;
+  /** The owner's uidNumber: who may manage it. */
+  ownerUid: number;
+  /** The owner's username (a label). */
   owner: string;
   nodeId: number;
   nodeName: string;
@@ -33,10 +37,10 @@ export interface ListFilter {
   siteId: number;
   hostname?: string | undefined;
   nodeId?: number | undefined;
-  /** Owners to include (empty: any). */
-  owners?: string[] | undefined;
-  /** Non-admins: only containers this user owns or shares. */
-  visibleTo?: string | undefined;
+  /** uidNumbers of the owners to include (undefined: any). */
+  owners?: number[] | undefined;
+  /** Non-admins: only containers this user (uidNumber) owns or shares. */
+  visibleTo?: number | undefined;
 }
 
 export type NewContainer = Omit<ContainersTable, 'id' | 'created_at' | 'updated_at'>;
@@ -56,6 +60,7 @@ export class ContainersRepository {
         'nodes.api_url as node_api_url',
         'nodes.site_id',
         'jobs.status as job_status',
+        usernameOf('containers.owner_uid_number').as('owner'),
       ]);
   }
 
@@ -63,17 +68,20 @@ export class ContainersRepository {
     let query = this.select(this.db).where('nodes.site_id', '=', filter.siteId);
     if (filter.hostname) query = query.where('containers.hostname', '=', filter.hostname.toLowerCase());
     if (filter.nodeId !== undefined) query = query.where('containers.node_id', '=', filter.nodeId);
-    if (filter.owners?.length) query = query.where('containers.owner', 'in', filter.owners);
+    if (filter.owners) {
+      if (!filter.owners.length) return [];
+      query = query.where('containers.owner_uid_number', 'in', filter.owners);
+    }
     const user = filter.visibleTo;
     if (user !== undefined) {
       query = query.where((eb) =>
         eb.or([
-          eb('containers.owner', '=', user),
+          eb('containers.owner_uid_number', '=', user),
           eb.exists(
             eb
               .selectFrom('container_collaborators')
               .whereRef('container_collaborators.container_id', '=', 'containers.id')
-              .where('container_collaborators.username', '=', user)
+              .where('container_collaborators.uid_number', '=', user)
               .select(sql`1`.as('one')),
           ),
         ]),
@@ -143,26 +151,57 @@ export class ContainersRepository {
     };
   }
 
-  // Collaborators
+  /** Hostnames of the containers a user owns. */
+  async hostnamesOwnedBy(uidNumber: number, db: Db = this.db): Promise<string[]> {
+    const rows = await db
+      .selectFrom('containers')
+      .select('hostname')
+      .where('owner_uid_number', '=', uidNumber)
+      .orderBy('hostname')
+      .execute();
+    return rows.map((row) => row.hostname);
+  }
+
+  /** Gives every container of user `from` to user `to`, who stops being a mere collaborator of them. */
+  async reassignOwner(db: Db, from: number, to: number): Promise<void> {
+    await db
+      .deleteFrom('container_collaborators')
+      .where('uid_number', '=', to)
+      .where(
+        'container_id',
+        'in',
+        db.selectFrom('containers').select('id').where('owner_uid_number', '=', from),
+      )
+      .execute();
+    await db
+      .updateTable('containers')
+      .set({ owner_uid_number: to, updated_at: nowIso() })
+      .where('owner_uid_number', '=', from)
+      .execute();
+  }
+
+  // Collaborators: rows by uidNumber (removed with their user), answered as usernames.
+
+  private collaboratorRows(db: Db) {
+    return db
+      .selectFrom('container_collaborators')
+      .innerJoin('users', 'users.uid_number', 'container_collaborators.uid_number')
+      .select(['container_collaborators.container_id', 'users.uid as username'])
+      .orderBy('users.uid');
+  }
 
   async collaborators(containerId: number, db: Db = this.db): Promise<string[]> {
-    const rows = await db
-      .selectFrom('container_collaborators')
-      .select('username')
-      .where('container_id', '=', containerId)
-      .orderBy('username')
+    const rows = await this.collaboratorRows(db)
+      .where('container_collaborators.container_id', '=', containerId)
       .execute();
     return rows.map((row) => row.username);
   }
 
   async collaboratorsForSite(siteId: number): Promise<Map<number, string[]>> {
-    const rows = await this.db
-      .selectFrom('container_collaborators')
+    const rows = await this.collaboratorRows(this.db)
       .innerJoin('containers', 'containers.id', 'container_collaborators.container_id')
       .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-      .select(['container_collaborators.container_id', 'container_collaborators.username'])
       .where('nodes.site_id', '=', siteId)
-      .orderBy('container_collaborators.username')
       .execute();
     const byContainer = new Map<number, string[]>();
     for (const row of rows) {
@@ -174,31 +213,31 @@ export class ContainersRepository {
   }
 
   /** Adds collaborators; already present ones are left as they are (idempotent). */
-  async addCollaborators(containerId: number, usernames: string[], db: Db = this.db): Promise<void> {
-    if (!usernames.length) return;
+  async addCollaborators(containerId: number, uidNumbers: number[], db: Db = this.db): Promise<void> {
+    if (!uidNumbers.length) return;
     const now = nowIso();
     await db
       .insertInto('container_collaborators')
-      .values(usernames.map((username) => ({ container_id: containerId, username, created_at: now })))
-      .onConflict((oc) => oc.columns(['container_id', 'username']).doNothing())
+      .values(uidNumbers.map((uid) => ({ container_id: containerId, uid_number: uid, created_at: now })))
+      .onConflict((oc) => oc.columns(['container_id', 'uid_number']).doNothing())
       .execute();
   }
 
-  async removeCollaborator(containerId: number, username: string): Promise<boolean> {
+  async removeCollaborator(containerId: number, uidNumber: number): Promise<boolean> {
     const result = await this.db
       .deleteFrom('container_collaborators')
       .where('container_id', '=', containerId)
-      .where('username', '=', username)
+      .where('uid_number', '=', uidNumber)
       .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
-  async isCollaborator(containerId: number, username: string): Promise<boolean> {
+  async isCollaborator(containerId: number, uidNumber: number): Promise<boolean> {
     const row = await this.db
       .selectFrom('container_collaborators')
-      .select('username')
+      .select('uid_number')
       .where('container_id', '=', containerId)
-      .where('username', '=', username)
+      .where('uid_number', '=', uidNumber)
       .executeTakeFirst();
     return row !== undefined;
   }
@@ -221,7 +260,8 @@ type Row = Awaited<ReturnType<ReturnType<ContainersRepository['select']>['execut
 const toRecord = (row: Row): ContainerRecord => ({
   id: row.id,
   hostname: row.hostname,
-  owner: row.owner,
+  ownerUid: row.owner_uid_number,
+  owner: row.owner ?? `#${row.owner_uid_number}`,
   nodeId: row.node_id,
   nodeName: row.node_name,
   nodeApiUrl: row.node_api_url,

@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import { AppError, forbidden, notFound, retryOnConflict } from '@app/server-kit';
+import { AppError, forbidden, retryOnConflict } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import type { NodesService } from '../nodes/nodes-service.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
+import { userNotFound } from '../users/user-rules.ts';
 import type { JobsRepository } from '../jobs/jobs-repository.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { NodePlatform } from '../providers/types.ts';
@@ -60,8 +61,6 @@ export interface ContainerDeps {
   dns: CrossSiteDns;
 }
 
-export const userNotFound = (username: string) => notFound(`No user named "${username}".`, 'user_not_found');
-
 /** Containers: list, read, create (with every address allocated in one transaction), delete. */
 export class ContainersService {
   readonly status: StatusResolver;
@@ -73,7 +72,8 @@ export class ContainersService {
   async list(principal: Principal, siteId: number, query: ListQuery): Promise<Container[]> {
     const { repo, services } = this.deps;
     const site = await this.deps.sites.get(siteId);
-    const owners = (query.user ?? []).map((user) => user.trim()).filter(Boolean);
+    const names = (query.user ?? []).map((user) => user.trim()).filter(Boolean);
+    const owners = names.length ? [...(await this.deps.users.numbersOf(names)).values()] : undefined;
     const hostname = query.hostname?.trim() || undefined;
     // A hostname names one container: ask its node alone, after the read.
     const pending = hostname ? undefined : await this.status.askSite(siteId, query.nodeId);
@@ -82,7 +82,7 @@ export class ContainersService {
       hostname,
       nodeId: query.nodeId,
       owners,
-      visibleTo: principal.isAdmin ? undefined : principal.uid,
+      visibleTo: principal.isAdmin ? undefined : principal.uidNumber,
     });
     if (!records.length) return [];
     const [statuses, serviceMap, collaboratorMap, sshHost] = await Promise.all([
@@ -145,11 +145,25 @@ export class ContainersService {
     };
   }
 
-  /** Existing usernames, or 404 user_not_found naming the first unknown one. */
-  async assertUsers(usernames: string[]): Promise<void> {
+  /** The uidNumber of an existing user (any status), or 404 user_not_found: for owners set by an admin. */
+  async ownerNumber(username: string): Promise<number> {
+    const user = await this.deps.users.findByUid(username);
+    if (!user) throw userNotFound(username);
+    return user.uid_number;
+  }
+
+  /**
+   * The uidNumbers of active users, for sharing: a pending, suspended or unknown name gets the same
+   * 404 user_not_found, so sharing never tells which accounts exist.
+   */
+  async collaboratorNumbers(usernames: string[]): Promise<number[]> {
+    const numbers: number[] = [];
     for (const username of usernames) {
-      if (!(await this.deps.users.findByUid(username))) throw userNotFound(username);
+      const user = await this.deps.users.findByUid(username);
+      if (user?.status !== 'active') throw userNotFound(username);
+      numbers.push(user.uid_number);
     }
+    return numbers;
   }
 
   /** Service entries checked against the external domains they name (400 invalid_service). */
@@ -171,10 +185,10 @@ export class ContainersService {
     if (owner !== principal.uid && !principal.isAdmin) {
       throw forbidden('Only administrators can create containers for another user.');
     }
-    const collaborators = [
+    const ownerUid = owner === principal.uid ? principal.uidNumber : await this.ownerNumber(owner);
+    const collaborators = await this.collaboratorNumbers([
       ...new Set((input.collaborators ?? []).map((name) => name.trim()).filter(Boolean)),
-    ];
-    await this.assertUsers([owner, ...collaborators]);
+    ]);
     const services = await this.parseServices(input.services ?? {});
     const defaults = (await this.deps.settings.get()).defaultContainerEnvVars;
     const environment = mergeEnvironment(defaults, input.environmentVars);
@@ -183,13 +197,13 @@ export class ContainersService {
 
     const created = await retryOnConflict(ALLOCATED_COLUMNS, () =>
       db.transaction().execute(async (trx) => {
-        const job = await jobs.insertIn(trx, CONTAINER_COMMANDS.create, principal.uid, {});
+        const job = await jobs.insertIn(trx, CONTAINER_COMMANDS.create, principal.uidNumber, {});
         const used = await repo.usedAddresses(trx);
         let macAddress = randomMac();
         while (used.macs.has(macAddress)) macAddress = randomMac();
         const containerId = await repo.insert(trx, {
           hostname,
-          owner,
+          owner_uid_number: ownerUid,
           node_id: node.id,
           container_id: null,
           status: 'pending',
@@ -211,7 +225,7 @@ export class ContainersService {
           .execute();
         await repo.addCollaborators(
           containerId,
-          collaborators.filter((name) => name !== owner),
+          collaborators.filter((uid) => uid !== ownerUid),
           trx,
         );
         for (const service of services) await this.deps.services.insert(trx, containerId, service);

@@ -68,9 +68,15 @@ export function createContainerServices(
   return {
     containers,
     containerUpdates: new ContainerUpdates(deps, containers),
-    collaborators: new CollaboratorsService(repo, containers),
+    collaborators: new CollaboratorsService(repo, containers, core.users),
     imageMetadata,
     externalDomains: domains,
-    resourceRequests: new ResourceRequestsService(resourcesRepo, fleet.sites, repo, fleet.jobs.repo),
+    resourceRequests: new ResourceRequestsService(
+      resourcesRepo,
+      fleet.sites,
+      repo,
+      fleet.jobs.repo,
+      core.users,
+    ),
   };
 }

@@ -70,8 +70,24 @@ export interface PasswordResetTokensTable {
   created_at: string;
 }
 
+/** Persisted high-water marks (migration 007): `uid_number` is the last uidNumber handed out. */
+export interface IdCountersTable {
+  name: string;
+  last_value: number;
+}
+
+/** The name each deleted user had, for the references that outlive them (migration 007). */
+export interface DeletedUsersTable {
+  uid_number: number;
+  uid: string;
+  deleted_at: string;
+}
+
 export interface ManagerDB extends FleetDB, ContainersDB, SiteAgentsDB {
   users: UsersTable;
+  id_counters: IdCountersTable;
+  deleted_users: DeletedUsersTable;
+  quota_counters: QuotaCountersTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;
   sessions: SessionsTable;
@@ -116,7 +132,7 @@ export interface JobsTable {
   id: Generated<number>;
   command: string;
   status: 'pending' | 'running' | 'success' | 'failure' | 'cancelled';
-  created_by: string;
+  created_by_uid_number: number;
   payload: string;
   lease_owner: string | null;
   lease_expires_at: number | null;
@@ -138,7 +154,7 @@ export interface JobStatusesTable {
 export interface ContainersTable {
   id: Generated<number>;
   hostname: string;
-  owner: string;
+  owner_uid_number: number;
   node_id: number;
   container_id: string | null;
   status: 'pending' | 'creating' | 'running' | 'failed';
@@ -188,7 +204,7 @@ export interface ExternalDomainsTable {
 
 export interface ContainerCollaboratorsTable {
   container_id: number;
-  username: string;
+  uid_number: number;
   created_at: string;
 }
 
@@ -230,13 +246,15 @@ export interface ResourceRequestsTable {
   id: Generated<number>;
   site_id: number;
   hostname: string;
-  username: string;
+  /** The requester. */
+  uid_number: number;
   resource_type: 'memory' | 'swap' | 'cpus' | 'rootfs';
   value: number;
   status: 'pending' | 'approved' | 'denied';
   comment: string | null;
   admin_comment: string | null;
-  reviewed_by: string | null;
+  /** 0 for `system` (automatic approvals). */
+  reviewed_by_uid_number: number | null;
   reviewed_at: string | null;
   created_at: string;
   updated_at: string;
@@ -269,14 +287,14 @@ export interface NotificationsTable {
   severity: 'info' | 'warning' | 'critical';
   node: string | null;
   node_ctid: string | null;
-  owner: string | null;
+  owner_uid_number: number | null;
   action: string | null;
   message: string;
   /** JSON object or null. */
   evidence: string | null;
   event_at: string | null;
   acknowledged_at: string | null;
-  acknowledged_by: string | null;
+  acknowledged_by_uid_number: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -310,4 +328,12 @@ export interface SiteAgentsDB {
   agent_tokens: AgentTokensTable;
   notifications: NotificationsTable;
   volumes: VolumesTable;
+}
+
+/** Hits on one registration or password-reset quota (per address or per account) in its window. */
+export interface QuotaCountersTable {
+  /** SHA-256 of `<action>:<address|account>:<value>`: no address or e-mail is stored in the clear. */
+  key_hash: string;
+  window_start: number;
+  hits: number;
 }

@@ -3,7 +3,8 @@ import type { DialectName } from '@app/server-kit';
 import type { JobsTable, JobStatusesTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { JobEvents } from './job-events.ts';
-import type { ClaimedJob, Job, JobStatus, JobStatusRow } from './types.ts';
+import type { ClaimedJob, JobRecord, JobStatus, JobStatusRow } from './types.ts';
+import { usernameOf } from '../users/users-repository.ts';
 
 /** Every query over `jobs` and `job_statuses`; announces what it changes through the event bus. */
 export class JobsRepository {
@@ -13,7 +14,7 @@ export class JobsRepository {
     private readonly events: JobEvents,
   ) {}
 
-  async create(command: string, createdBy: string, payload: unknown): Promise<Job> {
+  async create(command: string, createdBy: number, payload: unknown): Promise<{ id: number }> {
     const job = await this.insertIn(this.db, command, createdBy, payload);
     await this.announceNew(job.id);
     return job;
@@ -26,33 +27,43 @@ export class JobsRepository {
   async insertIn(
     db: Kysely<ManagerDB> | Transaction<ManagerDB>,
     command: string,
-    createdBy: string,
+    createdBy: number,
     payload: unknown,
-  ): Promise<Job> {
+  ): Promise<{ id: number }> {
     const now = nowIso();
-    const row = await db
+    return db
       .insertInto('jobs')
       .values({
         command,
         status: 'pending',
-        created_by: createdBy,
+        created_by_uid_number: createdBy,
         payload: JSON.stringify(payload ?? {}),
         attempts: 0,
         created_at: now,
         updated_at: now,
       })
-      .returningAll()
+      .returning('id')
       .executeTakeFirstOrThrow();
-    return toJob(row);
   }
 
   announceNew(jobId: number): Promise<void> {
     return this.events.announce({ kind: 'new', jobId });
   }
 
-  async get(id: number): Promise<Job | undefined> {
-    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && toJob(row);
+  async get(id: number): Promise<JobRecord | undefined> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .select(usernameOf('jobs.created_by_uid_number').as('created_by'))
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return (
+      row && {
+        ...toJob(row),
+        createdBy: row.created_by ?? `#${row.created_by_uid_number}`,
+        createdByUid: row.created_by_uid_number,
+      }
+    );
   }
 
   async statusOf(id: number): Promise<JobStatus | undefined> {
@@ -214,27 +225,26 @@ export class JobsRepository {
       .execute();
   }
 
-  /** pending or running → cancelled; undefined when the job had already ended. */
-  async cancel(id: number): Promise<Job | undefined> {
+  /** pending or running → cancelled; false when the job had already ended. */
+  async cancel(id: number): Promise<boolean> {
     const now = nowIso();
-    const row = await this.db
+    const result = await this.db
       .updateTable('jobs')
       .set({ status: 'cancelled', finished_at: now, updated_at: now })
       .where('id', '=', id)
       .where('status', 'in', ['pending', 'running'])
-      .returningAll()
       .executeTakeFirst();
-    if (!row) return undefined;
+    if (!Number(result.numUpdatedRows)) return false;
     await this.events.announce({ kind: 'status', jobId: id, status: 'cancelled' });
-    return toJob(row);
+    return true;
   }
 }
 
-export const toJob = (row: Selectable<JobsTable>): Job => ({
+/** A job's own fields; the creator's username is joined where a job is answered (see get). */
+const toJob = (row: Selectable<JobsTable>) => ({
   id: row.id,
   command: row.command,
   status: row.status,
-  createdBy: row.created_by,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });

@@ -1,7 +1,7 @@
 import { conflict, notFound } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { JobsRepository } from './jobs-repository.ts';
-import type { Job, JobStatusRow } from './types.ts';
+import type { Job, JobRecord, JobStatusRow } from './types.ts';
 
 const jobNotFound = () => notFound('Job not found.');
 
@@ -9,13 +9,19 @@ const jobNotFound = () => notFound('Job not found.');
 export class JobsService {
   constructor(readonly repo: JobsRepository) {}
 
-  enqueue<P>(command: string, payload: P, createdBy: string): Promise<Job> {
+  /** A new pending job; `createdBy` is the creator's uidNumber. */
+  enqueue<P>(command: string, payload: P, createdBy: number): Promise<{ id: number }> {
     return this.repo.create(command, createdBy, payload);
   }
 
   async getFor(principal: Principal, id: number): Promise<Job> {
+    const { createdByUid: _internal, ...job } = await this.visible(principal, id);
+    return job;
+  }
+
+  private async visible(principal: Principal, id: number): Promise<JobRecord> {
     const job = await this.repo.get(id);
-    if (!job || (!principal.isAdmin && job.createdBy !== principal.uid)) throw jobNotFound();
+    if (!job || (!principal.isAdmin && job.createdByUid !== principal.uidNumber)) throw jobNotFound();
     return job;
   }
 
@@ -25,9 +31,9 @@ export class JobsService {
   }
 
   async cancel(principal: Principal, id: number): Promise<Job> {
-    await this.getFor(principal, id);
-    const job = await this.repo.cancel(id);
-    if (!job) throw conflict('The job has already finished.', undefined, 'job_finished');
-    return job;
+    await this.visible(principal, id);
+    if (!(await this.repo.cancel(id)))
+      throw conflict('The job has already finished.', undefined, 'job_finished');
+    return this.getFor(principal, id);
   }
 }

@@ -6,13 +6,19 @@ export interface Job {
   id: number;
   command: string;
   status: JobStatus;
+  /** The creator's username (a label). */
   createdBy: string;
   createdAt: string;
   updatedAt: string;
 }
 
+/** A job with its creator's uidNumber: who may see it besides administrators. */
+export interface JobRecord extends Job {
+  createdByUid: number;
+}
+
 /** A job as the worker sees it. */
-export interface ClaimedJob extends Job {
+export interface ClaimedJob extends Omit<Job, 'createdBy'> {
   payload: unknown;
   attempts: number;
 }

@@ -64,7 +64,7 @@ export class NodeImportService {
     private readonly timeoutMs: number,
   ) {}
 
-  async import(siteId: number, input: ImportInput, owner: string): Promise<ImportResult> {
+  async import(siteId: number, input: ImportInput, ownerUid: number): Promise<ImportResult> {
     await this.sites.assertExists(siteId);
     const remote = await this.readCluster(siteId, input).catch((error: unknown) => {
       throw importFailed(error);
@@ -114,7 +114,7 @@ export class NodeImportService {
             .insertInto('containers')
             .values({
               hostname: instance.hostname,
-              owner,
+              owner_uid_number: ownerUid,
               node_id: node.id,
               container_id: instance.containerId,
               status: 'running',

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { notFound } from '@app/server-kit';
 import type { ManagerDB, NotificationsTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
+import { usernameOf } from '../users/users-repository.ts';
 
 export interface NotificationInput {
   source: string;
@@ -32,7 +33,9 @@ export interface Notification {
   updatedAt: string;
 }
 
-const toNotification = (row: Selectable<NotificationsTable>): Notification => ({
+type Row = Selectable<NotificationsTable> & { owner: string | null; acknowledged_by: string | null };
+
+const toNotification = (row: Row): Notification => ({
   id: row.id,
   source: row.source,
   severity: row.severity,
@@ -49,57 +52,80 @@ const toNotification = (row: Selectable<NotificationsTable>): Notification => ({
   updatedAt: row.updated_at,
 });
 
-/** Events posted by node-side tools, shown to the owner of the container they concern. */
+/**
+ * Events posted by node-side tools, shown to the owner of the container they concern. Owners and
+ * acknowledgers are stored as uidNumbers and answered as usernames.
+ */
 export class NotificationsService {
   constructor(private readonly db: Kysely<ManagerDB>) {}
+
+  private select() {
+    return this.db
+      .selectFrom('notifications')
+      .selectAll()
+      .select([
+        usernameOf('notifications.owner_uid_number').as('owner'),
+        usernameOf('notifications.acknowledged_by_uid_number').as('acknowledged_by'),
+      ]);
+  }
+
+  /** An owner named by the tool is a current user; a name nobody has is stored as no owner. */
+  private async ownerNamed(username: string | null): Promise<number | null> {
+    if (!username) return null;
+    const row = await this.db
+      .selectFrom('users')
+      .select('uid_number')
+      .where('uid', '=', username)
+      .executeTakeFirst();
+    return row?.uid_number ?? null;
+  }
 
   async create(input: NotificationInput): Promise<Notification> {
     const ctid =
       input.ctid === undefined || input.ctid === null || input.ctid === '' ? null : String(input.ctid);
     const node = input.node || null;
-    const owner = input.owner !== undefined ? input.owner || null : await this.ownerOf(node, ctid);
+    const owner =
+      input.owner !== undefined ? await this.ownerNamed(input.owner) : await this.ownerOf(node, ctid);
     const now = nowIso();
-    const row = await this.db
+    const { id } = await this.db
       .insertInto('notifications')
       .values({
         source: input.source,
         severity: input.severity,
         node,
         node_ctid: ctid,
-        owner,
+        owner_uid_number: owner,
         action: input.action || null,
         message: input.message,
         evidence: input.evidence ? JSON.stringify(input.evidence) : null,
         event_at: input.ts !== undefined ? new Date(input.ts * 1000).toISOString() : null,
         acknowledged_at: null,
-        acknowledged_by: null,
+        acknowledged_by_uid_number: null,
         created_at: now,
         updated_at: now,
       })
-      .returningAll()
+      .returning('id')
       .executeTakeFirstOrThrow();
-    return toNotification(row);
+    return toNotification(await this.select().where('id', '=', id).executeTakeFirstOrThrow());
   }
 
   /** The owner of the container `ctid` on node `node`, when both are known and match one container. */
-  private async ownerOf(node: string | null, ctid: string | null): Promise<string | null> {
+  private async ownerOf(node: string | null, ctid: string | null): Promise<number | null> {
     if (!node || !ctid) return null;
     const row = await this.db
       .selectFrom('containers')
       .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-      .select('containers.owner')
+      .select('containers.owner_uid_number')
       .where('nodes.name', '=', node)
       .where('containers.container_id', '=', ctid)
       .executeTakeFirst();
-    return row?.owner ?? null;
+    return row?.owner_uid_number ?? null;
   }
 
-  /** The owner's notifications: unacknowledged first, then newest first. */
-  async list(owner: string, limit: number): Promise<Notification[]> {
-    const rows = await this.db
-      .selectFrom('notifications')
-      .selectAll()
-      .where('owner', '=', owner)
+  /** The owner's (uidNumber) notifications: unacknowledged first, then newest first. */
+  async list(owner: number, limit: number): Promise<Notification[]> {
+    const rows = await this.select()
+      .where('owner_uid_number', '=', owner)
       .orderBy((eb) => eb.case().when('acknowledged_at', 'is', null).then(0).else(1).end())
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
@@ -108,31 +134,29 @@ export class NotificationsService {
     return rows.map(toNotification);
   }
 
-  async acknowledge(owner: string, id: number): Promise<Notification> {
+  async acknowledge(owner: number, id: number): Promise<Notification> {
     const now = nowIso();
     await this.db
       .updateTable('notifications')
-      .set({ acknowledged_at: now, acknowledged_by: owner, updated_at: now })
+      .set({ acknowledged_at: now, acknowledged_by_uid_number: owner, updated_at: now })
       .where('id', '=', id)
-      .where('owner', '=', owner)
+      .where('owner_uid_number', '=', owner)
       .where('acknowledged_at', 'is', null)
       .execute();
-    const row = await this.db
-      .selectFrom('notifications')
-      .selectAll()
+    const row = await this.select()
       .where('id', '=', id)
-      .where('owner', '=', owner)
+      .where('owner_uid_number', '=', owner)
       .executeTakeFirst();
     if (!row) throw notFound('Notification not found.');
     return toNotification(row);
   }
 
-  async acknowledgeAll(owner: string): Promise<number> {
+  async acknowledgeAll(owner: number): Promise<number> {
     const now = nowIso();
     const result = await this.db
       .updateTable('notifications')
-      .set({ acknowledged_at: now, acknowledged_by: owner, updated_at: now })
-      .where('owner', '=', owner)
+      .set({ acknowledged_at: now, acknowledged_by_uid_number: owner, updated_at: now })
+      .where('owner_uid_number', '=', owner)
       .where('acknowledged_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ManagerDB, ResourceRequestsTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { Resources } from '../providers/types.ts';
+import { usernameOf } from '../users/users-repository.ts';
 
 export const RESOURCE_TYPES = ['memory', 'swap', 'cpus', 'rootfs'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
@@ -10,6 +11,9 @@ export type ResourceType = (typeof RESOURCE_TYPES)[number];
 export const RESOURCE_DEFAULTS: Record<ResourceType, number> = { cpus: 4, memory: 4096, swap: 0, rootfs: 50 };
 
 export type EffectiveResources = Record<ResourceType, number>;
+
+/** The reviewer of automatic approvals, answered as `system`: a uidNumber no user has. */
+export const SYSTEM_REVIEWER = 0;
 
 export const toResources = (values: EffectiveResources): Resources => ({
   cores: values.cpus,
@@ -22,6 +26,8 @@ export interface ResourceRequest {
   id: number;
   siteId: number;
   hostname: string;
+  /** The requester's uidNumber (not part of the answer). */
+  uidNumber: number;
   username: string;
   resourceType: ResourceType;
   value: number;
@@ -38,7 +44,8 @@ export interface ResourceRequest {
 export interface RequestFilter {
   status?: 'pending' | 'approved' | 'denied' | 'closed' | undefined;
   siteId?: number | undefined;
-  username?: string | undefined;
+  /** Only this requester's (uidNumber). */
+  uidNumber?: number | undefined;
 }
 
 export type NewRequest = Omit<ResourceRequestsTable, 'id' | 'created_at' | 'updated_at'>;
@@ -51,7 +58,11 @@ export class ResourceRequestsRepository {
       .selectFrom('resource_requests')
       .leftJoin('sites', 'sites.id', 'resource_requests.site_id')
       .selectAll('resource_requests')
-      .select('sites.name as site_name');
+      .select([
+        'sites.name as site_name',
+        usernameOf('resource_requests.uid_number').as('username'),
+        usernameOf('resource_requests.reviewed_by_uid_number').as('reviewer'),
+      ]);
   }
 
   async list(filter: RequestFilter): Promise<ResourceRequest[]> {
@@ -60,17 +71,17 @@ export class ResourceRequestsRepository {
       query = query.where('resource_requests.status', 'in', ['approved', 'denied']);
     else if (filter.status) query = query.where('resource_requests.status', '=', filter.status);
     if (filter.siteId !== undefined) query = query.where('resource_requests.site_id', '=', filter.siteId);
-    if (filter.username !== undefined)
-      query = query.where('resource_requests.username', '=', filter.username);
+    if (filter.uidNumber !== undefined)
+      query = query.where('resource_requests.uid_number', '=', filter.uidNumber);
     return (await query.orderBy('resource_requests.id', 'desc').execute()).map(toRequest);
   }
 
-  async countPending(username?: string): Promise<number> {
+  async countPending(uidNumber?: number): Promise<number> {
     let query = this.db
       .selectFrom('resource_requests')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('status', '=', 'pending');
-    if (username !== undefined) query = query.where('username', '=', username);
+    if (uidNumber !== undefined) query = query.where('uid_number', '=', uidNumber);
     return Number((await query.executeTakeFirstOrThrow()).n);
   }
 
@@ -93,13 +104,19 @@ export class ResourceRequestsRepository {
   async review(
     id: number,
     status: 'approved' | 'denied',
-    reviewer: string,
+    reviewer: number,
     adminComment: string | null,
   ): Promise<ResourceRequest | undefined> {
     const now = nowIso();
     const result = await this.db
       .updateTable('resource_requests')
-      .set({ status, reviewed_by: reviewer, reviewed_at: now, admin_comment: adminComment, updated_at: now })
+      .set({
+        status,
+        reviewed_by_uid_number: reviewer,
+        reviewed_at: now,
+        admin_comment: adminComment,
+        updated_at: now,
+      })
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .executeTakeFirst();
@@ -107,13 +124,13 @@ export class ResourceRequestsRepository {
   }
 
   /** The defaults overlaid with the latest approved value of each type. */
-  async effective(siteId: number, hostname: string, username: string): Promise<EffectiveResources> {
+  async effective(siteId: number, hostname: string, uidNumber: number): Promise<EffectiveResources> {
     const rows = await this.db
       .selectFrom('resource_requests')
       .select(['resource_type', 'value'])
       .where('site_id', '=', siteId)
       .where('hostname', '=', hostname.toLowerCase())
-      .where('username', '=', username)
+      .where('uid_number', '=', uidNumber)
       .where('status', '=', 'approved')
       .orderBy('reviewed_at')
       .orderBy('id')
@@ -130,13 +147,19 @@ const toRequest = (row: Row): ResourceRequest => ({
   id: row.id,
   siteId: row.site_id,
   hostname: row.hostname,
-  username: row.username,
+  uidNumber: row.uid_number,
+  username: row.username ?? `#${row.uid_number}`,
   resourceType: row.resource_type,
   value: row.value,
   status: row.status,
   comment: row.comment,
   adminComment: row.admin_comment,
-  reviewedBy: row.reviewed_by,
+  reviewedBy:
+    row.reviewed_by_uid_number === SYSTEM_REVIEWER
+      ? 'system'
+      : row.reviewed_by_uid_number === null
+        ? null
+        : (row.reviewer ?? `#${row.reviewed_by_uid_number}`),
   reviewedAt: row.reviewed_at,
   createdAt: row.created_at,
   updatedAt: row.updated_at,

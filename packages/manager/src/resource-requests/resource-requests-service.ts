@@ -3,10 +3,13 @@ import type { Principal } from '../auth/principal.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import type { JobsRepository } from '../jobs/jobs-repository.ts';
 import type { ContainersRepository } from '../containers/containers-repository.ts';
+import type { UsersRepository } from '../users/users-repository.ts';
+import { userNotFound } from '../users/user-rules.ts';
 import { CONTAINER_COMMANDS, type ContainerApplyPayload } from '../containers/container-jobs.ts';
 import {
   RESOURCE_DEFAULTS,
   RESOURCE_TYPES,
+  SYSTEM_REVIEWER,
   toResources,
   type EffectiveResources,
   type RequestFilter,
@@ -43,14 +46,15 @@ export class ResourceRequestsService {
     private readonly sites: SitesService,
     private readonly containers: ContainersRepository,
     private readonly jobs: JobsRepository,
+    private readonly users: UsersRepository,
   ) {}
 
   list(principal: Principal, filter: RequestFilter): Promise<ResourceRequest[]> {
-    return this.repo.list({ ...filter, ...(principal.isAdmin ? {} : { username: principal.uid }) });
+    return this.repo.list({ ...filter, ...(principal.isAdmin ? {} : { uidNumber: principal.uidNumber }) });
   }
 
   count(principal: Principal): Promise<number> {
-    return this.repo.countPending(principal.isAdmin ? undefined : principal.uid);
+    return this.repo.countPending(principal.isAdmin ? undefined : principal.uidNumber);
   }
 
   async effective(principal: Principal, siteId: number, hostname: string, username: string) {
@@ -58,11 +62,22 @@ export class ResourceRequestsService {
       throw forbidden('You can only see your own resource allowances.');
     }
     await this.sites.assertExists(siteId);
-    return this.repo.effective(siteId, hostname, username);
+    const uidNumber = (await this.users.numbersOf([username])).get(username);
+    if (uidNumber === undefined) return { ...RESOURCE_DEFAULTS };
+    return this.repo.effective(siteId, hostname, uidNumber);
+  }
+
+  /** The requester: the caller, or for administrators the user they name. */
+  private async requester(principal: Principal, username: string | undefined): Promise<number> {
+    const name = principal.isAdmin ? username?.trim() : undefined;
+    if (!name || name === principal.uid) return principal.uidNumber;
+    const uidNumber = (await this.users.numbersOf([name])).get(name);
+    if (uidNumber === undefined) throw userNotFound(name);
+    return uidNumber;
   }
 
   async create(principal: Principal, input: RequestInput): Promise<ResourceRequest> {
-    const username = (principal.isAdmin && input.username?.trim()) || principal.uid;
+    const uidNumber = await this.requester(principal, input.username);
     const type = input.resourceType.trim().toLowerCase() as ResourceType;
     const hostname = input.hostname.trim().toLowerCase();
     const fields: Record<string, string> = {};
@@ -74,7 +89,7 @@ export class ResourceRequestsService {
     if (Object.keys(fields).length) throw validationFailed(fields);
     await this.sites.assertExists(input.siteId);
     const container = await this.containers.findByHostname(input.siteId, hostname);
-    if (container && !principal.isAdmin && container.owner !== principal.uid) {
+    if (container && !principal.isAdmin && container.ownerUid !== principal.uidNumber) {
       throw forbidden('Only the owner of a container can ask for its resources.');
     }
     const auto = principal.isAdmin || input.value <= RESOURCE_DEFAULTS[type];
@@ -82,16 +97,16 @@ export class ResourceRequestsService {
     const request = await this.repo.insert({
       site_id: input.siteId,
       hostname,
-      username,
+      uid_number: uidNumber,
       resource_type: type,
       value: input.value,
       status: auto ? 'approved' : 'pending',
       comment: input.comment?.trim() || null,
       admin_comment: null,
-      reviewed_by: auto ? 'system' : null,
+      reviewed_by_uid_number: auto ? SYSTEM_REVIEWER : null,
       reviewed_at: auto ? now : null,
     });
-    if (auto) await this.applyToContainer(request, principal.uid);
+    if (auto) await this.applyToContainer(request, principal.uidNumber);
     return request;
   }
 
@@ -103,22 +118,22 @@ export class ResourceRequestsService {
   ) {
     const existing = await this.repo.get(id);
     if (!existing) throw notFound('Resource request not found.');
-    const reviewed = await this.repo.review(id, decision, principal.uid, adminComment?.trim() || null);
+    const reviewed = await this.repo.review(id, decision, principal.uidNumber, adminComment?.trim() || null);
     if (!reviewed) {
       throw conflict(`The request was already ${existing.status}.`, undefined, 'already_reviewed');
     }
-    const jobId = decision === 'approved' ? await this.applyToContainer(reviewed, principal.uid) : null;
+    const jobId = decision === 'approved' ? await this.applyToContainer(reviewed, principal.uidNumber) : null;
     return { ...reviewed, jobId };
   }
 
   /** Resizes the existing container of that hostname (owned by the requester) through a job. */
-  private async applyToContainer(request: ResourceRequest, by: string): Promise<number | null> {
+  private async applyToContainer(request: ResourceRequest, by: number): Promise<number | null> {
     const container = await this.containers.findByHostname(request.siteId, request.hostname);
-    if (!container?.containerId || container.owner !== request.username) return null;
+    if (!container?.containerId || container.ownerUid !== request.uidNumber) return null;
     const values: EffectiveResources = await this.repo.effective(
       request.siteId,
       request.hostname,
-      request.username,
+      request.uidNumber,
     );
     const payload: ContainerApplyPayload = {
       containerId: container.id,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, notFound } from '@app/server-kit';
+import { forbidden, isLocalRequest, notFound } from '@app/server-kit';
 import { safeRedirect, type Api } from '../common/api.ts';
 import { Data, Nullable, responses } from '../common/schemas.ts';
 import { clearSessionCookie, requireUser, principalOf, setSessionCookie } from '../auth/request-auth.ts';
@@ -12,6 +12,8 @@ import type { FastifyReply } from 'fastify';
 
 const Message = Data(Type.Object({ message: Type.String() }));
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
+const Redirect = Type.String({ maxLength: 2048, description: 'a path on this site; anything else means /' });
+const Password = Type.String({ minLength: 1, maxLength: 1024 });
 
 export async function authRoutes(api: Api, services: Services) {
   const { config } = services.ctx;
@@ -58,9 +60,9 @@ export async function authRoutes(api: Api, services: Services) {
       schema: {
         tags: ['Auth'],
         body: Type.Object({
-          username: Type.String({ minLength: 1 }),
-          password: Type.String({ minLength: 1 }),
-          redirect: Type.Optional(Type.String()),
+          username: Type.String({ minLength: 1, maxLength: 320 }),
+          password: Password,
+          redirect: Type.Optional(Redirect),
         }),
         response: responses({
           200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean(), redirect: Type.String() })),
@@ -79,19 +81,15 @@ export async function authRoutes(api: Api, services: Services) {
     '/auth/oidc/login',
     {
       onRequest: oidcEnabled,
-      schema: { tags: ['Auth'], querystring: Type.Object({ redirect: Type.Optional(Type.String()) }) },
+      schema: { tags: ['Auth'], querystring: Type.Object({ redirect: Type.Optional(Redirect) }) },
     },
     async (request, reply) => {
       try {
         const { url, state } = await services.oidc!.start(safeRedirect(request.query.redirect));
-        let session = request.session;
-        if (session) {
-          session.data.oidc = state;
-          await services.sessions.saveData(session);
-        } else {
-          session = await services.sessions.create(null, { oidc: state });
-          setSessionCookie(reply, session, secure);
-        }
+        // The flow's state waits in the browser's cookie: starting a sign-in stores nothing here.
+        if (request.session) await services.sessions.destroy(request.session.token);
+        const pre = { ...(request.preSession ?? services.preSessions.create()), oidc: state };
+        setSessionCookie(reply, services.preSessions.cookie(pre), secure);
         return reply.redirect(url, 302);
       } catch (error) {
         return reply.redirect(
@@ -106,7 +104,7 @@ export async function authRoutes(api: Api, services: Services) {
     '/auth/oidc/callback',
     { onRequest: oidcEnabled, schema: { tags: ['Auth'] } },
     async (request, reply) => {
-      const pending = request.session?.data.oidc;
+      const pending = request.preSession?.oidc;
       const query = request.url.split('?')[1] ?? '';
       try {
         const { principal, idToken } = await services.oidc!.finish(query, pending);
@@ -149,12 +147,12 @@ export async function authRoutes(api: Api, services: Services) {
       schema: {
         tags: ['Auth'],
         body: Type.Object({
-          uid: Type.String({ minLength: 1 }),
-          givenName: Type.String({ minLength: 1 }),
-          sn: Type.String({ minLength: 1 }),
-          mail: Type.String({ minLength: 1 }),
-          userPassword: Type.String({ minLength: 1 }),
-          inviteToken: Type.Optional(Type.String()),
+          uid: Type.String({ minLength: 1, maxLength: 64 }),
+          givenName: Type.String({ minLength: 1, maxLength: 255 }),
+          sn: Type.String({ minLength: 1, maxLength: 255 }),
+          mail: Type.String({ minLength: 1, maxLength: 320 }),
+          userPassword: Password,
+          inviteToken: Type.Optional(Type.String({ maxLength: 200 })),
         }),
         response: responses({
           201: Data(Type.Object({ uid: Type.String(), status: Type.String(), message: Type.String() })),
@@ -163,6 +161,7 @@ export async function authRoutes(api: Api, services: Services) {
     },
     async (request, reply) => {
       const body = request.body;
+      await services.quotas.take('register', request.ip, body.mail);
       const result = await services.accounts.register({
         ...body,
         uid: body.uid.trim().toLowerCase(),
@@ -191,12 +190,13 @@ export async function authRoutes(api: Api, services: Services) {
     {
       schema: {
         tags: ['Auth'],
-        body: Type.Object({ usernameOrEmail: Type.String({ minLength: 1 }) }),
+        body: Type.Object({ usernameOrEmail: Type.String({ minLength: 1, maxLength: 320 }) }),
         response: responses({ 200: Message }),
       },
     },
     async (request) => {
-      await services.accounts.requestPasswordReset(request.body.usernameOrEmail);
+      await services.quotas.take('password-reset', request.ip, request.body.usernameOrEmail);
+      services.accounts.requestPasswordReset(request.body.usernameOrEmail);
       return {
         data: { message: 'If an active account matches, a reset link has been sent to its e-mail address.' },
       };
@@ -221,24 +221,40 @@ export async function authRoutes(api: Api, services: Services) {
       schema: {
         tags: ['Auth'],
         params: TokenParams,
-        body: Type.Object({ password: Type.String(), confirmPassword: Type.String() }),
+        body: Type.Object({
+          password: Type.String({ maxLength: 1024 }),
+          confirmPassword: Type.String({ maxLength: 1024 }),
+          revokeApiKeys: Type.Optional(
+            Type.Boolean({ default: true, description: "also delete the user's API keys (default true)" }),
+          ),
+        }),
         response: responses({ 200: Message }),
       },
     },
     async (request) => {
-      const { password, confirmPassword } = request.body;
-      await services.accounts.completePasswordReset(request.params.token, password, confirmPassword);
+      const { password, confirmPassword, revokeApiKeys } = request.body;
+      await services.accounts.completePasswordReset(
+        request.params.token,
+        password,
+        confirmPassword,
+        revokeApiKeys ?? true,
+      );
       return { data: { message: 'Your password has been changed. Log in with the new password.' } };
     },
   );
 
-  if (!config.production) {
+  // Loopback callers only, and only with DEV_LOGIN=true: to anyone else it is an unknown route.
+  if (config.devLogin) {
     api.post(
       '/auth/dev',
       {
-        schema: { hide: true, body: Type.Optional(Type.Object({ username: Type.Optional(Type.String()) })) },
+        schema: {
+          hide: true,
+          body: Type.Optional(Type.Object({ username: Type.Optional(Type.String({ maxLength: 64 })) })),
+        },
       },
       async (request, reply) => {
+        if (!isLocalRequest(request)) return reply.callNotFound();
         const principal = await services.accounts.devLogin(request.body?.username || 'dev');
         await signIn(request, reply, principal);
         return { data: { user: principal.uid, isAdmin: principal.isAdmin, redirect: '/' } };

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../common/api.ts';
-import { Data, Nullable, responses } from '../common/schemas.ts';
+import { Data, Nullable, responses, RowId } from '../common/schemas.ts';
 import { principalOf, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { parsePlatform } from '../images/platform.ts';
@@ -20,9 +20,9 @@ const ContainerParams = Type.Object({
   id: Type.Integer({ minimum: 1 }),
 });
 const CollaboratorParams = Type.Object({
-  siteId: Type.Integer({ minimum: 1 }),
-  id: Type.Integer({ minimum: 1 }),
-  username: Type.String({ minLength: 1 }),
+  siteId: RowId(),
+  id: RowId(),
+  username: Type.String({ minLength: 1, maxLength: 64 }),
 });
 const ListQuery = Type.Object({
   hostname: Type.Optional(Type.String()),
@@ -241,7 +241,7 @@ export async function containerRoutes(api: Api, services: Services) {
       schema: {
         tags,
         params: ContainerParams,
-        body: Type.Object({ username: Type.String({ minLength: 1 }) }),
+        body: Type.Object({ username: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: responses({ 201: Data(CollaboratorList) }),
       },
     },

@@ -1,14 +1,14 @@
 import { Type } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { Data, responses } from '../common/schemas.ts';
+import { Data, responses, RowId } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { GroupSchema } from './schemas/identity.ts';
 
-const Params = Type.Object({ gidNumber: Type.Integer() });
+const Params = Type.Object({ gidNumber: RowId() });
 const GroupBody = Type.Object({
-  gidNumber: Type.Optional(Type.Integer({ minimum: 1 })),
-  cn: Type.String({ minLength: 1 }),
+  gidNumber: Type.Optional(RowId()),
+  cn: Type.String({ minLength: 1, maxLength: 64 }),
   isAdmin: Type.Optional(Type.Boolean()),
 });
 const GroupWithoutCount = Type.Omit(GroupSchema, ['userCount']);

@@ -1,15 +1,15 @@
 import { Type } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { Data, IdParams, responses } from '../common/schemas.ts';
+import { Data, IdParams, INT32_MAX, responses } from '../common/schemas.ts';
 import { principalOf, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { JobSchema, JobStatusRowSchema } from './schemas/fleet.ts';
 
 const PageQuery = Type.Object({
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  offset: Type.Integer({ minimum: 0, maximum: INT32_MAX, default: 0 }),
   limit: Type.Integer({ minimum: 1, maximum: 1000, default: 1000 }),
 });
-const StreamQuery = Type.Object({ lastId: Type.Optional(Type.Integer({ minimum: 0 })) });
+const StreamQuery = Type.Object({ lastId: Type.Optional(Type.Integer({ minimum: 0, maximum: INT32_MAX })) });
 
 /** `Last-Event-ID` (set by EventSource on reconnect) or the `lastId` query; the larger wins. */
 function resumeFrom(query: number | undefined, header: string | string[] | undefined): number {

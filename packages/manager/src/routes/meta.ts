@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { isLocalRequest } from '@app/server-kit';
 import type { Api } from '../common/api.ts';
 import { Data, Nullable, responses } from '../common/schemas.ts';
 import { setSessionCookie } from '../auth/request-auth.ts';
@@ -12,17 +13,19 @@ export async function metaRoutes(api: Api, services: Services) {
     {
       schema: {
         tags: ['Meta'],
-        summary: 'CSRF token bound to the session (creates an anonymous session when there is none)',
+        summary:
+          'CSRF token bound to the session; a browser that has not signed in gets one in its cookie (nothing is stored)',
         response: responses({ 200: Data(Type.Object({ csrfToken: Type.String() })) }),
       },
     },
     async (request, reply) => {
-      let session = request.session;
-      if (!session) {
-        session = await services.sessions.create(null);
-        setSessionCookie(reply, session, config.production);
+      if (request.session) return { data: { csrfToken: request.session.csrfToken } };
+      let pre = request.preSession;
+      if (!pre) {
+        pre = services.preSessions.create();
+        setSessionCookie(reply, services.preSessions.cookie(pre), config.production);
       }
-      return { data: { csrfToken: session.csrfToken } };
+      return { data: { csrfToken: pre.csrfToken } };
     },
   );
 
@@ -44,12 +47,12 @@ export async function metaRoutes(api: Api, services: Services) {
         }),
       },
     },
-    async () => {
+    async (request) => {
       const { bannerMessage } = await services.settings.get();
       return {
         data: {
           status: 'ok',
-          isDev: !config.production,
+          isDev: config.devLogin && isLocalRequest(request),
           oidcEnabled: Boolean(services.oidc),
           banner: bannerMessage || null,
         },

@@ -69,7 +69,7 @@ export async function nodeRoutes(api: Api, services: Services) {
     },
     async (request, reply) =>
       reply.code(201).send({
-        data: await nodeImport.import(request.params.siteId, request.body, principalOf(request).uid),
+        data: await nodeImport.import(request.params.siteId, request.body, principalOf(request).uidNumber),
       }),
   );
 

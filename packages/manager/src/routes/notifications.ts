@@ -2,10 +2,12 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, unauthorized } from '@app/server-kit';
 import type { Api } from '../common/api.ts';
-import { Data, DateTime, IdParams, Nullable, responses } from '../common/schemas.ts';
+import { Data, DateTime, IdParams, INT32_MAX, Nullable, responses } from '../common/schemas.ts';
 import { principalOf, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 
+/** 9999-12-31T23:59:59Z: the last second an ISO date-time can say. */
+const LATEST_TS = 253_402_300_799;
 const Severity = Type.Union([Type.Literal('info'), Type.Literal('warning'), Type.Literal('critical')]);
 const NotificationSchema = Type.Object({
   id: Type.Integer(),
@@ -43,15 +45,21 @@ export async function notificationRoutes(api: Api, services: Services) {
       schema: {
         tags,
         body: Type.Object({
-          source: Type.String({ minLength: 1 }),
+          source: Type.String({ minLength: 1, maxLength: 255 }),
           severity: Severity,
-          message: Type.String({ minLength: 1 }),
-          node: Type.Optional(Nullable(Type.String())),
-          ctid: Type.Optional(Nullable(Type.Union([Type.Integer(), Type.String()]))),
-          owner: Type.Optional(Nullable(Type.String())),
-          action: Type.Optional(Nullable(Type.String())),
+          message: Type.String({ minLength: 1, maxLength: 65_536 }),
+          node: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+          ctid: Type.Optional(
+            Nullable(
+              Type.Union([Type.Integer({ minimum: 0, maximum: INT32_MAX }), Type.String({ maxLength: 128 })]),
+            ),
+          ),
+          owner: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+          action: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
           evidence: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
-          ts: Type.Optional(Type.Integer({ minimum: 0 })),
+          ts: Type.Optional(
+            Type.Integer({ minimum: 0, maximum: LATEST_TS, description: 'epoch seconds, up to year 9999' }),
+          ),
         }),
         response: responses({ 201: Data(NotificationSchema) }),
       },
@@ -70,7 +78,9 @@ export async function notificationRoutes(api: Api, services: Services) {
         response: responses({ 200: Data(Type.Array(NotificationSchema)) }),
       },
     },
-    async (request) => ({ data: await notifications.list(principalOf(request).uid, request.query.limit) }),
+    async (request) => ({
+      data: await notifications.list(principalOf(request).uidNumber, request.query.limit),
+    }),
   );
 
   api.post(
@@ -80,7 +90,7 @@ export async function notificationRoutes(api: Api, services: Services) {
       schema: { tags, response: responses({ 200: Data(Type.Object({ acknowledged: Type.Integer() })) }) },
     },
     async (request) => ({
-      data: { acknowledged: await notifications.acknowledgeAll(principalOf(request).uid) },
+      data: { acknowledged: await notifications.acknowledgeAll(principalOf(request).uidNumber) },
     }),
   );
 
@@ -91,7 +101,7 @@ export async function notificationRoutes(api: Api, services: Services) {
       schema: { tags, params: IdParams, response: responses({ 200: Data(NotificationSchema) }) },
     },
     async (request) => ({
-      data: await notifications.acknowledge(principalOf(request).uid, request.params.id),
+      data: await notifications.acknowledge(principalOf(request).uidNumber, request.params.id),
     }),
   );
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { Data, IdParams, Nullable, responses } from '../common/schemas.ts';
+import { Data, IdParams, INT32_MAX, Nullable, responses, RowId } from '../common/schemas.ts';
 import { principalOf, requireAdmin, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { ResourceRequestSchema } from './schemas/containers.ts';
@@ -15,21 +15,27 @@ const ListQuery = Type.Object({
       Type.Literal(''),
     ]),
   ),
-  siteId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')])),
+  siteId: Type.Optional(Type.Union([RowId(), Type.Literal('')])),
 });
 const CreateBody = Type.Object({
-  siteId: Type.Integer({ minimum: 1 }),
-  hostname: Type.String({ minLength: 1 }),
-  resourceType: Type.String({ description: 'memory, swap, cpus or rootfs' }),
-  value: Type.Integer({ description: 'memory and swap in MB, rootfs in GB, cpus as a count' }),
-  comment: Type.Optional(Nullable(Type.String())),
-  username: Type.Optional(Nullable(Type.String({ description: 'administrators only; default the caller' }))),
+  siteId: RowId(),
+  hostname: Type.String({ minLength: 1, maxLength: 255 }),
+  resourceType: Type.String({ maxLength: 16, description: 'memory, swap, cpus or rootfs' }),
+  value: Type.Integer({
+    minimum: 0,
+    maximum: INT32_MAX,
+    description: 'memory and swap in MB, rootfs in GB, cpus as a count',
+  }),
+  comment: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
+  username: Type.Optional(
+    Nullable(Type.String({ maxLength: 64, description: 'administrators only; default the caller' })),
+  ),
 });
-const ReviewBody = Type.Object({ adminComment: Type.Optional(Nullable(Type.String())) });
+const ReviewBody = Type.Object({ adminComment: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))) });
 const EffectiveParams = Type.Object({
-  siteId: Type.Integer({ minimum: 1 }),
-  hostname: Type.String({ minLength: 1 }),
-  username: Type.String({ minLength: 1 }),
+  siteId: RowId(),
+  hostname: Type.String({ minLength: 1, maxLength: 255 }),
+  username: Type.String({ minLength: 1, maxLength: 64 }),
 });
 const Effective = Type.Object({
   cpus: Type.Integer(),

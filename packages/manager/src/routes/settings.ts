@@ -4,7 +4,9 @@ import { Data, Nullable, responses } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { EnvVarDefaultSchema, SettingsSchema } from './schemas/identity.ts';
+import { MAX_ALLOWLIST_ENTRIES } from '../settings/sso-admission.ts';
 
+const AllowList = Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_ALLOWLIST_ENTRIES });
 const SettingsInput = Type.Object({
   smtpUrl: Type.Optional(Type.String()),
   smtpNoreplyAddress: Type.Optional(Type.String()),
@@ -12,6 +14,9 @@ const SettingsInput = Type.Object({
   inventoryUrl: Type.Optional(Type.String()),
   inventoryToken: Type.Optional(Nullable(Type.String())),
   bannerMessage: Type.Optional(Type.String()),
+  ssoAllowedDomains: Type.Optional(AllowList),
+  ssoAllowedGroups: Type.Optional(AllowList),
+  ssoGroupsClaim: Type.Optional(Type.String({ maxLength: 255 })),
   // Names the original system used.
   netboxUrl: Type.Optional(Type.String()),
   netboxToken: Type.Optional(Nullable(Type.String())),

@@ -1,20 +1,20 @@
 import { Type } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { Data, responses } from '../common/schemas.ts';
+import { Data, responses, RowId } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { UserSchema, UserStatusInput } from './schemas/identity.ts';
 import type { UserStatus } from '../users/users-repository.ts';
 
-const Params = Type.Object({ uidNumber: Type.Integer() });
+const Params = Type.Object({ uidNumber: RowId() });
 const UserFields = {
-  uid: Type.String({ minLength: 1 }),
-  givenName: Type.String({ minLength: 1 }),
-  sn: Type.String({ minLength: 1 }),
-  mail: Type.String({ minLength: 1 }),
-  userPassword: Type.Optional(Type.String()),
+  uid: Type.String({ minLength: 1, maxLength: 64 }),
+  givenName: Type.String({ minLength: 1, maxLength: 255 }),
+  sn: Type.String({ minLength: 1, maxLength: 255 }),
+  mail: Type.String({ minLength: 1, maxLength: 320 }),
+  userPassword: Type.Optional(Type.String({ maxLength: 1024 })),
   status: Type.Optional(UserStatusInput),
-  groupIds: Type.Optional(Type.Array(Type.Integer())),
+  groupIds: Type.Optional(Type.Array(RowId(), { maxItems: 1000 })),
 };
 const statusOf = (status: string | undefined) =>
   status === 'disabled' ? 'suspended' : (status as UserStatus | undefined);
@@ -84,9 +84,22 @@ export async function userRoutes(api: Api, services: Services) {
 
   api.delete(
     '/users/:uidNumber',
-    { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } },
+    {
+      schema: {
+        tags,
+        summary:
+          'Delete a user; 409 has_containers while they own containers, unless reassignTo names the user who takes them over',
+        params: Params,
+        querystring: Type.Object({
+          reassignTo: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 64, description: 'username of the new owner' }),
+          ),
+        }),
+        response: responses({ 204: Type.Null() }),
+      },
+    },
     async (request, reply) => {
-      await users.delete(request.params.uidNumber);
+      await users.delete(request.params.uidNumber, request.query.reassignTo);
       return reply.code(204).send(null);
     },
   );
@@ -96,7 +109,7 @@ export async function userRoutes(api: Api, services: Services) {
     {
       schema: {
         tags,
-        body: Type.Object({ email: Type.String({ minLength: 1 }) }),
+        body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) }),
         response: responses({ 200: Data(Type.Object({ email: Type.String(), message: Type.String() })) }),
       },
     },
@@ -109,7 +122,10 @@ export async function userRoutes(api: Api, services: Services) {
       schema: {
         tags,
         summary: 'Send an announcement to every active user',
-        body: Type.Object({ subject: Type.String({ minLength: 1 }), message: Type.String({ minLength: 1 }) }),
+        body: Type.Object({
+          subject: Type.String({ minLength: 1, maxLength: 255 }),
+          message: Type.String({ minLength: 1, maxLength: 100_000 }),
+        }),
         response: responses({
           200: Data(
             Type.Object({

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { validationFailed, type SecretBox } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
+import { cleanSsoAdmission, SSO_ADMISSION_DEFAULTS, type SsoAdmission } from './sso-admission.ts';
 
 export interface EnvVarDefault {
   key: string;
@@ -8,7 +9,7 @@ export interface EnvVarDefault {
   description: string;
 }
 
-export interface Settings {
+export interface Settings extends SsoAdmission {
   smtpUrl: string;
   smtpNoreplyAddress: string;
   defaultContainerEnvVars: EnvVarDefault[];
@@ -20,6 +21,12 @@ export interface Settings {
 export type SettingsUpdate = Partial<Omit<Settings, 'inventoryToken'>> & { inventoryToken?: string | null };
 
 const SECRET_KEYS = new Set<keyof Settings>(['smtpUrl', 'inventoryToken']);
+/** Stored as JSON. */
+const LIST_KEYS = new Set<keyof Settings>([
+  'defaultContainerEnvVars',
+  'ssoAllowedDomains',
+  'ssoAllowedGroups',
+]);
 const MASK = '********';
 const CACHE_MS = 5_000;
 
@@ -30,6 +37,7 @@ const DEFAULTS: Settings = {
   inventoryUrl: '',
   inventoryToken: '',
   bannerMessage: '',
+  ...SSO_ADMISSION_DEFAULTS,
 };
 
 /**
@@ -53,8 +61,9 @@ export class SettingsService {
       if (!(key in DEFAULTS)) continue;
       const name = key as keyof Settings;
       const plain = SECRET_KEYS.has(name) && value ? this.secrets.open(value) : value;
-      (settings as unknown as Record<string, unknown>)[name] =
-        name === 'defaultContainerEnvVars' ? (JSON.parse(plain || '[]') as EnvVarDefault[]) : plain;
+      (settings as unknown as Record<string, unknown>)[name] = LIST_KEYS.has(name)
+        ? (JSON.parse(plain || '[]') as unknown[])
+        : plain;
     }
     this.cache = { settings, at: Date.now() };
     return settings;
@@ -82,7 +91,9 @@ export class SettingsService {
     }
     if (input.defaultContainerEnvVars !== undefined)
       next.defaultContainerEnvVars = input.defaultContainerEnvVars;
-    validate(next);
+    const fields: Record<string, string> = {};
+    Object.assign(next, cleanSsoAdmission(input, fields));
+    validate(next, fields);
 
     await this.db.transaction().execute(async (trx) => {
       for (const [key, value] of Object.entries(next)) {
@@ -100,12 +111,11 @@ export class SettingsService {
 }
 
 function serialize(key: keyof Settings, value: unknown, secrets: SecretBox): string {
-  const text = key === 'defaultContainerEnvVars' ? JSON.stringify(value) : String(value);
+  const text = LIST_KEYS.has(key) ? JSON.stringify(value) : String(value);
   return SECRET_KEYS.has(key) && text ? secrets.seal(text) : text;
 }
 
-function validate(next: Partial<Settings>) {
-  const fields: Record<string, string> = {};
+function validate(next: Partial<Settings>, fields: Record<string, string>) {
   if (next.smtpUrl && !/^smtps?:\/\//.test(next.smtpUrl))
     fields.smtpUrl = 'must start with smtp:// or smtps://';
   if (next.smtpUrl) {

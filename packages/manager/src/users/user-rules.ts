@@ -1,4 +1,4 @@
-import { validationFailed, type FieldErrors } from '@app/server-kit';
+import { notFound, validationFailed, type FieldErrors } from '@app/server-kit';
 import { MIN_PASSWORD_LENGTH } from '../auth/passwords.ts';
 
 const UID = /^[a-z_][a-z0-9_.-]{0,31}$/;
@@ -22,3 +22,7 @@ export function checkUserFields(input: UserFieldsInput) {
   }
   if (Object.keys(fields).length) throw validationFailed(fields);
 }
+
+/** 404 user_not_found: one answer for a name nobody has and a user who may not be chosen here. */
+export const userNotFound = (username: string) =>
+  notFound(`No active user named "${username}".`, 'user_not_found');

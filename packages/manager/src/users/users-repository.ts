@@ -2,7 +2,6 @@ import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transac
 import type { ManagerDB, UsersTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 
-export const FIRST_UID_NUMBER = 2000;
 export const DEFAULT_GROUP_GID = 2000;
 export const ADMIN_GROUP_GID = 2001;
 
@@ -50,6 +49,17 @@ export function isAdminExpression(eb: ExpressionBuilder<ManagerDB, 'users'>) {
 
 export const fullName = (givenName: string, sn: string) => `${givenName} ${sn}`.trim();
 
+/**
+ * The username behind a uidNumber column of the outer query (`table.column`): the user's, or for a
+ * deleted user the name it had — never that of a newcomer who took the name since.
+ */
+export function usernameOf(column: string) {
+  const ref = sql.ref(column);
+  return sql<string | null>`coalesce(
+    (select named.uid from users named where named.uid_number = ${ref}),
+    (select former.uid from deleted_users former where former.uid_number = ${ref}))`;
+}
+
 export class UsersRepository {
   constructor(private readonly db: Kysely<ManagerDB>) {}
 
@@ -59,6 +69,17 @@ export class UsersRepository {
 
   findByMail(mail: string, db: Db = this.db) {
     return db.selectFrom('users').selectAll().where('mail', '=', mail.toLowerCase()).executeTakeFirst();
+  }
+
+  /** The uidNumbers of these usernames (of current users; unknown names are left out). */
+  async numbersOf(uids: string[], db: Db = this.db): Promise<Map<string, number>> {
+    if (!uids.length) return new Map();
+    const rows = await db
+      .selectFrom('users')
+      .select(['uid', 'uid_number'])
+      .where('uid', 'in', uids)
+      .execute();
+    return new Map(rows.map((row) => [row.uid, row.uid_number]));
   }
 
   findByNumber(uidNumber: number, db: Db = this.db) {
@@ -120,28 +141,40 @@ export class UsersRepository {
   }
 
   /**
-   * Inserts a user with the next free uidNumber. Between concurrent inserts the primary key decides;
-   * callers retry the transaction on a uid_number clash (see retryOnConflict).
+   * Inserts a user with a uidNumber never handed out before: the persisted high-water mark, raised in
+   * the caller's transaction (concurrent inserts wait for each other on its row), so the number of a
+   * deleted user is never reused.
    */
   async insert(
     db: Db,
     values: Omit<UserRow, 'uid_number' | 'created_at' | 'updated_at' | 'cn'>,
   ): Promise<UserRow> {
-    const max = await db
-      .selectFrom('users')
-      .select((eb) => eb.fn.max('uid_number').as('max'))
-      .executeTakeFirst();
+    const { last_value: uidNumber } = await db
+      .updateTable('id_counters')
+      .set((eb) => ({ last_value: eb('last_value', '+', 1) }))
+      .where('name', '=', 'uid_number')
+      .returning('last_value')
+      .executeTakeFirstOrThrow();
     const now = nowIso();
     const row: UserRow = {
       ...values,
       mail: values.mail.toLowerCase(),
       cn: fullName(values.given_name, values.sn),
-      uid_number: Math.max(Number(max?.max ?? 0) + 1, FIRST_UID_NUMBER),
+      uid_number: uidNumber,
       created_at: now,
       updated_at: now,
     };
     await db.insertInto('users').values(row).execute();
     return row;
+  }
+
+  /** Removes a user, keeping the name it had for the references that outlive it. */
+  async remove(db: Db, user: Pick<UserRow, 'uid_number' | 'uid'>): Promise<void> {
+    await db
+      .insertInto('deleted_users')
+      .values({ uid_number: user.uid_number, uid: user.uid, deleted_at: nowIso() })
+      .execute();
+    await db.deleteFrom('users').where('uid_number', '=', user.uid_number).execute();
   }
 
   async setGroups(db: Db, uidNumber: number, gidNumbers: number[]): Promise<void> {

@@ -1,11 +1,12 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { badRequest, notFound, retryOnConflict, type DialectName } from '@app/server-kit';
+import { badRequest, conflict, notFound, type DialectName } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { nowIso } from '../common/time.ts';
-import { checkUserFields } from './user-rules.ts';
+import type { ContainersRepository } from '../containers/containers-repository.ts';
+import { checkUserFields, userNotFound } from './user-rules.ts';
 import { fullName, UsersRepository, type User, type UserStatus } from './users-repository.ts';
 
 export interface UserInput {
@@ -29,6 +30,7 @@ export class UsersService {
     private readonly dialect: DialectName,
     private readonly sessions: SessionStore,
     private readonly principals: PrincipalCache,
+    private readonly containers: ContainersRepository,
   ) {
     this.repo = new UsersRepository(db);
   }
@@ -47,21 +49,19 @@ export class UsersService {
   async create(input: UserInput): Promise<User> {
     checkUserFields(input);
     const passwordHash = input.userPassword ? await hashPassword(input.userPassword) : null;
-    return retryOnConflict(['uid_number'], () =>
-      this.db.transaction().execute(async (trx) => {
-        await this.checkGroups(trx, input.groupIds);
-        const row = await this.repo.insert(trx, {
-          uid: input.uid,
-          given_name: input.givenName,
-          sn: input.sn,
-          mail: input.mail,
-          password_hash: passwordHash,
-          status: input.status ?? 'pending',
-        });
-        await this.repo.setGroups(trx, row.uid_number, input.groupIds ?? []);
-        return this.get(row.uid_number, trx);
-      }),
-    );
+    return this.db.transaction().execute(async (trx) => {
+      await this.checkGroups(trx, input.groupIds);
+      const row = await this.repo.insert(trx, {
+        uid: input.uid,
+        given_name: input.givenName,
+        sn: input.sn,
+        mail: input.mail,
+        password_hash: passwordHash,
+        status: input.status ?? 'pending',
+      });
+      await this.repo.setGroups(trx, row.uid_number, input.groupIds ?? []);
+      return this.get(row.uid_number, trx);
+    });
   }
 
   /** Partial update: omitted fields keep their value; a blank password keeps the password. */
@@ -98,10 +98,32 @@ export class UsersService {
     return user;
   }
 
-  async delete(uidNumber: number): Promise<void> {
-    const result = await this.db.deleteFrom('users').where('uid_number', '=', uidNumber).executeTakeFirst();
-    if (!Number(result.numDeletedRows)) throw notFound('User not found.');
+  /**
+   * Deletes a user; their sessions, API keys and shares go with the account. A user who still owns
+   * containers is kept (409 has_containers naming them) unless `reassignTo` names the user who takes
+   * them over, in the same transaction.
+   */
+  async delete(uidNumber: number, reassignTo?: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const user = await this.repo.findByNumber(uidNumber, trx);
+      if (!user) throw notFound('User not found.');
+      const heir = reassignTo === undefined ? undefined : await this.heir(trx, user.uid_number, reassignTo);
+      const owned = await this.containers.hostnamesOwnedBy(uidNumber, trx);
+      if (owned.length && !heir) throw stillOwns(user.uid, uidNumber, owned);
+      if (owned.length && heir) await this.containers.reassignOwner(trx, uidNumber, heir);
+      await this.repo.remove(trx, user);
+    });
     this.principals.clear();
+  }
+
+  private async heir(trx: Transaction<ManagerDB>, leaving: number, username: string): Promise<number> {
+    const name = username.trim().toLowerCase();
+    const heir = await this.repo.findByUid(name, trx);
+    if (!heir) throw userNotFound(name);
+    if (heir.uid_number === leaving) {
+      throw badRequest('Give the containers to another user.', { reassignTo: 'must name another user' });
+    }
+    return heir.uid_number;
   }
 
   async activeRecipients(): Promise<{ uid: string; mail: string }[]> {
@@ -132,4 +154,16 @@ export class UsersService {
   async lockUsers(trx: Transaction<ManagerDB>) {
     if (this.dialect === 'postgres') await sql`lock table users in share row exclusive mode`.execute(trx);
   }
+}
+
+function stillOwns(uid: string, uidNumber: number, hostnames: string[]) {
+  const shown = hostnames.slice(0, 10).join(', ');
+  const more = hostnames.length > 10 ? ` and ${hostnames.length - 10} more` : '';
+  const count = `${hostnames.length} container${hostnames.length === 1 ? '' : 's'}`;
+  return conflict(
+    `${uid} still owns ${count} (${shown}${more}). Delete them, or give them to another user with ` +
+      `DELETE /api/v1/users/${uidNumber}?reassignTo=<username>.`,
+    undefined,
+    'has_containers',
+  );
 }

@@ -47,15 +47,19 @@ export function volumeStorageDir(volumeStorage: string, root: string): string {
   return posix.join(cleanAbsolutePath(root) ?? '/mnt/pve', pathSegment(volumeStorage.trim()));
 }
 
-/** `<storage dir>/<site id>/<owner>/<hostname>/<volume name>`, each component made safe. */
+/**
+ * `<storage dir>/<site id>/<owner uidNumber>/<hostname>/<volume name>`, each component made safe. The
+ * owner is their immutable number, not their username, so a newcomer who registers the name of a
+ * deleted user never lands in that user's folders. (Volumes provisioned before keep their stored path.)
+ */
 export function volumeHostPath(
   storageDir: string,
-  parts: { siteId: number; owner: string; hostname: string; name: string },
+  parts: { siteId: number; ownerUid: number; hostname: string; name: string },
 ): string {
   return posix.join(
     storageDir,
     String(parts.siteId),
-    pathSegment(parts.owner),
+    String(parts.ownerUid),
     pathSegment(parts.hostname),
     pathSegment(parts.name),
   );

@@ -16,7 +16,7 @@ export interface VolumeWaitOptions {
 export interface VolumeOwner {
   id: number;
   siteId: number;
-  owner: string;
+  ownerUid: number;
   hostname: string;
 }
 
@@ -49,9 +49,9 @@ export class VolumeWaiter {
     const volumes = await this.repo.forContainer(container.id);
     if (!volumes.length) return [];
     const storageDir = volumeStorageDir(node.volumeStorage, this.options.storageRoot);
-    const { siteId, owner, hostname } = container;
+    const { siteId, ownerUid, hostname } = container;
     await this.repo.provision(volumes, (volume) =>
-      volumeHostPath(storageDir, { siteId, owner, hostname, name: volume.name }),
+      volumeHostPath(storageDir, { siteId, ownerUid, hostname, name: volume.name }),
     );
     let current = await this.repo.forContainer(container.id);
     const waiting = current.filter((volume) => volume.status !== 'ready');

@@ -151,7 +151,7 @@ export async function buildWorld(test: TestManager): Promise<World> {
       return client;
     },
     async pendingJobOfOwner() {
-      return (await test.manager.services.jobs.enqueue('nobody.handles.this', {}, 'olivia')).id;
+      return (await test.manager.services.jobs.enqueue('nobody.handles.this', {}, uidOf('olivia'))).id;
     },
     ids: {
       site,

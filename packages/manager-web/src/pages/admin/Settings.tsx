@@ -17,6 +17,7 @@ import type { Settings } from '../../api/types.ts';
 import { BannerText } from '../../components/Banner.tsx';
 import { KeyValueEditor } from '../../components/KeyValueEditor.tsx';
 import { PageHeader, QueryState } from '../../components/common.tsx';
+import { SsoAdmissionFields } from './SsoAdmissionFields.tsx';
 
 function SettingsForm({ settings }: { settings: Settings }) {
   const client = useQueryClient();
@@ -85,6 +86,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
             errors={form.errors}
           />
         </Fieldset>
+        <SsoAdmissionFields form={form} />
         <Fieldset legend="Inventory">
           <Stack>
             <TextInput

@@ -19,7 +19,8 @@ import { useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group as UserGroup, User, UserStatus } from '../../api/types.ts';
-import { ConfirmButton, EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
+import { EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
+import { DeleteUserButton } from './DeleteUser.tsx';
 
 interface UserValues {
   uid: string;
@@ -192,14 +193,6 @@ export function UsersPage() {
     },
     onError: (error) => showError(error),
   });
-  const remove = useMutation({
-    mutationFn: (user: User) => api.delete(`/users/${user.uidNumber}`),
-    onSuccess: () => {
-      showSuccess('User deleted');
-      void client.invalidateQueries({ queryKey: ['users'] });
-    },
-    onError: (error) => showError(error),
-  });
 
   const visible = useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -313,12 +306,7 @@ export function UsersPage() {
                           <Button size="xs" variant="default" onClick={() => setEditing(user)}>
                             Edit
                           </Button>
-                          <ConfirmButton
-                            label="Delete"
-                            title={`Delete ${user.uid}`}
-                            message="The account is removed. Its containers stay and keep their owner name."
-                            onConfirm={() => remove.mutateAsync(user)}
-                          />
+                          <DeleteUserButton user={user} users={users.data ?? []} />
                         </Group>
                       </Table.Td>
                     </Table.Tr>

@@ -13,11 +13,18 @@ const OIDC_ERRORS: Record<string, string> = {
   login_failed: 'Single sign-on failed. Try again.',
 };
 
-/** Only same-site paths: never an absolute URL handed in through the query string. */
+/**
+ * Only paths on this site: the target is resolved as the browser would resolve it (which drops tabs and
+ * newlines and reads `\` as `/`), and anything that lands on another origin becomes `/`.
+ */
 export function safeRedirect(target: string | null): string {
-  return target && target.startsWith('/') && !target.startsWith('//') && !target.includes('\\')
-    ? target
-    : '/';
+  if (!target?.startsWith('/')) return '/';
+  try {
+    const url = new URL(target, window.location.origin);
+    return url.origin === window.location.origin ? url.pathname + url.search + url.hash : '/';
+  } catch {
+    return '/';
+  }
 }
 
 export function LoginPage() {

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -68,7 +68,7 @@ export function ResetCompletePage() {
   const [busy, setBusy] = useState(false);
   const form = useForm({
     mode: 'controlled',
-    initialValues: { password: '', confirmPassword: '' },
+    initialValues: { password: '', confirmPassword: '', revokeApiKeys: true },
     validate: {
       password: (v) => (v.length >= 8 ? null : 'At least 8 characters'),
       confirmPassword: (v, values) => (v === values.password ? null : 'The passwords differ'),
@@ -123,6 +123,10 @@ export function ResetCompletePage() {
               required
               autoComplete="new-password"
               {...form.getInputProps('confirmPassword')}
+            />
+            <Checkbox
+              label="Also revoke my API keys (recommended if someone else may have one)"
+              {...form.getInputProps('revokeApiKeys', { type: 'checkbox' })}
             />
             <Button type="submit" loading={busy}>
               Change password

@@ -56,4 +56,11 @@ export const SettingsSchema = Type.Object({
   inventoryUrl: Type.String(),
   inventoryToken: Type.String(),
   bannerMessage: Type.String(),
+  ssoAllowedDomains: Type.Array(Type.String(), {
+    description: 'e-mail domains whose new single sign-on users are active at once',
+  }),
+  ssoAllowedGroups: Type.Array(Type.String(), {
+    description: 'groups (in the groups claim) whose new single sign-on users are active at once',
+  }),
+  ssoGroupsClaim: Type.String({ description: 'claim that lists the groups (default groups)' }),
 });
