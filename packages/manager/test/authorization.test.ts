@@ -12,7 +12,8 @@ describe('who may call what (manager)', () => {
   let test: TestManager;
   let world: World;
   beforeAll(async () => {
-    test = await startFleetManager();
+    // Every caller shares the loopback address: quotas are another test's subject.
+    test = await startFleetManager({ QUOTA_PER_ADDRESS: '1000' });
     world = await buildWorld(test);
   }, 60_000);
   afterAll(async () => {

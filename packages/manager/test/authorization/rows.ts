@@ -182,7 +182,7 @@ export const ROWS: Row[] = [
   {
     route: 'POST /auth/password-reset/request',
     expect: open(200),
-    request: fixed('/auth/password-reset/request', { usernameOrEmail: 'nobody-here' }),
+    request: () => ({ path: '/auth/password-reset/request', body: { usernameOrEmail: unique('nobody') } }),
   },
   {
     route: 'GET /auth/password-reset/{token}',
