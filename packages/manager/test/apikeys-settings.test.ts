@@ -109,6 +109,7 @@ describe('settings', () => {
       inventoryUrl: '',
       inventoryToken: '',
       bannerMessage: '',
+      registryAllowlist: [],
     });
   });
 

@@ -9,3 +9,4 @@ export * from './client-address.ts';
 export * from './shutdown.ts';
 export * from './openapi.ts';
 export * from './schemas.ts';
+export * from './outbound/index.ts';

@@ -33,7 +33,7 @@ export function createContainerServices(
   const repo = new ContainersRepository(db);
   const servicesRepo = new ServicesRepository(db, config.containers.transportPorts);
   const resourcesRepo = new ResourceRequestsRepository(db);
-  const imageMetadata = new ImageMetadataService(config.containers);
+  const imageMetadata = new ImageMetadataService(config.containers, core.settings, ctx.log);
   const volumes = new VolumesRepository(db);
   const deps: ContainerDeps = {
     db,

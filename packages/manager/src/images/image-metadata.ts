@@ -1,6 +1,10 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { GuardedClient, HostAllowlist, OutboundError } from '@app/server-kit';
 import type { ContainersConfig } from '../containers/containers-config.ts';
+import type { SettingsService } from '../settings/settings-service.ts';
 import { isTemplateVolume, parseImageReference } from './image-reference.ts';
-import { RegistryClient, registryError, type ImageConfig } from './registry-client.ts';
+import { RegistryClient, type ImageConfig } from './registry-client.ts';
+import { registryUnreachable } from './registry-errors.ts';
 import { DEFAULT_PLATFORM, type Platform } from './platform.ts';
 
 export interface ImageMetadata {
@@ -16,9 +20,17 @@ const LABEL =
 
 const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-/** Image metadata for the new-container form, read from the image's registry. */
+/**
+ * Image metadata for the new-container form, read from the image's registry — an address any
+ * signed-in user chooses, so only through the guarded client: registries on loopback or private
+ * networks only when allowlisted in the settings (the operator's REGISTRY_MIRROR counts as allowlisted).
+ */
 export class ImageMetadataService {
-  constructor(private readonly config: ContainersConfig) {}
+  constructor(
+    private readonly config: ContainersConfig,
+    private readonly settings: SettingsService,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   /** What the image of `platform` (picked from a manifest list / OCI index) declares. */
   async lookup(image: string, platform: Platform = DEFAULT_PLATFORM): Promise<ImageMetadata> {
@@ -33,14 +45,23 @@ export class ImageMetadataService {
 
   private async imageConfig(image: string, platform: Platform): Promise<ImageConfig> {
     const reference = parseImageReference(image, this.config.registryMirror);
-    const signal = AbortSignal.timeout(this.config.registryTimeoutMs);
+    const client = new GuardedClient({ allowlist: await this.allowlist() });
     try {
-      return await new RegistryClient(reference, signal).config(platform);
+      const signal = AbortSignal.timeout(this.config.registryTimeoutMs);
+      return await new RegistryClient(reference, client, signal).config(platform);
     } catch (error) {
-      if (signal.aborted)
-        throw registryError(`The registry did not answer within ${this.config.registryTimeoutMs} ms.`);
-      throw error;
+      if (!(error instanceof OutboundError)) throw error;
+      this.log.warn({ image, detail: error.message }, 'image registry unreachable or refused');
+      throw registryUnreachable();
+    } finally {
+      await client.close();
     }
+  }
+
+  private async allowlist(): Promise<HostAllowlist> {
+    const { registryAllowlist } = await this.settings.get();
+    const mirror = this.config.registryMirror ? [new URL(this.config.registryMirror).host] : [];
+    return new HostAllowlist([...registryAllowlist, ...mirror]);
   }
 }
 

@@ -12,6 +12,12 @@ const SettingsInput = Type.Object({
   inventoryUrl: Type.Optional(Type.String()),
   inventoryToken: Type.Optional(Nullable(Type.String())),
   bannerMessage: Type.Optional(Type.String()),
+  registryAllowlist: Type.Optional(
+    Type.Array(Type.String({ maxLength: 300 }), {
+      maxItems: 100,
+      description: 'registries (host or host:port) users may reach on loopback or private networks',
+    }),
+  ),
   // Names the original system used.
   netboxUrl: Type.Optional(Type.String()),
   netboxToken: Type.Optional(Nullable(Type.String())),

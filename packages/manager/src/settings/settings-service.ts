@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { validationFailed, type SecretBox } from '@app/server-kit';
+import { formatAllowedHost, parseAllowedHost, validationFailed, type SecretBox } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 
 export interface EnvVarDefault {
@@ -15,11 +15,18 @@ export interface Settings {
   inventoryUrl: string;
   inventoryToken: string;
   bannerMessage: string;
+  /**
+   * Registries (`host` or `host:port`) users may have the manager read image metadata from although
+   * they are on loopback or a private network, plain HTTP included.
+   */
+  registryAllowlist: string[];
 }
 
 export type SettingsUpdate = Partial<Omit<Settings, 'inventoryToken'>> & { inventoryToken?: string | null };
 
 const SECRET_KEYS = new Set<keyof Settings>(['smtpUrl', 'inventoryToken']);
+/** Settings stored as JSON text. */
+const JSON_KEYS = new Set<keyof Settings>(['defaultContainerEnvVars', 'registryAllowlist']);
 const MASK = '********';
 const CACHE_MS = 5_000;
 
@@ -30,6 +37,7 @@ const DEFAULTS: Settings = {
   inventoryUrl: '',
   inventoryToken: '',
   bannerMessage: '',
+  registryAllowlist: [],
 };
 
 /**
@@ -53,8 +61,9 @@ export class SettingsService {
       if (!(key in DEFAULTS)) continue;
       const name = key as keyof Settings;
       const plain = SECRET_KEYS.has(name) && value ? this.secrets.open(value) : value;
-      (settings as unknown as Record<string, unknown>)[name] =
-        name === 'defaultContainerEnvVars' ? (JSON.parse(plain || '[]') as EnvVarDefault[]) : plain;
+      (settings as unknown as Record<string, unknown>)[name] = JSON_KEYS.has(name)
+        ? (JSON.parse(plain || '[]') as unknown)
+        : plain;
     }
     this.cache = { settings, at: Date.now() };
     return settings;
@@ -82,7 +91,9 @@ export class SettingsService {
     }
     if (input.defaultContainerEnvVars !== undefined)
       next.defaultContainerEnvVars = input.defaultContainerEnvVars;
+    if (input.registryAllowlist !== undefined) next.registryAllowlist = input.registryAllowlist;
     validate(next);
+    if (next.registryAllowlist) next.registryAllowlist = canonicalHosts(next.registryAllowlist);
 
     await this.db.transaction().execute(async (trx) => {
       for (const [key, value] of Object.entries(next)) {
@@ -100,7 +111,7 @@ export class SettingsService {
 }
 
 function serialize(key: keyof Settings, value: unknown, secrets: SecretBox): string {
-  const text = key === 'defaultContainerEnvVars' ? JSON.stringify(value) : String(value);
+  const text = JSON_KEYS.has(key) ? JSON.stringify(value) : String(value);
   return SECRET_KEYS.has(key) && text ? secrets.seal(text) : text;
 }
 
@@ -125,7 +136,22 @@ function validate(next: Partial<Settings>) {
       fields[`defaultContainerEnvVars.${index}.key`] = 'must be a valid environment variable name';
     }
   });
+  next.registryAllowlist?.forEach((entry, index) => {
+    if (entry.trim() && !parseAllowedHost(entry)) {
+      fields[`registryAllowlist.${index}`] =
+        'must be a host or host:port such as registry.example or 127.0.0.1:5000 (no scheme or path)';
+    }
+  });
   if (Object.keys(fields).length) throw validationFailed(fields);
+}
+
+/** Valid allowlist entries in their canonical form, each once; blank lines dropped. */
+function canonicalHosts(entries: string[]): string[] {
+  const hosts = entries.flatMap((entry) => {
+    const host = parseAllowedHost(entry);
+    return host ? [formatAllowedHost(host)] : [];
+  });
+  return [...new Set(hosts)];
 }
 
 function maskUrlPassword(url: string): string {

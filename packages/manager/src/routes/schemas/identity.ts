@@ -56,4 +56,5 @@ export const SettingsSchema = Type.Object({
   inventoryUrl: Type.String(),
   inventoryToken: Type.String(),
   bannerMessage: Type.String(),
+  registryAllowlist: Type.Array(Type.String()),
 });
