@@ -13,13 +13,23 @@ const decodeQuotedPrintable = (value: string) =>
     .replace(/=\r?\n/g, '')
     .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
-/** A real SMTP server on loopback that keeps every message it receives. */
-export async function startMailSink() {
+/**
+ * A real SMTP server on loopback that keeps every message it receives. With `acceptLogins` it offers
+ * AUTH (PLAIN, LOGIN, over plain text) and keeps every username and password it is sent.
+ */
+export async function startMailSink(options: { acceptLogins?: boolean } = {}) {
   const messages: CapturedMail[] = [];
+  const logins: Array<{ username?: string | undefined; password?: string | null | undefined }> = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
     authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    disabledCommands: options.acceptLogins ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    allowInsecureAuth: true,
+    authMethods: ['PLAIN', 'LOGIN'],
+    onAuth(auth, _session, callback) {
+      logins.push({ username: auth.username, password: auth.password });
+      callback(null, { user: auth.username ?? 'anonymous' });
+    },
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -42,7 +52,9 @@ export async function startMailSink() {
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
     messages,
+    logins,
     /** Resolves with the next message for `to` (already received or still to come). */
     async next(to: string, timeoutMs = 5000): Promise<CapturedMail> {
       const deadline = Date.now() + timeoutMs;

@@ -217,7 +217,7 @@ describe('sites and nodes', () => {
       ).toBe(403);
     });
 
-    it('PUT resets omitted fields, keeps nodeType and a blank secret, replaces a given secret', async () => {
+    it('PUT resets omitted fields, keeps nodeType and a blank secret (while apiUrl stays), replaces a given secret', async () => {
       const full = await admin.put(`/sites/${siteId}/nodes/${nodeId}`, {
         name: 'pve1',
         ipv4Address: '10.0.0.5',
@@ -253,7 +253,7 @@ describe('sites and nodes', () => {
         volumeStorage: 'local-lvm',
         networkBridge: 'vmbr0',
         nvidiaAvailable: false,
-        hasSecret: true,
+        hasSecret: false, // it went with the apiUrl it was for
       });
       await admin.put(`/sites/${siteId}/nodes/${nodeId}`, { name: 'pve1', secret: 'new-secret' });
       const connection = await test.manager.services.nodes.connection(siteId, nodeId);

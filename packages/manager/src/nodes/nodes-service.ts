@@ -5,6 +5,7 @@ import { nowIso } from '../common/time.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import type { NodeConnection } from '../providers/types.ts';
 import { checkEngineHost, nodeRuleViolations, parseNodeType, type NodeType } from './node-rules.ts';
+import { secretStaysWith } from './node-destination.ts';
 
 /** A node as the API shows it: its connection without the secret, and whether it has one. */
 export type Node = Omit<NodeConnection, 'secret'> & { hasSecret: boolean };
@@ -119,16 +120,24 @@ export class NodesService {
     return toNode(row);
   }
 
-  /** Full update: omitted fields go back to their defaults; nodeType and a blank secret are kept. */
+  /**
+   * Full update: omitted fields go back to their defaults; nodeType is kept, and so is a blank secret —
+   * unless the node now points elsewhere (see secretStaysWith), which drops it.
+   */
   async update(siteId: number, id: number, input: NodeInput): Promise<Node> {
     const current = await this.row(siteId, id);
     const nodeType = input.nodeType === undefined ? current.node_type : parseNodeType(input.nodeType);
     const values = this.columns(input, nodeType);
+    const stays = secretStaysWith(destinationOf(current), destinationOf(values));
     const row = await this.db
       .updateTable('nodes')
       .set({
         ...values,
-        ...(input.secret ? { secret_sealed: this.secrets.seal(input.secret) } : {}),
+        ...(input.secret
+          ? { secret_sealed: this.secrets.seal(input.secret) }
+          : stays
+            ? {}
+            : { secret_sealed: null }),
         updated_at: nowIso(),
       })
       .where('id', '=', id)
@@ -188,6 +197,11 @@ export class NodesService {
     return { ...node, secret: row.secret_sealed ? this.secrets.open(row.secret_sealed) : null };
   }
 }
+
+const destinationOf = (row: { api_url: string | null; tls_verify: number | null }) => ({
+  apiUrl: row.api_url,
+  tlsVerify: row.tls_verify === null ? null : Boolean(row.tls_verify),
+});
 
 const hasContainers = () =>
   conflict('Delete or move the containers of this node first.', undefined, 'has_containers');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { formatAllowedHost, parseAllowedHost, validationFailed, type SecretBox } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
+import { MASK, maskUrlPassword, secretKeptFor, unmaskUrlPassword } from './masked-secrets.ts';
 
 export interface EnvVarDefault {
   key: string;
@@ -27,7 +28,6 @@ export type SettingsUpdate = Partial<Omit<Settings, 'inventoryToken'>> & { inven
 const SECRET_KEYS = new Set<keyof Settings>(['smtpUrl', 'inventoryToken']);
 /** Settings stored as JSON text. */
 const JSON_KEYS = new Set<keyof Settings>(['defaultContainerEnvVars', 'registryAllowlist']);
-const MASK = '********';
 const CACHE_MS = 5_000;
 
 const DEFAULTS: Settings = {
@@ -83,12 +83,18 @@ export class SettingsService {
     const current = await this.get();
     const next: Partial<Settings> = {};
     if (input.smtpUrl !== undefined) next.smtpUrl = unmaskUrlPassword(input.smtpUrl.trim(), current.smtpUrl);
-    if (input.inventoryToken === null) next.inventoryToken = '';
-    else if (input.inventoryToken && input.inventoryToken !== MASK)
-      next.inventoryToken = input.inventoryToken;
     for (const key of ['smtpNoreplyAddress', 'inventoryUrl', 'bannerMessage'] as const) {
       if (input[key] !== undefined) next[key] = input[key].trim();
     }
+    if (input.inventoryToken === null) next.inventoryToken = '';
+    else if (input.inventoryToken && input.inventoryToken !== MASK)
+      next.inventoryToken = input.inventoryToken;
+    else if (
+      next.inventoryUrl !== undefined &&
+      next.inventoryUrl !== current.inventoryUrl &&
+      !secretKeptFor(current.inventoryUrl, next.inventoryUrl)
+    )
+      next.inventoryToken = '';
     if (input.defaultContainerEnvVars !== undefined)
       next.defaultContainerEnvVars = input.defaultContainerEnvVars;
     if (input.registryAllowlist !== undefined) next.registryAllowlist = input.registryAllowlist;
@@ -152,29 +158,4 @@ function canonicalHosts(entries: string[]): string[] {
     return host ? [formatAllowedHost(host)] : [];
   });
   return [...new Set(hosts)];
-}
-
-function maskUrlPassword(url: string): string {
-  if (!url) return url;
-  try {
-    const parsed = new URL(url);
-    if (!parsed.password) return url;
-    parsed.password = MASK;
-    return parsed.toString();
-  } catch {
-    return '';
-  }
-}
-
-/** A URL sent back with the masked password keeps the stored password. */
-function unmaskUrlPassword(url: string, stored: string): string {
-  if (!url.includes(MASK) || !stored) return url;
-  try {
-    const parsed = new URL(url);
-    if (decodeURIComponent(parsed.password) !== MASK) return url;
-    parsed.password = new URL(stored).password;
-    return parsed.toString();
-  } catch {
-    return url;
-  }
 }
