@@ -5,6 +5,7 @@ import { containers } from './003_containers.ts';
 import { siteAgents } from './004_site_agents.ts';
 import { imageEnvironment } from './005_image_environment.ts';
 import { configChangeTriggers } from './006_config_change_triggers.ts';
+import { nodeTlsFingerprint } from './008_node_tls_fingerprint.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -13,4 +14,5 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '004_site_agents': siteAgents(dialect),
   '005_image_environment': imageEnvironment,
   '006_config_change_triggers': configChangeTriggers(dialect),
+  '008_node_tls_fingerprint': nodeTlsFingerprint,
 });

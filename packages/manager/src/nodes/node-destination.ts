@@ -2,6 +2,7 @@
 export interface NodeDestination {
   apiUrl: string | null;
   tlsVerify: boolean | null;
+  tlsFingerprint: string | null;
 }
 
 /** Scheme, host and port of an API URL (a unix socket: its path); the URL itself when it does not parse. */
@@ -12,8 +13,9 @@ function endpointOf(apiUrl: string | null): string | null {
   return `${url.protocol}//${url.host}`;
 }
 
-/** How the peer is checked: `ca` (default, also when unset) or `none`. */
-const checkOf = (node: NodeDestination) => (node.tlsVerify === false ? 'none' : 'ca');
+/** How the peer is checked: against a pinned fingerprint, the CAs (default, also when unset), or not. */
+const checkOf = (node: NodeDestination) =>
+  node.tlsFingerprint ? `pin ${node.tlsFingerprint}` : node.tlsVerify === false ? 'none' : 'ca';
 
 /**
  * Whether a node's stored secret may stay when its connection settings change from `before` to
@@ -22,5 +24,6 @@ const checkOf = (node: NodeDestination) => (node.tlsVerify === false ? 'none' : 
  */
 export function secretStaysWith(before: NodeDestination, after: NodeDestination): boolean {
   if (endpointOf(before.apiUrl) !== endpointOf(after.apiUrl)) return false;
-  return checkOf(after) === checkOf(before) || checkOf(before) === 'none';
+  const [from, to] = [checkOf(before), checkOf(after)];
+  return to === from || from === 'none' || (from === 'ca' && to.startsWith('pin '));
 }

@@ -1,5 +1,12 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { conflict, isForeignKeyViolation, notFound, validationFailed, type SecretBox } from '@app/server-kit';
+import {
+  conflict,
+  isForeignKeyViolation,
+  normalizeFingerprint,
+  notFound,
+  validationFailed,
+  type SecretBox,
+} from '@app/server-kit';
 import type { ManagerDB, NodesTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { SitesService } from '../sites/sites-service.ts';
@@ -19,6 +26,7 @@ export interface NodeInput {
   tokenId?: string | null | undefined;
   secret?: string | null | undefined;
   tlsVerify?: boolean | null | undefined;
+  tlsFingerprint?: string | null | undefined;
   imageStorage?: string | null | undefined;
   volumeStorage?: string | null | undefined;
   networkBridge?: string | null | undefined;
@@ -174,6 +182,7 @@ export class NodesService {
       nodeType,
       ipv4Address: input.ipv4Address ?? null,
       apiUrl: input.apiUrl ?? null,
+      tlsFingerprint: input.tlsFingerprint ?? null,
     };
     if (nodeType === 'engine') checkEngineHost(node.apiUrl);
     const fields = nodeRuleViolations(node);
@@ -185,6 +194,7 @@ export class NodesService {
       api_url: node.apiUrl,
       token_id: input.tokenId ?? null,
       tls_verify: input.tlsVerify === undefined || input.tlsVerify === null ? null : input.tlsVerify ? 1 : 0,
+      tls_fingerprint: node.tlsFingerprint === null ? null : normalizeFingerprint(node.tlsFingerprint)!,
       image_storage: input.imageStorage ?? NODE_DEFAULTS.imageStorage,
       volume_storage: input.volumeStorage ?? NODE_DEFAULTS.volumeStorage,
       network_bridge: input.networkBridge ?? NODE_DEFAULTS.networkBridge,
@@ -198,9 +208,14 @@ export class NodesService {
   }
 }
 
-const destinationOf = (row: { api_url: string | null; tls_verify: number | null }) => ({
+const destinationOf = (row: {
+  api_url: string | null;
+  tls_verify: number | null;
+  tls_fingerprint: string | null;
+}) => ({
   apiUrl: row.api_url,
   tlsVerify: row.tls_verify === null ? null : Boolean(row.tls_verify),
+  tlsFingerprint: row.tls_fingerprint,
 });
 
 const hasContainers = () =>
@@ -215,6 +230,7 @@ export const toNode = (row: Selectable<NodesTable>): Node => ({
   apiUrl: row.api_url,
   tokenId: row.token_id,
   tlsVerify: row.tls_verify === null ? null : Boolean(row.tls_verify),
+  tlsFingerprint: row.tls_fingerprint,
   imageStorage: row.image_storage,
   volumeStorage: row.volume_storage,
   networkBridge: row.network_bridge,

@@ -1,4 +1,5 @@
 import { parseEngineHost } from '../../nodes/node-rules.ts';
+import type { TlsPolicy } from '@app/server-kit';
 import { asTransportError, httpCall, readJson, readText, type HttpEndpoint } from '../http.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 
@@ -37,16 +38,16 @@ export class EngineClient {
 
   constructor(
     apiUrl: string,
-    tlsVerify: boolean,
+    tls: TlsPolicy,
     private readonly timeoutMs: number,
   ) {
     const host = parseEngineHost(apiUrl);
     if (!host) throw new NodeUnreachableError(`"${apiUrl}" is not a container-engine host`);
     this.endpoint =
       host.kind === 'unix'
-        ? { origin: 'http://docker', socketPath: host.socketPath, tlsVerify: true }
-        : { origin: host.origin, tlsVerify };
-    this.key = `${apiUrl}|${tlsVerify}`;
+        ? { origin: 'http://docker', socketPath: host.socketPath, tls: { verify: true } }
+        : { origin: host.origin, tls };
+    this.key = `${apiUrl}|${tls.verify}|${tls.fingerprint ?? ''}`;
   }
 
   /** The negotiated API version and whether the daemon is Podman. */
