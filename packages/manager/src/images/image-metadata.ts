@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { GuardedClient, HostAllowlist, OutboundError } from '@app/server-kit';
 import type { ContainersConfig } from '../containers/containers-config.ts';
+import { ENV_LIMITS } from '../containers/container-rules.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { isTemplateVolume, parseImageReference } from './image-reference.ts';
 import { RegistryClient, type ImageConfig } from './registry-client.ts';
@@ -17,6 +18,10 @@ export interface ImageMetadata {
 
 const LABEL =
   /^org\.mieweb\.opensource-server\.services\.http(?:\.([^.]+))?\.(port|hostnameSuffix|requireAuth)$/;
+
+/** The strings of what should be a list of them (a registry may send anything). */
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 
 const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
@@ -77,7 +82,7 @@ export function describe(config: ImageConfig): ImageMetadata {
   const http = new Map<string, { port?: number; hostnameSuffix?: string; requireAuth?: boolean }>();
   for (const [label, value] of Object.entries(config.Labels ?? {})) {
     const match = LABEL.exec(label);
-    if (!match) continue;
+    if (!match || typeof value !== 'string') continue;
     const name = match[1] ?? '';
     const entry = http.get(name) ?? {};
     if (match[2] === 'port') entry.port = Number(value);
@@ -93,10 +98,14 @@ export function describe(config: ImageConfig): ImageMetadata {
       requireAuth: entry.requireAuth ?? false,
     }));
 
-  const command = [...(config.Entrypoint ?? []), ...(config.Cmd ?? [])];
-  const env = (config.Env ?? []).flatMap((line) => {
-    const index = line.indexOf('=');
-    return index > 0 ? [{ key: line.slice(0, index), value: line.slice(index + 1) }] : [];
-  });
+  const command = [...strings(config.Entrypoint), ...strings(config.Cmd)];
+  const env = strings(config.Env)
+    .flatMap((line) => {
+      const index = line.indexOf('=');
+      const entry = { key: line.slice(0, index), value: line.slice(index + 1) };
+      const fits = entry.key.length <= ENV_LIMITS.keyLength && entry.value.length <= ENV_LIMITS.valueLength;
+      return index > 0 && fits ? [entry] : [];
+    })
+    .slice(0, ENV_LIMITS.count);
   return { ports, httpServices, entrypoint: command.length ? command.map(quote).join(' ') : null, env };
 }

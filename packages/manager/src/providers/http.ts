@@ -1,5 +1,11 @@
 import { Agent, fetch, type Response } from 'undici';
-import { tlsPolicyConnector, type TlsPolicy } from '@app/server-kit';
+import {
+  BodyTooLargeError,
+  formatBytes,
+  readTextLimited,
+  tlsPolicyConnector,
+  type TlsPolicy,
+} from '@app/server-kit';
 import { NodeUnreachableError, ProviderError, type NodeConnection } from './types.ts';
 
 export interface HttpEndpoint {
@@ -128,11 +134,23 @@ export async function httpCall(endpoint: HttpEndpoint, call: HttpCall): Promise<
   }
 }
 
-/** Reads a whole body, mapping a stall or a dropped connection to NodeUnreachableError. */
+/** The most of one answer a node or engine is read for (a node is not ours to trust with our memory). */
+export const MAX_NODE_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a whole body, at most MAX_NODE_ANSWER_BYTES (a larger one is a ProviderError saying so), mapping
+ * a stall or a dropped connection to NodeUnreachableError.
+ */
 export async function readText(response: Response, what: string, signal?: AbortSignal): Promise<string> {
   try {
-    return await response.text();
+    return await readTextLimited(response, MAX_NODE_ANSWER_BYTES);
   } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      throw new ProviderError(
+        `${what}: the answer is larger than ${formatBytes(MAX_NODE_ANSWER_BYTES)}; it was not read`,
+        response.status,
+      );
+    }
     throw asTransportError(error, what, signal);
   }
 }

@@ -4,11 +4,12 @@ import { Data, Nullable, responses } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { EnvVarDefaultSchema, SettingsSchema } from './schemas/identity.ts';
+import { ENV_LIMITS } from '../containers/container-rules.ts';
 
 const SettingsInput = Type.Object({
   smtpUrl: Type.Optional(Type.String()),
   smtpNoreplyAddress: Type.Optional(Type.String()),
-  defaultContainerEnvVars: Type.Optional(Type.Array(EnvVarDefaultSchema)),
+  defaultContainerEnvVars: Type.Optional(Type.Array(EnvVarDefaultSchema, { maxItems: ENV_LIMITS.count })),
   inventoryUrl: Type.Optional(Type.String()),
   inventoryToken: Type.Optional(Nullable(Type.String())),
   bannerMessage: Type.Optional(Type.String()),
