@@ -12,6 +12,7 @@ import type { NodePlatform } from '../providers/types.ts';
 import { DEFAULT_PLATFORM } from '../images/platform.ts';
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
+import type { HttpNameGuard } from '../dns/http-name-guard.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
 import {
   parseService,
@@ -58,7 +59,11 @@ export interface ContainerDeps {
   providers: ProviderRegistry;
   domains: ExternalDomainsRepository;
   dns: CrossSiteDns;
+  httpNames: HttpNameGuard;
 }
+
+export const httpNamesOf = (services: NewService[]) =>
+  services.flatMap((service) => (service.kind === 'http' ? [service] : []));
 
 export const userNotFound = (username: string) => notFound(`No user named "${username}".`, 'user_not_found');
 
@@ -176,6 +181,7 @@ export class ContainersService {
     ];
     await this.assertUsers([owner, ...collaborators]);
     const services = await this.parseServices(input.services ?? {});
+    await this.deps.httpNames.admit(principal, site, httpNamesOf(services));
     const defaults = (await this.deps.settings.get()).defaultContainerEnvVars;
     const environment = mergeEnvironment(defaults, input.environmentVars);
     const nvidia = Boolean(input.nvidiaRequested);

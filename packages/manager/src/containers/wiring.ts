@@ -5,6 +5,7 @@ import type { UsersRepository } from '../users/users-repository.ts';
 import { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import { CloudflareClient } from '../dns/cloudflare-client.ts';
 import { CrossSiteDns } from '../dns/cross-site-dns.ts';
+import { HttpNameGuard } from '../dns/http-name-guard.ts';
 import { ServicesRepository } from '../services/services-repository.ts';
 import { ImageMetadataService } from '../images/image-metadata.ts';
 import { ResourceRequestsRepository } from '../resource-requests/resource-requests-repository.ts';
@@ -26,10 +27,8 @@ export function createContainerServices(
 ) {
   const { db, config, secrets } = ctx;
   const domains = new ExternalDomainsRepository(db, secrets);
-  const dns = new CrossSiteDns(
-    domains,
-    new CloudflareClient(config.containers.dnsProviderApiUrl, config.containers.dnsTimeoutMs),
-  );
+  const dnsClient = new CloudflareClient(config.containers.dnsProviderApiUrl, config.containers.dnsTimeoutMs);
+  const dns = new CrossSiteDns(domains, dnsClient);
   const repo = new ContainersRepository(db);
   const servicesRepo = new ServicesRepository(db, config.containers.transportPorts);
   const resourcesRepo = new ResourceRequestsRepository(db);
@@ -47,6 +46,7 @@ export function createContainerServices(
     providers: fleet.providers,
     domains,
     dns,
+    httpNames: new HttpNameGuard(domains, dnsClient),
   };
   const containers = new ContainersService(deps);
   registerContainerJobs(fleet.jobHandlers, {
