@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
 import { AppError, forbidden, notFound, retryOnConflict } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -27,6 +28,7 @@ import { checkHostname, blankToNull, imageOf, mergeEnvironment, type EnvVar } fr
 import { StatusResolver, type ContainerStatus } from './container-status.ts';
 import { toContainer, type Container } from './container-view.ts';
 import { chooseNode, leastLoadedNode } from './node-choice.ts';
+import { NODE_FAILURE_FOR_USERS } from '../nodes/node-visibility.ts';
 import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
 
 export interface CreateInput {
@@ -60,6 +62,7 @@ export interface ContainerDeps {
   domains: ExternalDomainsRepository;
   dns: CrossSiteDns;
   httpNames: HttpNameGuard;
+  log: FastifyBaseLogger;
 }
 
 export const httpNamesOf = (services: NewService[]) =>
@@ -102,6 +105,7 @@ export class ContainersService {
         services: serviceMap.get(record.id) ?? [],
         collaborators: collaboratorMap.get(record.id) ?? [],
         site: { sshHost },
+        showNodeAddress: principal.isAdmin,
       }),
     );
   }
@@ -113,10 +117,10 @@ export class ContainersService {
   }
 
   async get(principal: Principal, siteId: number, id: number): Promise<Container> {
-    return this.view(await this.record(principal, siteId, id, 'read'));
+    return this.view(await this.record(principal, siteId, id, 'read'), principal);
   }
 
-  async view(record: ContainerRecord): Promise<Container> {
+  async view(record: ContainerRecord, viewer: Principal): Promise<Container> {
     const site = await this.deps.sites.get(record.siteId);
     const [statuses, services, collaborators, sshHost] = await Promise.all([
       this.status.resolve([record]),
@@ -129,6 +133,7 @@ export class ContainersService {
       services,
       collaborators,
       site: { sshHost },
+      showNodeAddress: viewer.isAdmin,
     });
   }
 
@@ -259,7 +264,7 @@ export class ContainersService {
         `The container is being created (job ${record.creationJobId}); wait for it or cancel the job first.`,
       );
     }
-    if (record.containerId) await this.removeInstance(record);
+    if (record.containerId) await this.removeInstance(record, principal);
     const site = await this.deps.sites.get(siteId);
     const services = await this.deps.services.forContainer(record.id);
     await repo.delete(record.id);
@@ -271,14 +276,16 @@ export class ContainersService {
   }
 
   /** Deletes the provider instance first; the row is only deleted once the instance is gone. */
-  private async removeInstance(record: ContainerRecord) {
+  private async removeInstance(record: ContainerRecord, principal: Principal) {
+    /** What the node said goes to administrators and the log; others get a generic sentence. */
+    const nodeFailure = (code: string, detail: string) => {
+      this.deps.log.warn({ node: record.nodeName, container: record.id, detail }, 'instance not deleted');
+      const said = principal.isAdmin ? detail : NODE_FAILURE_FOR_USERS;
+      return new AppError(502, code, `${said} The container was not deleted.`);
+    };
     const live = await this.status.instanceOf(record);
     if (!live.reachable) {
-      throw new AppError(
-        502,
-        'node_unreachable',
-        `Node ${record.nodeName} cannot be reached (${live.reason}); the container was not deleted.`,
-      );
+      throw nodeFailure('node_unreachable', `Node ${record.nodeName} cannot be reached (${live.reason}).`);
     }
     if (!live.instance) return;
     if (live.instance.hostname.toLowerCase() !== record.hostname) {
@@ -295,10 +302,9 @@ export class ContainersService {
         log: async () => undefined,
       });
     } catch (error) {
-      throw new AppError(
-        502,
+      throw nodeFailure(
         'provider_error',
-        `Node ${record.nodeName} could not delete instance ${record.containerId}: ${error instanceof Error ? error.message : String(error)}; the container was not deleted.`,
+        `Node ${record.nodeName} could not delete instance ${record.containerId}: ${error instanceof Error ? error.message : String(error)}.`,
       );
     } finally {
       this.deps.providers.invalidate(node.id);

@@ -47,6 +47,7 @@ export function createContainerServices(
     domains,
     dns,
     httpNames: new HttpNameGuard(domains, dnsClient),
+    log: ctx.log,
   };
   const containers = new ContainersService(deps);
   registerContainerJobs(fleet.jobHandlers, {
