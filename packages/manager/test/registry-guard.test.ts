@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegistryFake } from '@app/fakes';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
+import { jobEnds } from './container-helpers.ts';
 
 /**
  * Image references are chosen by any signed-in user: the manager must not become their way into the
@@ -67,6 +68,33 @@ describe('image lookups reach only public registries and allowlisted ones', () =
     expect(registry.requests).toEqual([]);
   });
 
+  it('a container cannot be made from a registry the manager may not reach: its node would pull from there', async () => {
+    const create = (hostname: string, template: string) =>
+      alice.post(base.replace('/metadata', ''), { hostname, template });
+    for (const template of [
+      `${registry.host}/acme/web:1`,
+      `localhost:${registry.port}/acme/web:1`,
+      '10.1.2.3:5000/acme/web:1',
+      '[fd00::1]/acme/web:1',
+    ]) {
+      const refused = await create('pull1', template);
+      expect(refused.status, `${template}: ${refused.text}`).toBe(400);
+      expect(refused.body.error).toMatchObject({
+        code: 'invalid_request',
+        fields: { template: expect.stringMatching(/allowlist/) },
+      });
+    }
+    expect((await alice.get(base.replace('/metadata', ''))).body.data).toEqual([]);
+    for (const [hostname, template] of [
+      ['hub1', 'debian:12'],
+      ['tmpl1', 'local:vztmpl/debian-12-standard_12.7-1_amd64.tar.zst'],
+    ] as const) {
+      const created = await create(hostname, template);
+      expect(created.status, created.text).toBe(201);
+      expect(await jobEnds(alice, created.body.data.jobId)).toBe('success');
+    }
+  });
+
   it('reaches an allowlisted registry (plain HTTP too); a closed port there gets the same answer', async () => {
     const message = await refusal();
     const saved = await admin.put('/settings', { registryAllowlist: [registry.host, '127.0.0.1:1'] });
@@ -80,6 +108,13 @@ describe('image lookups reach only public registries and allowlisted ones', () =
     const allowed = await lookup(`${registry.host}/acme/web:1`);
     expect(allowed.status, allowed.text).toBe(200);
     expect(allowed.body.data.ports).toEqual([{ port: 80, protocol: 'tcp' }]);
+    const created = await alice.post(base.replace('/metadata', ''), {
+      hostname: 'allowed1',
+      template: `${registry.host}/acme/web:1`,
+    });
+    expect(created.status, created.text).toBe(201);
+    // Its job reads the image too: let it finish before the registry is told to misbehave.
+    expect(await jobEnds(alice, created.body.data.jobId)).toBe('success');
     // The allowlist names hosts as written: another name for the same address is not on it.
     await expectRefused(`localhost:${registry.port}/acme/web:1`, message);
     await expectRefused('127.0.0.1:1/acme/web:1', message);

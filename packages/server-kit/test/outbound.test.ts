@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GuardedClient,
   HostAllowlist,
+  hostRefusalReason,
   normalizeFingerprint,
   OutboundError,
   parseAllowedHost,
@@ -55,6 +56,13 @@ describe('which addresses users may make the server call', () => {
     '2a00:1450::1',
   ])('lets %s through', (address) => {
     expect(refusedAddressReason(address)).toBeUndefined();
+  });
+
+  it('judges a host by its address or by what its name resolves to', async () => {
+    expect(await hostRefusalReason('localhost')).toMatch(/resolves to/);
+    expect(await hostRefusalReason('[::1]')).toBe('loopback');
+    expect(await hostRefusalReason('10.0.0.1')).toBe('private');
+    expect(await hostRefusalReason('8.8.8.8')).toBeUndefined();
   });
 
   it('reads allowlist entries as host or host:port, and nothing else', () => {

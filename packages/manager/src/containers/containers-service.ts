@@ -14,6 +14,7 @@ import { DEFAULT_PLATFORM } from '../images/platform.ts';
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
 import type { HttpNameGuard } from '../dns/http-name-guard.ts';
+import type { ImageMetadataService } from '../images/image-metadata.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
 import {
   parseService,
@@ -62,6 +63,7 @@ export interface ContainerDeps {
   domains: ExternalDomainsRepository;
   dns: CrossSiteDns;
   httpNames: HttpNameGuard;
+  images: ImageMetadataService;
   log: FastifyBaseLogger;
 }
 
@@ -177,6 +179,8 @@ export class ContainersService {
     const site = await this.deps.sites.get(siteId);
     const hostname = checkHostname(input.hostname);
     const image = imageOf(input.template, input.customTemplate);
+    // The node pulls the image: a user's choice of registry is held to the outbound policy.
+    if (!principal.isAdmin) await this.deps.images.assertPullable(image);
     const owner = input.username?.trim() || principal.uid;
     if (owner !== principal.uid && !principal.isAdmin) {
       throw forbidden('Only administrators can create containers for another user.');

@@ -47,6 +47,7 @@ export function createContainerServices(
     domains,
     dns,
     httpNames: new HttpNameGuard(domains, dnsClient),
+    images: imageMetadata,
     log: ctx.log,
   };
   const containers = new ContainersService(deps);

@@ -1,5 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { GuardedClient, HostAllowlist, OutboundError } from '@app/server-kit';
+import {
+  badRequest,
+  effectivePort,
+  GuardedClient,
+  HostAllowlist,
+  hostRefusalReason,
+  OutboundError,
+} from '@app/server-kit';
 import type { ContainersConfig } from '../containers/containers-config.ts';
 import { ENV_LIMITS } from '../containers/container-rules.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
@@ -46,6 +53,30 @@ export class ImageMetadataService {
   async declaredVolumes(image: string, platform: Platform = DEFAULT_PLATFORM): Promise<string[]> {
     if (isTemplateVolume(image)) return [];
     return Object.keys((await this.imageConfig(image, platform)).Volumes ?? {});
+  }
+
+  /**
+   * 400 when the image's registry is one users may not reach (loopback, private, … by address or by
+   * what its name resolves to now) and not allowlisted: the node would pull from there on the user's
+   * behalf. Hypervisor templates and references that do not parse are the node's to judge.
+   */
+  async assertPullable(image: string): Promise<void> {
+    if (isTemplateVolume(image)) return;
+    let registry: URL;
+    try {
+      registry = new URL(parseImageReference(image, this.config.registryMirror).baseUrl);
+    } catch {
+      return;
+    }
+    if ((await this.allowlist()).allows(registry.hostname, effectivePort(registry))) return;
+    const reason = await hostRefusalReason(registry.hostname);
+    if (!reason) return;
+    this.log.info({ image, reason }, 'image registry refused for a container');
+    throw badRequest(
+      `The image ${image} is on a registry in a loopback or private network (${registry.host}); an ` +
+        'administrator must add it to the registry allowlist in the settings first.',
+      { template: 'names a private registry that is not on the registry allowlist' },
+    );
   }
 
   private async imageConfig(image: string, platform: Platform): Promise<ImageConfig> {

@@ -19,8 +19,10 @@ const REFUSED_IPV4: Array<[string, number, string]> = [
   ['240.0.0.0', 4, 'reserved'],
 ];
 
-/** IPv6 ranges refused as they are (those that embed an IPv4 address are judged by it instead). */
+/** IPv6 ranges refused as they are (other addresses that embed an IPv4 address are judged by it). */
 const REFUSED_IPV6: Array<[string, number, string]> = [
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
   ['100::', 64, 'discard'],
   ['64:ff9b:1::', 48, 'local-use NAT64'],
   ['2001::', 32, 'Teredo'],
@@ -82,8 +84,9 @@ export function refusedAddressReason(address: string): string | undefined {
   if (family === 4) return IPV4.find((range) => range.list.check(address, 'ipv4'))?.what;
   if (family !== 6) return 'not an IP address';
   const words = ipv6Words(address);
-  const inner = embeddedIpv4(words);
-  if (inner !== undefined) return refusedAddressReason(inner);
   const canonical = words.map((word) => word.toString(16)).join(':');
-  return IPV6.find((range) => range.list.check(canonical, 'ipv6'))?.what;
+  const range = IPV6.find((entry) => entry.list.check(canonical, 'ipv6'));
+  if (range) return range.what;
+  const inner = embeddedIpv4(words);
+  return inner === undefined ? undefined : refusedAddressReason(inner);
 }

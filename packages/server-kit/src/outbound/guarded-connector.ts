@@ -1,4 +1,10 @@
-import { lookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
+import {
+  lookup,
+  promises as dns,
+  type LookupAddress,
+  type LookupAllOptions,
+  type LookupOptions,
+} from 'node:dns';
 import { isIP } from 'node:net';
 import { buildConnector } from 'undici';
 import { refusedAddressReason } from './address-policy.ts';
@@ -34,6 +40,29 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
     if (options.all) return callback(null, addresses);
     return callback(null, addresses[0].address, addresses[0].family);
   });
+}
+
+/**
+ * Why a connection to `hostname` would be refused now — an internal IP address, or a name resolving to
+ * one — or undefined (also when the name does not resolve within `timeoutMs`). For checks ahead of a
+ * call someone else makes (a node pulling an image); calls of ours go through guardedConnector.
+ */
+export async function hostRefusalReason(hostname: string, timeoutMs = 2_000): Promise<string | undefined> {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (isIP(bare)) return refusedAddressReason(bare);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
+  try {
+    const addresses = await Promise.race([dns.lookup(bare, { all: true }), late]);
+    const refused = addresses?.find((entry) => refusedAddressReason(entry.address));
+    return refused
+      ? `${bare} resolves to ${refused.address} (${refusedAddressReason(refused.address)})`
+      : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
