@@ -34,6 +34,35 @@ export async function addDomain(
   return row.id;
 }
 
+/** A container row put in place directly (as if adopted from its node), running; returns its id. */
+export async function insertContainer(
+  test: TestManager,
+  values: { hostname: string; owner: string; nodeId: number; containerId: string },
+): Promise<number> {
+  const now = new Date().toISOString();
+  const row = await test.manager.database.db
+    .insertInto('containers')
+    .values({
+      hostname: values.hostname,
+      owner: values.owner,
+      node_id: values.nodeId,
+      container_id: values.containerId,
+      status: 'running',
+      template: 'debian',
+      ipv4_address: null,
+      mac_address: null,
+      creation_job_id: null,
+      entrypoint: null,
+      environment_vars: '{}',
+      nvidia_requested: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** Waits for a job to end and returns its status. */
 export async function jobEnds(client: ManagerClient, jobId: number): Promise<string> {
   return eventually(async () => {

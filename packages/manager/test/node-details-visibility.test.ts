@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxFake } from '@app/fakes';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
+import { insertContainer } from './container-helpers.ts';
 
 const TOKEN = 'root@pam!manager';
 const SECRET = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
@@ -35,29 +36,12 @@ describe('node details are for administrators', () => {
         secret: SECRET,
       })
     ).body.data.id;
-    const now = new Date().toISOString();
-    containerId = (
-      await test.manager.database.db
-        .insertInto('containers')
-        .values({
-          hostname: 'alices',
-          owner: 'alice',
-          node_id: nodeId,
-          container_id: '150',
-          status: 'running',
-          template: 'debian',
-          ipv4_address: null,
-          mac_address: null,
-          creation_job_id: null,
-          entrypoint: null,
-          environment_vars: '{}',
-          nvidia_requested: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    containerId = await insertContainer(test, {
+      hostname: 'alices',
+      owner: 'alice',
+      nodeId,
+      containerId: '150',
+    });
   });
   afterAll(async () => {
     await test.close();

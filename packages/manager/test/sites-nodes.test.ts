@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
+import { insertContainer } from './container-helpers.ts';
 
 describe('sites and nodes', () => {
   let test: TestManager;
@@ -296,26 +297,7 @@ describe('sites and nodes', () => {
     });
 
     it('refuses to delete a node with containers (409 has_containers) and a site with nodes (409 has_nodes)', async () => {
-      const now = new Date().toISOString();
-      await test.manager.database.db
-        .insertInto('containers')
-        .values({
-          hostname: 'web1',
-          owner: 'alice',
-          node_id: nodeId,
-          container_id: '101',
-          status: 'running',
-          template: 'debian',
-          ipv4_address: null,
-          mac_address: null,
-          creation_job_id: null,
-          entrypoint: null,
-          environment_vars: '{}',
-          nvidia_requested: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertContainer(test, { hostname: 'web1', owner: 'alice', nodeId, containerId: '101' });
       const blocked = await admin.delete(`/sites/${siteId}/nodes/${nodeId}`);
       expect(blocked.status).toBe(409);
       expect(blocked.body.error.code).toBe('has_containers');

@@ -1,21 +1,11 @@
-import {
-  Button,
-  Checkbox,
-  Group,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  TextInput,
-} from '@mantine/core';
+import { Checkbox, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Node, NodeType } from '../../api/types.ts';
-import { PageHeader, QueryState } from '../../components/common.tsx';
+import { PageHeader, QueryState, SubmitOrCancel } from '../../components/common.tsx';
 import { FingerprintInput } from './FingerprintInput.tsx';
 
 interface NodeValues {
@@ -153,14 +143,7 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
           label="NVIDIA GPU available for passthrough"
           {...form.getInputProps('nvidiaAvailable', { type: 'checkbox' })}
         />
-        <Group>
-          <Button type="submit" loading={save.isPending}>
-            Save node
-          </Button>
-          <Button variant="default" component={Link} to={`/sites/${siteId}/nodes`}>
-            Cancel
-          </Button>
-        </Group>
+        <SubmitOrCancel label="Save node" loading={save.isPending} cancelTo={`/sites/${siteId}/nodes`} />
       </Stack>
     </form>
   );

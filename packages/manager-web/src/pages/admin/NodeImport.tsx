@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  PasswordInput,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Anchor, Paper, PasswordInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,7 +6,7 @@ import { Link, useParams } from 'react-router';
 import { api, ApiError } from '../../api/client.ts';
 import { showError } from '../../api/errors.ts';
 import type { Node } from '../../api/types.ts';
-import { ErrorState, PageHeader } from '../../components/common.tsx';
+import { ErrorState, PageHeader, SubmitOrCancel } from '../../components/common.tsx';
 import { FingerprintInput } from './FingerprintInput.tsx';
 
 export function NodeImportPage() {
@@ -93,14 +82,7 @@ export function NodeImportPage() {
               disabled={Boolean(form.values.tlsFingerprint.trim())}
               {...form.getInputProps('tlsVerify', { type: 'checkbox' })}
             />
-            <Group>
-              <Button type="submit" loading={run.isPending}>
-                Import
-              </Button>
-              <Button variant="default" component={Link} to={`/sites/${siteId}/nodes`}>
-                Cancel
-              </Button>
-            </Group>
+            <SubmitOrCancel label="Import" loading={run.isPending} cancelTo={`/sites/${siteId}/nodes`} />
           </Stack>
         </form>
       </Paper>
