@@ -1,7 +1,7 @@
 // Shared plumbing: every fake extends FakeServer (listeners, controls, request log).
 export { FakeServer } from './shared/fake-server.ts';
 export type { FakeServerOptions } from './shared/fake-server.ts';
-export type { FailureSpec, RecordedRequest, RequestMatch } from './shared/controls.ts';
+export type { FailureSpec, RecordedRequest, ReplySpec, RequestMatch } from './shared/controls.ts';
 export { testCertificate, testCertificatePem } from './shared/tls.ts';
 export type { TlsMaterial } from './shared/tls.ts';
 

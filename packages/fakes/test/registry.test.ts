@@ -193,4 +193,16 @@ describe('OCI registry fake', () => {
     expect(((await res.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('UNKNOWN');
     expect((await client.get('/v2/library/nginx/manifests/1.27')).status).toBe(200);
   });
+
+  it('serves a given answer instead of its own on demand (replyNext), then its own again', async () => {
+    fake.replyNext(1, {
+      path: /\/blobs\//,
+      reply: (req) => ({ status: 307, headers: { location: `http://cdn.invalid${req.path}` } }),
+    });
+    const path = `/v2/library/nginx/blobs/sha256:${'0'.repeat(64)}`;
+    const redirected = await fetch(`${fake.url}${path}`, { redirect: 'manual' });
+    expect(redirected.status).toBe(307);
+    expect(redirected.headers.get('location')).toBe(`http://cdn.invalid${path}`);
+    expect((await fetch(`${fake.url}${path}`, { redirect: 'manual' })).status).toBe(401);
+  });
 });

@@ -215,6 +215,11 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await page.getByLabel('Name 1').fill('TZ');
     await page.getByLabel('Value 1').fill('UTC');
     await page.getByLabel('Description 1').fill('time zone');
+    const allowlist = page.getByLabel('Registry allowlist');
+    await allowlist.fill('127.0.0.1:5000\nhttp://registry.lan');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText(/line 2: must be a host or host:port/).waitFor();
+    await allowlist.fill('127.0.0.1:5000\nregistry.lan');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved').waitFor();
     const banner = page.getByTestId('banner');
@@ -226,6 +231,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       smtpNoreplyAddress: 'noreply@example.test',
       bannerMessage: 'Upgrade on Friday: [details](https://example.test/upgrade)',
       defaultContainerEnvVars: [{ key: 'TZ', value: 'UTC', description: 'time zone' }],
+      registryAllowlist: ['127.0.0.1:5000', 'registry.lan'],
     });
     await context.close();
   });

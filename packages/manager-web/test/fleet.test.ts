@@ -71,7 +71,7 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
     await context.close();
   });
 
-  it('imports a Proxmox VE cluster: a wrong password keeps the form, the right one brings nodes and containers', async () => {
+  it('imports a Proxmox VE cluster: an unpinned self-signed certificate or a wrong password keeps the form, the right ones bring nodes and containers', async () => {
     const { admin } = suite;
     const cluster = await startImportCluster('pw-123456');
     try {
@@ -90,9 +90,17 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
       await password.fill('not-the-password');
       await page.getByRole('button', { name: 'Import', exact: true }).click();
 
-      // The cluster refuses the login: the error stays in the form, and so does what was typed.
+      // The cluster's certificate is self-signed: without a pin nothing is sent.
       const failure = page.getByTestId('import-error');
-      await failure.getByText(/^Import from the hypervisor cluster failed/).waitFor();
+      await failure.getByText(/certificate is not trusted/).waitFor();
+      expect(cluster.requests).toEqual([]);
+
+      // Pinned, the cluster refuses the login: the error stays in the form, and so does what was typed.
+      await page.getByLabel(/^Certificate fingerprint/).fill(cluster.fingerprint.toLowerCase());
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await failure
+        .getByText(/^Import from the hypervisor cluster failed: login as root@pam failed/)
+        .waitFor();
       expect(await apiUrl.inputValue()).toBe(cluster.url);
       expect(await username.inputValue()).toBe('root@pam');
       expect(await password.inputValue()).toBe('not-the-password');
@@ -129,6 +137,28 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
     } finally {
       await cluster.stop();
     }
+  });
+
+  it("pins a node's certificate from the node form; a fingerprint that is not one is shown at its field", async () => {
+    const { admin } = suite;
+    const siteId = await addSite(admin, 'pinned');
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page.goto(`/sites/${siteId}/nodes/new`);
+    await page.getByLabel(/^Name/).fill('pve-pinned');
+    await page.getByLabel(/^API URL/).fill('https://127.0.0.1:1');
+    const fingerprint = page.getByLabel(/^Certificate fingerprint/);
+    await fingerprint.fill('AB:CD');
+    await page.getByRole('button', { name: 'Save node' }).click();
+    await page.getByText(/must be the certificate's SHA-256 fingerprint/).waitFor();
+    const pin = Array.from({ length: 32 }, (_, index) => index.toString(16).padStart(2, '0')).join(':');
+    await fingerprint.fill(pin);
+    await page.getByRole('button', { name: 'Save node' }).click();
+    await page.waitForURL(new RegExp(`/sites/${siteId}/nodes/\\d+$`));
+    await page.getByTestId('node-tls').getByText(`pinned ${pin.toUpperCase()}`).waitFor();
+    const [node] = (await admin.get(`/sites/${siteId}/nodes`)).body.data as Array<{ tlsFingerprint: string }>;
+    expect(node!.tlsFingerprint).toBe(pin.toUpperCase());
+    expect(seen.errors).toEqual([]);
+    await context.close();
   });
 
   it('lists the site agents that checked in, with their host and the time since their check-in', async () => {

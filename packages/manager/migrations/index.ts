@@ -6,6 +6,7 @@ import { siteAgents } from './004_site_agents.ts';
 import { imageEnvironment } from './005_image_environment.ts';
 import { configChangeTriggers } from './006_config_change_triggers.ts';
 import { identityHardening } from './007_identity_hardening.ts';
+import { nodeTlsFingerprint } from './008_node_tls_fingerprint.ts';
 import { agentTokens } from './009_agent_tokens.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
@@ -16,5 +17,6 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '005_image_environment': imageEnvironment,
   '006_config_change_triggers': configChangeTriggers(dialect),
   '007_identity_hardening': identityHardening(dialect),
+  '008_node_tls_fingerprint': nodeTlsFingerprint,
   '009_agent_tokens': agentTokens,
 });

@@ -112,6 +112,7 @@ describe('settings', () => {
       ssoAllowedDomains: [],
       ssoAllowedGroups: [],
       ssoGroupsClaim: 'groups',
+      registryAllowlist: [],
     });
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { SecretBox } from '@app/server-kit';
-import type { ManagerClient, TestManager } from './helpers.ts';
+import { uidNumberOf, type ManagerClient, type TestManager } from './helpers.ts';
 import { eventually, siteInput } from './fleet-helpers.ts';
 
 /** Inserts an external domain directly (its endpoints belong to another issue). */
@@ -26,6 +26,35 @@ export async function addDomain(
       dns_provider_api_key_sealed: values.apiKey ? secrets.seal(values.apiKey) : null,
       site_id: values.siteId,
       auth_server: values.authServer ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A container row put in place directly (as if adopted from its node), running; returns its id. */
+export async function insertContainer(
+  test: TestManager,
+  values: { hostname: string; owner: string; nodeId: number; containerId: string },
+): Promise<number> {
+  const now = new Date().toISOString();
+  const row = await test.manager.database.db
+    .insertInto('containers')
+    .values({
+      hostname: values.hostname,
+      owner_uid_number: await uidNumberOf(test, values.owner),
+      node_id: values.nodeId,
+      container_id: values.containerId,
+      status: 'running',
+      template: 'debian',
+      ipv4_address: null,
+      mac_address: null,
+      creation_job_id: null,
+      entrypoint: null,
+      environment_vars: '{}',
+      nvidia_requested: 0,
       created_at: now,
       updated_at: now,
     })

@@ -38,11 +38,13 @@ export const checkin = (siteId: number, extra: Record<string, unknown> = {}) => 
 });
 
 /**
- * A Proxmox VE cluster to import from, logged in to as root@pam with `password`: node alpha runs
- * container 200 (imported-a, with a MAC address), node beta holds the stopped container 201 (imported-b).
+ * A Proxmox VE cluster to import from over HTTPS (self-signed: pin `cluster.fingerprint`), logged in to
+ * as root@pam with `password`: node alpha runs container 200 (imported-a, with a MAC address), node
+ * beta holds the stopped container 201 (imported-b).
  */
 export async function startImportCluster(password: string): Promise<ProxmoxFake> {
   const cluster = await new ProxmoxFake({
+    tls: true,
     nodes: ['alpha', 'beta'],
     users: { 'root@pam': password },
     taskDurationMs: 0,

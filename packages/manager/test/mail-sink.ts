@@ -15,16 +15,25 @@ const decodeQuotedPrintable = (value: string) =>
 
 /**
  * A real SMTP server on loopback that keeps every message it receives. With `held`, it accepts
- * connections but answers no MAIL FROM until `release()` — a mail server that is slow to answer.
+ * connections but answers no MAIL FROM until `release()` — a mail server that is slow to answer. With
+ * `acceptLogins` it offers AUTH (PLAIN, LOGIN, over plain text) and keeps every username and password
+ * it is sent.
  */
-export async function startMailSink({ held = false } = {}) {
+export async function startMailSink(options: { held?: boolean; acceptLogins?: boolean } = {}) {
   const messages: CapturedMail[] = [];
+  const logins: Array<{ username?: string | undefined; password?: string | null | undefined }> = [];
   const waiters: (() => void)[] = [];
   let release = () => {};
-  const released = held ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
+  const released = options.held ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
   const server = new SMTPServer({
     authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
+    disabledCommands: options.acceptLogins ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+    allowInsecureAuth: true,
+    authMethods: ['PLAIN', 'LOGIN'],
+    onAuth(auth, _session, callback) {
+      logins.push({ username: auth.username, password: auth.password });
+      callback(null, { user: auth.username ?? 'anonymous' });
+    },
     logger: false,
     onMailFrom(_address, _session, callback) {
       void released.then(() => callback());
@@ -50,8 +59,10 @@ export async function startMailSink({ held = false } = {}) {
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
     messages,
     release: () => release(),
+    logins,
     /** Resolves with the next message for `to` (already received or still to come). */
     async next(to: string, timeoutMs = 5000): Promise<CapturedMail> {
       const deadline = Date.now() + timeoutMs;

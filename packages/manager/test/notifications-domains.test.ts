@@ -167,6 +167,7 @@ describe('external domains', () => {
 
     const updated = await admin.put(`/external-domains/${id}`, {
       name: 'apps.example.test',
+      dnsProviderApiEmail: 'dns@example.test',
       dnsProviderApiKey: '',
       siteId: null,
     });

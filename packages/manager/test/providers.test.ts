@@ -391,6 +391,7 @@ describe('providers against the fakes', () => {
           apiUrl: cluster.url,
           username: 'root@pam',
           password: 'pw-123456',
+          tlsFingerprint: cluster.fingerprint,
         });
         expect(response.status, response.text).toBe(201);
         expect(response.body.data.importedContainerCount).toBe(2);
@@ -418,6 +419,7 @@ describe('providers against the fakes', () => {
           apiUrl: cluster.url,
           username: 'root@pam',
           password: 'wrong',
+          tlsFingerprint: cluster.fingerprint,
         });
         expect(wrong.status).toBe(502);
         expect(wrong.body.error.code).toBe('import_failed');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, uidNumberOf, userClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
+import { insertContainer } from './container-helpers.ts';
 
 describe('sites and nodes', () => {
   let test: TestManager;
@@ -105,6 +106,7 @@ describe('sites and nodes', () => {
         apiUrl: 'https://pve1:8006',
         tokenId: 'root@pam!mgr',
         tlsVerify: null,
+        tlsFingerprint: null,
         imageStorage: 'local',
         volumeStorage: 'local-lvm',
         networkBridge: 'vmbr0',
@@ -217,7 +219,7 @@ describe('sites and nodes', () => {
       ).toBe(403);
     });
 
-    it('PUT resets omitted fields, keeps nodeType and a blank secret, replaces a given secret', async () => {
+    it('PUT resets omitted fields, keeps nodeType and a blank secret (while apiUrl stays), replaces a given secret', async () => {
       const full = await admin.put(`/sites/${siteId}/nodes/${nodeId}`, {
         name: 'pve1',
         ipv4Address: '10.0.0.5',
@@ -249,11 +251,12 @@ describe('sites and nodes', () => {
         apiUrl: null,
         tokenId: null,
         tlsVerify: null,
+        tlsFingerprint: null,
         imageStorage: 'local',
         volumeStorage: 'local-lvm',
         networkBridge: 'vmbr0',
         nvidiaAvailable: false,
-        hasSecret: true,
+        hasSecret: false, // it went with the apiUrl it was for
       });
       await admin.put(`/sites/${siteId}/nodes/${nodeId}`, { name: 'pve1', secret: 'new-secret' });
       const connection = await test.manager.services.nodes.connection(siteId, nodeId);
@@ -294,26 +297,7 @@ describe('sites and nodes', () => {
     });
 
     it('refuses to delete a node with containers (409 has_containers) and a site with nodes (409 has_nodes)', async () => {
-      const now = new Date().toISOString();
-      await test.manager.database.db
-        .insertInto('containers')
-        .values({
-          hostname: 'web1',
-          owner_uid_number: await uidNumberOf(test, 'alice'),
-          node_id: nodeId,
-          container_id: '101',
-          status: 'running',
-          template: 'debian',
-          ipv4_address: null,
-          mac_address: null,
-          creation_job_id: null,
-          entrypoint: null,
-          environment_vars: '{}',
-          nvidia_requested: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertContainer(test, { hostname: 'web1', owner: 'alice', nodeId, containerId: '101' });
       const blocked = await admin.delete(`/sites/${siteId}/nodes/${nodeId}`);
       expect(blocked.status).toBe(409);
       expect(blocked.body.error.code).toBe('has_containers');

@@ -61,4 +61,17 @@ describe('volume paths', () => {
     expect(skipped).toEqual(['/', 'relative', '/x/../etc', '/a:b', '/a,b']);
     expect(cleanAbsolutePath('/a//b/./c/')).toBe('/a/b/c');
   });
+
+  it('takes at most 32 volumes per image and mount paths of at most 256 characters', () => {
+    const tooLong = `/${'y'.repeat(256)}`;
+    const plan = planImageVolumes([
+      tooLong,
+      ...Array.from({ length: 40 }, (_, index) => `/v${index}`),
+      '/v0',
+    ]);
+    expect(plan.volumes).toHaveLength(32);
+    expect(plan.volumes.at(-1)?.mountPath).toBe('/v31');
+    expect(plan.tooLong).toEqual([tooLong]);
+    expect(plan.overLimit).toBe(8);
+  });
 });

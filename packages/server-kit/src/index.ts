@@ -11,3 +11,4 @@ export * from './shutdown.ts';
 export * from './openapi.ts';
 export * from './pg-listener.ts';
 export * from './schemas.ts';
+export * from './outbound/index.ts';

@@ -55,6 +55,8 @@ export class ProxmoxFake extends FakeServer {
   protected readonly router = new Router();
   private readonly identities = new WeakMap<FakeRequest, AuthIdentity>();
   private readonly withMessage: boolean;
+  /** SHA-256 fingerprint of the certificate served with `tls` (`AA:BB:…`, as `/nodes` shows it). */
+  readonly fingerprint: string;
 
   constructor(options: ProxmoxFakeOptions = {}) {
     super(options);
@@ -68,6 +70,9 @@ export class ProxmoxFake extends FakeServer {
     }
     for (const [id, secret] of Object.entries(options.tokens ?? {})) this.auth.addToken(id, secret);
     for (const [user, password] of Object.entries(options.users ?? {})) this.auth.addUser(user, password);
+    this.fingerprint = new X509Certificate(
+      options.tls && options.tls !== true ? options.tls.cert : testCertificate().cert,
+    ).fingerprint256;
     const ctx: PveContext = {
       state: this.state,
       tasks: this.tasks,
@@ -76,9 +81,7 @@ export class ProxmoxFake extends FakeServer {
       version: { version, release: version.split('.').slice(0, 2).join('.'), repoid: '2a5fa54a8503f96d' },
       oci: Number(version.split('.')[0]) * 100 + Number(version.split('.')[1]) >= 901,
       identities: this.identities,
-      fingerprint: new X509Certificate(
-        options.tls && options.tls !== true ? options.tls.cert : testCertificate().cert,
-      ).fingerprint256,
+      fingerprint: this.fingerprint,
     };
     registerClusterRoutes(this.router, ctx);
     registerNodeRoutes(this.router, ctx);

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Transport } from './types.ts';
+import type { FakeReply, FakeRequest, Transport } from './types.ts';
 
 /**
  * Which requests a control applies to. `path` is the request path without the query string: a string
@@ -17,6 +17,14 @@ export interface FailureSpec extends RequestMatch {
   message?: string;
 }
 
+/**
+ * An answer served instead of the fake's own (oversized bodies, redirects, odd challenges): a reply, or
+ * a function of the request that makes one. It is served before authentication and routing.
+ */
+export interface ReplySpec extends RequestMatch {
+  reply: FakeReply | ((req: FakeRequest) => FakeReply);
+}
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -28,6 +36,10 @@ export interface RecordedRequest {
 }
 
 interface FailureRule extends FailureSpec {
+  remaining: number;
+}
+
+interface ReplyRule extends ReplySpec {
   remaining: number;
 }
 
@@ -51,6 +63,7 @@ export function matches(match: RequestMatch, method: string, path: string): bool
 export class Controls {
   readonly requests: RecordedRequest[] = [];
   private failures: FailureRule[] = [];
+  private replies: ReplyRule[] = [];
   private latencies: LatencyRule[] = [];
 
   /** Delay matching requests by `ms` (rules add up). `setLatency(0)` clears every rule. */
@@ -71,6 +84,12 @@ export class Controls {
 
   clearFailures(): void {
     this.failures = [];
+    this.replies = [];
+  }
+
+  /** The next `count` matching requests get `spec.reply` instead of the fake's own answer. */
+  replyNext(count: number, spec: ReplySpec): void {
+    this.replies.push({ ...spec, remaining: count });
   }
 
   countRequests(match: RequestMatch = {}): number {
@@ -91,12 +110,26 @@ export class Controls {
     return this.latencies.filter((l) => matches(l, method, path)).reduce((sum, l) => sum + l.ms, 0);
   }
 
+  /** Consumes one use of the first matching reply rule. */
+  takeReply(method: string, path: string): ReplySpec | undefined {
+    return take(this.replies, method, path, (rules) => (this.replies = rules));
+  }
+
   /** Consumes one use of the first matching failure rule. */
   takeFailure(method: string, path: string): FailureSpec | undefined {
-    const rule = this.failures.find((f) => f.remaining > 0 && matches(f, method, path));
-    if (!rule) return undefined;
-    rule.remaining -= 1;
-    if (rule.remaining <= 0) this.failures = this.failures.filter((f) => f !== rule);
-    return rule;
+    return take(this.failures, method, path, (rules) => (this.failures = rules));
   }
+}
+
+function take<T extends RequestMatch & { remaining: number }>(
+  rules: T[],
+  method: string,
+  path: string,
+  keep: (rules: T[]) => void,
+): T | undefined {
+  const rule = rules.find((r) => r.remaining > 0 && matches(r, method, path));
+  if (!rule) return undefined;
+  rule.remaining -= 1;
+  if (rule.remaining <= 0) keep(rules.filter((r) => r !== rule));
+  return rule;
 }

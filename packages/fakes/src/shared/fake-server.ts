@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Controls } from './controls.ts';
-import type { FailureSpec, RecordedRequest, RequestMatch } from './controls.ts';
+import type { FailureSpec, RecordedRequest, ReplySpec, RequestMatch } from './controls.ts';
 import type { Router } from './router.ts';
 import { testCertificate } from './tls.ts';
 import type { TlsMaterial } from './tls.ts';
@@ -101,6 +101,11 @@ export abstract class FakeServer {
   failAlways(spec: FailureSpec): void {
     this.controls.failAlways(spec);
   }
+  /** The next `count` matching requests get `spec.reply` (served before authentication and routing). */
+  replyNext(count: number, spec: ReplySpec): void {
+    this.controls.replyNext(count, spec);
+  }
+  /** Clears failures and reply overrides. */
   clearFailures(): void {
     this.controls.clearFailures();
   }
@@ -184,6 +189,8 @@ export abstract class FakeServer {
     try {
       const failure = this.controls.takeFailure(req.method, req.path);
       if (failure) throw new FakeHttpError(failure.status, failure.message ?? defaultMessage(failure.status));
+      const override = this.controls.takeReply(req.method, req.path);
+      if (override) return typeof override.reply === 'function' ? override.reply(req) : override.reply;
       await this.beforeRoute(req);
       const route = this.router.match(req.method, req.path);
       if (!route) throw this.notFound(req);

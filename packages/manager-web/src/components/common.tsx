@@ -1,11 +1,34 @@
 import { Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { EmptyState, ErrorState } from './basics.tsx';
 
 // The shell (Layout, routes) imports basics.tsx only, so this module and what it pulls in (Modal, …) stay
 // out of the first load.
 export { EmptyState, ErrorState };
+
+/** A form's submit button, and Cancel going back to `cancelTo`. */
+export function SubmitOrCancel({
+  label,
+  loading,
+  cancelTo,
+}: {
+  label: string;
+  loading: boolean;
+  cancelTo: string;
+}) {
+  return (
+    <Group>
+      <Button type="submit" loading={loading}>
+        {label}
+      </Button>
+      <Button variant="default" component={Link} to={cancelTo}>
+        Cancel
+      </Button>
+    </Group>
+  );
+}
 
 export function PageHeader({ title, children }: { title: ReactNode; children?: ReactNode }) {
   return (

@@ -3,6 +3,9 @@ import { badRequest, validationFailed, type FieldErrors } from '@app/server-kit'
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** Bounds on a container's environment: what the API takes, and what is kept from an image. */
+export const ENV_LIMITS = { count: 128, keyLength: 256, valueLength: 4096 } as const;
+
 export interface EnvVar {
   key: string;
   value: string;

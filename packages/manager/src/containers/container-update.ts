@@ -7,7 +7,7 @@ import type { HttpName } from '../dns/cross-site-dns.ts';
 import { ALLOCATED_COLUMNS } from './addresses.ts';
 import { CONTAINER_COMMANDS, type ContainerApplyPayload } from './container-jobs.ts';
 import { blankToNull, mergeEnvironment, sameEnvironment, type EnvVar } from './container-rules.ts';
-import type { ContainerDeps, ContainersService } from './containers-service.ts';
+import { httpNamesOf, type ContainerDeps, type ContainersService } from './containers-service.ts';
 
 export interface UpdateInput {
   username?: string | undefined;
@@ -61,6 +61,8 @@ export class ContainerUpdates {
     const added = await this.containers.parseServices(
       Object.fromEntries(plan.add.map((entry, index) => [plan.addKeys[index]!, entry])),
     );
+    const site = await this.deps.sites.get(siteId);
+    await this.deps.httpNames.admit(principal, site, httpNamesOf(added));
 
     // Rules 2 and 3: full replacement of the environment and the entrypoint, unless restart-only.
     const environment = restartOnly
@@ -99,11 +101,10 @@ export class ContainerUpdates {
       jobId = (await this.deps.jobs.create(CONTAINER_COMMANDS.apply, principal.uidNumber, payload)).id;
     }
 
-    const site = await this.deps.sites.get(siteId);
     const removedNames = current
       .filter((service) => plan.remove.includes(service.id) && service.httpService)
       .map((service) => service.httpService as HttpName);
-    const addedNames = added.flatMap((service) => (service.kind === 'http' ? [service] : []));
+    const addedNames = httpNamesOf(added);
     const dnsWarnings = [
       ...(await this.deps.dns.remove(site, removedNames)),
       ...(await this.deps.dns.ensure(site, addedNames)),

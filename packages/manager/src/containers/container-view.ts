@@ -39,6 +39,8 @@ export function toContainer(
     services: ContainerService[];
     collaborators: string[];
     site: SiteAddressing;
+    /** The node's API address is for administrators. */
+    showNodeAddress: boolean;
   },
 ): Container {
   const { services } = extra;
@@ -81,7 +83,7 @@ export function toContainer(
     ),
     lastAccessedAt,
     nodeName: record.nodeName,
-    nodeApiUrl: record.nodeApiUrl,
+    nodeApiUrl: extra.showNodeAddress ? record.nodeApiUrl : null,
     services,
     createdAt: record.createdAt,
   };

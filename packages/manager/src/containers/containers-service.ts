@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { FastifyBaseLogger } from 'fastify';
 import { AppError, forbidden, retryOnConflict } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -13,6 +14,8 @@ import type { NodePlatform } from '../providers/types.ts';
 import { DEFAULT_PLATFORM } from '../images/platform.ts';
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
+import type { HttpNameGuard } from '../dns/http-name-guard.ts';
+import type { ImageMetadataService } from '../images/image-metadata.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
 import {
   parseService,
@@ -27,6 +30,7 @@ import { checkHostname, blankToNull, imageOf, mergeEnvironment, type EnvVar } fr
 import { StatusResolver, type ContainerStatus } from './container-status.ts';
 import { toContainer, type Container } from './container-view.ts';
 import { chooseNode, leastLoadedNode } from './node-choice.ts';
+import { NODE_FAILURE_FOR_USERS } from '../nodes/node-visibility.ts';
 import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
 
 export interface CreateInput {
@@ -59,7 +63,13 @@ export interface ContainerDeps {
   providers: ProviderRegistry;
   domains: ExternalDomainsRepository;
   dns: CrossSiteDns;
+  httpNames: HttpNameGuard;
+  images: ImageMetadataService;
+  log: FastifyBaseLogger;
 }
+
+export const httpNamesOf = (services: NewService[]) =>
+  services.flatMap((service) => (service.kind === 'http' ? [service] : []));
 
 /** Containers: list, read, create (with every address allocated in one transaction), delete. */
 export class ContainersService {
@@ -97,6 +107,7 @@ export class ContainersService {
         services: serviceMap.get(record.id) ?? [],
         collaborators: collaboratorMap.get(record.id) ?? [],
         site: { sshHost },
+        showNodeAddress: principal.isAdmin,
       }),
     );
   }
@@ -108,10 +119,10 @@ export class ContainersService {
   }
 
   async get(principal: Principal, siteId: number, id: number): Promise<Container> {
-    return this.view(await this.record(principal, siteId, id, 'read'));
+    return this.view(await this.record(principal, siteId, id, 'read'), principal);
   }
 
-  async view(record: ContainerRecord): Promise<Container> {
+  async view(record: ContainerRecord, viewer: Principal): Promise<Container> {
     const site = await this.deps.sites.get(record.siteId);
     const [statuses, services, collaborators, sshHost] = await Promise.all([
       this.status.resolve([record]),
@@ -124,6 +135,7 @@ export class ContainersService {
       services,
       collaborators,
       site: { sshHost },
+      showNodeAddress: viewer.isAdmin,
     });
   }
 
@@ -181,6 +193,8 @@ export class ContainersService {
     const site = await this.deps.sites.get(siteId);
     const hostname = checkHostname(input.hostname);
     const image = imageOf(input.template, input.customTemplate);
+    // The node pulls the image: a user's choice of registry is held to the outbound policy.
+    if (!principal.isAdmin) await this.deps.images.assertPullable(image);
     const owner = input.username?.trim() || principal.uid;
     if (owner !== principal.uid && !principal.isAdmin) {
       throw forbidden('Only administrators can create containers for another user.');
@@ -190,6 +204,7 @@ export class ContainersService {
       ...new Set((input.collaborators ?? []).map((name) => name.trim()).filter(Boolean)),
     ]);
     const services = await this.parseServices(input.services ?? {});
+    await this.deps.httpNames.admit(principal, site, httpNamesOf(services));
     const defaults = (await this.deps.settings.get()).defaultContainerEnvVars;
     const environment = mergeEnvironment(defaults, input.environmentVars);
     const nvidia = Boolean(input.nvidiaRequested);
@@ -267,7 +282,7 @@ export class ContainersService {
         `The container is being created (job ${record.creationJobId}); wait for it or cancel the job first.`,
       );
     }
-    if (record.containerId) await this.removeInstance(record);
+    if (record.containerId) await this.removeInstance(record, principal);
     const site = await this.deps.sites.get(siteId);
     const services = await this.deps.services.forContainer(record.id);
     await repo.delete(record.id);
@@ -279,14 +294,16 @@ export class ContainersService {
   }
 
   /** Deletes the provider instance first; the row is only deleted once the instance is gone. */
-  private async removeInstance(record: ContainerRecord) {
+  private async removeInstance(record: ContainerRecord, principal: Principal) {
+    /** What the node said goes to administrators and the log; others get a generic sentence. */
+    const nodeFailure = (code: string, detail: string) => {
+      this.deps.log.warn({ node: record.nodeName, container: record.id, detail }, 'instance not deleted');
+      const said = principal.isAdmin ? detail : NODE_FAILURE_FOR_USERS;
+      return new AppError(502, code, `${said} The container was not deleted.`);
+    };
     const live = await this.status.instanceOf(record);
     if (!live.reachable) {
-      throw new AppError(
-        502,
-        'node_unreachable',
-        `Node ${record.nodeName} cannot be reached (${live.reason}); the container was not deleted.`,
-      );
+      throw nodeFailure('node_unreachable', `Node ${record.nodeName} cannot be reached (${live.reason}).`);
     }
     if (!live.instance) return;
     if (live.instance.hostname.toLowerCase() !== record.hostname) {
@@ -303,10 +320,9 @@ export class ContainersService {
         log: async () => undefined,
       });
     } catch (error) {
-      throw new AppError(
-        502,
+      throw nodeFailure(
         'provider_error',
-        `Node ${record.nodeName} could not delete instance ${record.containerId}: ${error instanceof Error ? error.message : String(error)}; the container was not deleted.`,
+        `Node ${record.nodeName} could not delete instance ${record.containerId}: ${error instanceof Error ? error.message : String(error)}.`,
       );
     } finally {
       this.deps.providers.invalidate(node.id);

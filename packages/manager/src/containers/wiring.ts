@@ -5,6 +5,7 @@ import type { UsersRepository } from '../users/users-repository.ts';
 import { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import { CloudflareClient } from '../dns/cloudflare-client.ts';
 import { CrossSiteDns } from '../dns/cross-site-dns.ts';
+import { HttpNameGuard } from '../dns/http-name-guard.ts';
 import { ServicesRepository } from '../services/services-repository.ts';
 import { ImageMetadataService } from '../images/image-metadata.ts';
 import { ResourceRequestsRepository } from '../resource-requests/resource-requests-repository.ts';
@@ -26,14 +27,12 @@ export function createContainerServices(
 ) {
   const { db, config, secrets } = ctx;
   const domains = new ExternalDomainsRepository(db, secrets);
-  const dns = new CrossSiteDns(
-    domains,
-    new CloudflareClient(config.containers.dnsProviderApiUrl, config.containers.dnsTimeoutMs),
-  );
+  const dnsClient = new CloudflareClient(config.containers.dnsProviderApiUrl, config.containers.dnsTimeoutMs);
+  const dns = new CrossSiteDns(domains, dnsClient);
   const repo = new ContainersRepository(db);
   const servicesRepo = new ServicesRepository(db, config.containers.transportPorts);
   const resourcesRepo = new ResourceRequestsRepository(db);
-  const imageMetadata = new ImageMetadataService(config.containers);
+  const imageMetadata = new ImageMetadataService(config.containers, core.settings, ctx.log);
   const volumes = new VolumesRepository(db);
   const deps: ContainerDeps = {
     db,
@@ -47,6 +46,9 @@ export function createContainerServices(
     providers: fleet.providers,
     domains,
     dns,
+    httpNames: new HttpNameGuard(domains, dnsClient),
+    images: imageMetadata,
+    log: ctx.log,
   };
   const containers = new ContainersService(deps);
   registerContainerJobs(fleet.jobHandlers, {

@@ -120,6 +120,7 @@ export interface NodesTable {
   token_id: string | null;
   secret_sealed: string | null;
   tls_verify: number | null;
+  tls_fingerprint: string | null;
   image_storage: string;
   volume_storage: string;
   network_bridge: string;

@@ -1,3 +1,5 @@
+import { readTextLimited } from '@app/server-kit';
+
 /** The few Cloudflare API v4 calls cross-site A records need. Errors carry Cloudflare's own messages. */
 export interface DnsCredentials {
   apiEmail: string | null;
@@ -13,6 +15,16 @@ interface Envelope<T> {
 export class DnsProviderError extends Error {
   override name = 'DnsProviderError';
 }
+
+/** One record at the provider, as far as the manager looks at it. */
+export interface DnsRecord {
+  id: string;
+  type: string;
+  content: string;
+}
+
+/** A page of records is a few KiB; an answer is never read past this. */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 export class CloudflareClient {
   constructor(
@@ -49,7 +61,12 @@ export class CloudflareClient {
         `DNS provider unreachable: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    const envelope = (await response.json().catch(() => undefined)) as Envelope<T> | undefined;
+    let envelope: Envelope<T> | undefined;
+    try {
+      envelope = JSON.parse(await readTextLimited(response, MAX_ANSWER_BYTES)) as Envelope<T>;
+    } catch {
+      envelope = undefined;
+    }
     if (!response.ok || !envelope?.success) {
       const detail = envelope?.errors?.map((error) => `${error.code} ${error.message}`).join('; ');
       throw new DnsProviderError(`DNS provider answered ${response.status}${detail ? `: ${detail}` : ''}`);
@@ -67,11 +84,12 @@ export class CloudflareClient {
     return zones[0].id;
   }
 
-  findA(credentials: DnsCredentials, zoneId: string, fqdn: string) {
-    return this.call<Array<{ id: string; content: string }>>(
+  /** Every record of `fqdn`, whatever its type. */
+  findRecords(credentials: DnsCredentials, zoneId: string, fqdn: string) {
+    return this.call<DnsRecord[]>(
       credentials,
       'GET',
-      `/zones/${encodeURIComponent(zoneId)}/dns_records?type=A&name=${encodeURIComponent(fqdn)}`,
+      `/zones/${encodeURIComponent(zoneId)}/dns_records?name=${encodeURIComponent(fqdn)}&per_page=100`,
     );
   }
 

@@ -1,5 +1,6 @@
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import type { CloudflareClient, DnsCredentials } from './cloudflare-client.ts';
+import { describeRecords, foreignRecords } from './http-name-guard.ts';
 
 export interface HttpName {
   externalHostname: string;
@@ -24,19 +25,21 @@ export class CrossSiteDns {
     private readonly client: CloudflareClient,
   ) {}
 
+  /** Adds the A record unless the name has it already; never beside another record of the name. */
   ensure(site: SiteTarget, names: HttpName[]): Promise<string[]> {
     return this.each(site, names, 'create', async (credentials, zoneId, fqdn, ip) => {
-      const existing = await this.client.findA(credentials, zoneId, fqdn);
-      if (!existing.some((record) => record.content === ip)) {
-        await this.client.createA(credentials, zoneId, fqdn, ip);
-      }
+      const existing = await this.client.findRecords(credentials, zoneId, fqdn);
+      const taken = foreignRecords(existing, ip);
+      if (taken.length) throw new Error(`the name already has another record (${describeRecords(taken)})`);
+      if (!existing.length) await this.client.createA(credentials, zoneId, fqdn, ip);
     });
   }
 
   remove(site: SiteTarget, names: HttpName[]): Promise<string[]> {
     return this.each(site, names, 'remove', async (credentials, zoneId, fqdn, ip) => {
-      for (const record of await this.client.findA(credentials, zoneId, fqdn)) {
-        if (record.content === ip) await this.client.deleteRecord(credentials, zoneId, record.id);
+      for (const record of await this.client.findRecords(credentials, zoneId, fqdn)) {
+        if (record.type === 'A' && record.content === ip)
+          await this.client.deleteRecord(credentials, zoneId, record.id);
       }
     });
   }

@@ -91,9 +91,19 @@ export class ExternalDomainsService {
     return this.get(row.id);
   }
 
-  /** Full update, except the DNS provider key, which is kept when blank or omitted. */
+  /**
+   * Full update, except the DNS provider key, which is kept when blank or omitted — as long as it is
+   * still sent with the same account e-mail (the provider URL is the operator's); a new account drops it.
+   */
   async update(id: number, input: ExternalDomainInput): Promise<ExternalDomainView> {
     const values = await this.checked(input);
+    const current = await this.db
+      .selectFrom('external_domains')
+      .select('dns_provider_api_email')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!current) throw notFound('External domain not found.');
+    const keyStays = (current.dns_provider_api_email ?? null) === (values.dns_provider_api_email ?? null);
     const result = await this.db
       .updateTable('external_domains')
       .set({
@@ -103,7 +113,9 @@ export class ExternalDomainsService {
         dns_provider_api_email: values.dns_provider_api_email ?? null,
         ...(values.dns_provider_api_key_sealed
           ? { dns_provider_api_key_sealed: values.dns_provider_api_key_sealed }
-          : {}),
+          : keyStays
+            ? {}
+            : { dns_provider_api_key_sealed: null }),
         site_id: values.site_id ?? null,
         auth_server: values.auth_server ?? null,
         updated_at: nowIso(),

@@ -1,7 +1,7 @@
 import { badRequest } from '@app/server-kit';
 
 export interface ImageReference {
-  /** Registry base URL, e.g. https://ghcr.io or http://127.0.0.1:5000. */
+  /** Registry base URL, e.g. https://ghcr.io (or the Docker Hub mirror). */
   baseUrl: string;
   repository: string;
   /** Tag or digest. */
@@ -17,15 +17,11 @@ const TEMPLATE_VOLUME = /^[A-Za-z0-9_.-]+:vztmpl\/.+/;
 /** A hypervisor template volume id (`local:vztmpl/debian-12-standard_12.7-1_amd64.tar.zst`), not an image. */
 export const isTemplateVolume = (image: string) => TEMPLATE_VOLUME.test(image);
 
-const isLoopback = (host: string) => {
-  const name = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-  return name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
-};
-
 /**
  * Parses `[registry/]repository[:tag][@digest]` as Docker does: the first component is a registry
- * when it has a dot or a port or is `localhost`; Docker Hub names get `library/`. Plain HTTP is used
- * for loopback registries only; Docker Hub goes to `mirror` when one is configured.
+ * when it has a dot or a port or is `localhost`; Docker Hub names get `library/`. Registries are
+ * asked over HTTPS (the client may fall back to HTTP for an allowlisted one); Docker Hub goes to
+ * `mirror` when one is configured.
  */
 export function parseImageReference(image: string, mirror: string | undefined): ImageReference {
   const invalid = () =>
@@ -55,9 +51,7 @@ export function parseImageReference(image: string, mirror: string | undefined): 
   }
   if (!path || !path.split('/').every((part) => COMPONENT.test(part))) throw invalid();
   if (host === 'docker.io' && !path.includes('/')) path = `library/${path}`;
-  const baseUrl =
-    host === 'docker.io'
-      ? (mirror ?? 'https://registry-1.docker.io')
-      : `${isLoopback(host) ? 'http' : 'https'}://${host}`;
+  const baseUrl = host === 'docker.io' ? (mirror ?? 'https://registry-1.docker.io') : `https://${host}`;
+  if (!URL.canParse(baseUrl) || new URL(baseUrl).pathname !== '/') throw invalid();
   return { baseUrl, repository: path, reference };
 }

@@ -1,6 +1,8 @@
-import { AppError, notFound } from '@app/server-kit';
+import { OutboundError, type GuardedClient, type OutboundResponse } from '@app/server-kit';
 import type { ImageReference } from './image-reference.ts';
 import { chooseManifest, formatPlatform, type Platform } from './platform.ts';
+import { imageNotFound, readRegistryBody, registryError } from './registry-errors.ts';
+import { requestToken } from './registry-token.ts';
 
 const MANIFEST_TYPES = [
   'application/vnd.oci.image.index.v1+json',
@@ -8,6 +10,9 @@ const MANIFEST_TYPES = [
   'application/vnd.oci.image.manifest.v1+json',
   'application/vnd.docker.distribution.manifest.v2+json',
 ];
+
+/** Manifests and image configs are a few KiB; a registry's answer is never read past this. */
+export const MAX_REGISTRY_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface ImageConfig {
   ExposedPorts?: Record<string, unknown>;
@@ -30,21 +35,27 @@ interface Manifest {
   config?: Descriptor;
 }
 
-export const imageNotFound = (message: string) => notFound(message, 'image_not_found');
-export const registryError = (message: string) => new AppError(502, 'registry_error', message);
-
-/** Reads an image's config through the OCI Distribution API (anonymous Bearer-token challenge). */
+/**
+ * Reads an image's config through the OCI Distribution API (anonymous Bearer-token challenge), every
+ * call through the guarded client. An allowlisted registry that does not speak HTTPS is asked again
+ * over plain HTTP, as Docker does for its insecure registries.
+ */
 export class RegistryClient {
   private token: string | undefined;
+  private baseUrl: string;
+  private answered = false;
 
   constructor(
     private readonly image: ImageReference,
+    private readonly client: GuardedClient,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    this.baseUrl = image.baseUrl;
+  }
 
   async config(platform: Platform): Promise<ImageConfig> {
     let manifest = await this.json<Manifest>(`manifests/${this.image.reference}`, MANIFEST_TYPES);
-    if (manifest.manifests) {
+    if (Array.isArray(manifest.manifests)) {
       const chosen = chooseManifest(manifest.manifests, platform);
       if (!chosen) {
         const offered =
@@ -58,83 +69,80 @@ export class RegistryClient {
       }
       manifest = await this.json<Manifest>(`manifests/${chosen.digest}`, MANIFEST_TYPES);
     }
-    if (!manifest.config?.digest) throw registryError('The registry answered a manifest without a config.');
-    const blob = await this.json<{ config?: ImageConfig; architecture?: string }>(
-      `blobs/${manifest.config.digest}`,
-      ['application/json', '*/*'],
-    );
+    if (typeof manifest.config?.digest !== 'string')
+      throw registryError('The registry answered a manifest without a config.');
+    const blob = await this.json<{ config?: ImageConfig }>(`blobs/${manifest.config.digest}`, [
+      'application/json',
+      '*/*',
+    ]);
     return blob.config ?? {};
   }
 
   private async json<T>(path: string, accept: string[]): Promise<T> {
-    const url = `${this.image.baseUrl}/v2/${this.image.repository}/${path}`;
-    let response = await this.fetch(url, accept);
+    let response = await this.fetch(path, accept);
     if (response.status === 401 && !this.token) {
       const challenge = response.headers.get('www-authenticate');
       await response.body?.cancel();
       if (!challenge?.toLowerCase().startsWith('bearer ')) {
         throw registryError('The registry asks for credentials the manager does not have.');
       }
-      this.token = await this.fetchToken(challenge);
-      response = await this.fetch(url, accept);
+      this.token = await requestToken({
+        challenge,
+        registry: new URL(this.baseUrl),
+        repository: this.image.repository,
+        client: this.client,
+        signal: this.signal,
+      });
+      response = await this.fetch(path, accept);
     }
     if (response.status === 401 || response.status === 403 || response.status === 404) {
       await response.body?.cancel();
       throw imageNotFound(
-        `Image ${this.image.repository}:${this.image.reference} was not found (or is private) at ${this.image.baseUrl}.`,
+        `Image ${this.image.repository}:${this.image.reference} was not found (or is private) at ${this.baseUrl}.`,
       );
     }
     if (!response.ok) {
       await response.body?.cancel();
       throw registryError(`The registry answered ${response.status} for ${path}.`);
     }
+    const text = await readRegistryBody(response, MAX_REGISTRY_BODY_BYTES, path);
+    let parsed: unknown;
     try {
-      return (await response.json()) as T;
+      parsed = JSON.parse(text);
     } catch {
-      throw registryError(`The registry answered ${path} with something that is not JSON.`);
+      parsed = undefined;
     }
+    if (!parsed || typeof parsed !== 'object')
+      throw registryError(`The registry answered ${path} with something that is not a JSON object.`);
+    return parsed as T;
   }
 
-  private async fetch(url: string, accept: string[]): Promise<Response> {
-    try {
-      return await fetch(url, {
+  private async fetch(path: string, accept: string[]): Promise<OutboundResponse> {
+    const get = () =>
+      this.client.get(`${this.baseUrl}/v2/${this.image.repository}/${path}`, {
         headers: {
           accept: accept.join(', '),
           ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
         },
         signal: this.signal,
       });
-    } catch (error) {
-      throw registryError(
-        `The registry at ${this.image.baseUrl} cannot be reached: ${error instanceof Error ? error.message : String(error)}.`,
-      );
-    }
-  }
-
-  /** `Bearer realm="…",service="…",scope="…"` → an anonymous pull token. */
-  private async fetchToken(challenge: string): Promise<string> {
-    const params = new Map<string, string>();
-    for (const match of challenge.slice(7).matchAll(/(\w+)="([^"]*)"/g)) params.set(match[1]!, match[2]!);
-    const realm = params.get('realm');
-    if (!realm) throw registryError('The registry challenge names no token realm.');
-    const url = new URL(realm);
-    if (params.get('service')) url.searchParams.set('service', params.get('service')!);
-    url.searchParams.set('scope', params.get('scope') ?? `repository:${this.image.repository}:pull`);
-    let response: Response;
     try {
-      response = await fetch(url, { signal: this.signal });
+      const response = await get();
+      this.answered = true;
+      return response;
     } catch (error) {
-      throw registryError(`The registry token service cannot be reached: ${String(error)}.`);
+      const base = new URL(this.baseUrl);
+      const fallBack =
+        error instanceof OutboundError &&
+        !this.answered &&
+        !this.signal.aborted &&
+        base.protocol === 'https:' &&
+        this.client.allowlisted(base);
+      if (!fallBack) throw error;
+      this.baseUrl = this.baseUrl.replace(/^https:/, 'http:');
+      const response = await get();
+      this.answered = true;
+      return response;
     }
-    if (response.status === 401 || response.status === 403) {
-      await response.body?.cancel();
-      throw imageNotFound(`Image ${this.image.repository} was not found (or is private).`);
-    }
-    const body = (await response.json().catch(() => undefined)) as
-      { token?: string; access_token?: string } | undefined;
-    const token = body?.token ?? body?.access_token;
-    if (!response.ok || !token)
-      throw registryError(`The registry token service answered ${response.status}.`);
-    return token;
   }
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isDomainName, isIPv4, isMacAddress } from '@app/agent/config-values';
-import { AppError, conflict } from '@app/server-kit';
+import { AppError, badRequest, conflict, normalizeFingerprint, type TlsPolicy } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { SitesService } from '../sites/sites-service.ts';
@@ -14,6 +14,7 @@ export interface ImportInput {
   username: string;
   password: string;
   tlsVerify?: boolean | undefined;
+  tlsFingerprint?: string | undefined;
 }
 
 export interface ImportResult {
@@ -51,6 +52,36 @@ function adoptable(instance: ImportableInstance): ImportableInstance[] {
 }
 
 /**
+ * The TLS check of an import: the root@pam password only ever goes over a verified connection — HTTPS,
+ * checked against the CAs (the default) or against a pinned fingerprint. 400 otherwise.
+ */
+function verifiedTls(input: ImportInput): TlsPolicy & { fingerprint: string | null } {
+  if (!input.apiUrl.toLowerCase().startsWith('https://')) {
+    throw badRequest('The root@pam password is only sent over verified TLS: the API URL must be https://.', {
+      apiUrl: 'must be an https:// URL',
+    });
+  }
+  const given = input.tlsFingerprint?.trim();
+  const fingerprint = given ? normalizeFingerprint(given) : null;
+  if (fingerprint === undefined) {
+    throw badRequest(
+      'tlsFingerprint is not a SHA-256 fingerprint (AB:CD:…, 32 bytes, as Proxmox VE shows it).',
+      {
+        tlsFingerprint: 'must be a SHA-256 fingerprint',
+      },
+    );
+  }
+  if (input.tlsVerify === false && !fingerprint) {
+    throw badRequest(
+      'The root@pam password is never sent over an unverified connection: instead of turning TLS ' +
+        "verification off, give the cluster certificate's SHA-256 fingerprint (node → System → Certificates).",
+      { tlsFingerprint: 'is required when tlsVerify is false' },
+    );
+  }
+  return { verify: input.tlsVerify ?? true, fingerprint };
+}
+
+/**
  * Logs in to a Proxmox VE cluster with a username and password, creates a node for each cluster member
  * (credentials kept as ticket login, sealed) and adopts their LXC containers. Everything is read from the
  * cluster first; the database changes happen in one transaction.
@@ -65,8 +96,9 @@ export class NodeImportService {
   ) {}
 
   async import(siteId: number, input: ImportInput, ownerUid: number): Promise<ImportResult> {
+    const tls = verifiedTls(input);
     await this.sites.assertExists(siteId);
-    const remote = await this.readCluster(siteId, input).catch((error: unknown) => {
+    const remote = await this.readCluster(siteId, input, tls).catch((error: unknown) => {
       throw importFailed(error);
     });
     return this.db.transaction().execute(async (trx) => {
@@ -90,7 +122,8 @@ export class NodeImportService {
                 apiUrl: input.apiUrl,
                 tokenId: input.username,
                 secret: input.password,
-                tlsVerify: input.tlsVerify ?? false,
+                tlsVerify: input.tlsVerify ?? null,
+                tlsFingerprint: tls.fingerprint,
               },
               trx,
             );
@@ -136,11 +169,10 @@ export class NodeImportService {
     });
   }
 
-  private async readCluster(siteId: number, input: ImportInput): Promise<RemoteNode[]> {
-    const tlsVerify = input.tlsVerify ?? false;
+  private async readCluster(siteId: number, input: ImportInput, tls: TlsPolicy): Promise<RemoteNode[]> {
     const client = new PveClient(
       input.apiUrl,
-      tlsVerify,
+      tls,
       { kind: 'ticket', username: input.username, password: input.password },
       this.timeoutMs,
     );
@@ -166,7 +198,8 @@ export class NodeImportService {
         apiUrl: input.apiUrl,
         tokenId: input.username,
         secret: input.password,
-        tlsVerify,
+        tlsVerify: input.tlsVerify ?? null,
+        tlsFingerprint: tls.fingerprint ?? null,
         ...NODE_DEFAULTS,
         nvidiaAvailable: false,
       };

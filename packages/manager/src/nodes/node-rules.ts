@@ -1,5 +1,5 @@
 import { isDomainName, isIPv4 } from '@app/agent/config-values';
-import { badRequest, type FieldErrors } from '@app/server-kit';
+import { badRequest, normalizeFingerprint, type FieldErrors } from '@app/server-kit';
 
 export const NODE_TYPES = ['hypervisor', 'dummy', 'engine'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -66,6 +66,7 @@ export interface NodeFieldsToCheck {
   nodeType: NodeType;
   ipv4Address: string | null;
   apiUrl: string | null;
+  tlsFingerprint: string | null;
 }
 
 /** Model rules beyond the engine host (answered as 422 validation_failed). */
@@ -81,6 +82,14 @@ export function nodeRuleViolations(node: NodeFieldsToCheck): FieldErrors {
       ok = false;
     }
     if (!ok) fields.apiUrl = 'must be an http:// or https:// URL such as https://pve.example:8006';
+  }
+  if (node.tlsFingerprint !== null) {
+    if (!normalizeFingerprint(node.tlsFingerprint)) {
+      fields.tlsFingerprint =
+        "must be the certificate's SHA-256 fingerprint as Proxmox VE shows it (AB:CD:… , 32 bytes)";
+    } else if (!node.apiUrl?.startsWith('https://')) {
+      fields.tlsFingerprint = 'pins a TLS certificate: it needs an https:// apiUrl';
+    }
   }
   return fields;
 }

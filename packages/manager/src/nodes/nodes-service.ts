@@ -1,10 +1,18 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { conflict, isForeignKeyViolation, notFound, validationFailed, type SecretBox } from '@app/server-kit';
+import {
+  conflict,
+  isForeignKeyViolation,
+  normalizeFingerprint,
+  notFound,
+  validationFailed,
+  type SecretBox,
+} from '@app/server-kit';
 import type { ManagerDB, NodesTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import type { NodeConnection } from '../providers/types.ts';
 import { checkEngineHost, nodeRuleViolations, parseNodeType, type NodeType } from './node-rules.ts';
+import { secretStaysWith } from './node-destination.ts';
 
 /** A node as the API shows it: its connection without the secret, and whether it has one. */
 export type Node = Omit<NodeConnection, 'secret'> & { hasSecret: boolean };
@@ -18,6 +26,7 @@ export interface NodeInput {
   tokenId?: string | null | undefined;
   secret?: string | null | undefined;
   tlsVerify?: boolean | null | undefined;
+  tlsFingerprint?: string | null | undefined;
   imageStorage?: string | null | undefined;
   volumeStorage?: string | null | undefined;
   networkBridge?: string | null | undefined;
@@ -119,16 +128,24 @@ export class NodesService {
     return toNode(row);
   }
 
-  /** Full update: omitted fields go back to their defaults; nodeType and a blank secret are kept. */
+  /**
+   * Full update: omitted fields go back to their defaults; nodeType is kept, and so is a blank secret —
+   * unless the node now points elsewhere (see secretStaysWith), which drops it.
+   */
   async update(siteId: number, id: number, input: NodeInput): Promise<Node> {
     const current = await this.row(siteId, id);
     const nodeType = input.nodeType === undefined ? current.node_type : parseNodeType(input.nodeType);
     const values = this.columns(input, nodeType);
+    const stays = secretStaysWith(destinationOf(current), destinationOf(values));
     const row = await this.db
       .updateTable('nodes')
       .set({
         ...values,
-        ...(input.secret ? { secret_sealed: this.secrets.seal(input.secret) } : {}),
+        ...(input.secret
+          ? { secret_sealed: this.secrets.seal(input.secret) }
+          : stays
+            ? {}
+            : { secret_sealed: null }),
         updated_at: nowIso(),
       })
       .where('id', '=', id)
@@ -165,6 +182,7 @@ export class NodesService {
       nodeType,
       ipv4Address: input.ipv4Address ?? null,
       apiUrl: input.apiUrl ?? null,
+      tlsFingerprint: input.tlsFingerprint ?? null,
     };
     if (nodeType === 'engine') checkEngineHost(node.apiUrl);
     const fields = nodeRuleViolations(node);
@@ -176,6 +194,7 @@ export class NodesService {
       api_url: node.apiUrl,
       token_id: input.tokenId ?? null,
       tls_verify: input.tlsVerify === undefined || input.tlsVerify === null ? null : input.tlsVerify ? 1 : 0,
+      tls_fingerprint: node.tlsFingerprint === null ? null : normalizeFingerprint(node.tlsFingerprint)!,
       image_storage: input.imageStorage ?? NODE_DEFAULTS.imageStorage,
       volume_storage: input.volumeStorage ?? NODE_DEFAULTS.volumeStorage,
       network_bridge: input.networkBridge ?? NODE_DEFAULTS.networkBridge,
@@ -189,6 +208,16 @@ export class NodesService {
   }
 }
 
+const destinationOf = (row: {
+  api_url: string | null;
+  tls_verify: number | null;
+  tls_fingerprint: string | null;
+}) => ({
+  apiUrl: row.api_url,
+  tlsVerify: row.tls_verify === null ? null : Boolean(row.tls_verify),
+  tlsFingerprint: row.tls_fingerprint,
+});
+
 const hasContainers = () =>
   conflict('Delete or move the containers of this node first.', undefined, 'has_containers');
 
@@ -201,6 +230,7 @@ export const toNode = (row: Selectable<NodesTable>): Node => ({
   apiUrl: row.api_url,
   tokenId: row.token_id,
   tlsVerify: row.tls_verify === null ? null : Boolean(row.tls_verify),
+  tlsFingerprint: row.tls_fingerprint,
   imageStorage: row.image_storage,
   volumeStorage: row.volume_storage,
   networkBridge: row.network_bridge,

@@ -1,12 +1,25 @@
 import { Agent, fetch, type Response } from 'undici';
-import { NodeUnreachableError, ProviderError } from './types.ts';
+import {
+  BodyTooLargeError,
+  formatBytes,
+  readTextLimited,
+  tlsPolicyConnector,
+  type TlsPolicy,
+} from '@app/server-kit';
+import { NodeUnreachableError, ProviderError, type NodeConnection } from './types.ts';
 
 export interface HttpEndpoint {
   /** `http(s)://host:port`; for a unix socket any origin (the Host header the daemon sees). */
   origin: string;
   socketPath?: string;
-  tlsVerify: boolean;
+  tls: TlsPolicy;
 }
+
+/** A node's TLS policy: its pinned fingerprint, else verification against the CAs unless turned off. */
+export const tlsPolicyOf = (node: Pick<NodeConnection, 'tlsVerify' | 'tlsFingerprint'>): TlsPolicy => ({
+  verify: node.tlsVerify ?? true,
+  fingerprint: node.tlsFingerprint,
+});
 
 export interface HttpCall {
   method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
@@ -22,15 +35,14 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const agents = new Map<string, Agent>();
 
 function agentFor(endpoint: HttpEndpoint): Agent {
-  const key = `${endpoint.socketPath ?? endpoint.origin}|${endpoint.tlsVerify}`;
+  const key = `${endpoint.socketPath ?? endpoint.origin}|${endpoint.tls.verify}|${endpoint.tls.fingerprint ?? ''}`;
   let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({
-      connect: {
-        timeout: CONNECT_TIMEOUT_MS,
-        rejectUnauthorized: endpoint.tlsVerify,
-        ...(endpoint.socketPath ? { socketPath: endpoint.socketPath } : {}),
-      },
+      connect: tlsPolicyConnector(endpoint.tls, {
+        timeoutMs: CONNECT_TIMEOUT_MS,
+        socketPath: endpoint.socketPath,
+      }),
       keepAliveTimeout: 10_000,
       connections: 16,
     });
@@ -67,17 +79,35 @@ const UNREACHABLE_CODES = new Set([
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'ERR_TLS_CERT_ALTNAME_INVALID',
   'CERT_HAS_EXPIRED',
+  'E_CERTIFICATE_PIN',
 ]);
+
+/** Certificate failures, said so plainly with what the administrator can do about them. */
+const CERTIFICATE_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_HAS_EXPIRED',
+]);
+
+function transportDetail(code: string, cause: { message?: string } | undefined): string {
+  if (code === 'E_CERTIFICATE_PIN') return cause?.message ?? code;
+  if (CERTIFICATE_CODES.has(code)) {
+    return `the certificate is not trusted (${code}): pin its SHA-256 fingerprint on the node, or turn TLS verification off`;
+  }
+  return code;
+}
 
 /** Turns transport failures (and our own timeout) into NodeUnreachableError; lets the caller's abort through. */
 export function asTransportError(error: unknown, what: string, callerSignal?: AbortSignal): unknown {
   if (callerSignal?.aborted) return callerSignal.reason ?? error;
-  const code =
-    (error as { code?: string; cause?: { code?: string } }).code ??
-    (error as { cause?: { code?: string } }).cause?.code;
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = (error as { code?: string }).code ?? cause?.code;
   const name = (error as Error).name;
   if (name === 'TimeoutError' || name === 'AbortError' || (code && UNREACHABLE_CODES.has(code))) {
-    const detail = name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : code;
+    const detail =
+      name === 'TimeoutError' || name === 'AbortError' ? 'timed out' : transportDetail(code!, cause);
     return new NodeUnreachableError(`${what}: ${detail}`);
   }
   return error;
@@ -104,11 +134,23 @@ export async function httpCall(endpoint: HttpEndpoint, call: HttpCall): Promise<
   }
 }
 
-/** Reads a whole body, mapping a stall or a dropped connection to NodeUnreachableError. */
+/** The most of one answer a node or engine is read for (a node is not ours to trust with our memory). */
+export const MAX_NODE_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a whole body, at most MAX_NODE_ANSWER_BYTES (a larger one is a ProviderError saying so), mapping
+ * a stall or a dropped connection to NodeUnreachableError.
+ */
 export async function readText(response: Response, what: string, signal?: AbortSignal): Promise<string> {
   try {
-    return await response.text();
+    return await readTextLimited(response, MAX_NODE_ANSWER_BYTES);
   } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      throw new ProviderError(
+        `${what}: the answer is larger than ${formatBytes(MAX_NODE_ANSWER_BYTES)}; it was not read`,
+        response.status,
+      );
+    }
     throw asTransportError(error, what, signal);
   }
 }

@@ -11,7 +11,10 @@ export interface NodeConnection {
   apiUrl: string | null;
   tokenId: string | null;
   secret: string | null;
+  /** Check the certificate against the system's CAs; null (unset) means yes. */
   tlsVerify: boolean | null;
+  /** SHA-256 fingerprint (`AA:BB:…`) the certificate must have, whatever its CA; overrides tlsVerify. */
+  tlsFingerprint: string | null;
   imageStorage: string;
   volumeStorage: string;
   networkBridge: string;

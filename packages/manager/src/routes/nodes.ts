@@ -4,6 +4,7 @@ import { Data, responses } from '../common/schemas.ts';
 import { principalOf, requireAdmin, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import type { NodeInput } from '../nodes/nodes-service.ts';
+import { nodeSeenBy, statsSeenBy } from '../nodes/node-visibility.ts';
 import {
   ImportInputSchema,
   NodeInputSchema,
@@ -35,7 +36,9 @@ export async function nodeRoutes(api: Api, services: Services) {
       onRequest: requireUser,
       schema: { tags, params: SiteParams, response: responses({ 200: Data(Type.Array(NodeSchema)) }) },
     },
-    async (request) => ({ data: await nodes.list(request.params.siteId) }),
+    async (request) => ({
+      data: (await nodes.list(request.params.siteId)).map((node) => nodeSeenBy(node, principalOf(request))),
+    }),
   );
 
   api.post(
@@ -79,7 +82,9 @@ export async function nodeRoutes(api: Api, services: Services) {
       onRequest: requireUser,
       schema: { tags, params: NodeParams, response: responses({ 200: Data(NodeSchema) }) },
     },
-    async (request) => ({ data: await nodes.get(request.params.siteId, request.params.id) }),
+    async (request) => ({
+      data: nodeSeenBy(await nodes.get(request.params.siteId, request.params.id), principalOf(request)),
+    }),
   );
 
   api.put(
@@ -133,13 +138,15 @@ export async function nodeRoutes(api: Api, services: Services) {
       onRequest: requireUser,
       schema: {
         tags,
-        summary: 'Live node usage; available is false when it cannot be asked',
+        summary:
+          'Live node usage; available is false when it cannot be asked (reason: the detail for administrators, a generic sentence for others)',
         params: NodeParams,
         response: responses({ 200: Data(NodeStatsSchema) }),
       },
     },
-    async (request) => ({
-      data: await providers.stats(await nodes.connection(request.params.siteId, request.params.id)),
-    }),
+    async (request) => {
+      const node = await nodes.connection(request.params.siteId, request.params.id);
+      return { data: statsSeenBy(await providers.stats(node), principalOf(request), request.log, node.name) };
+    },
   );
 }

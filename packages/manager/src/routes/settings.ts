@@ -5,18 +5,25 @@ import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { EnvVarDefaultSchema, SettingsSchema } from './schemas/identity.ts';
 import { MAX_ALLOWLIST_ENTRIES } from '../settings/sso-admission.ts';
+import { ENV_LIMITS } from '../containers/container-rules.ts';
 
 const AllowList = Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_ALLOWLIST_ENTRIES });
 const SettingsInput = Type.Object({
   smtpUrl: Type.Optional(Type.String()),
   smtpNoreplyAddress: Type.Optional(Type.String()),
-  defaultContainerEnvVars: Type.Optional(Type.Array(EnvVarDefaultSchema)),
+  defaultContainerEnvVars: Type.Optional(Type.Array(EnvVarDefaultSchema, { maxItems: ENV_LIMITS.count })),
   inventoryUrl: Type.Optional(Type.String()),
   inventoryToken: Type.Optional(Nullable(Type.String())),
   bannerMessage: Type.Optional(Type.String()),
   ssoAllowedDomains: Type.Optional(AllowList),
   ssoAllowedGroups: Type.Optional(AllowList),
   ssoGroupsClaim: Type.Optional(Type.String({ maxLength: 255 })),
+  registryAllowlist: Type.Optional(
+    Type.Array(Type.String({ maxLength: 300 }), {
+      maxItems: 100,
+      description: 'registries (host or host:port) users may reach on loopback or private networks',
+    }),
+  ),
   // Names the original system used.
   netboxUrl: Type.Optional(Type.String()),
   netboxToken: Type.Optional(Nullable(Type.String())),

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
-import { validationFailed, type SecretBox } from '@app/server-kit';
+import { formatAllowedHost, parseAllowedHost, validationFailed, type SecretBox } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import { cleanSsoAdmission, SSO_ADMISSION_DEFAULTS, type SsoAdmission } from './sso-admission.ts';
+import { MASK, maskUrlPassword, secretKeptFor, unmaskUrlPassword } from './masked-secrets.ts';
 
 export interface EnvVarDefault {
   key: string;
@@ -16,18 +17,23 @@ export interface Settings extends SsoAdmission {
   inventoryUrl: string;
   inventoryToken: string;
   bannerMessage: string;
+  /**
+   * Registries (`host` or `host:port`) users may have the manager read image metadata from although
+   * they are on loopback or a private network, plain HTTP included.
+   */
+  registryAllowlist: string[];
 }
 
 export type SettingsUpdate = Partial<Omit<Settings, 'inventoryToken'>> & { inventoryToken?: string | null };
 
 const SECRET_KEYS = new Set<keyof Settings>(['smtpUrl', 'inventoryToken']);
-/** Stored as JSON. */
-const LIST_KEYS = new Set<keyof Settings>([
+/** Settings stored as JSON text. */
+const JSON_KEYS = new Set<keyof Settings>([
   'defaultContainerEnvVars',
   'ssoAllowedDomains',
   'ssoAllowedGroups',
+  'registryAllowlist',
 ]);
-const MASK = '********';
 const CACHE_MS = 5_000;
 
 const DEFAULTS: Settings = {
@@ -38,6 +44,7 @@ const DEFAULTS: Settings = {
   inventoryToken: '',
   bannerMessage: '',
   ...SSO_ADMISSION_DEFAULTS,
+  registryAllowlist: [],
 };
 
 /**
@@ -61,8 +68,8 @@ export class SettingsService {
       if (!(key in DEFAULTS)) continue;
       const name = key as keyof Settings;
       const plain = SECRET_KEYS.has(name) && value ? this.secrets.open(value) : value;
-      (settings as unknown as Record<string, unknown>)[name] = LIST_KEYS.has(name)
-        ? (JSON.parse(plain || '[]') as unknown[])
+      (settings as unknown as Record<string, unknown>)[name] = JSON_KEYS.has(name)
+        ? (JSON.parse(plain || '[]') as unknown)
         : plain;
     }
     this.cache = { settings, at: Date.now() };
@@ -83,17 +90,25 @@ export class SettingsService {
     const current = await this.get();
     const next: Partial<Settings> = {};
     if (input.smtpUrl !== undefined) next.smtpUrl = unmaskUrlPassword(input.smtpUrl.trim(), current.smtpUrl);
-    if (input.inventoryToken === null) next.inventoryToken = '';
-    else if (input.inventoryToken && input.inventoryToken !== MASK)
-      next.inventoryToken = input.inventoryToken;
     for (const key of ['smtpNoreplyAddress', 'inventoryUrl', 'bannerMessage'] as const) {
       if (input[key] !== undefined) next[key] = input[key].trim();
     }
+    if (input.inventoryToken === null) next.inventoryToken = '';
+    else if (input.inventoryToken && input.inventoryToken !== MASK)
+      next.inventoryToken = input.inventoryToken;
+    else if (
+      next.inventoryUrl !== undefined &&
+      next.inventoryUrl !== current.inventoryUrl &&
+      !secretKeptFor(current.inventoryUrl, next.inventoryUrl)
+    )
+      next.inventoryToken = '';
     if (input.defaultContainerEnvVars !== undefined)
       next.defaultContainerEnvVars = input.defaultContainerEnvVars;
+    if (input.registryAllowlist !== undefined) next.registryAllowlist = input.registryAllowlist;
     const fields: Record<string, string> = {};
     Object.assign(next, cleanSsoAdmission(input, fields));
     validate(next, fields);
+    if (next.registryAllowlist) next.registryAllowlist = canonicalHosts(next.registryAllowlist);
 
     await this.db.transaction().execute(async (trx) => {
       for (const [key, value] of Object.entries(next)) {
@@ -111,7 +126,7 @@ export class SettingsService {
 }
 
 function serialize(key: keyof Settings, value: unknown, secrets: SecretBox): string {
-  const text = LIST_KEYS.has(key) ? JSON.stringify(value) : String(value);
+  const text = JSON_KEYS.has(key) ? JSON.stringify(value) : String(value);
   return SECRET_KEYS.has(key) && text ? secrets.seal(text) : text;
 }
 
@@ -135,30 +150,20 @@ function validate(next: Partial<Settings>, fields: Record<string, string>) {
       fields[`defaultContainerEnvVars.${index}.key`] = 'must be a valid environment variable name';
     }
   });
+  next.registryAllowlist?.forEach((entry, index) => {
+    if (entry.trim() && !parseAllowedHost(entry)) {
+      fields[`registryAllowlist.${index}`] =
+        'must be a host or host:port such as registry.example or 127.0.0.1:5000 (no scheme or path)';
+    }
+  });
   if (Object.keys(fields).length) throw validationFailed(fields);
 }
 
-function maskUrlPassword(url: string): string {
-  if (!url) return url;
-  try {
-    const parsed = new URL(url);
-    if (!parsed.password) return url;
-    parsed.password = MASK;
-    return parsed.toString();
-  } catch {
-    return '';
-  }
-}
-
-/** A URL sent back with the masked password keeps the stored password. */
-function unmaskUrlPassword(url: string, stored: string): string {
-  if (!url.includes(MASK) || !stored) return url;
-  try {
-    const parsed = new URL(url);
-    if (decodeURIComponent(parsed.password) !== MASK) return url;
-    parsed.password = new URL(stored).password;
-    return parsed.toString();
-  } catch {
-    return url;
-  }
+/** Valid allowlist entries in their canonical form, each once; blank lines dropped. */
+function canonicalHosts(entries: string[]): string[] {
+  const hosts = entries.flatMap((entry) => {
+    const host = parseAllowedHost(entry);
+    return host ? [formatAllowedHost(host)] : [];
+  });
+  return [...new Set(hosts)];
 }

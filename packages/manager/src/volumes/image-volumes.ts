@@ -4,9 +4,24 @@ import { formatPlatform } from '../images/platform.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { NodeConnection } from '../providers/types.ts';
 import type { VolumesRepository } from './volumes-repository.ts';
-import { planImageVolumes } from './volume-paths.ts';
+import { MAX_IMAGE_VOLUMES, MAX_MOUNT_PATH_LENGTH, planImageVolumes } from './volume-paths.ts';
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Warnings named one by one for the first few paths, then counted (an image may declare thousands). */
+const NAMED_WARNINGS = 5;
+
+async function warnEach(
+  log: (line: string) => Promise<void>,
+  paths: string[],
+  warning: (path: string) => string,
+) {
+  for (const path of paths.slice(0, NAMED_WARNINGS)) await log(warning(path));
+  if (paths.length > NAMED_WARNINGS)
+    await log(
+      `Warning: ${paths.length - NAMED_WARNINGS} more of the image's volumes were left out for the same reason.`,
+    );
+}
 
 /**
  * The first step of a create job: one builtin volume per VOLUME path the container's image declares.
@@ -46,12 +61,25 @@ export class ImageVolumes {
       );
       return;
     }
-    const { volumes, skipped } = planImageVolumes(paths);
-    for (const path of skipped) {
-      await log(
+    const plan = planImageVolumes(paths);
+    await warnEach(
+      log,
+      plan.skipped,
+      (path) =>
         `Warning: the image's volume "${path}" was left out: a mount path must be absolute, without "..", ",", "=" or ":".`,
+    );
+    await warnEach(
+      log,
+      plan.tooLong,
+      (path) =>
+        `Warning: the image's volume "${path.slice(0, 64)}…" was left out: it is longer than ${MAX_MOUNT_PATH_LENGTH} characters.`,
+    );
+    if (plan.overLimit) {
+      await log(
+        `Warning: the image declares ${paths.length} volumes; a container gets at most ${MAX_IMAGE_VOLUMES}, ` +
+          `so ${plan.overLimit} were left out.`,
       );
     }
-    await this.repo.insertBuiltin(volumes, container.id);
+    await this.repo.insertBuiltin(plan.volumes, container.id);
   }
 }

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 
-/** Longest volume name and paths the table holds. */
+/** Longest volume name the table holds. */
 export const MAX_NAME_LENGTH = 64;
-const MAX_PATH_LENGTH = 1024;
+/** Longest mount path taken from an image. */
+export const MAX_MOUNT_PATH_LENGTH = 256;
+/** Most volumes one image gives its container (an image can declare any number of VOLUMEs). */
+export const MAX_IMAGE_VOLUMES = 32;
 
 /** A builtin volume as the create transaction stores it. */
 export interface PlannedVolume {
@@ -67,23 +70,40 @@ export function volumeHostPath(
 
 const shortHash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 8);
 
+export interface ImageVolumePlan {
+  volumes: PlannedVolume[];
+  /** Paths that cannot be mounted safely. */
+  skipped: string[];
+  /** Paths longer than MAX_MOUNT_PATH_LENGTH. */
+  tooLong: string[];
+  /** How many usable paths came after the first MAX_IMAGE_VOLUMES and were left out. */
+  overLimit: number;
+}
+
 /**
- * Builtin volumes for the VOLUME paths an image declares: `/var/lib/postgresql/data` is named
- * `var-lib-postgresql-data`. A name that would be too long or taken gets a hash of its path.
- * Paths that cannot be mounted safely are returned in `skipped`.
+ * Builtin volumes for the VOLUME paths an image declares (the first MAX_IMAGE_VOLUMES usable ones):
+ * `/var/lib/postgresql/data` is named `var-lib-postgresql-data`. A name that would be too long or
+ * taken gets a hash of its path. What is left out, and why, is in the plan.
  */
-export function planImageVolumes(paths: string[]): { volumes: PlannedVolume[]; skipped: string[] } {
-  const volumes: PlannedVolume[] = [];
-  const skipped: string[] = [];
+export function planImageVolumes(paths: string[]): ImageVolumePlan {
+  const plan: ImageVolumePlan = { volumes: [], skipped: [], tooLong: [], overLimit: 0 };
   const names = new Set<string>();
   const mounts = new Set<string>();
   for (const path of paths) {
+    if (path.length > MAX_MOUNT_PATH_LENGTH) {
+      plan.tooLong.push(path);
+      continue;
+    }
     const mountPath = cleanAbsolutePath(path.trim());
-    if (!mountPath || mountPath === '/' || mountPath.length > MAX_PATH_LENGTH) {
-      skipped.push(path);
+    if (!mountPath || mountPath === '/') {
+      plan.skipped.push(path);
       continue;
     }
     if (mounts.has(mountPath)) continue;
+    if (plan.volumes.length >= MAX_IMAGE_VOLUMES) {
+      plan.overLimit += 1;
+      continue;
+    }
     let name = mountPath
       .slice(1)
       .replace(/\//g, '-')
@@ -94,7 +114,7 @@ export function planImageVolumes(paths: string[]): { volumes: PlannedVolume[]; s
     }
     names.add(name);
     mounts.add(mountPath);
-    volumes.push({ name, mountPath });
+    plan.volumes.push({ name, mountPath });
   }
-  return { volumes, skipped };
+  return plan;
 }

@@ -210,6 +210,16 @@ export default function NodeDetailPage() {
             <Text size="sm">
               <b>Storage:</b> images {n.imageStorage}, volumes {n.volumeStorage}, bridge {n.networkBridge}
             </Text>
+            {n.nodeType !== 'dummy' ? (
+              <Text size="sm" style={{ wordBreak: 'break-all' }} data-testid="node-tls">
+                <b>TLS:</b>{' '}
+                {n.tlsFingerprint
+                  ? `pinned ${n.tlsFingerprint}`
+                  : n.tlsVerify === false
+                    ? 'not verified'
+                    : 'verified against the trusted CAs'}
+              </Text>
+            ) : null}
           </SimpleGrid>
           <Title order={3} size="h4">
             Live statistics

@@ -19,6 +19,14 @@ import { KeyValueEditor } from '../../components/KeyValueEditor.tsx';
 import { PageHeader, QueryState } from '../../components/common.tsx';
 import { SsoAdmissionFields } from './SsoAdmissionFields.tsx';
 
+/** Errors the server gave per entry (`registryAllowlist.2`) as one message naming the lines. */
+function lineErrors(errors: Record<string, unknown>, field: string): string | undefined {
+  const lines = Object.entries(errors)
+    .filter(([path]) => path.startsWith(`${field}.`))
+    .map(([path, message]) => `line ${Number(path.slice(field.length + 1)) + 1}: ${String(message)}`);
+  return lines.length ? lines.join('; ') : undefined;
+}
+
 function SettingsForm({ settings }: { settings: Settings }) {
   const client = useQueryClient();
   const form = useForm<Settings>({ mode: 'controlled', initialValues: settings });
@@ -59,6 +67,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           <Stack>
             <TextInput
               label="SMTP URL"
+              description="The password is shown masked; pointing the URL at another host or port drops it unless you type it again"
               placeholder="smtp://user:password@mail.example.com:587"
               {...form.getInputProps('smtpUrl')}
             />
@@ -84,6 +93,20 @@ function SettingsForm({ settings }: { settings: Settings }) {
             withDescription
             prefix="defaultContainerEnvVars"
             errors={form.errors}
+          />
+        </Fieldset>
+        <Fieldset legend="Image registries">
+          <Textarea
+            label="Registry allowlist"
+            description="One host or host:port per line (registry.lan, 10.0.0.5:5000). Image lookups reach registries on loopback or private networks, and plain HTTP, only when listed here."
+            placeholder="127.0.0.1:5000"
+            autosize
+            minRows={2}
+            value={form.values.registryAllowlist.join('\n')}
+            onChange={(event) =>
+              form.setFieldValue('registryAllowlist', event.currentTarget.value.split('\n'))
+            }
+            error={lineErrors(form.errors, 'registryAllowlist')}
           />
         </Fieldset>
         <SsoAdmissionFields form={form} />

@@ -1,6 +1,11 @@
 import { parseEngineHost } from '../../nodes/node-rules.ts';
+import { formatBytes, type TlsPolicy } from '@app/server-kit';
 import { asTransportError, httpCall, readJson, readText, type HttpEndpoint } from '../http.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
+
+/** Bounds on an image pull's progress stream: all of it, and one line. */
+export const MAX_PULL_OUTPUT_BYTES = 64 * 1024 * 1024;
+export const MAX_PULL_LINE_BYTES = 1024 * 1024;
 
 /** The API level we speak; older engines (Podman 4.0–4.1: 1.40) are met at theirs. */
 const CLIENT_MAX_VERSION = '1.47';
@@ -37,16 +42,16 @@ export class EngineClient {
 
   constructor(
     apiUrl: string,
-    tlsVerify: boolean,
+    tls: TlsPolicy,
     private readonly timeoutMs: number,
   ) {
     const host = parseEngineHost(apiUrl);
     if (!host) throw new NodeUnreachableError(`"${apiUrl}" is not a container-engine host`);
     this.endpoint =
       host.kind === 'unix'
-        ? { origin: 'http://docker', socketPath: host.socketPath, tlsVerify: true }
-        : { origin: host.origin, tlsVerify };
-    this.key = `${apiUrl}|${tlsVerify}`;
+        ? { origin: 'http://docker', socketPath: host.socketPath, tls: { verify: true } }
+        : { origin: host.origin, tls };
+    this.key = `${apiUrl}|${tls.verify}|${tls.fingerprint ?? ''}`;
   }
 
   /** The negotiated API version and whether the daemon is Podman. */
@@ -143,12 +148,24 @@ export class EngineClient {
       throw new EngineApiError(`${what}: ${message.trim()}`, response.status);
     }
     let pending = '';
+    let received = 0;
     const decoder = new TextDecoder();
     try {
       for await (const chunk of response.body ?? []) {
+        received += (chunk as Uint8Array).byteLength;
+        if (received > MAX_PULL_OUTPUT_BYTES) {
+          throw new EngineApiError(
+            `${what}: the pull output passed ${formatBytes(MAX_PULL_OUTPUT_BYTES)}; the pull was stopped`,
+          );
+        }
         pending += decoder.decode(chunk as Uint8Array, { stream: true });
         const lines = pending.split(/\r?\n/);
         pending = lines.pop() ?? '';
+        if ([pending, ...lines].some((line) => line.length > MAX_PULL_LINE_BYTES)) {
+          throw new EngineApiError(
+            `${what}: a pull-progress line longer than ${formatBytes(MAX_PULL_LINE_BYTES)}; the pull was stopped`,
+          );
+        }
         for (const line of lines) await this.progressLine(line, onProgress, what);
       }
     } catch (error) {

@@ -12,6 +12,7 @@ import type {
   StorageInfo,
 } from '../types.ts';
 import { cleanupSignal } from '../pause.ts';
+import { tlsPolicyOf } from '../http.ts';
 import { DEFAULT_PLATFORM, platformOfMachine, type Platform } from '../../images/platform.ts';
 import {
   apiAtLeast,
@@ -65,7 +66,7 @@ export class EngineProvider implements Provider {
 
   client(node: NodeConnection): EngineClient {
     if (!node.apiUrl) throw new NodeUnreachableError(`node ${node.name} has no engine host`);
-    return new EngineClient(node.apiUrl, node.tlsVerify ?? true, this.options.timeoutMs);
+    return new EngineClient(node.apiUrl, tlsPolicyOf(node), this.options.timeoutMs);
   }
 
   private async pull(client: EngineClient, image: string, ctx: OperationContext) {

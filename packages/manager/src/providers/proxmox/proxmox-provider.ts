@@ -13,6 +13,7 @@ import type {
   StorageInfo,
 } from '../types.ts';
 import { cleanupSignal } from '../pause.ts';
+import { tlsPolicyOf } from '../http.ts';
 import { isTemplateVolume } from '../../images/image-reference.ts';
 import { DEFAULT_PLATFORM, platformOfMachine, type Platform } from '../../images/platform.ts';
 import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
@@ -51,7 +52,7 @@ export class ProxmoxProvider implements Provider {
     const auth = pveAuthFor(node.tokenId, node.secret);
     if (!node.apiUrl || !auth)
       throw new NodeUnreachableError(`node ${node.name} has no API URL or credentials`);
-    return new PveClient(node.apiUrl, node.tlsVerify ?? false, auth, this.options.timeoutMs);
+    return new PveClient(node.apiUrl, tlsPolicyOf(node), auth, this.options.timeoutMs);
   }
 
   private lxc(node: NodeConnection, vmid?: string) {

@@ -1,4 +1,4 @@
-import { sha256Hex } from '@app/server-kit';
+import { sha256Hex, type TlsPolicy } from '@app/server-kit';
 import { httpCall, readJson, readText, type HttpEndpoint } from '../http.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 
@@ -56,14 +56,14 @@ export class PveClient {
 
   constructor(
     apiUrl: string,
-    tlsVerify: boolean,
+    tls: TlsPolicy,
     private readonly auth: PveAuth,
     private readonly timeoutMs: number,
   ) {
     this.base = pveBase(apiUrl);
     const url = new URL(this.base);
     this.basePath = url.pathname;
-    this.endpoint = { origin: url.origin, tlsVerify };
+    this.endpoint = { origin: url.origin, tls };
   }
 
   get<T>(path: string, params: PveParams = {}, signal?: AbortSignal) {

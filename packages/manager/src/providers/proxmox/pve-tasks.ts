@@ -15,6 +15,12 @@ export interface TaskWaitOptions {
 }
 
 const PAGE = 500;
+/** Lines of one task copied into the job output, and the length each is cut to. */
+export const MAX_TASK_LOG_LINES = 1000;
+export const MAX_TASK_LOG_LINE_LENGTH = 4096;
+
+const cut = (text: string) =>
+  text.length > MAX_TASK_LOG_LINE_LENGTH ? `${text.slice(0, MAX_TASK_LOG_LINE_LENGTH)}…` : text;
 
 /**
  * Polls a worker task of `nodeName` until it stops, copying its log into the job output as it grows;
@@ -29,8 +35,10 @@ export async function waitForTask(
 ): Promise<void> {
   const base = `/nodes/${encodeURIComponent(nodeName)}/tasks/${encodeURIComponent(upid)}`;
   let next = 0;
+  let copied = 0;
   const copyLog = async () => {
-    for (;;) {
+    // One page more than the cap is asked for, to tell whether lines were left out.
+    while (copied <= MAX_TASK_LOG_LINES) {
       const lines = await client.get<Array<{ n: number; t: string }>>(
         `${base}/log`,
         { start: next, limit: PAGE },
@@ -39,8 +47,16 @@ export async function waitForTask(
       // An empty log answers one placeholder line `{n:1, t:"no content"}`: it is not line 1.
       if (next === 0 && lines?.length === 1 && lines[0]!.t === 'no content') return;
       for (const line of lines ?? []) {
-        await ctx.log(line.t);
-        next = Math.max(next, line.n);
+        if (copied === MAX_TASK_LOG_LINES) {
+          await ctx.log(
+            `The task log has more than ${MAX_TASK_LOG_LINES} lines; the rest is not copied here (the node keeps it: ${upid}).`,
+          );
+          copied += 1;
+          return;
+        }
+        await ctx.log(cut(String(line.t)));
+        copied += 1;
+        next = Math.max(next, Number(line.n) || next);
       }
       if (!lines || lines.length < PAGE) return;
     }

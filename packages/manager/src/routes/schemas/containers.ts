@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable } from '../../common/schemas.ts';
+import { ENV_LIMITS } from '../../containers/container-rules.ts';
 
 export const ContainerStatusSchema = Type.Union([
   Type.Literal('running'),
@@ -63,6 +64,15 @@ export const ContainerSchema = Type.Object({
 
 export const EnvVarSchema = Type.Object({ key: Type.String(), value: Type.String() });
 
+/** What a request may set: at most ENV_LIMITS.count variables of bounded length. */
+export const EnvVarsInputSchema = Type.Array(
+  Type.Object({
+    key: Type.String({ maxLength: ENV_LIMITS.keyLength }),
+    value: Type.String({ maxLength: ENV_LIMITS.valueLength }),
+  }),
+  { maxItems: ENV_LIMITS.count },
+);
+
 /** ServiceInput / ServiceUpdate entries are checked by the domain (400 invalid_service names the entry). */
 const ServiceEntries = Type.Record(Type.String(), Type.Unknown(), {
   description:
@@ -79,14 +89,14 @@ export const CreateContainerSchema = Type.Object({
   nvidiaRequested: Type.Optional(Nullable(Type.Boolean())),
   username: OptionalText,
   collaborators: Type.Optional(Nullable(Type.Array(Type.String()))),
-  environmentVars: Type.Optional(Nullable(Type.Array(EnvVarSchema))),
+  environmentVars: Type.Optional(Nullable(EnvVarsInputSchema)),
   services: Type.Optional(Nullable(ServiceEntries)),
 });
 
 export const UpdateContainerSchema = Type.Object({
   username: OptionalText,
   services: Type.Optional(Nullable(ServiceEntries)),
-  environmentVars: Type.Optional(Nullable(Type.Array(EnvVarSchema))),
+  environmentVars: Type.Optional(Nullable(EnvVarsInputSchema)),
   entrypoint: OptionalText,
   restart: Type.Optional(Nullable(Type.Boolean())),
 });

@@ -42,6 +42,14 @@ export const NodeInputSchema = Type.Object({
     Nullable(Type.String({ description: 'write-only; blank or omitted on update keeps the stored one' })),
   ),
   tlsVerify: Type.Optional(Nullable(Type.Boolean())),
+  tlsFingerprint: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          "SHA-256 fingerprint of the node's certificate (AB:CD:…): when set, the connection is accepted iff it matches, whatever the CA",
+      }),
+    ),
+  ),
   imageStorage: OptionalText,
   volumeStorage: OptionalText,
   networkBridge: OptionalText,
@@ -56,7 +64,8 @@ export const NodeSchema = Type.Object({
   ipv4Address: Nullable(Type.String()),
   apiUrl: Nullable(Type.String()),
   tokenId: Nullable(Type.String()),
-  tlsVerify: Nullable(Type.Boolean()),
+  tlsVerify: Nullable(Type.Boolean({ description: 'null (unset) means verified' })),
+  tlsFingerprint: Nullable(Type.String()),
   imageStorage: Type.String(),
   volumeStorage: Type.String(),
   networkBridge: Type.String(),
@@ -104,6 +113,9 @@ export const ImportInputSchema = Type.Object({
   username: Type.String({ minLength: 1 }),
   password: Type.String({ minLength: 1 }),
   tlsVerify: Type.Optional(Type.Boolean()),
+  tlsFingerprint: Type.Optional(
+    Type.String({ description: "SHA-256 fingerprint of the cluster's certificate" }),
+  ),
 });
 
 export const JobSchema = Type.Object({

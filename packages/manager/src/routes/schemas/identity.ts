@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable } from '../../common/schemas.ts';
+import { ENV_LIMITS } from '../../containers/container-rules.ts';
 
 export const UserStatusSchema = Type.Union([
   Type.Literal('pending'),
@@ -44,9 +45,9 @@ export const ApiKeySchema = Type.Object({
 });
 
 export const EnvVarDefaultSchema = Type.Object({
-  key: Type.String(),
-  value: Type.String(),
-  description: Type.String({ default: '' }),
+  key: Type.String({ maxLength: ENV_LIMITS.keyLength }),
+  value: Type.String({ maxLength: ENV_LIMITS.valueLength }),
+  description: Type.String({ default: '', maxLength: 1024 }),
 });
 
 export const SettingsSchema = Type.Object({
@@ -63,4 +64,5 @@ export const SettingsSchema = Type.Object({
     description: 'groups (in the groups claim) whose new single sign-on users are active at once',
   }),
   ssoGroupsClaim: Type.String({ description: 'claim that lists the groups (default groups)' }),
+  registryAllowlist: Type.Array(Type.String()),
 });

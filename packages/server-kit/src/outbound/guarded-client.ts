@@ -1,0 +1,110 @@
+import { Agent, fetch, type Response } from 'undici';
+import { guardedConnector } from './guarded-connector.ts';
+import { effectivePort, type HostAllowlist } from './host-allowlist.ts';
+
+/**
+ * An outbound call that did not get an answer: refused by the guard (address, scheme, redirect),
+ * unreachable, timed out, TLS failure. The message is the detail for the log; what a client is told
+ * should not depend on it (it would tell open ports from closed ones).
+ */
+export class OutboundError extends Error {
+  override name = 'OutboundError';
+}
+
+/** The answer of an outbound call (undici's Response). */
+export type OutboundResponse = Response;
+
+export interface GuardedClientOptions {
+  allowlist: HostAllowlist;
+  /** Redirects followed per call (default 5). */
+  maxRedirects?: number;
+  /** Bound on each connection's set-up (default 5 s). */
+  connectTimeoutMs?: number;
+}
+
+export interface GuardedRequest {
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+const describe = (error: unknown): string => {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error) return `${cause.name}: ${cause.message}`;
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+};
+
+/**
+ * The one client for outbound calls to addresses a non-admin chooses (image references, the token
+ * realms and redirects they lead to). Every connection — the first and each redirect's — goes through
+ * the guard (internal addresses refused after resolution unless the host is allowlisted); plain HTTP
+ * only to allowlisted hosts; a bounded number of redirects, credentials dropped when one leaves the
+ * origin. Any failure is an OutboundError.
+ */
+export class GuardedClient {
+  private readonly agent: Agent;
+  private readonly maxRedirects: number;
+
+  constructor(private readonly options: GuardedClientOptions) {
+    this.maxRedirects = options.maxRedirects ?? 5;
+    this.agent = new Agent({
+      connect: guardedConnector(options.allowlist, options.connectTimeoutMs ?? 5_000),
+      connections: 4,
+    });
+  }
+
+  /** True when plain HTTP (and any address) to this URL's host and port is allowed. */
+  allowlisted(url: URL): boolean {
+    return this.options.allowlist.allows(url.hostname, effectivePort(url));
+  }
+
+  /** A GET that follows redirects within the policy. The caller reads or cancels the body. */
+  async get(target: string | URL, request: GuardedRequest = {}): Promise<Response> {
+    let url = new URL(target);
+    let headers = { ...request.headers };
+    for (let hop = 0; ; hop++) {
+      this.checkScheme(url);
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          headers,
+          redirect: 'manual',
+          dispatcher: this.agent,
+          ...(request.signal ? { signal: request.signal } : {}),
+        });
+      } catch (error) {
+        throw new OutboundError(`GET ${url.origin}${url.pathname}: ${describe(error)}`);
+      }
+      const location = response.headers.get('location');
+      if (!REDIRECTS.has(response.status) || !location) return response;
+      await response.body?.cancel().catch(() => undefined);
+      if (hop >= this.maxRedirects) throw new OutboundError(`more than ${this.maxRedirects} redirects`);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new OutboundError(`a redirect to an invalid location: ${location}`);
+      }
+      if (next.origin !== url.origin) headers = withoutCredentials(headers);
+      url = next;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private checkScheme(url: URL) {
+    if (url.protocol === 'https:') return;
+    if (url.protocol === 'http:' && this.allowlisted(url)) return;
+    throw new OutboundError(
+      `${url.protocol}//${url.host} is not allowed (https only, http for allowlisted hosts)`,
+    );
+  }
+}
+
+const withoutCredentials = (headers: Record<string, string>) =>
+  Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !['authorization', 'cookie'].includes(name.toLowerCase())),
+  );
