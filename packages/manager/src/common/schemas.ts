@@ -11,3 +11,6 @@ export const INT32_MAX = 2_147_483_647;
 export const RowId = (options: { description?: string } = {}) =>
   Type.Integer({ minimum: 1, maximum: INT32_MAX, ...options });
 export const IdParams = Type.Object({ id: RowId() });
+export const SiteParams = Type.Object({ siteId: RowId() });
+/** Seconds since 1970 up to the last second of year 9999 (what a date column can hold). */
+export const EpochSeconds = Type.Integer({ minimum: 0, maximum: 253_402_300_799 });

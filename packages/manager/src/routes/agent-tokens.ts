@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { Data, DateTime, Nullable, responses } from '../common/schemas.ts';
+import { Data, DateTime, Nullable, responses, RowId, SiteParams } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 
@@ -12,9 +12,8 @@ const AgentTokenSchema = Type.Object({
   lastUsedAt: Nullable(DateTime),
   createdAt: DateTime,
 });
-const SiteParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }) });
 const TokenParams = Type.Object({
-  siteId: Type.Integer({ minimum: 1 }),
+  siteId: RowId(),
   id: Type.String({ format: 'uuid' }),
 });
 

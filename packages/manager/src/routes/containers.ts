@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Api } from '../common/api.ts';
-import { Data, Nullable, responses, RowId } from '../common/schemas.ts';
+import { Data, Nullable, responses, RowId, SiteParams } from '../common/schemas.ts';
 import { principalOf, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { parsePlatform } from '../images/platform.ts';
@@ -14,11 +14,7 @@ import {
   UpdateContainerSchema,
 } from './schemas/containers.ts';
 
-const SiteParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }) });
-const ContainerParams = Type.Object({
-  siteId: Type.Integer({ minimum: 1 }),
-  id: Type.Integer({ minimum: 1 }),
-});
+const ContainerParams = Type.Object({ siteId: RowId(), id: RowId() });
 const CollaboratorParams = Type.Object({
   siteId: RowId(),
   id: RowId(),
@@ -26,7 +22,7 @@ const CollaboratorParams = Type.Object({
 });
 const ListQuery = Type.Object({
   hostname: Type.Optional(Type.String()),
-  nodeId: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('')])),
+  nodeId: Type.Optional(Type.Union([RowId(), Type.Literal('')])),
   user: Type.Optional(Type.Array(Type.String(), { description: 'bracket notation: user[0]=…&user[1]=…' })),
 });
 const CollaboratorList = Type.Object({ collaborators: Type.Array(Type.String()) });

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { Data, IdParams, Nullable, responses } from '../common/schemas.ts';
+import { Data, IdParams, Nullable, responses, RowId } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import type { ExternalDomainInput } from '../external-domains/external-domains-service.ts';
@@ -25,7 +25,7 @@ const Input = Type.Object({
   dnsProviderApiEmail: optionalText,
   dnsProviderApiKey: optionalText,
   // Null first: with type coercion on, null would otherwise become the integer 0.
-  siteId: Type.Optional(Type.Union([Type.Null(), Type.Integer(), Type.Literal('')])),
+  siteId: Type.Optional(Type.Union([Type.Null(), RowId(), Type.Literal('')])),
   authServer: optionalText,
   // The original system's names for the DNS provider credentials.
   cloudflareApiEmail: optionalText,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { Data, responses } from '../common/schemas.ts';
+import { Data, responses, RowId, SiteParams } from '../common/schemas.ts';
 import { principalOf, requireAdmin, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import type { NodeInput } from '../nodes/nodes-service.ts';
@@ -14,8 +14,7 @@ import {
   StorageSchema,
 } from './schemas/fleet.ts';
 
-const SiteParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }) });
-const NodeParams = Type.Object({ siteId: Type.Integer({ minimum: 1 }), id: Type.Integer({ minimum: 1 }) });
+const NodeParams = Type.Object({ siteId: RowId(), id: RowId() });
 
 /** Blank strings in optional fields mean "not given" (real forms send them). */
 function blankless(body: NodeInput): NodeInput {

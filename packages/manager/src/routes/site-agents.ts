@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { forbidden, isLocalRequest, notFound, unauthorized } from '@app/server-kit';
 import { REPORT_MESSAGE_MAX } from '@app/agent/snapshot';
 import type { Api } from '../common/api.ts';
-import { Data, DateTime, Nullable, responses } from '../common/schemas.ts';
+import { Data, DateTime, EpochSeconds, IdParams, Nullable, responses, RowId } from '../common/schemas.ts';
 import { bearerSecret, requireAdmin } from '../auth/request-auth.ts';
 import {
   isAgentTokenSecret,
@@ -50,15 +50,15 @@ const ServiceReport = Type.Object({
   message: Type.Optional(Type.String({ maxLength: REPORT_MESSAGE_MAX })),
 });
 const CheckinBody = Type.Object({
-  siteId: Type.Integer(),
+  siteId: RowId(),
   hostname: Type.String({ minLength: 1 }),
-  currentTime: Type.Optional(Type.Integer()),
+  currentTime: Type.Optional(EpochSeconds),
   ipv4Address: Type.Optional(Nullable(Type.String())),
   services: Type.Optional(Type.Record(Type.String(), ServiceReport)),
   volumes: Type.Optional(
     Type.Array(
       Type.Object({
-        id: Type.Integer(),
+        id: RowId(),
         status: Type.Union([Type.Literal('ready'), Type.Literal('failed')]),
         message: Type.Optional(Nullable(Type.String())),
       }),
@@ -137,7 +137,7 @@ export async function siteAgentRoutes(api: Api, services: Services) {
       schema: {
         tags,
         summary: 'The site proxy saw traffic: sets lastAccessedAt (written at most once per 10 minutes)',
-        params: Type.Object({ id: Type.Integer() }),
+        params: IdParams,
         response: { 204: Type.Null(), ...responses({}) },
       },
     },
