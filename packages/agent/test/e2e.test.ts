@@ -167,6 +167,8 @@ describe('site agent end to end with the manager, nginx and dnsmasq', () => {
     const registry = await new RegistryFake().start();
     try {
       registry.addImage('acme/db', '1', { config: { Volumes: { '/var/lib/db': {} } } });
+      // A registry on loopback is reached only when an administrator allowlists it.
+      expect((await admin.put('/settings', { registryAllowlist: [registry.host] })).status).toBe(200);
       const storage = join(sandbox.dir, 'volumes');
       const node = (await admin.get(`/sites/${siteId}/nodes`)).body.data[0];
       const updated = await admin.put(`/sites/${siteId}/nodes/${node.id}`, {
@@ -188,7 +190,8 @@ describe('site agent end to end with the manager, nginx and dnsmasq', () => {
       );
 
       await runOnce(sandbox.config, undefined, { info: () => undefined, error: () => undefined } as never);
-      const hostPath = join(storage, String(siteId), 'admin', 'db1', 'var-lib-db');
+      // Folders are named by the owner's uidNumber (the first account's is 2000), never by a reusable name.
+      const hostPath = join(storage, String(siteId), '2000', 'db1', 'var-lib-db');
       expect(statSync(hostPath).isDirectory()).toBe(true);
       expect(await jobEnds(admin, jobId)).toBe('success');
       const instance = await test.manager.database.db

@@ -184,6 +184,7 @@ describe('values that reach nginx or dnsmasq are checked at the API', () => {
         apiUrl: cluster.url,
         username: 'root@pam',
         password: 'root-password',
+        tlsFingerprint: cluster.fingerprint,
       });
       expect(imported.status, imported.text).toBe(201);
       const snapshot = await test.client().post('/agents', checkin(siteId));
