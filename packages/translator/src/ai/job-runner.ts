@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { retryWhileUnavailable } from '@app/server-kit';
 import type { AiJobsTable } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
 import { chunks } from '../common/chunks.ts';
@@ -95,12 +96,15 @@ export class JobRunner {
   private async tick() {
     const { db } = this.ctx;
     const now = Date.now();
-    await db
+    // Our own runs' leases may have run out while the database was away: they are still ours to finish.
+    const ours = [...this.running.values()].map(({ lease }) => lease.token);
+    let expired = db
       .updateTable('ai_jobs')
       .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() })
       .where('status', '=', 'running')
-      .where('lease_until', '<', now)
-      .execute();
+      .where('lease_until', '<', now);
+    if (ours.length) expired = expired.where('lease_owner', 'not in', ours);
+    await expired.execute();
     const pending = await db
       .selectFrom('ai_jobs')
       .select(['id', 'project_id'])
@@ -261,7 +265,9 @@ export class JobRunner {
     if (state.lease.signal.aborted) return;
     const values = new Map([...translated].map(([id, text]) => [Number(id), text]));
     const failed = batch.map((item) => item.phraseId).filter((id) => !values.has(id));
-    await this.record(state, values, failed);
+    // The provider's answer is paid for: a short database outage waits, rather than losing it and asking
+    // again. (One transaction, so trying it again is safe.)
+    await retryWhileUnavailable(() => this.record(state, values, failed));
   }
 
   /** Saves a batch's translations and item states and moves the counters, in one transaction. */
