@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envReader } from '@app/server-kit';
 import { startPrivatePostgres, type PrivatePostgres } from '@app/server-kit/testing/private-postgres';
+import { outageDrill } from '@app/server-kit/testing/outage-drill';
 import { readManagerConfig } from '../src/config.ts';
 import { buildManager, type ManagerApp } from '../src/app.ts';
 import { ManagerClient } from './helpers.ts';
@@ -56,53 +57,26 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('manager through a database outag
   });
 
   it('answers 503 while the database is down, recovers by itself, and runs every accepted job once', async () => {
-    const answers: { phase: string; status: number; code?: string }[] = [];
     const jobIds: number[] = [];
-    let phase = 'before';
-    let loading = true;
-    const record = async (
-      send: () => Promise<{ status: number; body: any }>,
-      onCreated?: (body: any) => void,
-    ) => {
-      const response = await send();
-      answers.push({ phase, status: response.status, code: response.body?.error?.code });
-      if (response.status === 201) onCreated?.(response.body);
-    };
     let made = 0;
-    const reads = (async () => {
-      while (loading) await record(() => client.get(`/sites/${siteId}/containers`));
-    })();
-    const creates = (async () => {
-      while (loading) {
-        await record(
-          () =>
-            client.post(`/sites/${siteId}/containers`, { hostname: `load${++made}`, template: 'debian:12' }),
-          (body) => jobIds.push(body.data.jobId),
-        );
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    })();
-
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    phase = 'down';
-    await postgres.stop();
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    phase = 'restarting';
-    await postgres.start();
-    await eventually(async () => answers.at(-1)?.status === 200, 20_000);
-    phase = 'after';
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    loading = false;
-    await Promise.all([reads, creates]);
-
-    const unexpected = answers.filter(
-      (answer) => !(answer.status < 300 || (answer.status === 503 && answer.code === 'service_unavailable')),
-    );
-    expect(unexpected).toEqual([]);
-    expect(answers.some((answer) => answer.phase === 'down' && answer.status === 503)).toBe(true);
-    expect(answers.filter((answer) => answer.phase === 'after').every((answer) => answer.status < 300)).toBe(
-      true,
-    );
+    const report = await outageDrill(postgres, {
+      load: [
+        () => client.get(`/sites/${siteId}/containers`),
+        async () => {
+          const response = await client.post(`/sites/${siteId}/containers`, {
+            hostname: `load${++made}`,
+            template: 'debian:12',
+          });
+          if (response.status === 201) jobIds.push(response.body.data.jobId);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return response;
+        },
+      ],
+      ready: () => new Promise((resolve) => setTimeout(resolve, 1500)),
+    });
+    expect(report.unexpected).toEqual([]);
+    expect(report.refusedWhileDown).toBeGreaterThan(0);
+    expect(report.failedAfter).toEqual([]);
 
     // Every accepted job ends, once: no take-over, no second run.
     expect(jobIds.length).toBeGreaterThan(5);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
 import { startPrivatePostgres, type PrivatePostgres } from '@app/server-kit/testing/private-postgres';
+import { outageDrill } from '@app/server-kit/testing/outage-drill';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
 import { buildTranslator, type Translator } from '../src/app.ts';
 import { testConfig } from './helpers.ts';
@@ -54,44 +55,20 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('translator through a database ou
       jobId: string;
     };
 
-    const answers: { phase: string; status: number; code?: string }[] = [];
-    let phase = 'before';
-    let loading = true;
-    const load = (async () => {
-      while (loading) {
-        for (const send of [
-          () => client.get('/api/translations/all?lang=fr'),
-          () =>
-            client.post('/api/textnodes', { keys: [{ key: 'Load phrase' }], url: 'https://shop.example/' }),
-        ]) {
-          const response = await send();
-          answers.push({ phase, status: response.status, code: response.body?.error?.code });
-        }
-      }
-    })();
-
-    await expect
-      .poll(async () => (await client.get(`/api/ai-jobs/${jobId}`)).body.completed, { timeout: 20_000 })
-      .toBeGreaterThanOrEqual(2);
-    phase = 'down';
-    await postgres.stop();
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    phase = 'restarting';
-    await postgres.start();
-    await expect.poll(() => answers.at(-1)?.status, { timeout: 20_000 }).toBe(200);
-    phase = 'after';
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    loading = false;
-    await load;
-
-    const unexpected = answers.filter(
-      (answer) => !(answer.status < 300 || (answer.status === 503 && answer.code === 'service_unavailable')),
-    );
-    expect(unexpected).toEqual([]);
-    expect(answers.some((answer) => answer.phase === 'down' && answer.status === 503)).toBe(true);
-    expect(answers.filter((answer) => answer.phase === 'after').every((answer) => answer.status < 300)).toBe(
-      true,
-    );
+    const report = await outageDrill(postgres, {
+      load: [
+        () => client.get('/api/translations/all?lang=fr'),
+        () => client.post('/api/textnodes', { keys: [{ key: 'Load phrase' }], url: 'https://shop.example/' }),
+      ],
+      // Down in the middle of the job: some batches answered and saved, some still to come.
+      ready: () =>
+        expect
+          .poll(async () => (await client.get(`/api/ai-jobs/${jobId}`)).body.completed, { timeout: 20_000 })
+          .toBeGreaterThanOrEqual(2),
+    });
+    expect(report.unexpected).toEqual([]);
+    expect(report.refusedWhileDown).toBeGreaterThan(0);
+    expect(report.failedAfter).toEqual([]);
 
     let job: { status: string; completed: number; failed: number; total: number } | undefined;
     await expect

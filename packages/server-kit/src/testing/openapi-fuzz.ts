@@ -31,6 +31,13 @@ interface Operation {
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
 
+/** `METHOD /path` of every operation of a document, as the authorization matrices name their rows. */
+export function operationsOf(document: OpenApiDocument): string[] {
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
 export interface FuzzCaller {
   name: string;
   headers: Record<string, string>;

@@ -1,0 +1,77 @@
+import type { PrivatePostgres } from './private-postgres.ts';
+
+export type OutagePhase = 'before' | 'down' | 'restarting' | 'after';
+
+export interface OutageAnswer {
+  phase: OutagePhase;
+  status: number;
+  code?: string;
+}
+
+export interface OutageReport {
+  answers: OutageAnswer[];
+  /** Neither a success nor a 503 `service_unavailable` in the envelope. */
+  unexpected: OutageAnswer[];
+  /** 503 answers while the database was down: proof the outage was seen. */
+  refusedWhileDown: number;
+  /** Failures once the service had answered again after the restart. */
+  failedAfter: OutageAnswer[];
+}
+
+export interface OutageDrillOptions {
+  /** Requests sent over and over, one loop each, for the whole drill. */
+  load: (() => Promise<{ status: number; body?: { error?: { code?: string } } }>)[];
+  /** Resolves when the database may go down (work under way). */
+  ready: () => Promise<void>;
+  downMs?: number;
+  /** How long the load goes on once a request succeeded again after the restart. */
+  afterMs?: number;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Stops `postgres` under load and starts it again, recording every answer with the phase it came in:
+ * the services must answer 503 in the envelope meanwhile and recover by themselves.
+ */
+export async function outageDrill(
+  postgres: PrivatePostgres,
+  options: OutageDrillOptions,
+): Promise<OutageReport> {
+  const answers: OutageAnswer[] = [];
+  let phase: OutagePhase = 'before';
+  let loading = true;
+  const loops = options.load.map(async (send) => {
+    while (loading) {
+      const response = await send();
+      answers.push({
+        phase,
+        status: response.status,
+        ...(response.body?.error?.code ? { code: response.body.error.code } : {}),
+      });
+    }
+  });
+  try {
+    await options.ready();
+    phase = 'down';
+    await postgres.stop();
+    await pause(options.downMs ?? 3000);
+    phase = 'restarting';
+    await postgres.start();
+    const deadline = Date.now() + 20_000;
+    while ((answers.at(-1)?.status ?? 500) >= 300 && Date.now() < deadline) await pause(50);
+    phase = 'after';
+    await pause(options.afterMs ?? 1500);
+  } finally {
+    loading = false;
+    await Promise.all(loops);
+  }
+  return {
+    answers,
+    unexpected: answers.filter(
+      (answer) => !(answer.status < 300 || (answer.status === 503 && answer.code === 'service_unavailable')),
+    ),
+    refusedWhileDown: answers.filter((answer) => answer.phase === 'down' && answer.status === 503).length,
+    failedAfter: answers.filter((answer) => answer.phase === 'after' && answer.status >= 300),
+  };
+}
