@@ -379,7 +379,10 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
       await page.getByRole('option', { name: 'German (de)' }).click();
       const start = page.getByRole('button', { name: `Translate ${KEYS.length} phrases` });
       await start.click();
-      await expect.poll(() => page.getByTestId('job-status').textContent()).toBe('running');
+      // Pending until the runner claims it (one job per project at a time: an earlier test's may still end).
+      await expect
+        .poll(() => page.getByTestId('job-status').textContent(), { timeout: 15_000 })
+        .toBe('running');
       const jobId = new URL(page.url()).searchParams.get('job')!;
       await page.getByRole('button', { name: 'Cancel job' }).click();
       await page.getByText('Job cancelled').waitFor();
