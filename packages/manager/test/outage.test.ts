@@ -53,7 +53,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('manager through a database outag
   afterAll(async () => {
     await manager?.close();
     await postgres?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers 503 while the database is down, recovers by itself, and runs every accepted job once', async () => {

@@ -41,7 +41,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('translator through a database ou
     await translator?.close();
     await fake?.close();
     await postgres?.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('answers 503 while the database is down, recovers, and finishes the AI job once', async () => {
