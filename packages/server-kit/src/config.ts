@@ -95,6 +95,8 @@ export interface CommonConfig {
   trustProxy: string[];
   rateLimit: { failures: number; windowSeconds: number; blockSeconds: number };
   logLevel: string;
+  /** `METRICS_TOKEN`: a scraper sends it as `Authorization: Bearer …` to read `/metrics`. */
+  metricsToken?: string | undefined;
 }
 
 export function readCommonConfig(env: EnvReader): CommonConfig {
@@ -109,5 +111,14 @@ export function readCommonConfig(env: EnvReader): CommonConfig {
       blockSeconds: env.int('RATE_LIMIT_BLOCK_S', 300, { min: 1 }),
     },
     logLevel: env.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    metricsToken: metricsToken(env),
   };
+}
+
+function metricsToken(env: EnvReader): string | undefined {
+  const token = env.optionalString('METRICS_TOKEN');
+  if (token !== undefined && (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))) {
+    throw new ConfigError('METRICS_TOKEN', 'use at least 16 printable characters without spaces');
+  }
+  return token;
 }
