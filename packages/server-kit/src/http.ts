@@ -12,6 +12,7 @@ import {
   type FieldErrors,
 } from './errors.ts';
 import { requestId } from './observability/request-id.ts';
+import { RequestLog } from './observability/request-log.ts';
 
 export interface HttpServerOptions {
   logLevel: string;
@@ -57,8 +58,7 @@ export function createHttpServer(options: HttpServerOptions) {
     trustProxy: options.trustProxy.length ? options.trustProxy : false,
     genReqId: requestId,
     requestIdHeader: false,
-    // One line per request, written when it is answered (see below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new RequestLog(),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     forceCloseConnections: 'idle',
     // Errors the router raises before any route runs: in the envelope like every other answer.
@@ -86,10 +86,6 @@ export function createHttpServer(options: HttpServerOptions) {
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    done();
   });
 
   // JSON only: a text/plain body is what a cross-site form can send without a preflight.

@@ -14,8 +14,11 @@ export async function metricsRoutes(api: Api, services: Services) {
         tags: ['Meta'],
         summary:
           'Prometheus metrics (text format): administrators, or a scraper sending Authorization: Bearer $METRICS_TOKEN',
-        produces: ['text/plain'],
-        response: { 200: Type.String(), '4xx': ErrorEnvelope, '5xx': ErrorEnvelope },
+        response: {
+          200: { description: 'The metrics', content: { 'text/plain': { schema: Type.String() } } },
+          '4xx': ErrorEnvelope,
+          '5xx': ErrorEnvelope,
+        },
       },
     },
     metricsHandler(metrics, {
