@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envReader } from '@app/server-kit';
 import { startPrivatePostgres, type PrivatePostgres } from '@app/server-kit/testing/private-postgres';
-import { outageDrill } from '@app/server-kit/testing/outage-drill';
+import { outageDrill, pollReadiness } from '@app/server-kit/testing/outage-drill';
 import { readManagerConfig } from '../src/config.ts';
 import { buildManager, type ManagerApp } from '../src/app.ts';
 import { ManagerClient } from './helpers.ts';
@@ -71,12 +71,18 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('manager through a database outag
           await new Promise((resolve) => setTimeout(resolve, 100));
           return response;
         },
+        // Last: the readiness probe, as an orchestrator polls it.
+        () => pollReadiness(client, '/readyz'),
       ],
       ready: () => new Promise((resolve) => setTimeout(resolve, 1500)),
     });
     expect(report.unexpected).toEqual([]);
     expect(report.refusedWhileDown).toBeGreaterThan(0);
     expect(report.failedAfter).toEqual([]);
+    // Ready before and after; not ready while the database is down.
+    expect(new Set([...report.readiness.before, ...report.readiness.after])).toEqual(new Set([200]));
+    expect(report.readiness.down.length).toBeGreaterThan(0);
+    expect(new Set(report.readiness.down)).toEqual(new Set([503]));
 
     // Every accepted job ends, once: no take-over, no second run.
     expect(jobIds.length).toBeGreaterThan(5);
