@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dashboardMetrics, undeclaredMetrics } from '@app/server-kit/testing';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { createAndWait } from './container-helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
@@ -77,5 +78,17 @@ describe('manager observability', () => {
     expect(text).toMatch(/^sse_connections 0$/m);
     expect(text).toMatch(/^# TYPE manager_jobs gauge$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
+  });
+
+  it('exports every metric the sample Grafana dashboard queries (but the translator’s own)', async () => {
+    const names = dashboardMetrics();
+    expect(names.length).toBeGreaterThan(10);
+    const text = (await admin.get('/metrics')).text;
+    expect(
+      undeclaredMetrics(
+        names.filter((name) => !name.startsWith('translator_')),
+        text,
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
+import { dashboardMetrics, undeclaredMetrics } from '@app/server-kit/testing';
 import { startHarness, type Harness } from './helpers.ts';
 
 const METRICS_TOKEN = 'scraper-token-0123456789';
@@ -73,5 +74,14 @@ describe('translator observability', () => {
     expect(text).toMatch(/translator_ai_tokens_total\{kind="prompt"\} [1-9]/);
     expect(text).toMatch(/translator_ai_phrases_total\{result="translated"\} 2$/m);
     expect(text).toMatch(/^# TYPE translator_ai_jobs gauge$/m);
+  });
+
+  it('exports every translator metric the sample Grafana dashboard queries', async () => {
+    const names = dashboardMetrics().filter((name) => name.startsWith('translator_'));
+    expect(names.length).toBeGreaterThan(3);
+    const text = (
+      await h.anonymous.get('/api/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text;
+    expect(undeclaredMetrics([...names, 'http_request_duration_seconds_bucket'], text)).toEqual([]);
   });
 });
