@@ -83,6 +83,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   const app = createHttpServer({
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
+    requestLogSample: config.requestLogSample,
     redactUrl,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });

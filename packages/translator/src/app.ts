@@ -68,6 +68,7 @@ export async function buildTranslator(
   const app = createHttpServer({
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
+    requestLogSample: config.requestLogSample,
     bodyLimit: config.bodyLimit,
   });
   const ctx = createContext(config, database, app.log);
