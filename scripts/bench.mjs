@@ -20,7 +20,7 @@ const scripts = readdirSync('packages')
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n### ${script}`);
-  const result = spawnSync(process.execPath, ['--import', tsx, script], {
+  const result = spawnSync(process.execPath, ['--conditions=source', '--import', tsx, script], {
     stdio: 'inherit',
     env: { ...process.env, LOG_LEVEL: 'silent' },
   });
