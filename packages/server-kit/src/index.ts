@@ -7,6 +7,7 @@ export * from './http.ts';
 export * from './rate-limit.ts';
 export * from './crypto.ts';
 export * from './client-address.ts';
+export * from './package-dir.ts';
 export * from './dashboard-headers.ts';
 export * from './shutdown.ts';
 export * from './openapi.ts';
