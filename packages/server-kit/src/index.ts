@@ -14,3 +14,7 @@ export * from './openapi.ts';
 export * from './pg-listener.ts';
 export * from './schemas.ts';
 export * from './outbound/index.ts';
+export * from './observability/metrics.ts';
+export * from './observability/probes.ts';
+export * from './observability/api-docs.ts';
+export * from './openapi-errors.ts';
