@@ -1,3 +1,5 @@
+// Keeps the schema fields @fastify/swagger adds (tags, hide) in the built declarations other packages read.
+/// <reference types="@fastify/swagger" preserve="true" />
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { stringify } from 'yaml';
