@@ -4,10 +4,13 @@
 // < 100 MB), and the first `npm start` on a fresh clone of the committed tree (builds everything). The
 // clone's node_modules are hard-linked copies of this checkout's (`npm ci` is not part of that figure).
 // BENCH_DURATION_S (default 5) per load; BENCH_FRESH=0 skips the fresh clone.
+/* global fetch */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
@@ -19,7 +22,6 @@ const cpuMs = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function untilOk(url, child) {
   for (;;) {
