@@ -1,5 +1,6 @@
 export * from './config.ts';
 export * from './database.ts';
+export * from './sqlite-driver.ts';
 export * from './migrations.ts';
 export * from './errors.ts';
 export * from './http.ts';
@@ -13,3 +14,7 @@ export * from './openapi.ts';
 export * from './pg-listener.ts';
 export * from './schemas.ts';
 export * from './outbound/index.ts';
+export * from './observability/metrics.ts';
+export * from './observability/probes.ts';
+export * from './observability/api-docs.ts';
+export * from './openapi-errors.ts';
