@@ -95,6 +95,8 @@ export interface CommonConfig {
   trustProxy: string[];
   rateLimit: { failures: number; windowSeconds: number; blockSeconds: number };
   logLevel: string;
+  /** MIGRATE_ON_START: false makes a service refuse to start while its database lacks migrations. */
+  migrateOnStart: boolean;
 }
 
 export function readCommonConfig(env: EnvReader): CommonConfig {
@@ -109,5 +111,6 @@ export function readCommonConfig(env: EnvReader): CommonConfig {
       blockSeconds: env.int('RATE_LIMIT_BLOCK_S', 300, { min: 1 }),
     },
     logLevel: env.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    migrateOnStart: env.bool('MIGRATE_ON_START', true),
   };
 }

@@ -3,7 +3,7 @@ import SQLite from 'better-sqlite3';
 import { migrate, openDatabase } from '@app/server-kit';
 import type { TranslatorDB } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
-import { translatorMigrations } from '../../migrations/index.ts';
+import { translatorMigrations } from '../db/store.ts';
 import { copyProject } from './copy.ts';
 
 /** The file of the live SQLite database, found the way openDatabase finds it. */
