@@ -2,6 +2,10 @@ import { TestClient } from '@app/server-kit/testing';
 import { dbCommandsSuite } from '@app/server-kit/testing/db-commands-suite';
 import { translatorMigrations } from '../migrations/index.ts';
 
+/** i in letters (a, b, …, ba, …): digits would be taken for a variable, making every phrase the same. */
+const letters = (i: number): string =>
+  (i >= 26 ? letters(Math.floor(i / 26)) : '') + String.fromCharCode(97 + (i % 26));
+
 // `translator db status|migrate|backup` and MIGRATE_ON_START on the real CLI; rows written: phrases.
 dbCommandsSuite({
   command: 'translator',
@@ -18,7 +22,7 @@ dbCommandsSuite({
     const client = new TestClient(`${baseUrl}/api`);
     client.defaultHeaders['x-api-key'] = key;
     return async (i) => {
-      const sent = await client.post('/textnodes', { keys: [{ key: `Phrase number ${i}` }] });
+      const sent = await client.post('/textnodes', { keys: [{ key: `Phrase ${letters(i)}` }] });
       if (sent.status !== 200) throw new Error(`POST /textnodes: ${sent.status} ${sent.text}`);
     };
   },
