@@ -91,72 +91,84 @@ export function dbCommandsSuite(service: DbCommandsService): void {
       rmSync(dir, { recursive: true, force: true });
     }, SLOW);
 
-    it('with MIGRATE_ON_START=false the service refuses to start while migrations are pending', async () => {
-      const started = startProcess(service.main, [], env(url, { MIGRATE_ON_START: 'false' }));
-      expect(await started.exited).toBe(1);
-      expect(started.output()).toContain(`run \`${service.command} db migrate\` first`);
-      expect(started.output()).toContain(service.migrations[0]);
-      expect((await cli(['db', 'status'])).stdout).toContain(`Applied (0): none`);
-    }, SLOW);
+    it(
+      'with MIGRATE_ON_START=false the service refuses to start while migrations are pending',
+      async () => {
+        const started = startProcess(service.main, [], env(url, { MIGRATE_ON_START: 'false' }));
+        expect(await started.exited).toBe(1);
+        expect(started.output()).toContain(`run \`${service.command} db migrate\` first`);
+        expect(started.output()).toContain(service.migrations[0]);
+        expect((await cli(['db', 'status'])).stdout).toContain(`Applied (0): none`);
+      },
+      SLOW,
+    );
 
-    it('status lists the pending migrations and exits 3; migrate applies them; status then exits 0', async () => {
-      const before = await cli(['db', 'status']);
-      expect(before.code).toBe(3);
-      expect(before.stdout).toContain(`Dialect: ${pgUrl ? 'postgres' : 'sqlite'}`);
-      expect(before.stdout).toContain(
-        `Pending (${service.migrations.length}): ${service.migrations.join(', ')}`,
-      );
-      expect(before.stdout).toContain(`Run \`${service.command} db migrate\``);
+    it(
+      'status lists the pending migrations and exits 3; migrate applies them; status then exits 0',
+      async () => {
+        const before = await cli(['db', 'status']);
+        expect(before.code).toBe(3);
+        expect(before.stdout).toContain(`Dialect: ${pgUrl ? 'postgres' : 'sqlite'}`);
+        expect(before.stdout).toContain(
+          `Pending (${service.migrations.length}): ${service.migrations.join(', ')}`,
+        );
+        expect(before.stdout).toContain(`Run \`${service.command} db migrate\``);
 
-      const migrated = await cli(['db', 'migrate']);
-      expect(migrated.code).toBe(0);
-      expect(migrated.stdout).toContain(
-        `Applied ${service.migrations.length} migration(s): ${service.migrations.join(', ')}`,
-      );
-      expect((await cli(['db', 'migrate'])).stdout).toContain('Nothing to do: the database is up to date.');
+        const migrated = await cli(['db', 'migrate']);
+        expect(migrated.code).toBe(0);
+        expect(migrated.stdout).toContain(
+          `Applied ${service.migrations.length} migration(s): ${service.migrations.join(', ')}`,
+        );
+        expect((await cli(['db', 'migrate'])).stdout).toContain('Nothing to do: the database is up to date.');
 
-      const after = await cli(['db', 'status']);
-      expect(after.code).toBe(0);
-      expect(after.stdout).toContain(
-        `Applied (${service.migrations.length}): ${service.migrations.join(', ')}`,
-      );
-      expect(after.stdout).toContain('Pending (0): none');
-      for (const result of [before, migrated, after])
-        expect(result.stdout + result.stderr).not.toContain(PASSWORD);
-    }, SLOW);
+        const after = await cli(['db', 'status']);
+        expect(after.code).toBe(0);
+        expect(after.stdout).toContain(
+          `Applied (${service.migrations.length}): ${service.migrations.join(', ')}`,
+        );
+        expect(after.stdout).toContain('Pending (0): none');
+        for (const result of [before, migrated, after])
+          expect(result.stdout + result.stderr).not.toContain(PASSWORD);
+      },
+      SLOW,
+    );
 
-    it('backs the database up while the service (started with MIGRATE_ON_START=false) writes', async () => {
-      const running = startProcess(service.main, [], env(url, { MIGRATE_ON_START: 'false' }));
-      try {
-        await running.waitFor(service.readyText);
-        const write = await service.prepareWrite(`http://127.0.0.1:${port}`, running);
-        let stopped = false;
-        let written = 0;
-        const writing = (async () => {
-          for (let i = 0; !stopped; i++) {
-            await write(i);
-            written++;
-          }
-        })();
-        await pause(500);
-        const file = join(dir, pgUrl ? 'backup.dump' : 'backup.db');
-        const before = written;
-        const backup = await cli(['db', 'backup', file]);
-        const during = written;
-        stopped = true;
-        await writing;
-        // The service wrote before the backup started and on while it ran.
-        expect(before).toBeGreaterThan(0);
-        expect(during).toBeGreaterThan(before);
-        expect(backup.code).toBe(0);
-        expect(backup.stdout + backup.stderr).not.toContain(PASSWORD);
-        const rows = { before, written };
-        if (pgUrl) await checkPgDumpAdvice(backup.stdout, file, rows);
-        else await checkSqliteBackup(file, rows);
-      } finally {
-        await running.stop();
-      }
-    }, SLOW);
+    it(
+      'backs the database up while the service (started with MIGRATE_ON_START=false) writes',
+      async () => {
+        const running = startProcess(service.main, [], env(url, { MIGRATE_ON_START: 'false' }));
+        try {
+          await running.waitFor(service.readyText);
+          const write = await service.prepareWrite(`http://127.0.0.1:${port}`, running);
+          let stopped = false;
+          let written = 0;
+          const writing = (async () => {
+            for (let i = 0; !stopped; i++) {
+              await write(i);
+              written++;
+            }
+          })();
+          await pause(500);
+          const file = join(dir, pgUrl ? 'backup.dump' : 'backup.db');
+          const before = written;
+          const backup = await cli(['db', 'backup', file]);
+          const during = written;
+          stopped = true;
+          await writing;
+          // The service wrote before the backup started and on while it ran.
+          expect(before).toBeGreaterThan(0);
+          expect(during).toBeGreaterThan(before);
+          expect(backup.code).toBe(0);
+          expect(backup.stdout + backup.stderr).not.toContain(PASSWORD);
+          const rows = { before, written };
+          if (pgUrl) await checkPgDumpAdvice(backup.stdout, file, rows);
+          else await checkSqliteBackup(file, rows);
+        } finally {
+          await running.stop();
+        }
+      },
+      SLOW,
+    );
 
     /** The printed pg_dump command, run as printed, restores with the printed pg_restore into a new database. */
     async function checkPgDumpAdvice(stdout: string, file: string, written: Written) {
