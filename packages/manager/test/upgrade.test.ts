@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { dbMigrate, envReader, openDatabase } from '@app/server-kit';
 import { applyUpgradeFixture, createTestDatabase, testDialect } from '@app/server-kit/testing';
 import { managerMigrations } from '../migrations/index.ts';
 import { readManagerConfig } from '../src/config.ts';
 import { managerDbTarget } from '../src/db/store.ts';
+import { CONFIG_TABLES } from '../src/db/tables.ts';
 import { ManagerClient, startManager, type TestManager } from './helpers.ts';
 
 const FIXTURE = new URL('./fixtures/upgrade-first-schema.sql', import.meta.url).pathname;
@@ -94,4 +96,16 @@ describe(`upgrade from the first schema (${testDialect()})`, () => {
     expect(containers[0]!.services).toEqual([expect.objectContaining({ type: 'http', internalPort: 8080 })]);
     expect(JSON.stringify(containers[0]!.services)).toContain('legacy.example.test');
   });
+
+  it.runIf(testDialect() === 'postgres')(
+    'every configuration table the code watches has its change trigger',
+    async () => {
+      const { rows } = await sql<{ table: string }>`
+      select c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid
+      where t.tgname = 'config_changed' and c.relnamespace = ${test.schema}::regnamespace`.execute(
+        test.manager.database.db,
+      );
+      expect(rows.map((row) => row.table).sort()).toEqual([...CONFIG_TABLES].sort());
+    },
+  );
 });
