@@ -92,7 +92,11 @@ export async function dbBackup(
     throw new DbCommandError(`${destination} exists: give --force to overwrite it`);
   const temporary = `${destination}.${process.pid}.tmp`;
   // Created empty with mode 0600 first, so the copy is never readable by others, even for a moment.
-  closeSync(openSync(temporary, 'w', 0o600));
+  try {
+    closeSync(openSync(temporary, 'w', 0o600));
+  } catch (error) {
+    throw new DbCommandError(`cannot write ${temporary}: ${(error as Error).message}`);
+  }
   const database = new SQLite(source, { fileMustExist: true });
   try {
     await database.backup(temporary);

@@ -6,7 +6,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from './database.ts';
-import { runToEnd, startProcess, type RunningService } from './service-process.ts';
+import { freePort, runToEnd, startProcess, type RunningService } from './service-process.ts';
 
 /** What differs between the services whose `db` commands the suite drives. */
 export interface DbCommandsService {
@@ -84,7 +84,7 @@ export function dbCommandsSuite(service: DbCommandsService): void {
 
     beforeAll(async () => {
       url = await freshDatabase('service');
-      port = 20_000 + Math.floor(Math.random() * 20_000);
+      port = await freePort();
     });
     afterAll(async () => {
       for (const drop of drops) await drop();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 
 export interface Finished {
   code: number | null;
@@ -61,4 +62,13 @@ export function startProcess(entry: string, args: string[], env: Record<string, 
       await exited;
     },
   };
+}
+
+/** A loopback port that was free a moment ago (for a process whose port must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
