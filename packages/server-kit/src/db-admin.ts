@@ -43,19 +43,27 @@ async function withDatabase<T>(
   }
 }
 
-/** `db status`: dialect, database, applied and pending migrations; resolves to the exit status. */
+/**
+ * `db status`: dialect, database, applied and pending migrations; resolves to the exit status (1 when a
+ * newer version migrated the database).
+ */
 export async function dbStatus(target: DbTarget, print: Print): Promise<number> {
   const postgres = isPostgresUrl(target.options.url);
   print(`Dialect: ${postgres ? 'postgres' : 'sqlite'}`);
   print(`Database: ${describeDatabase(target.options)}`);
   // A missing SQLite file is not created just to be inspected.
   const missing = !postgres && !existsSync(sqliteFile(target.options));
-  const { applied, pending } = missing
-    ? { applied: [], pending: Object.keys(target.set('sqlite')) }
+  const { applied, pending, unknown } = missing
+    ? { applied: [], pending: Object.keys(target.set('sqlite')), unknown: [] }
     : await withDatabase(target, (database) => migrationStatus(database, target.set, target.name));
   if (missing) print('The database file does not exist yet (the first start or `db migrate` creates it).');
   print(`Applied (${applied.length}): ${applied.join(', ') || 'none'}`);
   print(`Pending (${pending.length}): ${pending.join(', ') || 'none'}`);
+  if (unknown.length) {
+    print(`Unknown to this version (${unknown.length}): ${unknown.join(', ')}`);
+    print('A newer version migrated this database: run that version, or restore the backup taken before it.');
+    return 1;
+  }
   if (!pending.length) return 0;
   print(`Run \`${target.command} db migrate\` to apply the pending migrations.`);
   return PENDING_EXIT_CODE;

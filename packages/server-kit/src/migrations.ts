@@ -24,6 +24,8 @@ function migrator<DB>(database: Database<DB>, db: Kysely<DB>, set: MigrationSet,
 export interface MigrationStatus {
   applied: string[];
   pending: string[];
+  /** Recorded as applied but not in the set: a newer version migrated the database. */
+  unknown: string[];
 }
 
 /** Which of the set's migrations the database has and which it lacks; reads only, creates nothing. */
@@ -33,9 +35,20 @@ export async function migrationStatus<DB>(
   name = 'kysely',
 ): Promise<MigrationStatus> {
   const infos = await migrator(database, database.db, set, name).getMigrations();
+  const applied = infos.filter((info) => info.executedAt).map((info) => info.name);
+  const known = new Set(infos.map((info) => info.name));
+  // Every version has the first migration, so a database with none applied has no history to compare.
+  const table = database.schema ? `${database.schema}.${name}_migration` : `${name}_migration`;
+  const recorded = applied.length
+    ? (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(database.db)).rows
+    : [];
   return {
-    applied: infos.filter((info) => info.executedAt).map((info) => info.name),
+    applied,
     pending: infos.filter((info) => !info.executedAt).map((info) => info.name),
+    unknown: recorded
+      .map((row) => row.name)
+      .filter((migration) => !known.has(migration))
+      .sort(),
   };
 }
 
