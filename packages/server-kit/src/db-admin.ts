@@ -49,8 +49,9 @@ async function withDatabase<T>(
  */
 export async function dbStatus(target: DbTarget, print: Print): Promise<number> {
   const postgres = isPostgresUrl(target.options.url);
+  const where = describeDatabase(target.options);
   print(`Dialect: ${postgres ? 'postgres' : 'sqlite'}`);
-  print(`Database: ${describeDatabase(target.options)}`);
+  print(`Database: ${where}`);
   // A missing SQLite file is not created just to be inspected.
   const missing = !postgres && !existsSync(sqliteFile(target.options));
   const { applied, pending, unknown } = missing
