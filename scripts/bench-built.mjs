@@ -4,17 +4,24 @@
 // < 100 MB), and the first `npm start` on a fresh clone of the committed tree (builds everything). The
 // clone's node_modules are hard-linked copies of this checkout's (`npm ci` is not part of that figure).
 // BENCH_DURATION_S (default 5) per load; BENCH_FRESH=0 skips the fresh clone.
+/* global fetch */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const MANAGER_PORT = 3610;
 const TRANSLATOR_PORT = 3620;
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// CPU seconds a process used (user + system; clock ticks of 10 ms): start-up cost on a busy machine too.
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 async function untilOk(url, child) {
   for (;;) {
@@ -39,10 +46,12 @@ async function startService(entry, healthUrl, env) {
   child.stdout.on('data', (chunk) => (stdout += chunk));
   await untilOk(healthUrl, child);
   const startMs = performance.now() - startedAt;
+  const startCpuMs = cpuMs(child.pid);
   await sleep(1000); // let start-up work that follows the first answer (seeding, timers) settle
   return {
     child,
     startMs,
+    startCpuMs,
     rssStart: rssMb(child.pid),
     output: () => stdout,
     stop: async () => {
@@ -181,7 +190,9 @@ for (const [name, run, goal] of [
   ['translator', benchTranslator, 100],
 ]) {
   const result = await run();
-  console.log(`${name}: start to healthy ${result.startMs.toFixed(0)} ms (goal < 1500)`);
+  console.log(
+    `${name}: start to healthy ${result.startMs.toFixed(0)} ms (goal < 1500), CPU used ${result.startCpuMs} ms`,
+  );
   console.log(
     `${name}: RSS after start ${result.rssStart.toFixed(1)} MB, after load ${result.rssAfter.toFixed(1)} MB (goal < ${goal})`,
   );
