@@ -15,6 +15,10 @@ debian_root() {
   mkdir -p "$root"
   chmod 755 "$root" # it is the new machine's /: every user (nginx's workers, postgres) must get through it
   if [ ! -s "$debian_cache" ]; then
+    command -v debootstrap >/dev/null ||
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null ||
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null; } ||
+      return 1
     local fresh
     fresh=$(mktemp -d /tmp/debian-root.XXXXXX)
     debootstrap --variant=minbase bookworm "$fresh" "$debian_mirror" >"$fresh.log" 2>&1 ||
