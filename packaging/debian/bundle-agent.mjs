@@ -26,6 +26,8 @@ await build({
   legalComments: 'inline',
   plugins: [serverKitConfigOnly],
   // commander is CommonJS and requires Node's modules; an ES module bundle has no require of its own.
-  banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+  },
   logLevel: 'warning',
 });

@@ -22,7 +22,7 @@ engine_start() {
   engine_answers && return 0
   if ! command -v dockerd >/dev/null; then
     echo "[engine] installing Debian's docker.io"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -o DPkg::Lock::Timeout=600 -y -qq --no-install-recommends \
       docker.io >/dev/null || return 1
   fi
   mkdir -p /etc/docker
