@@ -1,3 +1,4 @@
+/* global fetch, AbortSignal */
 // The image's HEALTHCHECK: asks the service that is this container's main process (its command line in
 // /proc/1/cmdline) on its own port. A job worker serves no HTTP: it is healthy while it runs.
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+/* global fetch */
 // The smoke test's API calls against the running image (Node.js's fetch, so cookies need no jar):
 //   node image-smoke-api.mjs manager BASE_URL            registers the first account (the administrator),
 //                                                        signs in, and reads the session back
