@@ -41,8 +41,13 @@ echo "[image] building $image from $base"
 # Host networking: with the engine's iptables off (engine.sh), the build reaches npm and Debian's mirror
 # only through the host's own network.
 started=$SECONDS
-docker build -q --network host --build-arg "BASE_IMAGE=$base" -t "$image" -f "$repo/Containerfile" "$repo" >/dev/null ||
-  fail "docker build"
+build_log=$(mktemp /tmp/image-build.XXXXXX.log)
+docker build --network host --build-arg "BASE_IMAGE=$base" -t "$image" -f "$repo/Containerfile" "$repo" \
+  >"$build_log" 2>&1 || {
+  tail -40 "$build_log"
+  fail "docker build (the whole output: $build_log)"
+}
+rm -f "$build_log"
 echo "[image] built in $((SECONDS - started)) s, $(docker image inspect -f '{{.Size}}' "$image" | numfmt --to=iec)"
 
 for database in "${databases[@]}"; do psql -q "$pg_admin_url" -c "CREATE DATABASE $database" >/dev/null; done
