@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { ConfigError } from './config.ts';
 import { DatabaseUnavailableError } from './errors.ts';
+import { SQLite } from './sqlite-driver.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -100,8 +101,8 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  let reader: SQLite.Database | undefined;
-  const statements = new Map<string, SQLite.Statement>();
+  let reader: BetterSqlite3.Database | undefined;
+  const statements = new Map<string, BetterSqlite3.Statement>();
   const read = async <R>(query: CompiledQuery<R>) => {
     reader ??= file === ':memory:' ? sqlite : new SQLite(file, { readonly: true, fileMustExist: true });
     let statement = statements.get(query.sql);

@@ -1,5 +1,6 @@
 export * from './config.ts';
 export * from './database.ts';
+export * from './sqlite-driver.ts';
 export * from './migrations.ts';
 export * from './errors.ts';
 export * from './http.ts';

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
 import { buildTranslator } from '../src/app.ts';
 import { restoreSnapshot } from '../src/backups/restore.ts';
 import { startHarness, testConfig, type Harness } from './helpers.ts';
+import { SQLite } from '@app/server-kit';
 
 let h: Harness;
 let fake: FakeOpenAI;

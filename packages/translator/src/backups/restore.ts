@@ -1,7 +1,6 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { openMigrated } from '@app/server-kit';
 import type { TranslatorDB } from '../db/schema.ts';
@@ -9,6 +8,7 @@ import type { TranslatorContext } from '../context.ts';
 import { translatorMigrations } from '../../migrations/index.ts';
 import { nowIso } from '../common/time.ts';
 import { copyProject, type CopyCounts } from './copy.ts';
+import { SQLite, type SQLiteDatabase } from '@app/server-kit';
 
 export class RestoreError extends Error {}
 
@@ -54,7 +54,7 @@ export async function restoreSnapshot(
   }
 }
 
-function openBackup(file: string): SQLite.Database {
+function openBackup(file: string): SQLiteDatabase {
   try {
     return new SQLite(file, { readonly: true, fileMustExist: true });
   } catch (error) {
@@ -65,7 +65,7 @@ function openBackup(file: string): SQLite.Database {
 /** Restores from an open backup file (closed when done). */
 async function restoreFrom(
   ctx: TranslatorContext,
-  backup: SQLite.Database,
+  backup: SQLiteDatabase,
   project: BackupProject,
   options: { replace: boolean },
 ): Promise<RestoreResult> {
@@ -129,7 +129,7 @@ interface BackupProject {
  * The one project of a backup file, after checking the file is a translator backup this version reads;
  * `outdated` when the file's schema lacks later migrations.
  */
-function readBackupProject(file: SQLite.Database): { project: BackupProject; outdated: boolean } {
+function readBackupProject(file: SQLiteDatabase): { project: BackupProject; outdated: boolean } {
   const known = Object.keys(translatorMigrations('sqlite'));
   let applied: string[];
   let projects: BackupProject[];

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import SQLite from 'better-sqlite3';
 import { migrate, openDatabase } from '@app/server-kit';
 import type { TranslatorDB } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
 import { translatorMigrations } from '../../migrations/index.ts';
 import { copyProject } from './copy.ts';
+import { SQLite } from '@app/server-kit';
 
 /** The file of the live SQLite database, found the way openDatabase finds it. */
 export function sqliteFile(ctx: TranslatorContext): string {
