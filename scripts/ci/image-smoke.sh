@@ -2,7 +2,7 @@
 # The container image on a real Docker Engine: builds it once from the Containerfile on a base made offline
 # (base-image.sh), runs the manager, a job worker and the translator from it against a fresh database on
 # this machine's PostgreSQL, waits for the image's own health check, makes a real API call to each
-# service, checks that they run as the image's non-root user, and removes what it made.
+# service, checks that they run as the image's non-root user and stop cleanly, and removes what it made.
 # Needs root, Debian's package mirror and the npm registry the first time; PostgreSQL on 127.0.0.1:5432.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -87,4 +87,11 @@ key=$(docker exec "smoke-translator-$$" /app/packaging/container/entrypoint.sh t
   sed -n 's/^API key: //p')
 [ -n "$key" ] || fail "translator project create printed no key"
 node "$repo/scripts/ci/image-smoke-api.mjs" translator "http://127.0.0.1:$translator_port" "$key" || fail "translator API"
+# `docker stop` sends SIGTERM to the service itself (the entrypoint execs it): each shuts down cleanly.
+for container in "${containers[@]}"; do
+  docker stop -t 20 "$container" >/dev/null
+  code=$(docker inspect -f '{{.State.ExitCode}}' "$container")
+  [ "$code" = 0 ] || fail "$container exited with $code on SIGTERM"
+done
+echo "[image] all three stopped cleanly on SIGTERM"
 echo "[image] passed"
