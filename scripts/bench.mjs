@@ -1,5 +1,5 @@
-// `npm run bench [filter]`: runs every packages/*/bench/*.ts (or those whose path contains the filter)
-// one after another; each prints its own figures.
+// `npm run bench [filter]`: runs every packages/*/bench/*.ts and scripts/bench-built.mjs (or those whose
+// path contains the filter) one after another; each prints its own figures.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,12 +15,15 @@ const scripts = readdirSync('packages')
       .filter((file) => file.endsWith('.ts'))
       .map((file) => join(dir, file)),
   )
+  .concat('scripts/bench-built.mjs')
   .filter((path) => path.includes(filter));
 
 let failed = 0;
 for (const script of scripts) {
   console.log(`\n### ${script}`);
-  const result = spawnSync(process.execPath, ['--import', tsx, script], {
+  // The benches of packages/*/bench run the sources; bench-built.mjs runs the build, with plain node.
+  const runner = script.endsWith('.mjs') ? [] : ['--conditions=source', '--import', tsx];
+  const result = spawnSync(process.execPath, [...runner, script], {
     stdio: 'inherit',
     env: { ...process.env, LOG_LEVEL: 'silent' },
   });

@@ -1,31 +1,21 @@
 // `npm start`: runs the manager and the translator side by side (each also runs alone with
 // `npm start -w packages/<name>`), prefixes their output, and stops both on Ctrl-C or SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { webClientStale } from './web-client-stale.mjs';
+import { existsSync } from 'node:fs';
 
-const require = createRequire(import.meta.url);
-const tsx = require.resolve('tsx');
-
-// The services serve their web clients from packages/*-web/dist: build each one that is missing or stale.
-for (const name of readdirSync('packages').filter((dir) => dir.endsWith('-web'))) {
-  const dir = `packages/${name}`;
-  if (!webClientStale(dir)) continue;
-  console.log(`[start] building ${name} (npm run build -w ${dir})`);
-  const build = spawnSync('npm', ['run', 'build', '-w', dir], {
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (build.status !== 0) console.error(`[start] ${name} build failed: its service serves the API only`);
-}
+// Build what is missing or stale (a fresh clone: everything), then run plain node on the build.
+const build = spawnSync(process.execPath, ['scripts/build.mjs', '--stale'], { stdio: 'inherit' });
 const services = [
-  { name: 'manager', entry: 'packages/manager/src/main.ts' },
-  { name: 'translator', entry: 'packages/translator/src/main.ts' },
-].filter((service) => existsSync(service.entry));
+  { name: 'manager', entry: 'packages/manager/dist/src/main.js' },
+  { name: 'translator', entry: 'packages/translator/dist/src/main.js' },
+];
+if (build.status !== 0) {
+  if (!services.every((service) => existsSync(service.entry))) process.exit(1);
+  console.error('[start] the build failed: starting the previous build');
+}
 
 const children = services.map(({ name, entry }) => {
-  const child = spawn(process.execPath, ['--import', tsx, entry], {
+  const child = spawn(process.execPath, [entry], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: process.env,
   });

@@ -96,6 +96,12 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/apikeys');
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    const [docs] = await Promise.all([
+      context.waitForEvent('page'),
+      page.getByRole('link', { name: 'API docs' }).click(),
+    ]);
+    await docs.waitForSelector('.opblock-summary-path[data-path="/apikeys"]');
+    await docs.close();
     await page.reload();
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.getByRole('button', { name: 'Sign out' }).click();

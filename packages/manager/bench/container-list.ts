@@ -19,7 +19,12 @@ const SECRET = 'bench-secret';
 const tsx = createRequire(import.meta.url).resolve('tsx');
 const child = spawn(
   process.execPath,
-  ['--import', tsx, fileURLToPath(new URL('./fixtures/pve-fleet.ts', import.meta.url))],
+  [
+    '--conditions=source',
+    '--import',
+    tsx,
+    fileURLToPath(new URL('./fixtures/pve-fleet.ts', import.meta.url)),
+  ],
   {
     env: {
       ...process.env,

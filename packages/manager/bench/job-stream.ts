@@ -106,7 +106,9 @@ async function main() {
   const perThread = Math.ceil(CLIENTS / THREADS);
   const threads = Array.from({ length: THREADS }, (_, index) => {
     const clients = Math.min(perThread, CLIENTS - index * perThread);
-    const child = fork(fileURLToPath(import.meta.url), ['--clients'], { execArgv: ['--import', 'tsx'] });
+    const child = fork(fileURLToPath(import.meta.url), ['--clients'], {
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+    });
     child.send({ url, headers, clients, lines: LINES } satisfies ClientJob);
     return new Promise<ClientResult>((resolve, reject) => {
       child.once('message', (result) => {

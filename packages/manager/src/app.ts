@@ -3,6 +3,8 @@ import {
   createHttpServer,
   installRateLimit,
   openMigrated,
+  probeRoutes,
+  registerApiDocs,
   registerOpenApi,
   SecretBox,
   type Database,
@@ -31,6 +33,9 @@ import { externalDomainRoutes } from './routes/external-domains.ts';
 import { ConfigChanges } from './site-config/config-changes.ts';
 import type { ProcessRole } from './fleet.ts';
 import { webClient } from './web/static.ts';
+import { ManagerMetrics } from './observability/metrics.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+import { routeErrors } from './auth/route-errors.ts';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '1.1.0';
@@ -78,11 +83,15 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   const app = createHttpServer({
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
+    requestLogSample: config.requestLogSample,
     redactUrl,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   const configChanges = new ConfigChanges();
+  const metrics = new ManagerMetrics();
+  metrics.observeHttp(app);
   const services = createServices({
+    metrics,
     db: database.db.withPlugin(configChanges.plugin()),
     configChanges,
     dialect: database.dialect,
@@ -100,7 +109,10 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     version: API_VERSION,
     description: 'Sites, nodes, containers and their services, jobs, users and settings.',
     prefix: API_PREFIX,
+    errorsOf: routeErrors(API_PREFIX),
   });
+  probeRoutes(app, API_PREFIX, database.db);
+  await registerApiDocs(app, API_PREFIX);
   await app.register(
     async (api: Api) => {
       installRequestAuth(api, {
@@ -109,9 +121,11 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         apiKeys: services.apiKeys,
         users: services.users.repo,
         secureCookies: config.production,
+        metricsToken: config.metricsToken,
       });
       for (const routes of [
         metaRoutes,
+        metricsRoutes,
         authRoutes,
         userRoutes,
         groupRoutes,
@@ -134,6 +148,11 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   );
   await webClient(app);
 
+  metrics.watch({
+    activeJobs: () => services.jobs.repo.countActive(),
+    agents: () => services.agents.list(),
+    sseConnections: () => services.jobStreams.size,
+  });
   await services.startFleet(options.role ?? 'all');
   const sweep = setInterval(() => {
     void services.sessions.purgeExpired().catch(() => undefined);

@@ -4,6 +4,7 @@ import type { Database, DialectName, SecretBox } from '@app/server-kit';
 import type { ManagerDB } from './db/schema.ts';
 import type { ManagerConfig } from './config.ts';
 import type { ConfigChanges } from './site-config/config-changes.ts';
+import type { ManagerMetrics } from './observability/metrics.ts';
 
 /** What every domain service of the manager is built from. */
 export interface ManagerContext {
@@ -18,4 +19,5 @@ export interface ManagerContext {
   databaseSchema?: string | undefined;
   /** Notices writes to the site configuration (`db` reports them), for the snapshot cache. */
   configChanges: ConfigChanges;
+  metrics: ManagerMetrics;
 }

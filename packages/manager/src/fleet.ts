@@ -59,6 +59,7 @@ export function createFleetServices(ctx: ManagerContext) {
       maxAttempts: fleet.jobMaxAttempts,
     },
     log,
+    ctx.metrics,
   );
   const jobStreams = new JobStreams(jobsRepo, jobEvents, {
     keepAliveMs: fleet.sseKeepAliveMs,

@@ -22,7 +22,7 @@ import { createSiteConfigServices } from './site-config/wiring.ts';
 export function createServices(ctx: ManagerContext) {
   const { db, dialect, read, config, secrets, log } = ctx;
   const sessions = new SessionStore(db);
-  const principals = new PrincipalCache();
+  const principals = new PrincipalCache(ctx.metrics.cache('api_keys'));
   const users = new UsersService(db, dialect, sessions, principals, new ContainersRepository(db));
   const settings = new SettingsService(db, secrets);
   const mailer = new Mailer(settings, log);

@@ -33,7 +33,7 @@ describe('a worker process killed in the middle of a job', () => {
       JOB_POLL_MS: '100',
       JOB_CONCURRENCY: '2',
     };
-    const proc = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+    const proc = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD], {
       env,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

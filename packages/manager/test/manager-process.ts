@@ -17,7 +17,7 @@ export interface ManagerProcess {
 /** `src/main.ts` as its own process (`npm start -w packages/manager`), with a fresh DATA_DIR (removed at exit). */
 export function runManager(env: Record<string, string>, args: string[] = []): ManagerProcess {
   const dataDir = mkdtempSync(join(tmpdir(), 'mgr-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', MAIN, ...args], {
     env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

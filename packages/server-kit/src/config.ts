@@ -95,12 +95,20 @@ export interface CommonConfig {
   trustProxy: string[];
   rateLimit: { failures: number; windowSeconds: number; blockSeconds: number };
   logLevel: string;
+  /**
+   * `REQUEST_LOG_SAMPLE`: the share (0 to 1) of successful, fast reads that get a request log line;
+   * errors, writes and slow requests are always logged. Default 1, in production 0.01.
+   */
+  requestLogSample?: number | undefined;
+  /** `METRICS_TOKEN`: a scraper sends it as `Authorization: Bearer …` to read `/metrics`. */
+  metricsToken?: string | undefined;
 }
 
 export function readCommonConfig(env: EnvReader): CommonConfig {
+  const production = env.string('NODE_ENV', 'development') === 'production';
   return {
     host: env.string('HOST', '0.0.0.0'),
-    production: env.string('NODE_ENV', 'development') === 'production',
+    production,
     dataDir: env.string('DATA_DIR', './data'),
     trustProxy: env.addresses('TRUST_PROXY'),
     rateLimit: {
@@ -109,5 +117,25 @@ export function readCommonConfig(env: EnvReader): CommonConfig {
       blockSeconds: env.int('RATE_LIMIT_BLOCK_S', 300, { min: 1 }),
     },
     logLevel: env.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    requestLogSample: share(env, 'REQUEST_LOG_SAMPLE', production ? 0.01 : 1),
+    metricsToken: metricsToken(env),
   };
+}
+
+function metricsToken(env: EnvReader): string | undefined {
+  const token = env.optionalString('METRICS_TOKEN');
+  if (token !== undefined && (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))) {
+    throw new ConfigError('METRICS_TOKEN', 'use at least 16 printable characters without spaces');
+  }
+  return token;
+}
+
+/** A number from 0 to 1. */
+function share(env: EnvReader, name: string, fallback: number): number {
+  const value = env.optionalString(name);
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(value) || parsed > 1)
+    throw new ConfigError(name, 'expected a number from 0 to 1');
+  return parsed;
 }

@@ -3,9 +3,9 @@ import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import { createHash } from 'node:crypto';
-import pg from 'pg';
 import { ConfigError } from './config.ts';
 import { DatabaseUnavailableError } from './errors.ts';
+import { loadPg } from './pg-module.ts';
 import { SQLite } from './sqlite-driver.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -41,6 +41,7 @@ const INT8_OID = 20;
 export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
   const { url } = options;
   if (url?.startsWith('postgres://') || url?.startsWith('postgresql://')) {
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,

@@ -1,6 +1,9 @@
+// Keeps the schema fields @fastify/swagger adds (tags, hide) in the built declarations other packages read.
+/// <reference types="@fastify/swagger" preserve="true" />
 import swagger from '@fastify/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { stringify } from 'yaml';
+import { errorResponses, type ErrorCodes } from './openapi-errors.ts';
 
 export interface OpenApiInfo {
   title: string;
@@ -8,6 +11,8 @@ export interface OpenApiInfo {
   description?: string;
   /** Path prefix of the API, e.g. `/api/v1`; the documents are served under it. */
   prefix: string;
+  /** Errors a route's guards imply (the credentials it needs), beside those every route can give. */
+  errorsOf?: (route: RouteOptions) => ErrorCodes | undefined;
 }
 
 /** Must be registered before the routes so every route's schema is collected. */
@@ -24,19 +29,35 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
         },
       },
     },
-    transform: ({ schema, url }) => ({
-      schema,
+    transform: ({ schema, url, route }) => ({
+      schema: withErrors(schema, route, info),
       url: url.startsWith(info.prefix) ? url.slice(info.prefix.length) || '/' : url,
     }),
   });
   app.get(
     `${info.prefix}/openapi.json`,
-    { schema: { tags: ['Meta'], summary: 'This document as JSON' } },
+    { config: { public: true }, schema: { tags: ['Meta'], summary: 'This document as JSON' } },
     async () => app.swagger(),
   );
   app.get(
     `${info.prefix}/openapi.yaml`,
-    { schema: { tags: ['Meta'], summary: 'This document as YAML' } },
+    { config: { public: true }, schema: { tags: ['Meta'], summary: 'This document as YAML' } },
     async (_request, reply) => reply.type('text/yaml; charset=utf-8').send(stringify(app.swagger())),
   );
+}
+
+/**
+ * The route's schema with its error answers listed status by status (code enums) in place of the
+ * `4xx`/`5xx` ranges the serialiser uses. Only the document changes: Fastify keeps the route's own schema.
+ */
+function withErrors<S>(schema: S, route: RouteOptions, info: OpenApiInfo): S {
+  const { response = { 200: { description: 'OK' } }, ...rest } = (schema ?? {}) as {
+    response?: Record<string, unknown>;
+    hide?: boolean;
+  };
+  if (rest.hide) return schema;
+  const success = Object.fromEntries(
+    Object.entries(response).filter(([status]) => status !== '4xx' && status !== '5xx'),
+  );
+  return { ...rest, response: { ...success, ...errorResponses(route, info.errorsOf?.(route)) } } as S;
 }

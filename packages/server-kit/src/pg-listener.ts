@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
+import { loadPg } from './pg-module.ts';
 
 export interface PgListenerOptions {
   databaseUrl: string | undefined;
@@ -74,7 +75,7 @@ export class PgListener {
 
   /** Connects and listens; false (and no connection kept) when close() came meanwhile. */
   private async listen(): Promise<boolean> {
-    const client = new pg.Client({
+    const client = new (loadPg().Client)({
       connectionString: this.options.databaseUrl,
       ...(this.options.schema ? { options: `-c search_path=${this.options.schema}` } : {}),
     });

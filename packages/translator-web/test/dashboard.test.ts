@@ -276,6 +276,15 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     expect(list.body.map((p: { name: string }) => p.name)).toContain('Formal');
   });
 
+  it('links the API docs from the navigation, which render the API', async () => {
+    const [docs] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('link', { name: 'API docs' }).click(),
+    ]);
+    await docs.waitForSelector('.opblock-summary-path[data-path="/translations"]');
+    await docs.close();
+  });
+
   it('creates, lists and deletes backups, and downloads exports', async () => {
     await page.goto('/backups');
     await page.getByRole('button', { name: 'Create backup' }).click();

@@ -53,7 +53,7 @@ interface Child {
 
 function spawnServer(role: 'translator' | 'bare' | 'kit' | 'fastify'): Child {
   const child = fork(fileURLToPath(new URL('./fixtures/delivery-server.ts', import.meta.url)), [role], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--conditions=source', '--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const waiting: { type: string; resolve: (message: Record<string, unknown>) => void }[] = [];

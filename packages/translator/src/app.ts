@@ -8,6 +8,8 @@ import {
   installRateLimit,
   openMigrated,
   PgListener,
+  probeRoutes,
+  registerApiDocs,
   registerOpenApi,
   SecretBox,
   type Database,
@@ -30,6 +32,9 @@ import { analyticsRoutes } from './routes/analytics.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { pageClientRoutes } from './routes/page-client.ts';
 import { JobRunner } from './ai/job-runner.ts';
+import { TranslatorMetrics } from './observability/metrics.ts';
+import { routeErrors } from './http/route-errors.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 
 export interface TranslatorOptions {
   /**
@@ -63,10 +68,13 @@ export async function buildTranslator(
   const app = createHttpServer({
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
+    requestLogSample: config.requestLogSample,
     bodyLimit: config.bodyLimit,
   });
   const ctx = createContext(config, database, app.log);
+  ctx.metrics.observeHttp(app);
   const services = createServices(ctx);
+  ctx.metrics.watchQueue(() => services.aiJobs.countActive());
   const listener = await listenForChanges(config, database, services, app.log);
   const defaultProject = await services.projects.ensureDefault();
 
@@ -81,7 +89,11 @@ export async function buildTranslator(
       'Phrases, translations, AI jobs, analytics, export and backups. Authenticate with X-API-Key: the ' +
       'project’s full key, or its publishable page key (tpk_…) for the page client’s calls (POST /textnodes, ' +
       'GET /translations, /languages, /project/crawler-config) from the project’s allowed origins.',
+    errorsOf: routeErrors,
   });
+  probeRoutes(app, '/api', database.db);
+  metricsRoutes(app, ctx.metrics, config.metricsToken);
+  await registerApiDocs(app, '/api');
 
   await app.register(async (api) => {
     installProjectAuth(api, services.projects, pageLimiter);
@@ -154,6 +166,7 @@ export function createContext(
     config,
     secrets: new SecretBox(config.secretKey),
     log,
+    metrics: new TranslatorMetrics(),
   };
 }
 

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DialectName, SecretBox } from '@app/server-kit';
 import type { TranslatorDB } from './db/schema.ts';
 import type { TranslatorConfig } from './config.ts';
+import type { TranslatorMetrics } from './observability/metrics.ts';
 
 /** What every domain service of the translator is built from. */
 export interface TranslatorContext {
@@ -11,4 +12,5 @@ export interface TranslatorContext {
   config: TranslatorConfig;
   secrets: SecretBox;
   log: FastifyBaseLogger;
+  metrics: TranslatorMetrics;
 }

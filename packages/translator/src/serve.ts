@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { closeOnSignals } from '@app/server-kit';
+import { resolve } from 'node:path';
+import { closeOnSignals, packageDir } from '@app/server-kit';
 import type { TranslatorConfig } from './config.ts';
 import { buildTranslator } from './app.ts';
 
 /** Starts the HTTP API (with the dashboard when built) and the workers; prints the URLs. */
 export async function serve(config: TranslatorConfig): Promise<void> {
   // The dashboard build (packages/translator-web/dist) is served at `/` unless TRANSLATOR_STATIC_DIR says otherwise.
-  const dashboard = fileURLToPath(new URL('../../translator-web/dist', import.meta.url));
+  const dashboard = resolve(packageDir(import.meta.url), '../translator-web/dist');
   const staticDir = config.staticDir ?? (existsSync(`${dashboard}/index.html`) ? dashboard : undefined);
   const translator = await buildTranslator(config, { staticDir });
   const { app, defaultProject } = translator;

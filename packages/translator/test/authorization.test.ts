@@ -94,6 +94,10 @@ const ROWS: Row[] = [
   { route: 'GET /', expect: open(200), request: fixed('') },
   { route: 'GET /openapi.json', expect: open(200), request: fixed('/openapi.json') },
   { route: 'GET /openapi.yaml', expect: open(200), request: fixed('/openapi.yaml') },
+  { route: 'GET /livez', expect: open(200), request: fixed('/livez') },
+  { route: 'GET /readyz', expect: open(200), request: fixed('/readyz') },
+  // Only the scraper's METRICS_TOKEN opens the metrics (observability.test.ts); no key of any kind does.
+  { route: 'GET /metrics', expect: each(401), request: fixed('/metrics') },
   {
     route: 'GET /project',
     expect: { ...each(200), pageKey: 403, pageKeyElsewhere: 403, staleKey: 401 },

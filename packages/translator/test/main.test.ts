@@ -13,7 +13,7 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 function start(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'translator-main-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', main], {
     env: {
       ...process.env,
       TEST_DATABASE_URL: '',
@@ -68,10 +68,14 @@ describe('src/main.ts', () => {
     const project = (await (await fetch(`${url}/api/project`)).json()) as Record<string, unknown>;
     expect(project).toMatchObject({ id: 1, name: 'Default project' });
     expect(project).not.toHaveProperty('api_key');
-    const cli = spawnSync(process.execPath, ['--import', 'tsx', main, 'project', 'key', '1'], {
-      env: { ...process.env, TEST_DATABASE_URL: '', DATA_DIR: run.dataDir, LOG_LEVEL: 'warn' },
-      encoding: 'utf8',
-    });
+    const cli = spawnSync(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', main, 'project', 'key', '1'],
+      {
+        env: { ...process.env, TEST_DATABASE_URL: '', DATA_DIR: run.dataDir, LOG_LEVEL: 'warn' },
+        encoding: 'utf8',
+      },
+    );
     const key = /API key: (\S{24})/.exec(cli.stdout)?.[1];
     expect(key).toHaveLength(24);
     const res = await fetch(`${url}/api/languages`, { headers: { 'x-api-key': key! } });

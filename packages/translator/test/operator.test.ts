@@ -42,7 +42,7 @@ async function freshDatabase(): Promise<string> {
 
 /** Runs `translator <args>` to its end. */
 function run(databaseUrl: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', main, ...args], {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', main, ...args], {
     env: {
       ...process.env,
       DATA_DIR: dataDir,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
 import { startPrivatePostgres, type PrivatePostgres } from '@app/server-kit/testing/private-postgres';
-import { outageDrill } from '@app/server-kit/testing/outage-drill';
+import { outageDrill, pollReadiness } from '@app/server-kit/testing/outage-drill';
 import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
 import { buildTranslator, type Translator } from '../src/app.ts';
 import { testConfig } from './helpers.ts';
@@ -59,6 +59,8 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('translator through a database ou
       load: [
         () => client.get('/api/translations/all?lang=fr'),
         () => client.post('/api/textnodes', { keys: [{ key: 'Load phrase' }], url: 'https://shop.example/' }),
+        // Last: the readiness probe, as an orchestrator polls it.
+        () => pollReadiness(client, '/api/readyz'),
       ],
       // Down in the middle of the job: some batches answered and saved, some still to come.
       ready: () =>
@@ -69,6 +71,12 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('translator through a database ou
     expect(report.unexpected).toEqual([]);
     expect(report.refusedWhileDown).toBeGreaterThan(0);
     expect(report.failedAfter).toEqual([]);
+    // Ready before and after; not ready from the first probe that found the database gone (one sent
+    // just before it went may still have said ready) until it is back.
+    const { before, down, after } = report.readiness;
+    expect(new Set([...before, ...after])).toEqual(new Set([200]));
+    expect(down).toContain(503);
+    expect(new Set(down.slice(down.indexOf(503)))).toEqual(new Set([503]));
 
     let job: { status: string; completed: number; failed: number; total: number } | undefined;
     await expect

@@ -229,6 +229,9 @@ export async function startFakeOpenAI(changes: Partial<FakeOpenAIBehaviour> = {}
       const content = answer(messages as RecordedRequest['messages'], behaviour);
       record(200, body.model, messages);
       counter += 1;
+      // Roughly four characters a token, as the real API counts English text.
+      const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
+      const completionTokens = Math.ceil(content.length / 4);
       return sendJson(res, 200, {
         id: `chatcmpl-fake${counter}`,
         object: 'chat.completion',
@@ -237,7 +240,11 @@ export async function startFakeOpenAI(changes: Partial<FakeOpenAIBehaviour> = {}
         choices: [
           { index: 0, message: { role: 'assistant', content }, logprobs: null, finish_reason: 'stop' },
         ],
-        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        usage: {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        },
       });
     } finally {
       inFlight -= 1;

@@ -150,6 +150,7 @@ export function Layout() {
         {/* A plain scrolling box: Mantine's ScrollArea would bring @floating-ui into the first load. */}
         <Box style={{ overflowY: 'auto', flex: 1, minHeight: 0 }}>
           <Nav items={everyone} onNavigate={close} />
+          <NavLink href="/api/v1/docs" target="_blank" rel="noopener" label="API docs" />
           {isAdmin ? (
             <>
               <Text size="xs" fw={700} c="dimmed" tt="uppercase" mt="md" mb={4} px="sm">

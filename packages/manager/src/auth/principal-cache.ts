@@ -1,3 +1,4 @@
+import type { CacheRecorder } from '@app/server-kit';
 import type { Principal } from './principal.ts';
 
 const TTL_MS = 5_000;
@@ -11,11 +12,16 @@ const MAX_ENTRIES = 10_000;
 export class PrincipalCache {
   private readonly entries = new Map<string, { principal: Principal; keyId: string; until: number }>();
 
+  constructor(private readonly lookups?: CacheRecorder) {}
+
   get(keyHash: string): { principal: Principal; keyId: string } | undefined {
     const entry = this.entries.get(keyHash);
-    if (!entry) return undefined;
-    if (entry.until > Date.now()) return entry;
-    this.entries.delete(keyHash);
+    if (entry && entry.until > Date.now()) {
+      this.lookups?.hit();
+      return entry;
+    }
+    if (entry) this.entries.delete(keyHash);
+    this.lookups?.miss();
     return undefined;
   }
 

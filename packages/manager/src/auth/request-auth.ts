@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route resolves agent tokens itself (the site agent's check-in and traffic report). */
     agentToken?: boolean;
+    /** The route also admits `Bearer $METRICS_TOKEN` (a scraper, not a user). */
+    metricsToken?: boolean;
   }
 }
 
@@ -28,6 +30,7 @@ export interface RequestAuthDeps {
   apiKeys: ApiKeyService;
   users: UsersRepository;
   secureCookies: boolean;
+  metricsToken?: string | undefined;
 }
 
 /**
@@ -47,6 +50,9 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
         if (request.routeOptions.config?.agentToken) return;
         throw unauthorized('An agent token is good only for the site agent check-in and traffic report.');
       }
+      const { metricsToken } = deps;
+      if (metricsToken && request.routeOptions.config?.metricsToken && safeEqual(secret, metricsToken))
+        return;
       const principal = await deps.apiKeys.authenticate(secret);
       if (!principal) throw unauthorized('The API key is invalid or has been deleted.');
       request.principal = principal;

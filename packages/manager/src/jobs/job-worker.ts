@@ -13,6 +13,7 @@ import {
   type JobHandlers,
 } from './handlers.ts';
 import type { ClaimedJob } from './types.ts';
+import type { JobOutcome } from '../observability/metrics.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -55,6 +56,7 @@ export class JobWorker {
     private readonly handlers: JobHandlers,
     private readonly options: WorkerOptions,
     private readonly log: FastifyBaseLogger,
+    private readonly metrics?: { jobFinished(command: string, outcome: JobOutcome, seconds: number): void },
   ) {}
 
   get activeJobs(): number[] {
@@ -150,13 +152,17 @@ export class JobWorker {
     };
     const ctx: JobContext = { job, signal: controller.signal, log };
     this.log.info({ jobId: job.id, command: job.command, attempt: job.attempts }, 'job started');
+    const started = performance.now();
+    let outcome: JobOutcome = 'failure';
     try {
       if (job.attempts > 1) await log(`Resuming on worker ${this.owner} (attempt ${job.attempts}).`);
       await handler.run(job.payload, ctx);
       if (controller.signal.aborted) throw controller.signal.reason;
       await retryWhileUnavailable(() => this.repo.finish(job.id, this.owner, 'success'));
+      outcome = 'success';
     } catch (thrown) {
       const reason = controller.signal.aborted ? controller.signal.reason : thrown;
+      if (reason instanceof JobCancelledError) outcome = 'cancelled';
       await retryWhileUnavailable(() =>
         this.settleFailure(job, reason, handler.retryOnTakeover === true),
       ).catch((error: unknown) => {
@@ -166,6 +172,7 @@ export class JobWorker {
     } finally {
       clearTimeout(timer);
       unsubscribe();
+      this.metrics?.jobFinished(job.command, outcome, (performance.now() - started) / 1000);
     }
   }
 

@@ -225,6 +225,17 @@ export class JobsRepository {
       .execute();
   }
 
+  /** How many jobs wait and run, by command and status (the queue depth for the metrics). */
+  async countActive(): Promise<{ command: string; status: JobStatus; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['command', 'status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('status', 'in', ['pending', 'running'])
+      .groupBy(['command', 'status'])
+      .execute();
+    return rows.map((row) => ({ command: row.command, status: row.status, count: Number(row.count) }));
+  }
+
   /** pending or running → cancelled; false when the job had already ended. */
   async cancel(id: number): Promise<boolean> {
     const now = nowIso();

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import { AppError } from '@app/server-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SettingsService } from '../settings/settings-service.ts';
@@ -31,6 +30,8 @@ export class Mailer {
         'E-mail is not set up: set smtpUrl and smtpNoreplyAddress in the settings.',
       );
     }
+    // Loaded on the first mail: most manager processes never send one.
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport(smtpUrl);
     try {
       await transport.sendMail({

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { CacheRecorder } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import type { ConfigChanges } from './config-changes.ts';
 import { buildSnapshot } from './snapshot-builder.ts';
@@ -28,6 +29,7 @@ export class SnapshotCache {
   constructor(
     private readonly db: Kysely<ManagerDB>,
     private readonly changes: ConfigChanges,
+    private readonly lookups?: CacheRecorder,
   ) {}
 
   private fresh(entry: CachedSnapshot | undefined): entry is CachedSnapshot {
@@ -40,7 +42,11 @@ export class SnapshotCache {
   /** The site's snapshot, or undefined when the site does not exist. */
   async get(siteId: number): Promise<CachedSnapshot | undefined> {
     const entry = this.entries.get(siteId);
-    if (this.fresh(entry)) return entry;
+    if (this.fresh(entry)) {
+      this.lookups?.hit();
+      return entry;
+    }
+    this.lookups?.miss();
     let pending = this.building.get(siteId);
     if (!pending) {
       pending = this.build(siteId).finally(() => this.building.delete(siteId));

@@ -35,7 +35,7 @@ export function createSiteConfigServices(
         }),
     });
   }
-  const snapshots = new SnapshotCache(ctx.db, changes);
+  const snapshots = new SnapshotCache(ctx.db, changes, ctx.metrics.cache('site_snapshots'));
   return {
     snapshots,
     agents: new AgentsService(ctx.db, snapshots),

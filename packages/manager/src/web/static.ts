@@ -1,13 +1,11 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DASHBOARD_HEADERS } from '@app/server-kit';
+import { DASHBOARD_HEADERS, packageDir } from '@app/server-kit';
 
 /** The built single-page client: packages/manager-web/dist next to this package. */
-export const defaultWebRoot = () =>
-  resolve(dirname(fileURLToPath(import.meta.url)), '../../../manager-web/dist');
+export const defaultWebRoot = () => resolve(packageDir(import.meta.url), '../manager-web/dist');
 
 export interface WebClientOptions {
   /** Folder holding index.html and assets/ (the Vite build output). */

@@ -126,6 +126,11 @@ export const ROWS: Row[] = [
   { route: 'GET /openapi.yaml', expect: everywhere(200), request: fixed('/openapi.yaml') },
   { route: 'GET /csrf-token', expect: open(200), request: fixed('/csrf-token') },
   { route: 'GET /health', expect: open(200), request: fixed('/health') },
+  // Probes, like the documents, answer outside the API's authentication.
+  { route: 'GET /livez', expect: everywhere(200), request: fixed('/livez') },
+  { route: 'GET /readyz', expect: everywhere(200), request: fixed('/readyz') },
+  // Administrators, or a scraper with METRICS_TOKEN (observability.test.ts).
+  { route: 'GET /metrics', expect: adminOnly(200), request: fixed('/metrics') },
 
   // Auth
   { route: 'GET /session', expect: signedIn(200), request: fixed('/session') },

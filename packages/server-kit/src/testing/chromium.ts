@@ -63,3 +63,28 @@ export function screenshotsIn(folder: string) {
     await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
   };
 }
+
+/**
+ * Opens a Swagger UI page and waits until it has rendered the document's operations. Returns their
+ * `METHOD /path` labels and every error the page met (a CSP that blocks its own scripts shows here).
+ */
+export async function readApiDocsPage(browser: Browser, url: string) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const errors = collectErrors(page);
+    const response = await page.goto(url);
+    await page.waitForSelector('.opblock-summary', { timeout: 15_000 });
+    const operations = await page.$$eval('.opblock-summary', (blocks) =>
+      blocks.map((block) =>
+        [
+          block.querySelector('.opblock-summary-method')?.textContent,
+          block.querySelector('.opblock-summary-path')?.getAttribute('data-path'),
+        ].join(' '),
+      ),
+    );
+    return { csp: response?.headers()['content-security-policy'] ?? '', operations, errors };
+  } finally {
+    await context.close();
+  }
+}

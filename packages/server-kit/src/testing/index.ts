@@ -1,2 +1,3 @@
 export * from './database.ts';
 export * from './http-client.ts';
+export * from './grafana.ts';

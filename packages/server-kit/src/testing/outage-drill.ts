@@ -3,6 +3,8 @@ import type { PrivatePostgres } from './private-postgres.ts';
 export type OutagePhase = 'before' | 'down' | 'restarting' | 'after';
 
 export interface OutageAnswer {
+  /** Which of the drill's `load` functions sent the request (its index). */
+  load: number;
   phase: OutagePhase;
   status: number;
   code?: string;
@@ -16,6 +18,8 @@ export interface OutageReport {
   refusedWhileDown: number;
   /** Failures once the service had answered again after the restart. */
   failedAfter: OutageAnswer[];
+  /** The statuses of the last load (when it polls the readiness probe), by phase. */
+  readiness: Record<OutagePhase, number[]>;
 }
 
 export interface OutageDrillOptions {
@@ -41,10 +45,11 @@ export async function outageDrill(
   const answers: OutageAnswer[] = [];
   let phase: OutagePhase = 'before';
   let loading = true;
-  const loops = options.load.map(async (send) => {
+  const loops = options.load.map(async (send, load) => {
     while (loading) {
       const response = await send();
       answers.push({
+        load,
         phase,
         status: response.status,
         ...(response.body?.error?.code ? { code: response.body.error.code } : {}),
@@ -68,10 +73,28 @@ export async function outageDrill(
   }
   return {
     answers,
+    readiness: readinessIn(answers),
     unexpected: answers.filter(
       (answer) => !(answer.status < 300 || (answer.status === 503 && answer.code === 'service_unavailable')),
     ),
     refusedWhileDown: answers.filter((answer) => answer.phase === 'down' && answer.status === 503).length,
     failedAfter: answers.filter((answer) => answer.phase === 'after' && answer.status >= 300),
   };
+}
+
+function readinessIn(answers: OutageAnswer[]): Record<OutagePhase, number[]> {
+  const last = Math.max(...answers.map((answer) => answer.load));
+  const of = (phase: OutagePhase) =>
+    answers.filter((answer) => answer.load === last && answer.phase === phase).map((answer) => answer.status);
+  return { before: of('before'), down: of('down'), restarting: of('restarting'), after: of('after') };
+}
+
+/** One readiness probe, then a pause, as an orchestrator polls (a load for outageDrill). */
+export async function pollReadiness(
+  client: { get(path: string): Promise<{ status: number }> },
+  path: string,
+) {
+  const response = await client.get(path);
+  await pause(100);
+  return response;
 }

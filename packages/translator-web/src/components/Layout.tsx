@@ -64,6 +64,7 @@ export function Layout() {
               onClick={close}
             />
           ))}
+          <NavLink href="/api/docs" target="_blank" rel="noopener" label="API docs" />
         </Box>
       </AppShell.Navbar>
       <AppShell.Main>

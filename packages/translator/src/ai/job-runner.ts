@@ -56,7 +56,7 @@ export class JobRunner {
     private readonly onTranslated: (projectId: number) => void,
     private readonly pollMs = 1000,
   ) {
-    this.provider = new ChatProvider(ctx.config.ai);
+    this.provider = new ChatProvider(ctx.config.ai, ctx.metrics);
   }
 
   start() {
@@ -349,8 +349,8 @@ export class JobRunner {
     state?: RunState,
   ) {
     const now = nowIso();
-    await this.ctx.db.transaction().execute(async (trx) => {
-      const ended = await lease
+    const ended = await this.ctx.db.transaction().execute(async (trx) => {
+      const update = await lease
         .owned(
           trx.updateTable('ai_jobs').set({
             status,
@@ -363,8 +363,10 @@ export class JobRunner {
           }),
         )
         .executeTakeFirst();
-      if (Number(ended.numUpdatedRows) === 1)
-        await trx.deleteFrom('ai_job_items').where('job_id', '=', lease.jobId).execute();
+      if (Number(update.numUpdatedRows) !== 1) return false;
+      await trx.deleteFrom('ai_job_items').where('job_id', '=', lease.jobId).execute();
+      return true;
     });
+    if (ended) this.ctx.metrics.aiJobFinished(status, state ? this.runMs(state) / 1000 : 0);
   }
 }

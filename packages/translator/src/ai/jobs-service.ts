@@ -149,6 +149,17 @@ export class AiJobsService {
     return { jobId: id, total: wanted.length };
   }
 
+  /** Jobs waiting and running in every project, by status (the queue depth for the metrics). */
+  async countActive(): Promise<{ status: AiJobStatus; count: number }[]> {
+    const rows = await this.ctx.db
+      .selectFrom('ai_jobs')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('status', 'in', ACTIVE)
+      .groupBy('status')
+      .execute();
+    return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+  }
+
   async active(projectId: number) {
     const rows = await this.ctx.db
       .selectFrom('ai_jobs')

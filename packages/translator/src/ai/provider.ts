@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import type { AiCallRecorder } from '../observability/metrics.ts';
 import type { AiConfig } from '../config.ts';
 import { sleep } from '../common/time.ts';
 import { slotSignature } from '../phrases/slots.ts';
@@ -77,9 +78,25 @@ function parseItems(content: string): BatchItem[] {
   );
 }
 
+interface Completion {
+  choices?: { message?: { content?: string } }[];
+  usage?: { prompt_tokens?: unknown; completion_tokens?: unknown };
+}
+
+/** The token counts an answer reports, when it reports them as numbers. */
+function usageOf(completion: Completion) {
+  const prompt = completion.usage?.prompt_tokens;
+  const answer = completion.usage?.completion_tokens;
+  if (typeof prompt !== 'number' || typeof answer !== 'number') return undefined;
+  return { promptTokens: Math.max(0, prompt), completionTokens: Math.max(0, answer) };
+}
+
 /** An OpenAI-compatible chat-completions client that translates a batch of items per call. */
 export class ChatProvider {
-  constructor(private readonly config: AiConfig) {}
+  constructor(
+    private readonly config: AiConfig,
+    private readonly metrics?: AiCallRecorder,
+  ) {}
 
   /** One call; throws ProviderError when the call itself fails. */
   async translateBatch(batch: BatchRequest): Promise<BatchResult> {
@@ -104,14 +121,17 @@ export class ChatProvider {
       });
     } catch (error) {
       if (batch.signal?.aborted) throw error;
+      this.metrics?.aiCall('unreachable');
       throw new ProviderError(`AI provider unreachable: ${(error as Error).message}`, true);
     }
     const text = await response.body.text().catch(() => '');
     const status = response.statusCode;
     if (status === 429 || status >= 500) {
+      this.metrics?.aiCall('retryable_error');
       throw new ProviderError(`AI provider answered ${status}`, true, retryAfter(response.headers));
     }
     if (status >= 400) {
+      this.metrics?.aiCall('refused');
       let message = text.slice(0, 300);
       try {
         message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
@@ -121,17 +141,25 @@ export class ChatProvider {
       throw new ProviderError(`AI provider refused the request (${status}): ${message}`, false);
     }
     let items: BatchItem[];
+    let completion: Completion | undefined;
     try {
-      const completion = JSON.parse(text) as { choices?: { message?: { content?: string } }[] };
+      completion = JSON.parse(text) as Completion;
       items = parseItems(completion.choices?.[0]?.message?.content ?? '');
+      this.metrics?.aiCall('ok', usageOf(completion));
     } catch {
       // An unreadable answer is treated like a dropped batch: every item is retried, then failed.
-      return {
+      this.metrics?.aiCall('unreadable', completion && usageOf(completion));
+      return this.counted({
         translated: new Map(),
         rejected: batch.items.map((item) => ({ id: item.id, reason: 'unreadable reply' })),
-      };
+      });
     }
-    return check(batch.items, items);
+    return this.counted(check(batch.items, items));
+  }
+
+  private counted(result: BatchResult): BatchResult {
+    this.metrics?.aiPhrases(result.translated.size, result.rejected.length);
+    return result;
   }
 
   /**

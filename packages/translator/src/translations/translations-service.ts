@@ -10,6 +10,7 @@ import { phraseHash } from '../phrases/phrases-service.ts';
 import { languageName } from '../projects/languages.ts';
 import type { StoredSettings } from '../projects/settings.ts';
 import { DeliveryCache, type DeliveryEntry } from './delivery-cache.ts';
+import type { CacheRecorder } from '@app/server-kit';
 
 export interface Translation {
   key: string;
@@ -57,12 +58,14 @@ const URLS_PER_ROW = 20;
 
 export class TranslationsService {
   readonly cache: DeliveryCache;
+  private readonly lookups: CacheRecorder;
 
   constructor(
     private readonly ctx: TranslatorContext,
     private readonly changes: ProjectChanges,
   ) {
     this.cache = new DeliveryCache(ctx.config.cacheTtlSeconds * 1000);
+    this.lookups = ctx.metrics.cache('delivery');
     changes.on('data', (projectId) =>
       projectId === undefined ? this.cache.clear() : this.cache.invalidate(projectId),
     );
@@ -70,10 +73,13 @@ export class TranslationsService {
 
   /** The approved translations of one language, as cached bytes with their ETag. */
   deliver(projectId: number, lang: string): DeliveryEntry | Promise<DeliveryEntry> {
-    return (
-      this.cache.peek(projectId, lang) ??
-      this.cache.get(projectId, lang, () => this.approved(projectId, lang))
-    );
+    const hit = this.cache.peek(projectId, lang);
+    if (hit) {
+      this.lookups.hit();
+      return hit;
+    }
+    this.lookups.miss();
+    return this.cache.get(projectId, lang, () => this.approved(projectId, lang));
   }
 
   async approved(projectId: number, lang: string): Promise<Translation[]> {

@@ -1,0 +1,18 @@
+import type { RouteOptions } from 'fastify';
+import type { ErrorCodes } from '@app/server-kit';
+import { isPageRoute } from './page-access.ts';
+
+/**
+ * The errors the project-key hook implies, for a route's entry in the OpenAPI document: a route that
+ * needs the key refuses a missing or unknown one (401); the page key is refused outside the page
+ * routes (403 page_key_not_allowed) and, on them, from an origin the project does not allow.
+ */
+export function routeErrors(route: RouteOptions): ErrorCodes | undefined {
+  if (!route.url.startsWith('/api/') || route.config?.public || route.config?.auth === 'none')
+    return undefined;
+  const page = [route.method].flat().some((method) => isPageRoute(method, route.url));
+  return {
+    401: ['unauthorized'],
+    403: page ? ['origin_not_allowed'] : ['page_key_not_allowed'],
+  };
+}
