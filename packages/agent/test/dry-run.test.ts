@@ -24,7 +24,11 @@ async function dryRun(dir: string, snapshot: unknown) {
     NGINX_BIN: '/nonexistent/nginx',
     DNSMASQ_BIN: '/nonexistent/dnsmasq',
   };
-  return promisify(execFile)(process.execPath, ['--import', tsx, cli, 'dry-run', file], { env }).then(
+  return promisify(execFile)(
+    process.execPath,
+    ['--conditions=source', '--import', tsx, cli, 'dry-run', file],
+    { env },
+  ).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => error,
   );
