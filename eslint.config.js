@@ -22,4 +22,24 @@ export default tseslint.config(
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // Migrations are history, run by server-kit's runner: application code reaches them only through
+    // each service's registry module (src/db/store.ts), never a migration file's exports.
+    files: ['packages/*/src/**'],
+    ignores: ['packages/*/src/db/store.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/migrations/**', '**/migrations'],
+              message:
+                'Import migrations only in src/db/store.ts (constants shared with code go in src/db/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -2,16 +2,15 @@ import cookie from '@fastify/cookie';
 import {
   createHttpServer,
   installRateLimit,
-  openMigrated,
   probeRoutes,
   registerApiDocs,
   registerOpenApi,
   SecretBox,
   type Database,
 } from '@app/server-kit';
-import { managerMigrations } from '../migrations/index.ts';
 import type { ManagerConfig } from './config.ts';
 import type { ManagerDB } from './db/schema.ts';
+import { openManagerDatabase } from './db/store.ts';
 import type { Api } from './common/api.ts';
 import { installRequestAuth } from './auth/request-auth.ts';
 import { createServices, type Services } from './services.ts';
@@ -68,17 +67,7 @@ const redactUrl = (url: string) =>
     .replace(/([?&](?:invite|inviteToken|token)=)[^&#]*/gi, '$1[redacted]');
 
 export async function buildManager(config: ManagerConfig, options: BuildOptions = {}): Promise<ManagerApp> {
-  const database = await openMigrated<ManagerDB>(
-    {
-      url: config.databaseUrl,
-      dataDir: config.dataDir,
-      fileName: 'manager.db',
-      variable: 'MANAGER_DATABASE_URL',
-      ...(options.schema ? { schema: options.schema } : {}),
-    },
-    managerMigrations,
-    'manager',
-  );
+  const database = await openManagerDatabase(config, options.schema);
 
   const app = createHttpServer({
     logLevel: config.logLevel,

@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { envReader } from '@app/server-kit';
 import { createTestDatabase, TestClient, type TestDatabase } from '@app/server-kit/testing';
 import { readManagerConfig, type ManagerConfig } from '../src/config.ts';
@@ -15,14 +14,7 @@ export interface TestManager {
   close(): Promise<void>;
 }
 
-/** A loopback port that was free a moment ago (for services whose URL must be known before they start). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '@app/server-kit/testing';
 
 /** The real manager on a loopback port with a database of its own (made here unless given). */
 export async function startManager(

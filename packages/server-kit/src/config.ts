@@ -102,6 +102,8 @@ export interface CommonConfig {
   requestLogSample?: number | undefined;
   /** `METRICS_TOKEN`: a scraper sends it as `Authorization: Bearer …` to read `/metrics`. */
   metricsToken?: string | undefined;
+  /** MIGRATE_ON_START: false makes a service refuse to start while its database lacks migrations. */
+  migrateOnStart: boolean;
 }
 
 export function readCommonConfig(env: EnvReader): CommonConfig {
@@ -119,6 +121,7 @@ export function readCommonConfig(env: EnvReader): CommonConfig {
     logLevel: env.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     requestLogSample: share(env, 'REQUEST_LOG_SAMPLE', production ? 0.01 : 1),
     metricsToken: metricsToken(env),
+    migrateOnStart: env.bool('MIGRATE_ON_START', true),
   };
 }
 

@@ -38,9 +38,21 @@ export interface DatabaseOptions {
 
 const INT8_OID = 20;
 
+export const isPostgresUrl = (url: string | undefined) =>
+  url?.startsWith('postgres://') === true || url?.startsWith('postgresql://') === true;
+
+/** The SQLite file a non-PostgreSQL configuration names: `sqlite:<path>`, else `<dataDir>/<fileName>`. */
+export function sqliteFile(options: DatabaseOptions): string {
+  const { url } = options;
+  if (url !== undefined && !url.startsWith('sqlite:')) {
+    throw new ConfigError(options.variable ?? 'DATABASE_URL', 'expected postgres://… or sqlite:<path>');
+  }
+  return url ? url.slice('sqlite:'.length) : resolve(options.dataDir, options.fileName);
+}
+
 export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
   const { url } = options;
-  if (url?.startsWith('postgres://') || url?.startsWith('postgresql://')) {
+  if (isPostgresUrl(url)) {
     const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: url,
@@ -91,10 +103,7 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
       close: () => db.destroy(),
     };
   }
-  if (url !== undefined && !url.startsWith('sqlite:')) {
-    throw new ConfigError(options.variable ?? 'DATABASE_URL', 'expected postgres://… or sqlite:<path>');
-  }
-  const file = url ? url.slice('sqlite:'.length) : resolve(options.dataDir, options.fileName);
+  const file = sqliteFile(options);
   if (file !== ':memory:') mkdirSync(dirname(resolve(file)), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');

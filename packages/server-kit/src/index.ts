@@ -2,6 +2,8 @@ export * from './config.ts';
 export * from './database.ts';
 export * from './sqlite-driver.ts';
 export * from './migrations.ts';
+export * from './db-admin.ts';
+export * from './db-commands.ts';
 export * from './errors.ts';
 export * from './http.ts';
 export * from './rate-limit.ts';

@@ -9,22 +9,61 @@ export type MigrationSet = (dialect: DialectName) => Record<string, Migration>;
  */
 export const MIGRATION_LOCK_KEY = 7_340_211;
 
-/**
- * Applies pending migrations, recorded in `<name>_migration`. On PostgreSQL a session advisory lock serialises start-up across
- * processes (Kysely's own lock table is created outside any lock, so two first starts could race).
- */
-export async function migrate<DB>(database: Database<DB>, set: MigrationSet, name = 'kysely'): Promise<void> {
+function migrator<DB>(database: Database<DB>, db: Kysely<DB>, set: MigrationSet, name: string): Migrator {
   const migrations = set(database.dialect);
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Each service keeps its own history, so two services can share one database.
+    migrationTableName: `${name}_migration`,
+    migrationLockTableName: `${name}_migration_lock`,
+    ...(database.schema ? { migrationTableSchema: database.schema } : {}),
+  });
+}
+
+export interface MigrationStatus {
+  applied: string[];
+  pending: string[];
+  /** Recorded as applied but not in the set: a newer version migrated the database. */
+  unknown: string[];
+}
+
+/** Which of the set's migrations the database has and which it lacks; reads only, creates nothing. */
+export async function migrationStatus<DB>(
+  database: Database<DB>,
+  set: MigrationSet,
+  name = 'kysely',
+): Promise<MigrationStatus> {
+  const infos = await migrator(database, database.db, set, name).getMigrations();
+  const applied = infos.filter((info) => info.executedAt).map((info) => info.name);
+  const known = new Set(infos.map((info) => info.name));
+  // Every version has the first migration, so a database with none applied has no history to compare.
+  const table = database.schema ? `${database.schema}.${name}_migration` : `${name}_migration`;
+  const recorded = applied.length
+    ? (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(database.db)).rows
+    : [];
+  return {
+    applied,
+    pending: infos.filter((info) => !info.executedAt).map((info) => info.name),
+    unknown: recorded
+      .map((row) => row.name)
+      .filter((migration) => !known.has(migration))
+      .sort(),
+  };
+}
+
+/**
+ * Applies pending migrations, recorded in `<name>_migration`, and resolves to the names it applied. On
+ * PostgreSQL a session advisory lock serialises start-up across processes (Kysely's own lock table is
+ * created outside any lock, so two first starts could race).
+ */
+export async function migrate<DB>(
+  database: Database<DB>,
+  set: MigrationSet,
+  name = 'kysely',
+): Promise<string[]> {
   const run = async (db: Kysely<DB>) => {
-    const migrator = new Migrator({
-      db,
-      provider: { getMigrations: async () => migrations },
-      // Each service keeps its own history, so two services can share one database.
-      migrationTableName: `${name}_migration`,
-      migrationLockTableName: `${name}_migration_lock`,
-      ...(database.schema ? { migrationTableSchema: database.schema } : {}),
-    });
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = await migrator(database, db, set, name).migrateToLatest();
     const failed = results?.find((result) => result.status === 'Error');
     if (error) {
       throw new Error(
@@ -34,12 +73,15 @@ export async function migrate<DB>(database: Database<DB>, set: MigrationSet, nam
         },
       );
     }
+    return (results ?? [])
+      .filter((result) => result.status === 'Success')
+      .map((result) => result.migrationName);
   };
   if (database.dialect === 'sqlite') return runWithRetry(() => run(database.db));
-  await database.db.connection().execute(async (connection) => {
+  return database.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
     try {
-      await run(connection);
+      return await run(connection);
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
     }
@@ -50,7 +92,7 @@ export async function migrate<DB>(database: Database<DB>, set: MigrationSet, nam
  * SQLite has no lock Kysely can take across processes: when two processes migrate one file at once,
  * the loser's transaction fails (the winner's committed) and a retry finds the work done.
  */
-async function runWithRetry(run: () => Promise<void>, attempts = 5): Promise<void> {
+async function runWithRetry<T>(run: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
@@ -68,15 +110,41 @@ export function withId<T extends string>(table: CreateTableBuilder<T>, dialect: 
     : table.addColumn(column, 'integer', (c) => c.primaryKey().autoIncrement());
 }
 
-/** Opens a service's database and brings its schema up to date; a failed migration closes it again. */
+/** Thrown at start-up with MIGRATE_ON_START=false when the database lacks migrations. */
+export class PendingMigrationsError extends Error {
+  constructor(pending: string[], command: string) {
+    super(
+      `the database lacks ${pending.length} migration(s) (${pending.join(', ')}) and MIGRATE_ON_START=false: ` +
+        `run \`${command}\` first (or set MIGRATE_ON_START=true)`,
+    );
+    this.name = 'PendingMigrationsError';
+  }
+}
+
+export interface StartMigration {
+  /** MIGRATE_ON_START: apply pending migrations (true), or refuse to start while any are pending. */
+  migrateOnStart: boolean;
+  /** The command that migrates this service's database, named when it refuses (e.g. `manager db migrate`). */
+  command: string;
+}
+
+/**
+ * Opens a service's database and brings its schema up to date, or with `migrateOnStart: false` checks
+ * that it is; a failed migration or check closes it again.
+ */
 export async function openMigrated<DB>(
   options: DatabaseOptions,
   set: MigrationSet,
   name: string,
+  start: StartMigration = { migrateOnStart: true, command: '' },
 ): Promise<Database<DB>> {
   const database = openDatabase<DB>(options);
   try {
-    await migrate(database, set, name);
+    if (start.migrateOnStart) await migrate(database, set, name);
+    else {
+      const { pending } = await migrationStatus(database, set, name);
+      if (pending.length) throw new PendingMigrationsError(pending, start.command);
+    }
   } catch (error) {
     await database.close();
     throw error;

@@ -6,7 +6,6 @@ import {
   createHttpServer,
   DASHBOARD_HEADERS,
   installRateLimit,
-  openMigrated,
   PgListener,
   probeRoutes,
   registerApiDocs,
@@ -18,7 +17,7 @@ import {
 import type { TranslatorDB } from './db/schema.ts';
 import type { TranslatorConfig } from './config.ts';
 import type { TranslatorContext } from './context.ts';
-import { translatorMigrations } from '../migrations/index.ts';
+import { openStore } from './db/store.ts';
 import { createServices, type TranslatorServices } from './services.ts';
 import type { Project } from './projects/projects-service.ts';
 import { installProjectAuth } from './http/auth.ts';
@@ -138,21 +137,6 @@ export async function buildTranslator(
       await database.close();
     },
   };
-}
-
-/** Opens the configured database and brings its schema up to date. */
-export async function openStore(config: TranslatorConfig): Promise<Database<TranslatorDB>> {
-  return openMigrated<TranslatorDB>(
-    {
-      url: config.databaseUrl,
-      dataDir: config.dataDir,
-      fileName: 'translator.db',
-      variable: 'TRANSLATOR_DATABASE_URL',
-      ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
-    },
-    translatorMigrations,
-    'translator',
-  );
 }
 
 export function createContext(

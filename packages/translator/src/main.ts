@@ -1,9 +1,10 @@
 import { Command } from 'commander';
-import { ConfigError } from '@app/server-kit';
+import { ConfigError, DbCommandError, declareDbCommands, PendingMigrationsError } from '@app/server-kit';
 import { readTranslatorConfig } from './config.ts';
 import { serve } from './serve.ts';
 import { createProject, listProjects, OperatorError, restoreBackup, showKeys } from './operator.ts';
 import { RestoreError } from './backups/restore.ts';
+import { translatorDbTarget } from './db/store.ts';
 
 // `translator` (or `translator serve`) starts the server; the other commands are the operator's, run on the
 // same settings (TRANSLATOR_DATABASE_URL, DATA_DIR, SECRET_KEY) while servers run or not.
@@ -42,6 +43,8 @@ program
     restoreBackup(readTranslatorConfig(), file, { replace: Boolean(options.replace) }, print),
   );
 
+declareDbCommands(program.command('db'), () => translatorDbTarget(readTranslatorConfig()));
+
 try {
   await program.parseAsync();
 } catch (error) {
@@ -49,7 +52,12 @@ try {
     console.error(`Configuration error: ${error.message}`);
     process.exit(2);
   }
-  if (error instanceof OperatorError || error instanceof RestoreError) {
+  if (
+    error instanceof OperatorError ||
+    error instanceof RestoreError ||
+    error instanceof DbCommandError ||
+    error instanceof PendingMigrationsError
+  ) {
     console.error(`translator: ${error.message}`);
     process.exit(1);
   }

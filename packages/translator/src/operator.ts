@@ -1,7 +1,8 @@
 import { resolve } from 'node:path';
 import { pino } from 'pino';
 import type { TranslatorConfig } from './config.ts';
-import { createContext, openStore } from './app.ts';
+import { createContext } from './app.ts';
+import { openStore } from './db/store.ts';
 import type { TranslatorContext } from './context.ts';
 import { createServices, type TranslatorServices } from './services.ts';
 import { restoreSnapshot } from './backups/restore.ts';

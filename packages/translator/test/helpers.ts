@@ -19,6 +19,7 @@ export function testConfig(database: TestDatabase, overrides: ConfigOverrides = 
     trustProxy: [],
     rateLimit: { failures: 10_000, windowSeconds: 60, blockSeconds: 60 },
     logLevel: 'silent',
+    migrateOnStart: true,
     databaseUrl: database.url,
     databaseSchema: database.schema,
     secretKey: 'test-secret-key',

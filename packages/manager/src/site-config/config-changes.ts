@@ -7,7 +7,7 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import { CONFIG_TABLES } from '../../migrations/006_config_change_triggers.ts';
+import { CONFIG_TABLES } from '../db/tables.ts';
 
 /** Tables whose rows make up a site's configuration snapshot: those migration 006 gave triggers. */
 const WATCHED = new Set<string>(CONFIG_TABLES);

@@ -1,3 +1,5 @@
 export * from './database.ts';
 export * from './http-client.ts';
 export * from './grafana.ts';
+export * from './upgrade-fixture.ts';
+export * from './service-process.ts';

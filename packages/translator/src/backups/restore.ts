@@ -5,7 +5,7 @@ import { Kysely, sql, SqliteDialect } from 'kysely';
 import { openMigrated } from '@app/server-kit';
 import type { TranslatorDB } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
-import { translatorMigrations } from '../../migrations/index.ts';
+import { translatorMigrations } from '../db/store.ts';
 import { nowIso } from '../common/time.ts';
 import { copyProject, type CopyCounts } from './copy.ts';
 import { SQLite, type SQLiteDatabase } from '@app/server-kit';

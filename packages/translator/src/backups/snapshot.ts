@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { migrate, openDatabase } from '@app/server-kit';
 import type { TranslatorDB } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
-import { translatorMigrations } from '../../migrations/index.ts';
+import { translatorMigrations } from '../db/store.ts';
 import { copyProject } from './copy.ts';
 import { SQLite } from '@app/server-kit';
 
