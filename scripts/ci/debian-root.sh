@@ -13,7 +13,6 @@ debian_mounts=()
 debian_root() {
   local root=$1
   mkdir -p "$root"
-  chmod 755 "$root" # it is the new machine's /: every user (nginx's workers, postgres) must get through it
   if [ ! -s "$debian_cache" ]; then
     command -v debootstrap >/dev/null ||
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null ||
@@ -28,6 +27,9 @@ debian_root() {
     rm -rf "$fresh" "$fresh.log"
   fi
   tar -C "$root" -xf "$debian_cache"
+  # It is the new machine's /: every user (postgres, nginx's workers) must get through it. (The tarball's
+  # "./" entry carries the mode of the temporary folder it was made in.)
+  chmod 755 "$root"
   cp /etc/resolv.conf "$root/etc/resolv.conf"
 }
 

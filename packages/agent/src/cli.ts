@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { ConfigError } from '@app/server-kit';
-import { readAgentConfig } from './config.ts';
+import { readAgentConfig, readServicesConfig } from './config.ts';
+import { dryRun, readSnapshotFile } from './dry-run.ts';
 import { runOnce } from './run.ts';
 import { TrafficReporter } from './traffic/reporter.ts';
 
@@ -41,6 +42,19 @@ program
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
+  });
+
+program
+  .command('dry-run')
+  .description(
+    'print the nginx and dnsmasq files a run would write for a saved snapshot; touches neither service',
+  )
+  .argument('<snapshot.json>', 'a check-in answer ({data: {site, proxy}}) saved to a file')
+  .action(async (file: string) => {
+    const { problems, files } = dryRun(readServicesConfig(), await readSnapshotFile(file));
+    for (const { path, content } of files) console.log(`# ${path}\n${content}`);
+    for (const problem of problems) console.error(`site-agent: would refuse the snapshot: ${problem}`);
+    process.exit(problems.length ? 1 : 0);
   });
 
 program.parseAsync().catch(fail);

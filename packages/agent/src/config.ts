@@ -46,21 +46,14 @@ export interface AgentConfig {
   };
 }
 
-export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
-  const siteId = env.int('SITE_ID', -1, { min: -1 });
-  if (siteId < 1) throw new ConfigError('SITE_ID', 'required: the numeric id of this site in the manager');
-  const managerUrl = env.url('MANAGER_URL');
-  if (!managerUrl) throw new ConfigError('MANAGER_URL', 'required: the base URL of the manager');
+/** What rendering and applying need: where nginx's and dnsmasq's files live and how to reach them. */
+export type ServicesConfig = Pick<AgentConfig, 'stateDirectory' | 'nginx' | 'dnsmasq'>;
+
+/** The services part of the configuration alone, for a dry run, which needs no site or manager. */
+export function readServicesConfig(env: EnvReader = envReader()): ServicesConfig {
   const state = env.string('STATE_DIRECTORY', `/var/lib/${AGENT_NAME}`).split(':')[0]!;
   return {
-    siteId,
-    managerUrl: managerUrl.replace(/\/+$/, ''),
-    agentToken: env.optionalString('AGENT_TOKEN'),
-    apiKey: env.optionalString('API_KEY'),
     stateDirectory: state,
-    hostname: env.string('AGENT_HOSTNAME', hostname()),
-    ipv4Address: env.optionalString('AGENT_IPV4') ?? null,
-    requestTimeoutMs: env.int('AGENT_TIMEOUT_MS', 10_000, { min: 100 }),
     nginx: {
       bin: env.string('NGINX_BIN', 'nginx'),
       mainConf: env.string('NGINX_MAIN_CONF', '/etc/nginx/nginx.conf'),
@@ -82,6 +75,23 @@ export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
       pidFile: env.string('DNSMASQ_PID_FILE', '/run/dnsmasq/dnsmasq.pid'),
       unit: env.string('DNSMASQ_UNIT', 'dnsmasq'),
     },
+  };
+}
+
+export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
+  const siteId = env.int('SITE_ID', -1, { min: -1 });
+  if (siteId < 1) throw new ConfigError('SITE_ID', 'required: the numeric id of this site in the manager');
+  const managerUrl = env.url('MANAGER_URL');
+  if (!managerUrl) throw new ConfigError('MANAGER_URL', 'required: the base URL of the manager');
+  return {
+    siteId,
+    managerUrl: managerUrl.replace(/\/+$/, ''),
+    agentToken: env.optionalString('AGENT_TOKEN'),
+    apiKey: env.optionalString('API_KEY'),
+    hostname: env.string('AGENT_HOSTNAME', hostname()),
+    ipv4Address: env.optionalString('AGENT_IPV4') ?? null,
+    requestTimeoutMs: env.int('AGENT_TIMEOUT_MS', 10_000, { min: 100 }),
+    ...readServicesConfig(env),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { AgentConfig } from './config.ts';
+import type { AgentConfig, ServicesConfig } from './config.ts';
 import { applyService, type ApplyOutcome } from './apply/apply.ts';
 import { dnsmasqService, nginxService, type ManagedService } from './apply/services.ts';
 import { checkIn } from './checkin.ts';
@@ -12,7 +12,7 @@ export interface RunOutcome {
   applied: Record<string, ApplyOutcome>;
 }
 
-export const managedServices = (config: AgentConfig): ManagedService[] => [
+export const managedServices = (config: ServicesConfig): ManagedService[] => [
   nginxService(config.nginx),
   dnsmasqService(config.dnsmasq),
 ];

@@ -71,11 +71,9 @@ describe('the page key', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const method of Object.keys(operations)) {
         const route = `${method.toUpperCase()} ${path}`;
-        if (
-          PAGE_ROUTES.includes(route) ||
-          ['GET /', 'GET /openapi.json', 'GET /openapi.yaml'].includes(route)
-        )
-          continue;
+        // Public documents and probes need no key; the metrics take only the metrics token (below).
+        const keyless = ['GET /', 'GET /openapi.json', 'GET /openapi.yaml', 'GET /livez', 'GET /readyz'];
+        if (PAGE_ROUTES.includes(route) || keyless.includes(route) || route === 'GET /metrics') continue;
         const concrete = path
           .replace('{id}', '1')
           .replace('{jobId}', '00000000-0000-4000-8000-000000000000')
@@ -93,6 +91,7 @@ describe('the page key', () => {
       }
     }
     expect(checked).toBeGreaterThan(30);
+    expect((await shop.request('GET', '/api/metrics')).status).toBe(401);
   });
 
   it('is refused without an allowed Origin, naming the origin and where to add it', async () => {

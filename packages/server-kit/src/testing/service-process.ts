@@ -18,9 +18,9 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** A service's `src/main.ts` as its own process, run through tsx as `npm start -w packages/<name>` does. */
+/** A service's `src/main.ts` as its own process, on the sources (tsx, the "source" export condition) as the tests run them. */
 function spawnMain(entry: string, args: string[], env: Record<string, string>) {
-  return spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+  return spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

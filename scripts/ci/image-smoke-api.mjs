@@ -1,0 +1,53 @@
+/* global fetch */
+// The smoke test's API calls against the running image (Node.js's fetch, so cookies need no jar):
+//   node image-smoke-api.mjs manager BASE_URL            registers the first account (the administrator),
+//                                                        signs in, and reads the session back
+//   node image-smoke-api.mjs translator BASE_URL API_KEY reads the project that key belongs to
+const [, , service, base, apiKey] = process.argv;
+
+async function call(path, init = {}) {
+  const answer = await fetch(`${base}${path}`, init);
+  const body = await answer.json().catch(() => null);
+  if (!answer.ok)
+    throw new Error(`${init.method ?? 'GET'} ${path}: ${answer.status} ${JSON.stringify(body)}`);
+  return { answer, body };
+}
+
+async function manager() {
+  const { answer, body } = await call('/api/v1/csrf-token');
+  let cookie = answer.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const headers = { 'content-type': 'application/json', 'x-csrf-token': body.data.csrfToken };
+  const account = { uid: 'smoke', givenName: 'Smoke', sn: 'Test', mail: 'smoke@example.org' };
+  const password = 'a long smoke-test password';
+  await call('/api/v1/auth/register', {
+    method: 'POST',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({ ...account, userPassword: password }),
+  });
+  const login = await call('/api/v1/auth/login', {
+    method: 'POST',
+    headers: { ...headers, cookie },
+    body: JSON.stringify({ username: account.uid, password }),
+  });
+  cookie = login.answer.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ');
+  const session = await call('/api/v1/session', { headers: { cookie } });
+  if (session.body.data.user !== 'smoke' || session.body.data.isAdmin !== true) {
+    throw new Error(`unexpected session: ${JSON.stringify(session.body)}`);
+  }
+  console.log('manager: registered the first account, signed in, GET /api/v1/session → smoke (admin)');
+}
+
+async function translator() {
+  const { body } = await call('/api/project', { headers: { 'x-api-key': apiKey } });
+  const project = body.data ?? body;
+  if (project.name !== 'smoke') throw new Error(`unexpected project: ${JSON.stringify(body)}`);
+  console.log(`translator: GET /api/project with the new key → project ${project.id} (${project.name})`);
+}
+
+await (service === 'manager' ? manager() : translator());
