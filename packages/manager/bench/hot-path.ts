@@ -34,7 +34,7 @@ function message(child: ChildProcess, type: string): Promise<Record<string, unkn
 
 async function start(role: Role, bodies?: Record<string, string>): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./fixtures/hot-path-server.ts', import.meta.url)), [role], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--conditions=source', '--import', 'tsx'],
     // The manager's log lines go to /dev/null: written, not kept.
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
