@@ -142,7 +142,8 @@ describe('applying snapshots to real nginx and dnsmasq', () => {
       ),
     ).toEqual(['10.99.0.101']);
     expect(await resolver.resolve4('pve1.site.test')).toEqual(['10.99.0.2']);
-    expect(await resolver.resolveSrv('_app._tcp.site.test')).toEqual([
+    // Node.js 22 and later add `type: 'SRV'` to each record.
+    expect(await resolver.resolveSrv('_app._tcp.site.test')).toMatchObject([
       { name: 'web1.site.test', port: 8080, priority: 0, weight: 0 },
     ]);
 

@@ -132,7 +132,8 @@ describe('site agent end to end with the manager, nginx and dnsmasq', () => {
         (a) => a.length > 0,
       ),
     ).toEqual([address]);
-    expect(await resolver.resolveSrv('_ldap._tcp.site.test')).toEqual([
+    // Node.js 22 and later add `type: 'SRV'` to each record.
+    expect(await resolver.resolveSrv('_ldap._tcp.site.test')).toMatchObject([
       { name: 'web1.site.test', port: 389, priority: 0, weight: 0 },
     ]);
 
