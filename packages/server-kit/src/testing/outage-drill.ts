@@ -35,7 +35,7 @@ export interface OutageDrillOptions {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Stops `postgres` under load and starts it again, recording every answer with the phase it came in:
+ * Stops `postgres` under load and starts it again, recording every answer with the phase its request was sent in:
  * the services must answer 503 in the envelope meanwhile and recover by themselves.
  */
 export async function outageDrill(
@@ -45,12 +45,18 @@ export async function outageDrill(
   const answers: OutageAnswer[] = [];
   let phase: OutagePhase = 'before';
   let loading = true;
+  // Each load's latest status: the drill counts as recovered once every load has succeeded again.
+  const latest = options.load.map(() => 500);
   const loops = options.load.map(async (send, load) => {
     while (loading) {
+      // The phase a request was sent in: one sent while the database was still coming back may be
+      // answered 503 after another load already got through.
+      const sentIn = phase;
       const response = await send();
+      latest[load] = response.status;
       answers.push({
         load,
-        phase,
+        phase: sentIn,
         status: response.status,
         ...(response.body?.error?.code ? { code: response.body.error.code } : {}),
       });
@@ -64,7 +70,8 @@ export async function outageDrill(
     phase = 'restarting';
     await postgres.start();
     const deadline = Date.now() + 20_000;
-    while ((answers.at(-1)?.status ?? 500) >= 300 && Date.now() < deadline) await pause(50);
+    latest.fill(500);
+    while (latest.some((status) => status >= 300) && Date.now() < deadline) await pause(50);
     phase = 'after';
     await pause(options.afterMs ?? 1500);
   } finally {
