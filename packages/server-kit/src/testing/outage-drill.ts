@@ -35,8 +35,8 @@ export interface OutageDrillOptions {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Stops `postgres` under load and starts it again, recording every answer with the phase its request was sent in:
- * the services must answer 503 in the envelope meanwhile and recover by themselves.
+ * Stops `postgres` under load and starts it again, recording every answer with the phase its request
+ * was sent in: the services must answer 503 in the envelope meanwhile and recover by themselves.
  */
 export async function outageDrill(
   postgres: PrivatePostgres,
