@@ -34,8 +34,11 @@ git clone -q "$repo" "$root/home/app"
 
 echo "[fresh] npm ci && npm start"
 in_root "$root" sh -c 'cd /home/app && npm ci --no-audit --no-fund' >/dev/null
+# Its own process group (job control), so stopping it stops npm, the start script and both services.
+set -m
 in_root "$root" sh -c 'cd /home/app && exec npm start' >"$root/start.log" 2>&1 &
 starter=$!
+set +m
 up=false
 for _ in $(seq 1 180); do
   if in_root "$root" node -e '
@@ -46,8 +49,10 @@ for _ in $(seq 1 180); do
   fi
   sleep 1
 done
-kill -TERM "$starter" 2>/dev/null || true
+kill -TERM -- -"$starter" 2>/dev/null || true
 wait "$starter" || true
+for _ in $(seq 1 20); do kill -0 -- -"$starter" 2>/dev/null || break; sleep 0.5; done
+if kill -KILL -- -"$starter" 2>/dev/null; then echo "[fresh] npm start did not stop within 10 s of SIGTERM"; exit 1; fi
 if [ "$up" != true ]; then
   echo "[fresh] npm start did not bring both services up:"
   tail -40 "$root/start.log"
