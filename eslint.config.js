@@ -1,6 +1,31 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Migrations are history, run by server-kit's runner: application code reaches them only through each
+// service's registry module (src/db/store.ts), never a migration file's exports.
+const migrationsOutsideStore = {
+  group: ['**/migrations/**', '**/migrations'],
+  message: 'Import migrations only in src/db/store.ts (constants shared with code go in src/db/).',
+};
+
+// Specs beside their service and the in-memory repositories they use: never built, never imported by
+// the code that ships (server-kit's src/testing is the exception: other packages' tests import it).
+const TEST_CODE_IN_SRC = ['packages/*/src/**/*.spec.ts', 'packages/{manager,translator}/src/testing/**'];
+const testCodeInProduction = {
+  group: ['**/*.spec.ts', './testing/**', '../testing/**', '../../testing/**'],
+  message: 'Specs and in-memory repositories are test code: production code does not import them.',
+};
+
+const QUERY_ENTRY_POINTS = [
+  'selectFrom',
+  'selectNoFrom',
+  'insertInto',
+  'replaceInto',
+  'updateTable',
+  'deleteFrom',
+  'mergeInto',
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'coverage/**', 'test-artifacts/**'] },
   js.configs.recommended,
@@ -23,19 +48,67 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // SQL lives in repositories (one per aggregate, `*-repository.ts`) and the schema/store modules;
+    // services receive repositories. Transactions may be opened anywhere and handed to repositories.
+    files: ['packages/manager/src/**', 'packages/translator/src/**'],
+    ignores: [
+      'packages/*/src/**/*-repository.ts',
+      'packages/*/src/db/**',
+      // Infrastructure: Postgres notifications, and the backup copy/restore that moves whole tables.
+      'packages/manager/src/fleet.ts',
+      'packages/manager/src/site-config/wiring.ts',
+      'packages/translator/src/changes.ts',
+      'packages/translator/src/backups/copy.ts',
+      'packages/translator/src/backups/restore.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: `CallExpression[callee.property.name=/^(${QUERY_ENTRY_POINTS.join('|')})$/]`,
+          message: 'Queries belong in a *-repository.ts file: give this module a repository.',
+        },
+        {
+          selector: "ImportDeclaration[source.value='kysely'] > ImportSpecifier[imported.name='sql']",
+          message: 'Raw SQL belongs in a *-repository.ts file: give this module a repository.',
+        },
+      ],
+    },
+  },
+  {
     // Migrations are history, run by server-kit's runner: application code reaches them only through
     // each service's registry module (src/db/store.ts), never a migration file's exports.
     files: ['packages/*/src/**'],
-    ignores: ['packages/*/src/db/store.ts'],
+    ignores: ['packages/*/src/db/store.ts', ...TEST_CODE_IN_SRC],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [migrationsOutsideStore, testCodeInProduction],
+        },
+      ],
+    },
+  },
+  {
+    files: TEST_CODE_IN_SRC,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [migrationsOutsideStore] }],
+    },
+  },
+  {
+    // The translator serves the page client, so the page client's code never imports the translator:
+    // what both need, such as the slot grammar, lives in a package of its own. (Its tests run against
+    // a real translator through @app/translator/testing.)
+    files: ['packages/page-client/src/**', 'packages/page-client/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            migrationsOutsideStore,
             {
-              group: ['**/migrations/**', '**/migrations'],
-              message:
-                'Import migrations only in src/db/store.ts (constants shared with code go in src/db/).',
+              group: ['@app/translator', '@app/translator/*'],
+              message: 'The translator depends on the page client, not the other way round.',
             },
           ],
         },

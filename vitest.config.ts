@@ -5,14 +5,62 @@ import { defineConfig } from 'vitest/config';
 // default one): tests run the sources, never a stale dist/.
 const conditions = ['source', ...defaultServerConditions];
 
+/**
+ * Tests against a real Docker Engine, real Podman and a real registry: slow and independent of the
+ * manager's database, so they run once per CI run, in the SQLite pass (TEST_DATABASE_URL unset).
+ */
+const REAL_ENGINE_TESTS = 'packages/manager/test/real-engines/**/*.test.ts';
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+// The config is read more than once per run (and again by the workers): said once.
+if (onPostgres && !process.env.REAL_ENGINES_NOTICE) {
+  process.env.REAL_ENGINES_NOTICE = 'said';
+  console.log('[test] the real-engine tests run in the SQLite pass only (TEST_DATABASE_URL is set)');
+}
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+    // Fails a test in which a Proxmox VE request (or the fake's answer) does not fit the official schema.
+    setupFiles: ['packages/fakes/test/setup/pve-schema-guard.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      {
+        // Service specs beside their service (`src/**/*.spec.ts`): in-memory repositories, no server, no
+        // database, so they need none of the set-up above and run the same in both database passes.
+        resolve: { conditions },
+        ssr: { resolve: { conditions, externalConditions: ['source'] } },
+        test: { name: 'unit', include: ['packages/*/src/**/*.spec.ts'], pool: 'threads' },
+      },
+      {
+        extends: true as const,
+        test: {
+          name: 'main',
+          include: ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+          exclude: [REAL_ENGINE_TESTS, '**/node_modules/**'],
+        },
+      },
+      ...(onPostgres
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: 'real-engines',
+                include: [REAL_ENGINE_TESTS],
+                globalSetup: ['packages/manager/test/real-engines/global-setup.ts'],
+                // The files share the engines and the test image, and each removes the image and its
+                // `re-` containers at its end (Podman's forced image removal takes running containers).
+                fileParallelism: false,
+                // dockerd's first start and the test image's push take a while.
+                hookTimeout: 180_000,
+                testTimeout: 90_000,
+              },
+            },
+          ]),
+    ],
   },
 });

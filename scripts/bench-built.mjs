@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from './service-node-flags.mjs';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const MANAGER_PORT = 3610;
@@ -38,8 +39,8 @@ async function untilOk(url, child) {
 async function startService(entry, healthUrl, env) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-built-'));
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], {
+    env: { ...SERVICE_ENV, ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let stdout = '';
@@ -103,7 +104,7 @@ async function managerKey(base) {
 
 async function benchManager() {
   const base = `http://127.0.0.1:${MANAGER_PORT}/api/v1`;
-  const service = await startService('packages/manager/dist/src/main.js', `${base}/health`, {
+  const service = await startService('packages/manager/dist/manager.js', `${base}/health`, {
     MANAGER_PORT: String(MANAGER_PORT),
   });
   try {
@@ -123,7 +124,7 @@ async function benchManager() {
 
 async function benchTranslator() {
   const base = `http://127.0.0.1:${TRANSLATOR_PORT}/api`;
-  const service = await startService('packages/translator/dist/src/main.js', base, {
+  const service = await startService('packages/translator/dist/translator.js', base, {
     TRANSLATOR_PORT: String(TRANSLATOR_PORT),
   });
   try {

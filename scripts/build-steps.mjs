@@ -5,8 +5,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 const require = createRequire(import.meta.url);
-const COMPILED = ['server-kit', 'fakes', 'agent', 'page-client', 'manager', 'translator'];
+const COMPILED = ['server-kit', 'slots', 'fakes', 'agent', 'page-client', 'manager', 'translator'];
 const WEB_CLIENTS = ['manager-web', 'translator-web'];
+export const SERVICES = ['manager', 'translator'];
 
 export const steps = [
   {
@@ -25,15 +26,24 @@ export const steps = [
   },
   {
     name: 'page client bundle (esbuild)',
-    sources: ['packages/page-client/src', 'packages/page-client/build.ts', 'packages/translator/src/phrases'],
+    sources: ['packages/page-client/src', 'packages/page-client/build.ts', 'packages/slots/src'],
     outputs: ['packages/page-client/dist/client.js'],
     command: () => [process.execPath, '--import', require.resolve('tsx'), 'packages/page-client/build.ts'],
   },
+  {
+    name: 'service start files (esbuild)',
+    sources: ['scripts/bundle-services.mjs', ...COMPILED.map((name) => `packages/${name}/dist/.tsbuildinfo`)],
+    outputs: SERVICES.map((name) => `packages/${name}/dist/${name}.js`),
+    command: () => [process.execPath, 'scripts/bundle-services.mjs'],
+  },
   ...WEB_CLIENTS.map((name) => ({
     name: `${name} (vite build)`,
-    sources: ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map(
-      (s) => `packages/${name}/${s}`,
-    ),
+    sources: [
+      ...['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map(
+        (s) => `packages/${name}/${s}`,
+      ),
+      'packages/web-kit/src',
+    ],
     outputs: [`packages/${name}/dist/index.html`],
     command: () => ['npm', 'run', 'build', '-w', `packages/${name}`],
   })),

@@ -2,12 +2,13 @@
 // `npm start -w packages/<name>`), prefixes their output, and stops both on Ctrl-C or SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { SERVICE_ENV, SERVICE_NODE_FLAGS } from './service-node-flags.mjs';
 
 // Build what is missing or stale (a fresh clone: everything), then run plain node on the build.
 const build = spawnSync(process.execPath, ['scripts/build.mjs', '--stale'], { stdio: 'inherit' });
 const services = [
-  { name: 'manager', entry: 'packages/manager/dist/src/main.js' },
-  { name: 'translator', entry: 'packages/translator/dist/src/main.js' },
+  { name: 'manager', entry: 'packages/manager/dist/manager.js' },
+  { name: 'translator', entry: 'packages/translator/dist/translator.js' },
 ];
 if (build.status !== 0) {
   if (!services.every((service) => existsSync(service.entry))) process.exit(1);
@@ -15,9 +16,9 @@ if (build.status !== 0) {
 }
 
 const children = services.map(({ name, entry }) => {
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: process.env,
+    env: { ...SERVICE_ENV, ...process.env },
   });
   for (const stream of [child.stdout, child.stderr]) {
     let rest = '';

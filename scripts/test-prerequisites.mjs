@@ -1,9 +1,9 @@
 // Runs before `npm test`: the tests drive real programs (nginx, dnsmasq, Chromium, a PostgreSQL server of
-// their own). Each missing one is installed from Debian's packages when we are root on a Debian-like
+// their own, and in the SQLite pass a real Docker Engine, Podman and registry). Each missing one is installed from Debian's packages when we are root on a Debian-like
 // system; otherwise this stops at once with the exact command to run, instead of a wall of ENOENT
 // failures later.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 const onPath = (program) =>
@@ -16,6 +16,10 @@ const postgresServer = () =>
     existsSync(`/usr/lib/postgresql/${version}/bin/initdb`),
   );
 
+// The test image's root file system is busybox alone: it must need no shared libraries (no ELF
+// interpreter section).
+const isStatic = (file) => !readFileSync(file).includes('.interp');
+
 /** Debian package → whether what the tests use from it is here. */
 export const NEEDED = [
   { pkg: 'nginx', have: () => onPath('nginx') },
@@ -23,6 +27,12 @@ export const NEEDED = [
   { pkg: 'dnsmasq', have: () => onPath('dnsmasq') },
   { pkg: 'chromium', have: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') },
   { pkg: 'postgresql', have: postgresServer },
+  // The real-engine tests (packages/manager/test/real-engines): their global setup starts what is needed.
+  { pkg: 'docker.io', have: () => onPath('dockerd') },
+  { pkg: 'podman', have: () => onPath('podman') },
+  { pkg: 'runc', have: () => onPath('runc') },
+  { pkg: 'docker-registry', have: () => onPath('docker-registry') },
+  { pkg: 'busybox-static', have: () => existsSync('/bin/busybox') && isStatic('/bin/busybox') },
 ];
 
 const missing = NEEDED.filter((need) => !need.have()).map((need) => need.pkg);
@@ -35,12 +45,14 @@ if (missing.length) {
     process.exit(1);
   }
   console.log(`[test] installing missing system packages: ${missing.join(' ')}`);
-  // Package scripts must not start nginx, dnsmasq or PostgreSQL as system services: the tests run their own.
+  // Package scripts must not start nginx, dnsmasq, PostgreSQL or dockerd as system services: the tests
+  // run their own.
   const policy = '/usr/sbin/policy-rc.d';
   const ownPolicy = !existsSync(policy);
   if (ownPolicy) writeFileSync(policy, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+  // Another apt run (a package upgrade, a second checkout's tests) holds the lock for a while: wait for it.
   const apt = (args) =>
-    spawnSync('apt-get', args, {
+    spawnSync('apt-get', ['-o', 'DPkg::Lock::Timeout=600', ...args], {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });

@@ -15,7 +15,7 @@ async function bundleCode(): Promise<string> {
     minify: true,
     format: 'iife',
     target: ['es2020'],
-    // Workspace packages (@app/translator/slots) are bundled from their TypeScript sources.
+    // Workspace packages (@app/slots) are bundled from their TypeScript sources.
     conditions: ['source'],
     write: false,
     legalComments: 'none',

@@ -1,11 +1,11 @@
 // Every package declares what it imports, and packages agree on the version of each shared dependency:
 // a production install (`npm ci --omit=dev`) gets only `dependencies`, and hoisting must not hide a
 // missing declaration.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { packages, root, sourceFiles, specifiersOf } from './imports.ts';
 
 interface Manifest {
   name: string;
@@ -14,64 +14,12 @@ interface Manifest {
   overrides?: Record<string, string>;
 }
 
-const root = new URL('../../', import.meta.url).pathname;
 const readManifest = (dir: string): Manifest => JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 const rootManifest = readManifest(root);
-const packages = readdirSync(join(root, 'packages')).map((name) => join(root, 'packages', name));
 
-function sourceFiles(path: string): string[] {
-  let stat;
-  try {
-    stat = statSync(path);
-  } catch {
-    return [];
-  }
-  if (!stat.isDirectory()) return /\.(m?ts|tsx)$/.test(path) && !path.endsWith('.d.ts') ? [path] : [];
-  return readdirSync(path).flatMap((name) =>
-    name === 'node_modules' || name === 'dist' ? [] : sourceFiles(join(path, name)),
-  );
-}
-
-/** Package names a file imports: `{ name, typeOnly }` for every static, dynamic or re-export specifier. */
+/** Package names a file imports: `{ name, typeOnly }` for every non-relative, non-builtin specifier. */
 function importsOf(file: string): { name: string; typeOnly: boolean }[] {
-  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const found: { specifier: string; typeOnly: boolean }[] = [];
-  const visit = (node: ts.Node) => {
-    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      const clause = node.importClause;
-      const typeOnly =
-        !!clause &&
-        (clause.isTypeOnly ||
-          (!clause.name &&
-            !!clause.namedBindings &&
-            ts.isNamedImports(clause.namedBindings) &&
-            clause.namedBindings.elements.length > 0 &&
-            clause.namedBindings.elements.every((element) => element.isTypeOnly)));
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly });
-    } else if (
-      ts.isExportDeclaration(node) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
-    } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments[0] &&
-      ts.isStringLiteral(node.arguments[0])
-    ) {
-      found.push({ specifier: node.arguments[0].text, typeOnly: false });
-    } else if (
-      ts.isImportTypeNode(node) &&
-      ts.isLiteralTypeNode(node.argument) &&
-      ts.isStringLiteral(node.argument.literal)
-    ) {
-      found.push({ specifier: node.argument.literal.text, typeOnly: true });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found
+  return specifiersOf(file)
     .filter(({ specifier }) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
     .filter(({ specifier }) => !builtinModules.includes(specifier.split('/')[0]!))
     .map(({ specifier, typeOnly }) => {
@@ -80,10 +28,14 @@ function importsOf(file: string): { name: string; typeOnly: boolean }[] {
     });
 }
 
-/** Code node runs in production; browser code (page client, web clients) is bundled at build time. */
+/**
+ * Code node runs in production; browser code (page client, web clients) is bundled at build time. Specs
+ * (`*.spec.ts`) sit beside the code they test but are never built, so they may use devDependencies.
+ */
 const runsOnNode = (file: string) =>
   (/\/packages\/(server-kit|agent|manager|translator)\/(src|migrations)\//.test(file) &&
-    !/\/src\/testing\//.test(file)) ||
+    !/\/src\/testing\//.test(file) &&
+    !file.endsWith('.spec.ts')) ||
   /\/packages\/page-client\/(bundle|prebuilt)\.ts$/.test(file);
 
 describe('declared dependencies', () => {

@@ -80,3 +80,25 @@ export function isAuthServerUrl(value: string): boolean {
 /** An absolute file path of safe characters and no `..` segment (certificate and key files). */
 export const isSafePath = (value: string) =>
   value.length <= 1024 && /^\/[A-Za-z0-9._/-]*$/.test(value) && !value.split('/').includes('..');
+
+/** One component of a volume path as the manager encodes it (never `.` or `..`, no leading dot). */
+const VOLUME_SEGMENT = /^[A-Za-z0-9_%-][A-Za-z0-9._%-]*$/;
+
+/**
+ * Whether `path` has the shape the manager gives volume folders of this site,
+ * `<storage dir>/<site id>/<owner uid>/<hostname>/<volume name>`: absolute, normalised, each
+ * component one the manager's encoding makes, and below a storage folder — never `/`, the storage
+ * folder, or anything of another site.
+ */
+export function isRemovableVolumePath(path: string, siteId: number): boolean {
+  if (!path.startsWith('/') || path.endsWith('/')) return false;
+  const parts = path.slice(1).split('/');
+  if (parts.length < 5 || parts.some((part) => !part || part === '.' || part === '..')) return false;
+  const [site, uid, hostname, name] = parts.slice(-4);
+  return (
+    site === String(siteId) &&
+    /^\d+$/.test(uid!) &&
+    VOLUME_SEGMENT.test(hostname!) &&
+    VOLUME_SEGMENT.test(name!)
+  );
+}

@@ -4,7 +4,7 @@ import { dnsmasqService, nginxService, type ManagedService } from './apply/servi
 import { checkIn } from './checkin.ts';
 import { REPORT_MESSAGE_MAX, type CheckinBody, type ServiceReport } from './snapshot.ts';
 import { loadState, saveState, type AgentState } from './state.ts';
-import { prepareVolumes } from './volumes.ts';
+import { prepareVolumes, removeVolumes } from './volumes.ts';
 
 export interface RunOutcome {
   /** False when the manager answered 304 (nothing to do). */
@@ -42,12 +42,14 @@ async function report(
     ipv4Address: config.ipv4Address,
     services: Object.fromEntries(entries),
     ...(state.volumes.length ? { volumes: state.volumes } : {}),
+    ...(state.volumeRemovals?.length ? { volumeRemovals: state.volumeRemovals } : {}),
   };
 }
 
 /**
  * One run: check in; on a new snapshot apply it service by service (each rolls back on its own),
- * prepare pending volumes, remember the ETag and the results, and check in again to report them.
+ * prepare pending volumes and remove released ones, remember the ETag and the results, and check in
+ * again to report them.
  */
 export async function runOnce(
   config: AgentConfig,
@@ -57,7 +59,9 @@ export async function runOnce(
   const state = await loadState(config.stateDirectory);
   const answer = await checkIn(config, state.etag, await report(config, services, state));
   if (answer.status === 304) {
-    if (state.volumes.length) await saveState(config.stateDirectory, { ...state, volumes: [] });
+    if (state.volumes.length || state.volumeRemovals?.length) {
+      await saveState(config.stateDirectory, { ...state, volumes: [], volumeRemovals: [] });
+    }
     return { changed: false, applied: {} };
   }
   const applied: Record<string, ApplyOutcome> = {};
@@ -74,12 +78,14 @@ export async function runOnce(
       Object.entries(applied).flatMap(([name, outcome]) => (outcome.error ? [[name, outcome.error]] : [])),
     ),
     volumes: await prepareVolumes(answer.snapshot.proxy.volumes),
+    volumeRemovals: await removeVolumes(answer.snapshot.proxy.volumeRemovals ?? [], config.siteId),
   };
   await saveState(config.stateDirectory, next);
   const second = await checkIn(config, next.etag, await report(config, services, next));
   await saveState(config.stateDirectory, {
     ...next,
     volumes: [],
+    volumeRemovals: [],
     etag: second.status === 200 ? second.etag : next.etag,
   });
   return { changed: true, applied };

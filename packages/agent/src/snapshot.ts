@@ -47,6 +47,16 @@ export interface VolumeEntry {
   hostPath: string;
   mode: 'ro' | 'rw';
   status: 'pending' | 'ready' | 'failed';
+  /** The host owner of the folder (the container's user, shifted); absent: left as made (root). */
+  uid?: number;
+  gid?: number;
+}
+
+/** A deleted container's volume folder an administrator had removed: the agent deletes it. */
+export interface VolumeRemoval {
+  id: number;
+  /** `<storage dir>/<site id>/<owner uid>/<hostname>/<volume name>`, as the manager derived it. */
+  hostPath: string;
 }
 
 export interface ProxySnapshot {
@@ -54,6 +64,8 @@ export interface ProxySnapshot {
   streamServices: StreamServiceEntry[];
   externalDomains: { name: string }[];
   volumes: VolumeEntry[];
+  /** Absent from managers that keep no volumes of deleted containers. */
+  volumeRemovals?: VolumeRemoval[];
 }
 
 export interface Snapshot {
@@ -82,4 +94,6 @@ export interface CheckinBody {
   services: Record<string, ServiceReport>;
   /** Volumes the agent prepared since the last check-in. */
   volumes?: { id: number; status: 'ready' | 'failed'; message?: string | null }[];
+  /** Volume folders the agent removed (or could not) since the last check-in. */
+  volumeRemovals?: { id: number; status: 'removed' | 'failed'; message?: string | null }[];
 }

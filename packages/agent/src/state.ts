@@ -10,6 +10,8 @@ export interface AgentState {
   lastApplyError?: Record<string, string>;
   /** Volume results not yet acknowledged by a check-in. */
   volumes: NonNullable<CheckinBody['volumes']>;
+  /** Volume folder removals not yet acknowledged by a check-in (absent in older state files). */
+  volumeRemovals?: NonNullable<CheckinBody['volumeRemovals']>;
 }
 
 const EMPTY: AgentState = { etag: null, lastApply: {}, volumes: [] };

@@ -3,6 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promises as dns } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@app/server-kit/testing';
 import { applyService } from '../src/apply/apply.ts';
 import { dnsmasqService, nginxService } from '../src/apply/services.ts';
 import type { Snapshot } from '../src/snapshot.ts';
@@ -125,6 +126,38 @@ describe('applying snapshots to real nginx and dnsmasq', () => {
     expect(readFileSync(sandbox.config.nginx.httpConf, 'utf8')).toBe(before);
     const still = await get(sandbox.config.nginx.httpPort, 'app.example.test');
     expect(still.status).toBe(200);
+  });
+
+  it('reports a reload nginx refuses (a port another process holds) and keeps the old configuration', async () => {
+    // `nginx -t` opens no sockets, so it passes; the running nginx fails to bind when it reloads.
+    const takenPort = await freePort();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(takenPort, '127.0.0.1', resolve));
+    const agentFiles = () =>
+      [sandbox.config.nginx.httpConf, sandbox.config.nginx.streamConf].map((file) =>
+        readFileSync(file, 'utf8'),
+      );
+    const before = agentFiles();
+    const blocked = structuredClone(snapshot);
+    blocked.proxy.streamServices.push({
+      serviceId: 6,
+      protocol: 'tcp',
+      externalPort: takenPort,
+      address: '127.0.0.1',
+      port: echoPort,
+    });
+    try {
+      const outcome = await applyService(nginxService(sandbox.config.nginx), blocked);
+      expect(outcome.result).toBe('failure');
+      expect(outcome.error).toMatch(
+        new RegExp(`bind\\(\\) to \\S*:${takenPort} failed .*Address already in use`),
+      );
+    } finally {
+      taken.close();
+    }
+    expect(agentFiles()).toEqual(before);
+    expect((await get(sandbox.config.nginx.httpPort, 'app.example.test')).status).toBe(200);
+    expect(await tcpEcho(streamPort, 'still')).toBe('still');
   });
 
   it('configures dnsmasq: A records of containers, SRV records, DHCP reservations', async () => {

@@ -1,21 +1,15 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runAgentCli } from './agent-cli.ts';
 import { sampleSnapshot } from './sandbox.ts';
-
-const tsx = createRequire(import.meta.url).resolve('tsx');
-const cli = new URL('../src/cli.ts', import.meta.url).pathname;
 
 /** Runs `site-agent dry-run` as an operator would: no SITE_ID, no manager, files pointed into `dir`. */
 async function dryRun(dir: string, snapshot: unknown) {
   const file = join(dir, 'snapshot.json');
   writeFileSync(file, JSON.stringify(snapshot));
-  const env = {
-    PATH: process.env.PATH,
+  return runAgentCli(['dry-run', file], {
     STATE_DIRECTORY: join(dir, 'state'),
     NGINX_HTTP_CONF: join(dir, 'nginx', 'site-agent.conf'),
     NGINX_STREAM_CONF: join(dir, 'nginx', 'site-agent-stream.conf'),
@@ -23,22 +17,21 @@ async function dryRun(dir: string, snapshot: unknown) {
     // A binary that would fail if the dry run tried to check or reload anything.
     NGINX_BIN: '/nonexistent/nginx',
     DNSMASQ_BIN: '/nonexistent/dnsmasq',
-  };
-  return promisify(execFile)(
-    process.execPath,
-    ['--conditions=source', '--import', tsx, cli, 'dry-run', file],
-    { env },
-  ).then(
-    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => error,
-  );
+  });
 }
 
 describe('site-agent dry-run', () => {
+  const dirs: string[] = [];
+  const tempDir = () => {
+    dirs.push(mkdtempSync(join(tmpdir(), 'agent-dry-run-')));
+    return dirs.at(-1)!;
+  };
+  afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
   const snapshot = sampleSnapshot({ backend: 8080, auth: 4180, stream: 2222, echo: 22 });
 
   it('prints every file a run would write for a saved check-in answer, and writes none', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-dry-run-'));
+    const dir = tempDir();
     const { code, stdout, stderr } = await dryRun(dir, { data: snapshot });
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     const headers = stdout.split('\n').filter((line) => line.startsWith(`# ${dir}`));
@@ -55,7 +48,7 @@ describe('site-agent dry-run', () => {
   });
 
   it('says which value it would refuse and exits 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-dry-run-'));
+    const dir = tempDir();
     const bad = structuredClone(snapshot);
     bad.proxy.httpServices[0]!.host = 'app.example.test; include /etc/shadow';
     const { code, stderr } = await dryRun(dir, bad);
@@ -64,7 +57,7 @@ describe('site-agent dry-run', () => {
   });
 
   it('refuses a file that is not a snapshot', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-dry-run-'));
+    const dir = tempDir();
     const { code, stderr } = await dryRun(dir, { data: { site: 1 } });
     expect(code).toBe(1);
     expect(stderr).toContain('not a snapshot');

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { promises as dns } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegistryFake } from '@app/fakes';
-import { adminClient, type ManagerClient, type TestManager } from '../../manager/test/helpers.ts';
-import { siteInput, startFleetManager } from '../../manager/test/fleet-helpers.ts';
-import { jobEnds } from '../../manager/test/container-helpers.ts';
+import { freePort } from '@app/server-kit/testing';
+import { adminClient, type ManagerClient, type TestManager } from '@app/manager/testing';
+import { siteInput, startFleetManager } from '@app/manager/testing/fleet';
+import { jobEnds } from '@app/manager/testing/containers';
 import { runOnce } from '../src/run.ts';
 import { TrafficReporter } from '../src/traffic/reporter.ts';
-import { eventually, freePort, get, startSandbox, tcpEcho, type Sandbox } from './sandbox.ts';
+import { eventually, get, startSandbox, tcpEcho, type Sandbox } from './sandbox.ts';
 
 /**
  * The whole path: the manager (real, on loopback) → the agent's check-in → real nginx and dnsmasq.

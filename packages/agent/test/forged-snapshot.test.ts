@@ -2,19 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '@app/server-kit/testing';
 import { applyService } from '../src/apply/apply.ts';
 import { dnsmasqService, nginxService } from '../src/apply/services.ts';
 import { runOnce } from '../src/run.ts';
 import type { CheckinBody, Snapshot } from '../src/snapshot.ts';
-import {
-  eventually,
-  freePort,
-  get,
-  sampleSnapshot,
-  startBackend,
-  startSandbox,
-  type Sandbox,
-} from './sandbox.ts';
+import { eventually, get, sampleSnapshot, startBackend, startSandbox, type Sandbox } from './sandbox.ts';
 
 /**
  * Stands for the manager: answers every check-in with the snapshot it was last given (304 when the

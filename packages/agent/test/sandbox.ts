@@ -1,25 +1,21 @@
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, request, type Server } from 'node:http';
-import { connect, createServer as createTcpServer, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envReader } from '@app/server-kit';
+import { freePort } from '@app/server-kit/testing';
 import { readAgentConfig, type AgentConfig } from '../src/config.ts';
 import type { Snapshot } from '../src/snapshot.ts';
 import { pidFrom, run, sleep } from '../src/apply/process.ts';
 
-export async function freePort(): Promise<number> {
-  const server = createTcpServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 export interface Sandbox {
   dir: string;
   config: AgentConfig;
+  /** The environment `config` was read from: what the `site-agent` command is run with. */
+  env: Record<string, string>;
   dnsPort: number;
+  /** Stops nginx and dnsmasq and removes the folder. */
   stop(): Promise<void>;
 }
 
@@ -76,30 +72,29 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Sa
     ].join('\n'),
   );
 
-  const config = readAgentConfig(
-    envReader({
-      SITE_ID: '1',
-      MANAGER_URL: 'http://127.0.0.1:9',
-      STATE_DIRECTORY: join(dir, 'state'),
-      AGENT_HOSTNAME: 'gateway-1',
-      NGINX_MAIN_CONF: nginxMain,
-      NGINX_HTTP_CONF: httpConf,
-      NGINX_STREAM_CONF: streamConf,
-      NGINX_PID_FILE: join(dir, 'nginx', 'nginx.pid'),
-      NGINX_UNIT: 'site-agent-test-nginx',
-      HTTP_PORT: String(httpPort),
-      HTTPS_PORT: String(httpsPort),
-      CERT_DIR: join(dir, 'certs'),
-      SYSLOG_ADDRESS: `127.0.0.1:${syslogPort}`,
-      DNSMASQ_MAIN_CONF: dnsmasqMain,
-      DNSMASQ_CONF: dnsmasqConf,
-      DNSMASQ_HOSTS_FILE: join(dir, 'hosts'),
-      DNSMASQ_DHCP_HOSTS_FILE: join(dir, 'dhcp-hosts'),
-      DNSMASQ_PID_FILE: join(dir, 'dnsmasq.pid'),
-      DNSMASQ_UNIT: 'site-agent-test-dnsmasq',
-      ...env,
-    }),
-  );
+  const agentEnv = {
+    SITE_ID: '1',
+    MANAGER_URL: 'http://127.0.0.1:9',
+    STATE_DIRECTORY: join(dir, 'state'),
+    AGENT_HOSTNAME: 'gateway-1',
+    NGINX_MAIN_CONF: nginxMain,
+    NGINX_HTTP_CONF: httpConf,
+    NGINX_STREAM_CONF: streamConf,
+    NGINX_PID_FILE: join(dir, 'nginx', 'nginx.pid'),
+    NGINX_UNIT: 'site-agent-test-nginx',
+    HTTP_PORT: String(httpPort),
+    HTTPS_PORT: String(httpsPort),
+    CERT_DIR: join(dir, 'certs'),
+    SYSLOG_ADDRESS: `127.0.0.1:${syslogPort}`,
+    DNSMASQ_MAIN_CONF: dnsmasqMain,
+    DNSMASQ_CONF: dnsmasqConf,
+    DNSMASQ_HOSTS_FILE: join(dir, 'hosts'),
+    DNSMASQ_DHCP_HOSTS_FILE: join(dir, 'dhcp-hosts'),
+    DNSMASQ_PID_FILE: join(dir, 'dnsmasq.pid'),
+    DNSMASQ_UNIT: 'site-agent-test-dnsmasq',
+    ...env,
+  };
+  const config = readAgentConfig(envReader(agentEnv));
   writeFileSync(config.dnsmasq.hostsFile, '');
   writeFileSync(config.dnsmasq.dhcpHostsFile, '');
   await run('nginx', ['-c', nginxMain, '-p', join(dir, 'nginx')]);
@@ -115,6 +110,7 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Sa
   return {
     dir,
     config,
+    env: agentEnv,
     dnsPort,
     async stop() {
       for (const file of [config.nginx.pidFile, config.dnsmasq.pidFile]) {
@@ -122,6 +118,7 @@ export async function startSandbox(env: Record<string, string> = {}): Promise<Sa
         if (pid) process.kill(pid, 'SIGTERM');
       }
       await sleep(100);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -154,14 +151,17 @@ export async function eventually<T>(
   }
 }
 
-/** GET through nginx with a Host header (no DNS involved). */
+/**
+ * GET through nginx with a Host header (no DNS involved), on a connection of its own: a kept-alive
+ * connection may belong to a worker that a reload is shutting down, which closes it unanswered.
+ */
 export function get(
   port: number,
   host: string,
   path = '/',
 ): Promise<{ status: number; body: string; location?: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers: { host } }, (response) => {
+    const req = request({ host: '127.0.0.1', port, path, headers: { host }, agent: false }, (response) => {
       let body = '';
       response.on('data', (chunk) => (body += chunk));
       response.on('end', () =>

@@ -187,12 +187,16 @@ describe('Docker Engine fake', () => {
     const newNet = (await fresh.call('GET', '/containers/mac-new/json')).json<Inspect>().NetworkSettings
       .Networks;
     expect(newNet.lan).toMatchObject({ MacAddress: '02:11:22:33:44:55', IPAddress: '' });
-    const unknown = await fresh.call('POST', '/containers/create', {
+    // Docker (20.10, API 1.41, seen) takes a network named only in NetworkMode, and looks for it at start.
+    const unknown = await fresh.call('POST', '/containers/create?name=mac-nonet', {
       Image: 'nginx:1.27',
       HostConfig: { NetworkMode: 'nope' },
     });
-    expect([unknown.status, unknown.json()]).toEqual([404, { message: 'network nope not found' }]);
-    for (const name of ['mac-old', 'mac-new']) await fresh.call('DELETE', `/containers/${name}?force=1`);
+    expect(unknown.status).toBe(201);
+    const start = await fresh.call('POST', '/containers/mac-nonet/start');
+    expect([start.status, start.json()]).toEqual([404, { message: 'network nope not found' }]);
+    for (const name of ['mac-old', 'mac-new', 'mac-nonet'])
+      await fresh.call('DELETE', `/containers/${name}?force=1`);
     expect(created.status).toBe(201);
   });
 

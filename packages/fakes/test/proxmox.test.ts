@@ -24,6 +24,14 @@ describe('Proxmox VE fake', () => {
 
   it('rejects missing and wrong credentials with the reason phrase and no body', async () => {
     expect((await new PveClient(fake.apiUrl).get('/nodes/pve1/nope')).status).toBe(501);
+    expect(fake.takeViolations()).toEqual([
+      {
+        kind: 'request',
+        method: 'GET',
+        path: '/nodes/pve1/nope',
+        errors: { path: 'no such path in the PVE API schema' },
+      },
+    ]);
     const none = await new PveClient(fake.apiUrl).get('/nodes');
     expect([none.status, none.statusText, none.body]).toEqual([401, 'No ticket', undefined]);
     const wrong = await PveClient.withToken(fake.apiUrl, TOKEN, 'nope').get('/nodes');
@@ -160,6 +168,8 @@ describe('Proxmox VE fake', () => {
       start: 'true',
     });
     expect(bool.body?.errors).toEqual({ start: "type check ('boolean') failed - got 'true'" });
+    // Refused by the schema, so recorded for the test guard too (a handler's own refusal is not).
+    expect(fake.takeViolations().map((v) => v.errors)).toEqual([missing.body?.errors, bool.body?.errors]);
   });
 
   it('starts, stops, reconfigures and deletes with the real preconditions', async () => {
@@ -251,6 +261,25 @@ describe('Proxmox VE fake', () => {
     expect(config.body?.data.net0).toContain('host-managed=1');
   });
 
+  it('records an answer outside the `returns` schema (a status PVE never reports)', async () => {
+    const ct = fake.addContainer({ vmid: 150, node: 'pve1' });
+    expect((await api.get('/nodes/pve1/lxc/150/status/current')).status).toBe(200);
+    expect(fake.takeViolations()).toEqual([]);
+    (ct as { status: string }).status = 'paused';
+    expect((await api.get('/nodes/pve1/lxc/150/status/current')).status).toBe(200);
+    expect(fake.takeViolations()).toEqual([
+      {
+        kind: 'answer',
+        method: 'GET',
+        path: '/nodes/pve1/lxc/150/status/current',
+        errors: {
+          'data.status': "value 'paused' does not have a value in the enumeration 'stopped, running'",
+        },
+      },
+    ]);
+    fake.state.containers.delete(150);
+  });
+
   it('answers 595 for an offline node, 501 for unknown paths, and counts calls per node', async () => {
     fake.clearRequests();
     fake.setNodeOnline('pve2', false);
@@ -266,6 +295,7 @@ describe('Proxmox VE fake', () => {
       501,
       "Method 'GET /nodes/pve1/foo' not implemented",
     ]);
+    expect(fake.takeViolations()).toHaveLength(1);
   });
 
   it('injects failures and latency, and goes unreachable', async () => {
@@ -273,6 +303,12 @@ describe('Proxmox VE fake', () => {
     expect((await api.get('/nodes')).statusText).toBe('cluster not ready');
     expect((await api.get('/nodes')).status).toBe(500);
     expect((await api.get('/nodes')).status).toBe(200);
+    // A request an injected failure answers is held to the schema all the same.
+    fake.failNext(1, { path: '/api2/json/cluster/nextid', status: 500 });
+    expect((await api.get('/cluster/nextid', { vmid: 'next' })).status).toBe(500);
+    expect(fake.takeViolations().map((violation) => violation.errors)).toEqual([
+      { vmid: "type check ('integer') failed - got 'next'" },
+    ]);
     fake.setLatency(60, { path: '/api2/json/version' });
     const began = Date.now();
     await api.get('/version');

@@ -2,8 +2,17 @@
 // the API key round trip, settings and the banner, admin-only navigation, every page at desktop and
 // phone width (pages whose API is not on this server show a clear state instead of crashing).
 import { describe, expect, it } from 'vitest';
-import { userClient } from '../../manager/test/helpers.ts';
-import { browserSuite, newPage, readToast, screenshot, signIn, signedInPage, watch } from './browser.ts';
+import { userClient } from '@app/manager/testing';
+import {
+  browserSuite,
+  newPage,
+  poll,
+  readToast,
+  screenshot,
+  signIn,
+  signedInPage,
+  watch,
+} from './browser.ts';
 import { addContainer, addDummyNode, addSite } from './fixtures.ts';
 
 describe('manager web client: administration', { timeout: 90_000 }, () => {
@@ -103,8 +112,11 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await domain.fill('not a domain');
     await dialog.getByLabel('Auth server').fill('127.0.0.1:4180');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await dialog.getByText('must be a domain name such as example.com').waitFor();
-    await dialog.getByText('must be an http(s) URL, such as http://127.0.0.1:4180').waitFor();
+    await dialog.getByText('must be a domain name such as example.com', { exact: true }).waitFor();
+    await dialog.getByText(/^must be an http\(s\) URL, such as http:\/\/127.0.0.1:4180/).waitFor();
+    // Beside the buttons, the summary names both; the first of them has the focus.
+    await dialog.getByTestId('form-error-summary').getByText('2 fields need attention').waitFor();
+    await poll(() => domain.evaluate((input) => input.matches(':focus'))).toBe(true);
     expect(await domain.getAttribute('aria-invalid')).toBe('true');
     expect(await dialog.getByLabel('Auth server').getAttribute('aria-invalid')).toBe('true');
     await screenshot(page, 'external-domain-invalid');
@@ -176,6 +188,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     await signIn(page, 'admin');
     await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
     await page.getByTestId('empty-state').waitFor();
     await page.getByLabel('Description').fill('ci deploy');
     await page.getByLabel('Description').press('Enter');
@@ -361,7 +374,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       }
       if (suffix) {
         // The navigation folds behind the burger on a phone.
-        await page.getByRole('button', { name: 'Toggle navigation' }).click();
+        await page.getByRole('button', { name: 'Open navigation' }).click();
         await page
           .getByRole('navigation', { name: 'Main navigation' })
           .getByRole('link', { name: 'Users' })

@@ -3,7 +3,7 @@
 // agent's word on why its last apply failed is shown beside it.
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
-import { checkin } from '../../manager/test/fleet-helpers.ts';
+import { checkin } from '@app/manager/testing/fleet';
 import { browserSuite, readToast, screenshot, signedInPage } from './browser.ts';
 import { addSite } from './fixtures.ts';
 

@@ -2,8 +2,8 @@
 // the announcement banner, deep links and sign-out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startManager, type ManagerClient, type TestManager } from '../../manager/test/helpers.ts';
-import { ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
+import { startManager, type ManagerClient, type TestManager } from '@app/manager/testing';
+import { closeChromium, ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
 
 describe('manager web client: authentication', { timeout: 60_000 }, () => {
   let test: TestManager;
@@ -16,7 +16,7 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await test?.close();
   });
 

@@ -4,8 +4,8 @@
 // client sends (the create and update bodies) and how it renders what the spec says it receives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Route } from 'playwright-core';
-import { adminClient, startManager, type TestManager } from '../../manager/test/helpers.ts';
-import { ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
+import { adminClient, startManager, userClient, type TestManager } from '@app/manager/testing';
+import { closeChromium, ensureBuilt, launchChromium, newPage, poll, screenshot, signIn } from './browser.ts';
 
 const site = {
   id: 1,
@@ -31,6 +31,7 @@ const node = {
   volumeStorage: 'local-lvm',
   networkBridge: 'vmbr0',
   nvidiaAvailable: false,
+  volumeIdShift: null,
   hasSecret: false,
 };
 const container = {
@@ -83,11 +84,17 @@ const container = {
   ],
 };
 
+const taken = 'taken is already used by a container of alice on this site; choose another hostname.';
+
 const json = (route: Route, data: unknown, status = 200) =>
   route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ data }) });
 
 /** Answers the not-yet-built endpoints; records what the client sent. */
-async function stubContainersApi(page: Page, sent: Array<{ method: string; path: string; body: unknown }>) {
+async function stubContainersApi(
+  page: Page,
+  sent: Array<{ method: string; path: string; body: unknown }>,
+  externalDomains = [{ id: 1, name: 'apps.example.test', siteId: 1 }],
+) {
   await page.route(/\/api\/v1\/(sites|jobs)(\/|$|\?)/, async (route) => {
     const request = route.request();
     const url = new URL(request.url());
@@ -99,7 +106,7 @@ async function stubContainersApi(page: Page, sent: Array<{ method: string; path:
     if (path === '/sites/1/containers/new')
       return json(route, {
         siteId: 1,
-        externalDomains: [{ id: 1, name: 'apps.example.test', siteId: 1 }],
+        externalDomains,
         nvidiaAvailable: false,
       });
     if (path === '/sites/1/containers/metadata')
@@ -110,7 +117,7 @@ async function stubContainersApi(page: Page, sent: Array<{ method: string; path:
         ],
         httpServices: [{ port: 8080, hostnameSuffix: '', requireAuth: true }],
         entrypoint: '/start.sh',
-        env: { FOO: 'bar' },
+        env: [{ key: 'FOO', value: 'bar' }],
       });
     if (path === '/sites/1/containers' && method === 'POST') {
       const body = request.postDataJSON() as { hostname: string };
@@ -119,7 +126,7 @@ async function stubContainersApi(page: Page, sent: Array<{ method: string; path:
           status: 409,
           contentType: 'application/json',
           body: JSON.stringify({
-            error: { code: 'conflict', message: 'Already exists', fields: { hostname: 'is already taken' } },
+            error: { code: 'conflict', message: taken, fields: { hostname: taken } },
           }),
         });
       return json(route, { containerId: 7, jobId: 3, hostname: body.hostname, status: 'creating' }, 201);
@@ -156,11 +163,11 @@ describe('manager web client: container pages against the spec shapes', { timeou
   beforeAll(async () => {
     await ensureBuilt();
     [test, browser] = await Promise.all([startManager(), launchChromium()]);
-    await adminClient(test, 'admin');
+    await userClient(test, await adminClient(test, 'admin'), 'erin');
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await test?.close();
   });
 
@@ -185,10 +192,17 @@ describe('manager web client: container pages against the spec shapes', { timeou
     await page.getByRole('combobox', { name: /^Collaborators/ }).fill('erin');
     await page.getByRole('combobox', { name: /^Collaborators/ }).press('Enter');
 
-    // A conflict names the hostname: the message sits under the hostname input.
+    // A conflict names the hostname: the page brings that field (far above the button) into view
+    // and focus, its message under it and in the summary beside the button.
     await page.getByRole('button', { name: 'Create container' }).click();
-    await page.getByText('is already taken').waitFor();
-    expect(await page.getByLabel(/^Hostname/).getAttribute('aria-invalid')).toBe('true');
+    const summary = page.getByTestId('form-error-summary');
+    await summary.getByText(`Hostname: ${taken}`).waitFor();
+    const hostname = page.getByLabel(/^Hostname/);
+    await poll(() => hostname.evaluate((input) => input.matches(':focus'))).toBe(true);
+    expect(await hostname.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await hostname.getAttribute('aria-describedby'))!.split(' ')[0]!;
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe(taken);
+    await screenshot(page, 'container-create-taken-hostname');
     await page.getByLabel(/^Hostname/).fill('web1');
     await page.getByLabel('Service 1 external hostname').fill('web1');
     await screenshot(page, 'container-create-form');
@@ -223,6 +237,59 @@ describe('manager web client: container pages against the spec shapes', { timeou
         2: { type: 'srv', internalPort: 25565, dnsName: '_app._tcp' },
       },
     });
+    await context.close();
+  });
+
+  it('lets an administrator add the missing domain from an HTTP service row, keeping the input', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    const sent: Array<{ method: string; path: string; body: unknown }> = [];
+    await stubContainersApi(page, sent, []);
+    await page.route(/\/api\/v1\/external-domains$/, async (route) => {
+      sent.push({ method: 'POST', path: '/external-domains', body: route.request().postDataJSON() });
+      return json(route, { id: 5, name: 'demo.example.test', siteId: 1 }, 201);
+    });
+    await signIn(page, 'admin');
+    await page.goto('/sites/1/containers/new');
+    await page.getByLabel(/^Hostname/).fill('blog');
+    await page.getByLabel('Entrypoint').fill('/run.sh');
+    await page.getByRole('button', { name: '+ HTTP' }).click();
+    await page.getByLabel('Service 1 external hostname').fill('www');
+    await page.getByRole('button', { name: 'Add a domain' }).click();
+    await page.getByLabel('New domain name').fill('demo.example.test');
+    await page.getByLabel('New domain name').press('Enter');
+
+    await poll(() => page.getByRole('combobox', { name: 'Service 1 external domain' }).inputValue()).toBe(
+      'demo.example.test',
+    );
+    expect(await page.getByLabel(/^Hostname/).inputValue()).toBe('blog');
+    expect(await page.getByLabel('Entrypoint').inputValue()).toBe('/run.sh');
+    expect(await page.getByLabel('Service 1 external hostname').inputValue()).toBe('www');
+    expect(sent.find((s) => s.path === '/external-domains')?.body).toEqual({
+      name: 'demo.example.test',
+      siteId: 1,
+    });
+    expect(sent.some((s) => s.path === '/sites/1/containers')).toBe(false);
+    await screenshot(page, 'container-create-domain-added');
+
+    await page.getByRole('button', { name: 'Create container' }).click();
+    await page.waitForURL('**/sites/1/containers/7?job=3');
+    const create = sent.find((s) => s.path === '/sites/1/containers')!;
+    expect(create.body).toMatchObject({
+      hostname: 'blog',
+      entrypoint: '/run.sh',
+      services: { 0: { type: 'http', externalHostname: 'www', externalDomainId: 5 } },
+    });
+    await context.close();
+  });
+
+  it('tells other users without a domain to ask an administrator', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    await stubContainersApi(page, [], []);
+    await signIn(page, 'erin');
+    await page.goto('/sites/1/containers/new');
+    await page.getByRole('button', { name: '+ HTTP' }).click();
+    await page.getByTestId('no-domain').getByText('ask an administrator').waitFor();
+    expect(await page.getByRole('button', { name: 'Add a domain' }).count()).toBe(0);
     await context.close();
   });
 

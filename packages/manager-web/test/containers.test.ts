@@ -4,13 +4,8 @@
 // second user who sees it read-only, and deletes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import {
-  startManager,
-  userClient,
-  type ManagerClient,
-  type TestManager,
-} from '../../manager/test/helpers.ts';
-import { ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
+import { startManager, userClient, type ManagerClient, type TestManager } from '@app/manager/testing';
+import { closeChromium, ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
 
 describe('manager web client: container lifecycle', { timeout: 180_000 }, () => {
   let test: TestManager;
@@ -23,7 +18,7 @@ describe('manager web client: container lifecycle', { timeout: 180_000 }, () => 
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await test?.close();
   });
 

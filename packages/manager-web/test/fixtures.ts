@@ -1,9 +1,9 @@
 // Server state for browser tests, set up through the API the way the manager's own tests do: sites,
 // dummy nodes, provisioned containers and an administrator's API key.
 import type { TestClient } from '@app/server-kit/testing';
-import { ManagerClient, type TestManager } from '../../manager/test/helpers.ts';
-import { siteInput } from '../../manager/test/fleet-helpers.ts';
-import { jobEnds } from '../../manager/test/container-helpers.ts';
+import { ManagerClient, type TestManager } from '@app/manager/testing';
+import { siteInput } from '@app/manager/testing/fleet';
+import { jobEnds } from '@app/manager/testing/containers';
 
 function created<T>(response: { status: number; text: string; body: { data: T } }, what: string): T {
   if (response.status !== 201) throw new Error(`${what}: ${response.status} ${response.text}`);

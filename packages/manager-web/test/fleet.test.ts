@@ -2,8 +2,8 @@
 // restarts a container and watches the job; an administrator imports a Proxmox VE cluster (the
 // Proxmox fake, logged in with a username and password) and reads the site agents' check-ins.
 import { describe, expect, it } from 'vitest';
-import { userClient } from '../../manager/test/helpers.ts';
-import { checkin, FAST_JOBS, startImportCluster } from '../../manager/test/fleet-helpers.ts';
+import { userClient } from '@app/manager/testing';
+import { checkin, FAST_JOBS, startImportCluster } from '@app/manager/testing/fleet';
 import { browserSuite, poll, screenshot, signedInPage } from './browser.ts';
 import { addContainer, addDummyNode, addSite, adminKeyClient } from './fixtures.ts';
 
@@ -149,7 +149,7 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
     const fingerprint = page.getByLabel(/^Certificate fingerprint/);
     await fingerprint.fill('AB:CD');
     await page.getByRole('button', { name: 'Save node' }).click();
-    await page.getByText(/must be the certificate's SHA-256 fingerprint/).waitFor();
+    await page.getByText(/^must be the certificate's SHA-256 fingerprint/).waitFor();
     const pin = Array.from({ length: 32 }, (_, index) => index.toString(16).padStart(2, '0')).join(':');
     await fingerprint.fill(pin);
     await page.getByRole('button', { name: 'Save node' }).click();
@@ -157,6 +157,31 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
     await page.getByTestId('node-tls').getByText(`pinned ${pin.toUpperCase()}`).waitFor();
     const [node] = (await admin.get(`/sites/${siteId}/nodes`)).body.data as Array<{ tlsFingerprint: string }>;
     expect(node!.tlsFingerprint).toBe(pin.toUpperCase());
+    expect(seen.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("sets a node's volume id shift from the node form; blank goes back to the node type's default", async () => {
+    const { admin } = suite;
+    const siteId = await addSite(admin, 'shifted');
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page.goto(`/sites/${siteId}/nodes/new`);
+    await page.getByLabel(/^Name/).fill('pve-shifted');
+    await page.getByLabel(/^Volume id shift/).fill('200000');
+    await page.getByRole('button', { name: 'Save node' }).click();
+    await page.waitForURL(new RegExp(`/sites/${siteId}/nodes/\\d+$`));
+    const [node] = (await admin.get(`/sites/${siteId}/nodes`)).body.data as Array<{
+      id: number;
+      volumeIdShift: number | null;
+    }>;
+    expect(node!.volumeIdShift).toBe(200000);
+    await page.goto(`/sites/${siteId}/nodes/${node!.id}/edit`);
+    const shift = page.getByLabel(/^Volume id shift/);
+    expect(await shift.inputValue()).toBe('200000');
+    await shift.fill('');
+    await page.getByRole('button', { name: 'Save node' }).click();
+    await page.waitForURL(new RegExp(`/sites/${siteId}/nodes/${node!.id}$`));
+    expect((await admin.get(`/sites/${siteId}/nodes/${node!.id}`)).body.data.volumeIdShift).toBeNull();
     expect(seen.errors).toEqual([]);
     await context.close();
   });

@@ -4,9 +4,9 @@
 // acknowledges, one and then all, while the unread badge follows.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { userClient } from '../../manager/test/helpers.ts';
-import { FAST_JOBS } from '../../manager/test/fleet-helpers.ts';
-import { jobEnds } from '../../manager/test/container-helpers.ts';
+import { userClient } from '@app/manager/testing';
+import { FAST_JOBS } from '@app/manager/testing/fleet';
+import { jobEnds } from '@app/manager/testing/containers';
 import { browserSuite, poll, readToast, screenshot, signedInPage } from './browser.ts';
 import { addContainer, addDummyNode, addSite, adminKeyClient } from './fixtures.ts';
 

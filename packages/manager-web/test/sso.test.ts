@@ -2,9 +2,9 @@
 // sign-in page offers only the SSO button, and the round trip lands on the page asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { freePort, startManager, type TestManager } from '../../manager/test/helpers.ts';
-import { ssoEnv, startOidcProvider } from '../../manager/test/oidc-provider.ts';
-import { ensureBuilt, launchChromium, newPage, screenshot } from './browser.ts';
+import { freePort, startManager, type TestManager } from '@app/manager/testing';
+import { ssoEnv, startOidcProvider } from '@app/manager/testing/oidc-provider';
+import { closeChromium, ensureBuilt, launchChromium, newPage, screenshot } from './browser.ts';
 
 const startProvider = (redirectBase: string) =>
   startOidcProvider(redirectBase, (id) => ({
@@ -28,7 +28,7 @@ describe('manager web client: single sign-on', { timeout: 60_000 }, () => {
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await test?.close();
     await provider?.close();
   });

@@ -4,6 +4,7 @@ import autocannon from 'autocannon';
 import { adminClient } from '../test/helpers.ts';
 import { siteInput, startFleetManager } from '../test/fleet-helpers.ts';
 import { buildSnapshot } from '../src/site-config/snapshot-builder.ts';
+import { SnapshotRepository } from '../src/site-config/snapshot-repository.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 3);
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -85,10 +86,11 @@ try {
       }
     });
   }
+  const snapshotRows = new SnapshotRepository(db);
   const times: number[] = [];
   for (let run = 0; run < 7; run++) {
     const start = performance.now();
-    await buildSnapshot(db, siteId);
+    await buildSnapshot(snapshotRows, siteId);
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);

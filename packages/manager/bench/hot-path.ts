@@ -6,56 +6,24 @@
  *
  *   npm run bench hot-path     (BENCH_DURATION_S, default 5; BENCH_ROUNDS, default 3)
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startBenchServer, type BenchProcess } from '@app/server-kit/testing';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 type Role = 'manager' | 'bare' | 'fastify';
 
-interface Server {
-  child: ChildProcess;
-  url: string;
-  key?: string;
-}
+const FIXTURE = fileURLToPath(new URL('./fixtures/hot-path-server.ts', import.meta.url));
 
-function message(child: ChildProcess, type: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const listen = (received: Record<string, unknown>) => {
-      if (received.type !== type) return;
-      child.off('message', listen);
-      resolve(received);
-    };
-    child.on('message', listen);
-  });
-}
-
-async function start(role: Role, bodies?: Record<string, string>): Promise<Server> {
-  const child = fork(fileURLToPath(new URL('./fixtures/hot-path-server.ts', import.meta.url)), [role], {
-    execArgv: ['--conditions=source', '--import', 'tsx'],
-    // The manager's log lines go to /dev/null: written, not kept.
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  if (bodies) {
-    await message(child, 'waiting');
-    child.send({ type: 'bodies', bodies });
-  }
-  const ready = (await message(child, 'ready')) as { url: string; key?: string };
-  return { child, url: ready.url, ...(ready.key ? { key: ready.key } : {}) };
-}
-
-async function cpuMicros(child: ChildProcess): Promise<number> {
-  const reply = message(child, 'cpu');
-  child.send({ type: 'cpu' });
-  const { usage } = (await reply) as { usage: NodeJS.CpuUsage };
-  return usage.user + usage.system;
-}
+// The manager's log lines go to /dev/null: written, not kept.
+const start = (role: Role, bodies?: Record<string, string>) =>
+  startBenchServer(FIXTURE, role, { output: 'ignore', standIn: bodies && { type: 'bodies', bodies } });
 
 /** Requests/s and the server's CPU µs per request for one run. */
-async function run(server: Server, path: string, headers: Record<string, string> = {}) {
-  const before = await cpuMicros(server.child);
+async function run(server: BenchProcess, path: string, headers: Record<string, string> = {}) {
+  const before = await server.cpuMicros();
   const result = await autocannon({
     url: server.url + path,
     headers,
@@ -65,7 +33,7 @@ async function run(server: Server, path: string, headers: Record<string, string>
   });
   if (result.non2xx || result.errors)
     console.log(`   (${path}: non-2xx ${result.non2xx}, errors ${result.errors})`);
-  const cpu = (await cpuMicros(server.child)) - before;
+  const cpu = (await server.cpuMicros()) - before;
   return { rps: result.requests.average, cpu: cpu / Math.max(1, result.requests.total) };
 }
 
@@ -106,9 +74,5 @@ try {
     );
   }
 } finally {
-  for (const server of [manager, bare, fastify]) {
-    const exited = new Promise((resolve) => server.child.once('exit', resolve));
-    server.child.send({ type: 'stop' });
-    await exited;
-  }
+  for (const server of [manager, bare, fastify]) await server.stop();
 }

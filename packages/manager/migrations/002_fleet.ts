@@ -1,7 +1,7 @@
 import type { Kysely, Migration } from 'kysely';
 import { withId, type DialectName } from '@app/server-kit';
 
-/** Sites, nodes, the containers table issue 4 builds on, jobs with their output rows, and dummy-node state. */
+/** Sites, nodes, the containers table, jobs with their output rows, and dummy-node state. */
 export const fleet = (dialect: DialectName): Migration => ({
   async up(db: Kysely<unknown>) {
     await withId(db.schema.createTable('sites'), dialect)
@@ -57,7 +57,7 @@ export const fleet = (dialect: DialectName): Migration => ({
       .execute();
     await db.schema.createIndex('job_statuses_job').on('job_statuses').columns(['job_id', 'id']).execute();
 
-    // The columns issue 4 (containers) needs; it adds services, collaborators and volumes beside it.
+    // The containers' own columns; a later migration adds services, collaborators and volumes beside it.
     await withId(db.schema.createTable('containers'), dialect)
       .addColumn('hostname', 'varchar(255)', (c) => c.notNull().unique())
       .addColumn('owner', 'varchar(64)', (c) => c.notNull())

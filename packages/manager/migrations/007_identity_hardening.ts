@@ -16,9 +16,9 @@ const SYSTEM_REVIEWER = 'system';
 const FIRST_UID_NUMBER = 2000;
 
 /**
- * Issue 12, manager identity.
+ * Manager identity.
  *
- * Identity is the immutable uidNumber; usernames are labels (item 4). Every reference that held a
+ * Identity is the immutable uidNumber; usernames are labels. Every reference that held a
  * username — container owners and collaborators, job creators, notification owners and
  * acknowledgers, resource requesters and reviewers — now holds the uidNumber, and the username is
  * joined at read. uidNumbers come from a persisted high-water mark (`id_counters`), never `max + 1`,
@@ -31,7 +31,7 @@ const FIRST_UID_NUMBER = 2000;
  * should get).
  *
  * `quota_counters` holds the per-address and per-account quotas of registration and password-reset
- * requests (item 12), in the database so that every manager process counts the same.
+ * requests, in the database so that every manager process counts the same.
  */
 export const identityHardening = (dialect: DialectName): Migration => ({
   async up(db: Kysely<any>) {

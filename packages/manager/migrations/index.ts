@@ -8,6 +8,8 @@ import { configChangeTriggers } from './006_config_change_triggers.ts';
 import { identityHardening } from './007_identity_hardening.ts';
 import { nodeTlsFingerprint } from './008_node_tls_fingerprint.ts';
 import { agentTokens } from './009_agent_tokens.ts';
+import { madeInstance } from './010_made_instance.ts';
+import { volumeOwners } from './011_volume_owners.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -19,4 +21,6 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '007_identity_hardening': identityHardening(dialect),
   '008_node_tls_fingerprint': nodeTlsFingerprint,
   '009_agent_tokens': agentTokens,
+  '010_made_instance': madeInstance,
+  '011_volume_owners': volumeOwners(dialect),
 });

@@ -27,6 +27,7 @@ import { containerRoutes } from './routes/containers.ts';
 import { resourceRequestRoutes } from './routes/resource-requests.ts';
 import { siteAgentRoutes } from './routes/site-agents.ts';
 import { agentTokenRoutes } from './routes/agent-tokens.ts';
+import { keptVolumeRoutes } from './routes/kept-volumes.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { externalDomainRoutes } from './routes/external-domains.ts';
 import { ConfigChanges } from './site-config/config-changes.ts';
@@ -127,6 +128,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         resourceRequestRoutes,
         siteAgentRoutes,
         agentTokenRoutes,
+        keptVolumeRoutes,
         notificationRoutes,
         externalDomainRoutes,
       ]) {

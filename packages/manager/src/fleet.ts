@@ -2,7 +2,9 @@ import { sql } from 'kysely';
 import { PgListener } from '@app/server-kit';
 import type { ManagerContext } from './context.ts';
 import { SitesService } from './sites/sites-service.ts';
+import { SitesRepository } from './sites/sites-repository.ts';
 import { NodesService } from './nodes/nodes-service.ts';
+import { NodesRepository } from './nodes/nodes-repository.ts';
 import { JobEvents } from './jobs/job-events.ts';
 import { JobsRepository } from './jobs/jobs-repository.ts';
 import { JobsService } from './jobs/jobs-service.ts';
@@ -11,11 +13,13 @@ import { JobWorker } from './jobs/job-worker.ts';
 import { JobStreams } from './jobs/job-stream.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { DummyProvider } from './providers/dummy/dummy-provider.ts';
+import { DummyInstancesRepository } from './providers/dummy/dummy-instances-repository.ts';
 import { ProxmoxProvider } from './providers/proxmox/proxmox-provider.ts';
 import { EngineProvider } from './providers/engine/engine-provider.ts';
 import { registerInstanceJobs } from './providers/provider-jobs.ts';
 import { closeHttpAgents } from './providers/http.ts';
 import { NodeImportService } from './nodes/node-import.ts';
+import { ContainersRepository } from './containers/containers-repository.ts';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -32,13 +36,13 @@ export function createFleetServices(ctx: ManagerContext) {
   jobEvents.bind(jobsRepo, async (payload) => {
     await sql`select pg_notify(${jobEvents.channel}, ${payload})`.execute(db);
   });
-  const sites = new SitesService(db);
-  const nodes = new NodesService(db, sites, secrets);
+  const sites = new SitesService(new SitesRepository(db));
+  const nodes = new NodesService(new NodesRepository(db), sites, secrets);
   const callOptions = { timeoutMs: fleet.nodeTimeoutMs };
   const proxmox = new ProxmoxProvider(callOptions);
   const providers = new ProviderRegistry(
     {
-      dummy: new DummyProvider(db, fleet.dummyStepMs),
+      dummy: new DummyProvider(new DummyInstancesRepository(db), fleet.dummyStepMs),
       hypervisor: proxmox,
       engine: new EngineProvider(callOptions),
     },
@@ -79,7 +83,14 @@ export function createFleetServices(ctx: ManagerContext) {
     jobHandlers,
     worker,
     jobStreams,
-    nodeImport: new NodeImportService(db, sites, nodes, proxmox, fleet.nodeTimeoutMs),
+    nodeImport: new NodeImportService(
+      db,
+      sites,
+      nodes,
+      new ContainersRepository(db),
+      proxmox,
+      fleet.nodeTimeoutMs,
+    ),
     /** Starts the event bus and, unless this process only serves the API, the worker. */
     async startFleet(role: ProcessRole) {
       await pgListener?.start();

@@ -8,7 +8,7 @@ import {
 } from '@app/server-kit';
 import { readManagerConfig } from './config.ts';
 import { buildManager } from './app.ts';
-import { seedDemo } from './demo/seed.ts';
+import { DEMO_DOMAIN, seedDemo } from './demo/seed.ts';
 import type { ProcessRole } from './fleet.ts';
 import { managerDbTarget } from './db/store.ts';
 
@@ -17,7 +17,9 @@ async function serve(role: ProcessRole) {
   const manager = await buildManager(config, { role });
   closeOnSignals(manager.app.log, [() => manager.close()]);
   if (await seedDemo(manager.services, config.production)) {
-    manager.app.log.info('seeded a demo site with one simulated node (demo-node)');
+    manager.app.log.info(
+      `seeded a demo site with one simulated node (demo-node) and the external domain ${DEMO_DOMAIN}`,
+    );
   }
   if (role === 'worker') {
     manager.app.log.info('manager worker running (no HTTP)');

@@ -68,7 +68,12 @@ describe('API keys', () => {
     const bearer = test.client();
     bearer.defaultHeaders.authorization = `Bearer ${key}`;
     expect((await bearer.get('/session')).body.data.isAdmin).toBe(true);
-    await admin.put('/groups/2001', { isAdmin: false });
+    // Another administrator (through a group of its own), so that the admin group may lose its rights.
+    await userClient(test, admin, 'backup');
+    const backup = (await admin.get('/users')).body.data.find((u: { uid: string }) => u.uid === 'backup');
+    const ops = (await admin.post('/groups', { cn: 'ops', isAdmin: true })).body.data.gidNumber;
+    expect((await admin.put(`/users/${backup.uidNumber}`, { groupIds: [2000, ops] })).status).toBe(200);
+    expect((await admin.put('/groups/2001', { isAdmin: false })).status).toBe(200);
     expect((await bearer.get('/session')).body.data.isAdmin).toBe(false);
     await test.manager.services.groups.update(2001, { isAdmin: true });
 

@@ -116,6 +116,30 @@ export async function setEnvironmentAndWait(
 }
 
 /**
+ * Asks as `admin` (approved at once) for `value` of `resourceType` for the container `hostname` on
+ * site `siteId`, and waits for the job that applies it: its status and output.
+ */
+export async function resize(
+  test: TestManager,
+  admin: ManagerClient,
+  siteId: number,
+  hostname: string,
+  resourceType: 'cpus' | 'memory',
+  value: number,
+) {
+  const asked = await admin.post('/resource-requests', { siteId, hostname, resourceType, value });
+  expect(asked.status, asked.text).toBe(201);
+  // An approval made with the request does not return its job: it is the newest apply job.
+  const job = await test.manager.database.db
+    .selectFrom('jobs')
+    .select('id')
+    .where('command', '=', 'container.apply')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  return { status: await jobEnds(admin, job.id), outputs: await jobOutputs(admin, job.id) };
+}
+
+/**
  * A site (`site` overrides its input) with a simulated node `<hostname>-node` and one provisioned
  * container `hostname` with a TCP service on port 22.
  */

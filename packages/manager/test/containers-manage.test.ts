@@ -221,7 +221,7 @@ describe('containers: update, delete, collaborators, access', () => {
       .execute();
     const deleted = await owner.delete(`${base}/${id}`);
     expect(deleted.status).toBe(200);
-    expect(deleted.body.data).toEqual({ deleted: true, dnsWarnings: [] });
+    expect(deleted.body.data).toEqual({ deleted: true, dnsWarnings: [], keptVolumes: [] });
     expect((await owner.get(`${base}/${id}`)).status).toBe(404);
     const instance = await db
       .selectFrom('dummy_instances')

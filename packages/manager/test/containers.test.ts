@@ -171,12 +171,21 @@ describe('containers: create, read, list', () => {
     const gpu = await alice.post(base, { ...ok, nvidiaRequested: true });
     expect(gpu.status).toBe(409);
     expect(gpu.body.error.code).toBe('no_nvidia_node');
-    const duplicate = await alice.post(base, { ...ok, hostname: 'web1' });
-    expect(duplicate.status).toBe(409);
-    expect(duplicate.body.error).toMatchObject({
-      code: 'conflict',
-      fields: { hostname: expect.any(String) },
-    });
+    // A taken hostname is named on its field; only an administrator learns whose container has it.
+    const takenBy = async (client: ManagerClient) => {
+      const response = await client.post(base, { ...ok, hostname: 'WEB1' });
+      expect(response.status).toBe(409);
+      expect(response.body.error.code).toBe('conflict');
+      expect(response.body.error.fields.hostname).toBe(response.body.error.message);
+      return response.body.error.message as string;
+    };
+    expect(await takenBy(admin)).toBe(
+      'web1 is already used by a container of alice on this site; choose another hostname.',
+    );
+    expect(await takenBy(alice)).toBe(
+      'web1 is already used by one of your containers on this site; choose another hostname.',
+    );
+    expect(await takenBy(bob)).toBe('web1 is already used on this site; choose another hostname.');
 
     const emptySite = (await admin.post('/sites', siteInput({ name: 'Empty' }))).body.data.id;
     await admin.post(`/sites/${emptySite}/nodes`, { name: 'pve-nocreds', nodeType: 'hypervisor' });

@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, uidNumberOf, type ManagerClient, type TestManager } from './helpers.ts';
 import { eventually, readSse, startFleetManager, type SseEvent } from './fleet-helpers.ts';
-
-const CHILD = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
+import { killChild, startWorkerChild } from './worker-child.ts';
 
 describe('a worker process killed in the middle of a job', () => {
   let test: TestManager;
@@ -20,38 +18,13 @@ describe('a worker process killed in the middle of a job', () => {
     await test.close();
   });
 
-  function startChild(): Promise<ChildProcess> {
-    const config = test.config;
-    const env = {
-      ...process.env,
-      DATA_DIR: config.dataDir,
-      MANAGER_DATABASE_URL: config.databaseUrl ?? '',
-      TEST_SCHEMA: (test.manager.services.ctx.databaseSchema as string | undefined) ?? '',
-      LOG_LEVEL: 'silent',
-      JOB_LEASE_S: '1',
-      JOB_HEARTBEAT_MS: '200',
-      JOB_POLL_MS: '100',
-      JOB_CONCURRENCY: '2',
-    };
-    const proc = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD], {
-      env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    return new Promise((resolve, reject) => {
-      proc.stdout!.on('data', (chunk: Buffer) => {
-        if (chunk.toString().startsWith('ready')) resolve(proc);
-      });
-      proc.on('exit', (code) => reject(new Error(`worker child exited early (${code})`)));
-    });
-  }
-
   it('is recovered: a retryable job is finished by another worker, a fragile one is failed, and streams see the end', async () => {
     const { jobs, jobHandlers } = test.manager.services;
     // This process has no handler for these commands yet, so only the child can take them.
     const adminUid = await uidNumberOf(test, 'admin');
     const retryable = await jobs.enqueue('crash.retryable', {}, adminUid);
     const fragile = await jobs.enqueue('crash.fragile', {}, adminUid);
-    child = await startChild();
+    child = await startWorkerChild(test);
 
     const cookie = { cookie: `connect.sid=${admin.cookie('connect.sid')}` };
     const seen: Record<number, SseEvent[]> = { [retryable.id]: [], [fragile.id]: [] };
@@ -65,8 +38,7 @@ describe('a worker process killed in the middle of a job', () => {
     );
     // Live rows from the other process reach this process's streams (NOTIFY on PostgreSQL, re-read on SQLite).
     await eventually(async () => seen[retryable.id]!.length >= 3 && seen[fragile.id]!.length >= 3, 15_000);
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
+    await killChild(child);
     child = undefined;
 
     jobHandlers.register('crash.retryable', {

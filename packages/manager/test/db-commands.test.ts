@@ -6,8 +6,6 @@ import { ManagerClient } from './helpers.ts';
 dbCommandsSuite({
   command: 'manager',
   main: new URL('../src/main.ts', import.meta.url).pathname,
-  urlVariable: 'MANAGER_DATABASE_URL',
-  portVariable: 'MANAGER_PORT',
   migrations: Object.keys(managerMigrations('sqlite')),
   readyText: 'manager ready at',
   table: 'api_keys',

@@ -19,7 +19,7 @@ describe('demo seed on an empty database', () => {
     expect(await sites()).toEqual([]);
   });
 
-  it('seeds one demo site with one simulated node when two processes start together', async () => {
+  it('seeds one demo site with one simulated node and a domain when two processes start together', async () => {
     // Two start-ups at the same moment (on PostgreSQL each on its own connection, as two processes).
     const seeded = await Promise.all([
       seedDemo(test.manager.services, false),
@@ -31,6 +31,10 @@ describe('demo seed on an empty database', () => {
     expect(site).toMatchObject({ name: 'Demo site', nodeCount: 1 });
     expect((await admin.get(`/sites/${site!.id}/nodes`)).body.data).toMatchObject([
       { name: 'demo-node', nodeType: 'dummy' },
+    ]);
+    // An HTTP service has a domain to use from the first container on.
+    expect((await admin.get(`/sites/${site!.id}/containers/new`)).body.data.externalDomains).toEqual([
+      { id: expect.any(Number), name: 'demo.example.test', siteId: site!.id },
     ]);
     expect(await seedDemo(test.manager.services, false)).toBe(false);
   });

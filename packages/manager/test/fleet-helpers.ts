@@ -1,4 +1,5 @@
 import { ProxmoxFake } from '@app/fakes';
+import type { BuildOptions } from '../src/app.ts';
 import { startManager, type TestManager } from './helpers.ts';
 
 /** Fast job settings for tests: quick dummy output, short leases, short shutdown grace. */
@@ -10,8 +11,10 @@ export const FAST_JOBS = {
   NODE_STATUS_CACHE_MS: '0',
 };
 
-export const startFleetManager = (env: Record<string, string> = {}): Promise<TestManager> =>
-  startManager({ ...FAST_JOBS, ...env });
+export const startFleetManager = (
+  env: Record<string, string> = {},
+  options: BuildOptions = {},
+): Promise<TestManager> => startManager({ ...FAST_JOBS, ...env }, options);
 
 export const siteInput = (overrides: Record<string, unknown> = {}) => ({
   name: 'Main',

@@ -14,7 +14,7 @@ describe('manager process', { timeout: 60_000 }, () => {
     const proc = runManager({ MANAGER_PORT: String(port), HOST: '127.0.0.1' });
     await proc.waitFor('manager ready');
     expect((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).status).toBe(200);
-    proc.child.kill('SIGTERM');
+    await proc.stop();
     expect(await proc.exited).toBe(0);
     expect(proc.output()).toContain('shutting down');
   });

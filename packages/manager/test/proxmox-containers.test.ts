@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxmoxFake } from '@app/fakes';
 import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
-import { createAndWait, envVars, setEnvironmentAndWait } from './container-helpers.ts';
+import { createAndWait, envVars, jobEnds, jobOutputs, setEnvironmentAndWait } from './container-helpers.ts';
 
 const TOKEN = 'root@pam!manager';
 const SECRET = '6f1c2a9e-0d4b-4b7e-8a51-3c9e7d2f4a10';
@@ -82,6 +82,23 @@ describe('containers on Proxmox VE nodes', () => {
       '/dev/nvidia-uvm',
       '/dev/nvidia-uvm-tools',
     ]);
+    // root@pam logged in for a ticket: the cookie on every call, the CSRF token on every write, no token.
+    const calls = pve.requests.filter((call) => call.path.startsWith('/api2/json/nodes/pve1/'));
+    expect(calls.some((call) => call.method === 'POST')).toBe(true);
+    for (const call of calls) {
+      expect(call.headers.cookie).toMatch(/^PVEAuthCookie=PVE%3Aroot%40pam%3A/);
+      expect(call.headers.authorization).toBeUndefined();
+      if (call.method !== 'GET') expect(call.headers.csrfpreventiontoken).toMatch(/^[0-9A-F]{8}:/);
+    }
+  });
+
+  it('logs in again when the cluster no longer takes its ticket, once, and goes on', async () => {
+    expect((await create(rootSite, { hostname: 'relogin1', template: DEBIAN })).status).toBe('success');
+    pve.auth.revokeTickets();
+    pve.clearRequests();
+    const { status, outputs } = await create(rootSite, { hostname: 'relogin2', template: DEBIAN });
+    expect(status, outputs.join('\n')).toBe('success');
+    expect(pve.countRequests({ method: 'POST', path: '/api2/json/access/ticket' })).toBe(1);
   });
 
   it('fails a GPU request on a node that uses an API token before touching the node, and says why', async () => {
@@ -121,6 +138,20 @@ describe('containers on Proxmox VE nodes', () => {
     expect(second.status, second.outputs.join('\n')).toBe('success');
     expect(second.outputs).toContain('Using image template local:vztmpl/nginx_1.27.tar');
     expect(pve.countRequests({ method: 'POST', path: '*/oci-registry-pull' })).toBe(1);
+  });
+
+  it('fails a create whose OCI image the node cannot pull, with the pull task error, making no CT', async () => {
+    const before = [...pve.state.containers.keys()];
+    const { status, outputs, container } = await create(tokenSite, {
+      hostname: 'nopull1',
+      template: 'nosuch:1.0',
+    });
+    expect(status).toBe('failure');
+    expect(outputs).toContain('Pulling OCI image nosuch:1.0 into local');
+    expect(outputs).toContain("TASK ERROR: failed to pull 'nosuch:1.0': manifest unknown");
+    expect(outputs.at(-1)).toBe("Error: failed to pull 'nosuch:1.0': manifest unknown");
+    expect(container).toMatchObject({ status: 'failed', containerId: null });
+    expect([...pve.state.containers.keys()]).toEqual(before);
   });
 
   /** New user variables through the API; the job's output and the CT's env after it. */
@@ -210,6 +241,93 @@ describe('containers on Proxmox VE nodes', () => {
     const second = await reconfigure(tokenSite, container.id, { KEEP: 'yes' });
     expect(second.env).toEqual([...NGINX_ENV, 'KEEP=yes']);
     expect(second.outputs.some((line) => line.startsWith('Recorded the image'))).toBe(false);
+  });
+
+  it('refuses a control character PVE would refuse in a variable, before making anything, and says which', async () => {
+    pve.addOciImage('nginx:1.27', { entrypoint: ['/docker-entrypoint.sh'], env: NGINX_ENV });
+    const before = [...pve.state.containers.keys()];
+    pve.clearRequests();
+    const { status, outputs, container } = await create(tokenSite, {
+      hostname: 'ctrl1',
+      template: 'nginx:1.27',
+      environmentVars: envVars({ GREETING: 'hello\u001b[31m' }),
+    });
+    expect(status).toBe('failure');
+    expect(outputs.at(-1)).toBe(
+      'Error: Proxmox VE does not accept the control character U+001B in the value of GREETING; remove it and try again.',
+    );
+    expect(container).toMatchObject({ status: 'failed', containerId: null });
+    expect([...pve.state.containers.keys()]).toEqual(before);
+    expect(pve.countRequests({ method: 'POST', path: '/api2/json/nodes/pve2/lxc' })).toBe(0);
+  });
+
+  it('grows the disk when a bigger rootfs is approved (a resize task), and says why a smaller one cannot be', async () => {
+    const { status, container } = await create(tokenSite, { hostname: 'disk1', template: DEBIAN });
+    expect(status).toBe('success');
+    const vmid = Number(container.containerId);
+    const ask = async (value: number) => {
+      const asked = await admin.post('/resource-requests', {
+        siteId: tokenSite,
+        hostname: 'disk1',
+        resourceType: 'rootfs',
+        value,
+      });
+      expect(asked.status, asked.text).toBe(201);
+      const { id } = await test.manager.database.db
+        .selectFrom('jobs')
+        .select('id')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      return { status: await jobEnds(admin, id), outputs: await jobOutputs(admin, id) };
+    };
+    const grown = await ask(64);
+    expect(grown.status, grown.outputs.join('\n')).toBe('success');
+    expect(hypervisorCt(container.containerId)!.config.rootfs).toBe(`local-lvm:vm-${vmid}-disk-0,size=64G`);
+    expect(disksOf(vmid).map((disk) => disk.size)).toEqual([64 * 1024 ** 3]);
+
+    const shrunk = await ask(10);
+    expect(shrunk.status).toBe('failure');
+    expect(shrunk.outputs.at(-1)).toBe('Error: unable to shrink disk size');
+    expect(hypervisorCt(container.containerId)!.config.rootfs).toBe(`local-lvm:vm-${vmid}-disk-0,size=64G`);
+  });
+
+  it('fails a create on a cluster member that is offline, saying the node is unreachable', async () => {
+    const before = [...pve.state.containers.keys()];
+    pve.setNodeOnline('pve2', false);
+    try {
+      const { status, outputs, container } = await create(tokenSite, { hostname: 'off1', template: DEBIAN });
+      expect(status).toBe('failure');
+      expect(outputs.at(-1)).toBe(
+        'Error: Proxmox VE node pve2 is unreachable from its cluster (No route to host): is it offline? (POST /nodes/pve2/lxc)',
+      );
+      // Nothing was made, and the create failed: the container shows as failed although its node is
+      // unreachable (the node's state matters only for a container that has an instance there).
+      expect(container).toMatchObject({ status: 'failed', containerId: null });
+      expect([...pve.state.containers.keys()]).toEqual(before);
+    } finally {
+      pve.setNodeOnline('pve2', true);
+    }
+  });
+
+  it('fails a create on a full (thick LVM) storage with the reason from the node, leaving nothing', async () => {
+    const storage = pve.state.node('pve2').storages.get('local-lvm')!;
+    const saved = { type: storage.type, used: storage.used };
+    Object.assign(storage, { type: 'lvm', used: storage.total - 2 * 1024 ** 3 });
+    const before = [...pve.state.containers.keys()];
+    try {
+      const vmid = pve.state.nextId();
+      const { status, outputs, container } = await create(tokenSite, { hostname: 'full2', template: DEBIAN });
+      expect(status).toBe('failure');
+      const reason =
+        `unable to create CT ${vmid} - lvcreate 'pve/vm-${vmid}-disk-0' error:   ` +
+        'Volume group "pve" has insufficient free space (512 extents): 12800 required.';
+      expect(outputs).toContain(`TASK ERROR: ${reason}`);
+      expect(outputs.at(-1)).toBe(`Error: ${reason}`);
+      expect(container).toMatchObject({ status: 'failed', containerId: null });
+      expect([...pve.state.containers.keys()]).toEqual(before);
+    } finally {
+      Object.assign(storage, saved);
+    }
   });
 
   it('fails a create whose create task fails: task log in the output, nothing left on the node, status failed', async () => {

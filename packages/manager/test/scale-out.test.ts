@@ -1,15 +1,15 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, testDialect } from '@app/server-kit/testing';
+import { createPostgresDatabase, testDialect, type RunningService } from '@app/server-kit/testing';
 import { freePort, ManagerClient } from './helpers.ts';
-import { runManager, type ManagerProcess } from './manager-process.ts';
+import { runManager } from './manager-process.ts';
 import { jobEnds } from './container-helpers.ts';
 
 const CONTAINERS = 40;
 const STARTUP_MS = 90_000;
 
 /** The jobs a worker process says it started (its `job started` log lines). */
-function jobsStartedBy(worker: ManagerProcess): number[] {
+function jobsStartedBy(worker: RunningService): number[] {
   return worker
     .output()
     .split('\n')
@@ -24,7 +24,7 @@ describe.skipIf(testDialect() !== 'postgres')(
   { timeout: 60_000 },
   () => {
     let database: { url: string; drop(): Promise<void> };
-    let processes: ManagerProcess[] = [];
+    let processes: RunningService[] = [];
     let api: ManagerClient;
 
     beforeAll(async () => {
@@ -56,8 +56,7 @@ describe.skipIf(testDialect() !== 'postgres')(
       await api.login('admin');
     }, STARTUP_MS + 30_000);
     afterAll(async () => {
-      for (const proc of processes) proc.child.kill('SIGTERM');
-      await Promise.all(processes.map((proc) => proc.exited));
+      await Promise.all(processes.map((proc) => proc.stop()));
       await database?.drop();
     });
 
@@ -89,7 +88,7 @@ describe.skipIf(testDialect() !== 'postgres')(
       }
 
       // Each worker started a share of the jobs; no job was started twice; the API process ran none.
-      const [apiProcess, first, second] = processes as [ManagerProcess, ManagerProcess, ManagerProcess];
+      const [apiProcess, first, second] = processes as [RunningService, RunningService, RunningService];
       const byFirst = jobsStartedBy(first);
       const bySecond = jobsStartedBy(second);
       expect(byFirst.length).toBeGreaterThan(0);

@@ -56,6 +56,7 @@ describe('agent check-in and snapshot', () => {
       streamServices: [],
       externalDomains: [{ name: 'apps.example.test' }],
       volumes: [],
+      volumeRemovals: [],
     });
 
     const again = await agent.post('/agents', checkin(siteId), { headers: { 'if-none-match': etag } });

@@ -111,6 +111,7 @@ describe('sites and nodes', () => {
         volumeStorage: 'local-lvm',
         networkBridge: 'vmbr0',
         nvidiaAvailable: false,
+        volumeIdShift: null,
         hasSecret: true,
       });
       expect(created.text).not.toContain('s3cret');
@@ -231,6 +232,7 @@ describe('sites and nodes', () => {
         volumeStorage: 'zfs',
         networkBridge: 'vmbr1',
         nvidiaAvailable: true,
+        volumeIdShift: 200000,
       });
       expect(full.status).toBe(200);
       expect(full.body.data).toMatchObject({
@@ -239,6 +241,7 @@ describe('sites and nodes', () => {
         tlsVerify: true,
         imageStorage: 'nfs',
         nvidiaAvailable: true,
+        volumeIdShift: 200000,
         hasSecret: true,
       });
       const reset = await admin.put(`/sites/${siteId}/nodes/${nodeId}`, { name: 'pve1' });
@@ -256,6 +259,7 @@ describe('sites and nodes', () => {
         volumeStorage: 'local-lvm',
         networkBridge: 'vmbr0',
         nvidiaAvailable: false,
+        volumeIdShift: null,
         hasSecret: false, // it went with the apiUrl it was for
       });
       await admin.put(`/sites/${siteId}/nodes/${nodeId}`, { name: 'pve1', secret: 'new-secret' });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { dbMigrate, envReader, openDatabase } from '@app/server-kit';
-import { applyUpgradeFixture, createTestDatabase, testDialect } from '@app/server-kit/testing';
+import { envReader } from '@app/server-kit';
+import { testDialect, upgradedFromFixture } from '@app/server-kit/testing';
 import { managerMigrations } from '../migrations/index.ts';
 import { readManagerConfig } from '../src/config.ts';
 import { managerDbTarget } from '../src/db/store.ts';
@@ -15,31 +15,32 @@ const ALICE_KEY = 'cmk_upgradeFixtureKeyForAliceOnly0123456789ab';
 // read through today's API: every fixture row is still there and still works.
 describe(`upgrade from the first schema (${testDialect()})`, () => {
   let test: TestManager;
-  const migrated: string[] = [];
+  let migrated: string[] = [];
 
   beforeAll(async () => {
-    const database = await createTestDatabase();
-    const old = openDatabase({
-      url: database.url,
-      dataDir: database.dataDir,
-      fileName: 'manager.db',
-      ...(database.schema ? { schema: database.schema } : {}),
-    });
-    await applyUpgradeFixture(old, FIXTURE, managerMigrations, 'manager');
-    await old.close();
-    const config = readManagerConfig(
-      envReader({ DATA_DIR: database.dataDir, MANAGER_DATABASE_URL: database.url, SECRET_KEY: 'upgrade' }),
+    const upgraded = await upgradedFromFixture(FIXTURE, (database) =>
+      managerDbTarget(
+        readManagerConfig(
+          envReader({
+            DATA_DIR: database.dataDir,
+            MANAGER_DATABASE_URL: database.url,
+            SECRET_KEY: 'upgrade',
+          }),
+        ),
+        database.schema,
+      ),
     );
-    await dbMigrate(managerDbTarget(config, database.schema), (line) => migrated.push(line));
+    migrated = upgraded.migrated;
     // Serving does not migrate again: MIGRATE_ON_START=false starts only on an up-to-date database.
-    test = await startManager({ MIGRATE_ON_START: 'false' }, {}, database);
+    test = await startManager({ MIGRATE_ON_START: 'false' }, {}, upgraded.database);
   });
   afterAll(() => test?.close());
 
   it('db migrate applied every migration after the fixture', () => {
-    expect(migrated).toContain(
-      `Applied 6 migration(s): ${Object.keys(managerMigrations('sqlite')).slice(3).join(', ')}`,
-    );
+    // The fixture holds the first three migrations; every later one is applied.
+    const later = Object.keys(managerMigrations('sqlite')).slice(3);
+    expect(later.length).toBeGreaterThan(0);
+    expect(migrated).toContain(`Applied ${later.length} migration(s): ${later.join(', ')}`);
   });
 
   it('users sign in with their old passwords; groups and memberships are kept', async () => {

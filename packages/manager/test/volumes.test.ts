@@ -128,6 +128,8 @@ describe('container volumes: from the image, prepared by the site agent, awaited
         hostPath: hostPathOf('db1', 'var-lib-db'),
         mode: 'rw',
         status: 'pending',
+        uid: 0,
+        gid: 0,
       },
       {
         id: rows[1]!.id,
@@ -136,6 +138,8 @@ describe('container volumes: from the image, prepared by the site agent, awaited
         hostPath: hostPathOf('db1', 'etc-db'),
         mode: 'rw',
         status: 'pending',
+        uid: 0,
+        gid: 0,
       },
     ]);
     expect((await admin.get(`/jobs/${jobId}`)).body.data.status).toBe('running');

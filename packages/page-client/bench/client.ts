@@ -2,7 +2,7 @@
 // nodes, all translated (the work done before the page is shown), in Chromium. Goals: < 8 KB, < 50 ms.
 import { gzipSync } from 'node:zlib';
 import { clientBundle } from '../build.ts';
-import { startHarness } from '../../translator/test/helpers.ts';
+import { startHarness } from '@app/translator/testing';
 import { launchChromium, serveSite } from '../test/browser.ts';
 
 const NODES = 2000;

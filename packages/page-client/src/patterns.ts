@@ -1,4 +1,4 @@
-import { normaliseKey } from '@app/translator/slots';
+import { normaliseKey } from '@app/slots';
 
 const NUMBER_SLOT = /\{\{number:(\d+)\}\}/g;
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 
-export { collectErrors, launchChromium } from '@app/server-kit/testing/chromium';
+export { closeChromium, collectErrors, launchChromium } from '@app/server-kit/testing/chromium';
 
 /** Serves sample pages (path → HTML or JS) on loopback, as a customer's web site would. */
 export async function serveSite(

@@ -2,8 +2,8 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startHarness, type Harness } from '../../translator/test/helpers.ts';
-import { collectErrors, launchChromium, serveSite } from './browser.ts';
+import { startHarness, type Harness } from '@app/translator/testing';
+import { closeChromium, collectErrors, launchChromium, serveSite } from './browser.ts';
 
 // Pages hold the publishable page key; the test sites are on http://127.0.0.1:<port>, one of the default
 // project's allowed origins outside production.
@@ -58,7 +58,7 @@ describe('page client in Chromium against the real translator', () => {
     browser = await launchChromium();
   });
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await harness?.stop();
   });
 

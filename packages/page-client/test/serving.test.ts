@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../translator/test/helpers.ts';
+import { startHarness, type Harness } from '@app/translator/testing';
 import { clientBundle } from '../build.ts';
 
 describe('the translator serves the page client', () => {

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { ConfigError } from './config.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import { loadPg } from './pg-module.ts';
+import { reportingOutages } from './pg-outage.ts';
 import { SQLite } from './sqlite-driver.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -69,10 +70,10 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
     // Likewise for a connection the server ends while it is checked out between two queries: the next
     // query on it fails and says so; the event itself must not end the process.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    // A refused connection is told apart from a wrong query, so callers answer 503, not 500.
+    // A refused or lost connection is told apart from a wrong query, so callers answer 503, not 500.
     const connect = async () => {
       try {
-        return await pool.connect();
+        return reportingOutages(await pool.connect());
       } catch (error) {
         throw new DatabaseUnavailableError(error);
       }

@@ -14,15 +14,16 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, fields?: FieldErrors, code = 'invalid_request') =>
-  new AppError(400, code, message, fields);
+// The base catalogue's generic errors; a service's own codes go through its catalogue (useCatalogue).
+export const badRequest = (message: string, fields?: FieldErrors) =>
+  new AppError(400, 'invalid_request', message, fields);
 export const unauthorized = (message = 'Sign in or send a valid API key.') =>
   new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'You are not allowed to do this.', code = 'forbidden') =>
-  new AppError(403, code, message);
-export const notFound = (message = 'Not found.', code = 'not_found') => new AppError(404, code, message);
-export const conflict = (message: string, fields?: FieldErrors, code = 'conflict') =>
-  new AppError(409, code, message, fields);
+export const forbidden = (message = 'You are not allowed to do this.') =>
+  new AppError(403, 'forbidden', message);
+export const notFound = (message = 'Not found.') => new AppError(404, 'not_found', message);
+export const conflict = (message: string, fields?: FieldErrors) =>
+  new AppError(409, 'conflict', message, fields);
 export const validationFailed = (fields: FieldErrors, message = 'Some fields are invalid.') =>
   new AppError(422, 'validation_failed', message, fields);
 
@@ -96,19 +97,56 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-// PostgreSQL: admin/crash shutdown, starting up, connection exceptions, too many connections; SQLite: locked.
+// PostgreSQL: admin/crash shutdown, starting up or shutting down (57P0x), too many connections; SQLite: locked.
 const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'SQLITE_BUSY']);
+// PostgreSQL's class 08: connection exceptions.
+const CONNECTION_EXCEPTION = /^08[0-9A-Z]{3}$/;
+// node-postgres's words, with no code, for a connection that is gone: lost in the middle of a query, or
+// used again after it was lost or closed (the ROLLBACK of a transaction whose connection dropped).
+const CONNECTION_GONE =
+  /^(Connection terminated|Client has encountered a connection error|Client was closed and is not queryable)/;
+// A socket's own errors: the server closed or reset the connection, or cannot be reached.
+const SOCKET_CODES = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
-/** True for an error that says the database is out of reach rather than that a query is wrong. */
+/**
+ * True for an error that says the database is out of reach rather than that a query is wrong: also when
+ * it is the `cause` of the error at hand, or every error an AggregateError gathers. A bare socket error
+ * counts only once the database client has said it is its own (see isLostDatabaseConnection): another
+ * socket's error (an outbound call's) is not a database outage.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return outage(error, false, 0);
+}
+
+/**
+ * isDatabaseUnavailable for an error the database client raised, where a socket error (ECONNRESET, EPIPE,
+ * ECONNREFUSED…) can only be the database connection's.
+ */
+export function isLostDatabaseConnection(error: unknown): boolean {
+  return outage(error, true, 0);
+}
+
+function outage(error: unknown, fromDatabase: boolean, depth: number): boolean {
+  if (!error || typeof error !== 'object' || depth > 8) return false;
   if (error instanceof DatabaseUnavailableError) return true;
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08'))) return true;
-  // node-postgres reports a connection lost in the middle of a query with these words and no code.
-  return (
-    typeof message === 'string' &&
-    /^Connection terminated|^Client has encountered a connection error/.test(message)
-  );
+  if (error instanceof AggregateError && error.errors.length) {
+    return error.errors.every((inner) => outage(inner, fromDatabase, depth + 1));
+  }
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof code === 'string') {
+    if (UNAVAILABLE_CODES.has(code) || CONNECTION_EXCEPTION.test(code)) return true;
+    if (fromDatabase && SOCKET_CODES.has(code)) return true;
+  }
+  if (typeof message === 'string' && CONNECTION_GONE.test(message)) return true;
+  return outage(cause, fromDatabase, depth + 1);
 }
 
 /**

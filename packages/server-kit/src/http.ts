@@ -14,6 +14,7 @@ import {
 } from './errors.ts';
 import { requestId } from './observability/request-id.ts';
 import { RequestLog } from './observability/request-log.ts';
+import { lazySchemaCompilers } from './lazy-schema-compilers.ts';
 
 export interface HttpServerOptions {
   logLevel: string;
@@ -78,6 +79,7 @@ export function createHttpServer(options: HttpServerOptions) {
     // Errors the router raises before any route runs: in the envelope like every other answer.
     frameworkErrors: (error, _request, reply) => sendRouterError(error, reply as FastifyReply),
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: lazySchemaCompilers },
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: true },
     },

@@ -5,6 +5,7 @@ export * from './migrations.ts';
 export * from './db-admin.ts';
 export * from './db-commands.ts';
 export * from './errors.ts';
+export * from './error-catalogue.ts';
 export * from './http.ts';
 export * from './rate-limit.ts';
 export * from './crypto.ts';

@@ -28,28 +28,46 @@ export interface MigrationStatus {
   unknown: string[];
 }
 
-/** Which of the set's migrations the database has and which it lacks; reads only, creates nothing. */
-export async function migrationStatus<DB>(
+/**
+ * Which of the set's migrations the database has and which it lacks; reads only, creates nothing. Under
+ * the migration lock, since the migrator's read of every schema's tables is what a drop must not meet.
+ */
+export function migrationStatus<DB>(
   database: Database<DB>,
   set: MigrationSet,
   name = 'kysely',
 ): Promise<MigrationStatus> {
-  const infos = await migrator(database, database.db, set, name).getMigrations();
-  const applied = infos.filter((info) => info.executedAt).map((info) => info.name);
-  const known = new Set(infos.map((info) => info.name));
-  // Every version has the first migration, so a database with none applied has no history to compare.
-  const table = database.schema ? `${database.schema}.${name}_migration` : `${name}_migration`;
-  const recorded = applied.length
-    ? (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(database.db)).rows
-    : [];
-  return {
-    applied,
-    pending: infos.filter((info) => !info.executedAt).map((info) => info.name),
-    unknown: recorded
-      .map((row) => row.name)
-      .filter((migration) => !known.has(migration))
-      .sort(),
-  };
+  return withMigrationLock(database, async (db) => {
+    const infos = await migrator(database, db, set, name).getMigrations();
+    const applied = infos.filter((info) => info.executedAt).map((info) => info.name);
+    const known = new Set(infos.map((info) => info.name));
+    // Every version has the first migration, so a database with none applied has no history to compare.
+    const table = database.schema ? `${database.schema}.${name}_migration` : `${name}_migration`;
+    const recorded = applied.length
+      ? (await sql<{ name: string }>`select name from ${sql.table(table)}`.execute(db)).rows
+      : [];
+    return {
+      applied,
+      pending: infos.filter((info) => !info.executedAt).map((info) => info.name),
+      unknown: recorded
+        .map((row) => row.name)
+        .filter((migration) => !known.has(migration))
+        .sort(),
+    };
+  });
+}
+
+/** On PostgreSQL, `work` runs on one connection holding the migration lock; on SQLite, as it is. */
+function withMigrationLock<DB, T>(database: Database<DB>, work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  if (database.dialect === 'sqlite') return work(database.db);
+  return database.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    try {
+      return await work(connection);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    }
+  });
 }
 
 /**
@@ -78,14 +96,7 @@ export async function migrate<DB>(
       .map((result) => result.migrationName);
   };
   if (database.dialect === 'sqlite') return runWithRetry(() => run(database.db));
-  return database.db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
-    try {
-      return await run(connection);
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
-    }
-  });
+  return withMigrationLock(database, run);
 }
 
 /**

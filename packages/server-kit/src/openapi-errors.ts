@@ -22,6 +22,23 @@ const ANY_ROUTE: ErrorCodes = {
 const WITH_PATH_PARAMS: ErrorCodes = { 404: ['not_found'], 414: ['uri_too_long'] };
 const WITH_BODY: ErrorCodes = { 413: ['payload_too_large'], 415: ['unsupported_media_type'] };
 
+const GUARD_ERRORS = Symbol('errors');
+
+/**
+ * A route guard (an onRequest or preHandler hook) that names the errors it answers with, so every route
+ * it guards lists them in the OpenAPI document.
+ */
+export function guardWithErrors<Guard extends object>(errors: ErrorCodes, guard: Guard): Guard {
+  return Object.assign(guard, { [GUARD_ERRORS]: errors });
+}
+
+function guardsErrors(route: RouteOptions): ErrorCodes[] {
+  return [route.onRequest, route.preHandler]
+    .flat()
+    .map((hook) => (hook as { [GUARD_ERRORS]?: ErrorCodes } | undefined)?.[GUARD_ERRORS])
+    .filter((errors) => errors !== undefined);
+}
+
 /** Merges code lists status by status, keeping the first-seen order and no duplicates. */
 export function mergeErrors(...lists: (ErrorCodes | undefined)[]): ErrorCodes {
   const merged: Record<number, string[]> = {};
@@ -36,8 +53,8 @@ export function mergeErrors(...lists: (ErrorCodes | undefined)[]): ErrorCodes {
 
 /**
  * The error answers of one route for the OpenAPI document: those every route can give (bad input,
- * rate limit, outage), those its shape implies (path parameters, a body), those `extra` derives from its
- * guards, and those it declares in `config.errors`. Each is the envelope with its codes as an enum.
+ * rate limit, outage), those its shape implies (path parameters, a body), those its guards name
+ * (guardWithErrors), those `extra` adds (the credential checks) and those it declares in `config.errors`. Each is the envelope with its codes as an enum.
  */
 export function errorResponses(route: RouteOptions, extra: ErrorCodes | undefined) {
   const schema = route.schema as { params?: unknown; body?: unknown } | undefined;
@@ -45,6 +62,7 @@ export function errorResponses(route: RouteOptions, extra: ErrorCodes | undefine
     ANY_ROUTE,
     schema?.params ? WITH_PATH_PARAMS : undefined,
     schema?.body ? WITH_BODY : undefined,
+    ...guardsErrors(route),
     extra,
     (route.config as { errors?: ErrorCodes } | undefined)?.errors,
   );

@@ -1,7 +1,7 @@
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, setUnauthorizedHandler, storedKey, storeKey, type Project } from './api.ts';
+import { projectOf, setUnauthorizedHandler, storedKey, storeKey, type Project } from './api.ts';
 
 interface Auth {
   apiKey: string | null;
@@ -26,7 +26,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (key: string) => {
-      const project = await api.get<Project>('/api/project', key.trim());
+      const project = await projectOf(key.trim());
       queryClient.clear();
       storeKey(key.trim());
       setApiKey(key.trim());

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { api, type Language, type Project } from './api.ts';
+import { api } from './api.ts';
 
 export function useProject() {
-  return useQuery({ queryKey: ['project'], queryFn: () => api.get<Project>('/api/project') });
+  return useQuery({ queryKey: ['project'], queryFn: () => api.get('/project') });
 }
 
 export function useLanguages() {
-  return useQuery({ queryKey: ['languages'], queryFn: () => api.get<Language[]>('/api/languages') });
+  return useQuery({ queryKey: ['languages'], queryFn: () => api.get('/languages') });
 }

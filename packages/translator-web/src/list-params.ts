@@ -6,7 +6,21 @@ export const SEARCH_FIELDS = [
   { value: 'value', label: 'Translation' },
   { value: 'context', label: 'Context' },
   { value: 'url', label: 'URL' },
-];
+] as const;
+
+/** The value when it is one of those allowed, else undefined: an address can say anything. */
+const oneOf = <T extends string>(value: string, allowed: readonly T[]): T | undefined =>
+  allowed.find((item) => item === value);
+
+/** The phrase status a `status` filter names (`all` and unknown values name none). */
+export const phraseStatusParam = (value: string) => oneOf(value, ['pending', 'approved', 'trash'] as const);
+
+/** The search field a `field` filter names. */
+export const searchFieldParam = (value: string) =>
+  oneOf(
+    value,
+    SEARCH_FIELDS.map((field) => field.value),
+  );
 
 /** Reads and writes list filters in the address, so a filtered view can be linked and reloaded. */
 export function useParam(name: string, fallback = '') {

@@ -1,39 +1,15 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
-import { ApiError } from './api.ts';
+import { renderApp } from '@app/web-kit';
 import { AuthProvider } from './auth.tsx';
 import { App } from './App.tsx';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // Every 4xx/5xx counts toward the server's rate limit: retry only when the network failed.
-      retry: (count, error) => count < 2 && error instanceof ApiError && error.status === 0,
-      refetchOnWindowFocus: false,
-      staleTime: 5_000,
-    },
-  },
+renderApp({
+  primaryColor: 'indigo',
+  staleTime: 5_000,
+  children: (
+    <AuthProvider>
+      <App />
+    </AuthProvider>
+  ),
 });
-
-const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'sm' });
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
-      <Notifications position="bottom-right" />
-      <QueryClientProvider client={queryClient}>
-        <BrowserRouter>
-          <AuthProvider>
-            <App />
-          </AuthProvider>
-        </BrowserRouter>
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);

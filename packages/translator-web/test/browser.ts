@@ -5,8 +5,14 @@ import type { Page } from 'playwright-core';
 import { screenshotsIn } from '@app/server-kit/testing/chromium';
 import { ensureViteBuild } from '@app/server-kit/testing/vite-build';
 
-export { collectErrors, launchChromium, newPage, PHONE } from '@app/server-kit/testing/chromium';
-export { serveSite } from '../../page-client/test/browser.ts';
+export {
+  closeChromium,
+  collectErrors,
+  launchChromium,
+  newPage,
+  PHONE,
+} from '@app/server-kit/testing/chromium';
+export { serveSite } from '@app/page-client/testing';
 
 export const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const distDir = join(packageDir, 'dist');

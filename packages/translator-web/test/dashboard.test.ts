@@ -6,9 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
-import { startHarness, type Harness } from '../../translator/test/helpers.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '@app/fakes/openai';
+import { startHarness, type Harness } from '@app/translator/testing';
 import {
+  closeChromium,
   collectErrors,
   distDir,
   ensureBuilt,
@@ -78,7 +79,7 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await closeChromium(browser);
     await site?.close();
     await harness?.stop();
     await fake?.close();

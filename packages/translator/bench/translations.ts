@@ -11,12 +11,16 @@
  * 2. POST /api/textnodes with 200 keys: requests/s on SQLite, and on PostgreSQL when TEST_DATABASE_URL is set.
  * 3. An AI job of 2,000 phrases against the fake provider answering each call after 100 ms (goal < 10 s).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import { createTestDatabase, type TestDatabase } from '@app/server-kit/testing';
-import { startFakeOpenAI } from '../../fakes/src/openai/index.ts';
+import {
+  createTestDatabase,
+  startBenchServer,
+  type BenchProcess,
+  type TestDatabase,
+} from '@app/server-kit/testing';
+import { startFakeOpenAI } from '@app/fakes/openai';
 import { buildTranslator } from '../src/app.ts';
 import { api, benchConfig, seedPhrases, word } from './fixtures/setup.ts';
 
@@ -46,64 +50,27 @@ async function load(
   return result;
 }
 
-interface Child {
-  process: ChildProcess;
-  next(type: string): Promise<Record<string, unknown>>;
-}
-
-function spawnServer(role: 'translator' | 'bare' | 'kit' | 'fastify'): Child {
-  const child = fork(fileURLToPath(new URL('./fixtures/delivery-server.ts', import.meta.url)), [role], {
-    execArgv: ['--conditions=source', '--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const waiting: { type: string; resolve: (message: Record<string, unknown>) => void }[] = [];
-  child.on('message', (message: Record<string, unknown>) => {
-    const index = waiting.findIndex((w) => w.type === message.type);
-    if (index >= 0) waiting.splice(index, 1)[0]!.resolve(message);
-  });
-  return {
-    process: child,
-    next: (type) => new Promise((resolve) => waiting.push({ type, resolve })),
-  };
-}
-
-async function cpuMicros(child: Child): Promise<number> {
-  const reply = child.next('cpu');
-  child.process.send({ type: 'cpu' });
-  const { usage } = (await reply) as { usage: NodeJS.CpuUsage };
-  return usage.user + usage.system;
-}
+const FIXTURE = fileURLToPath(new URL('./fixtures/delivery-server.ts', import.meta.url));
 
 /** Requests/s and server CPU µs per request for one run against one server process. */
-async function measure(child: Child, url: string, headers: Record<string, string>) {
-  const before = await cpuMicros(child);
+async function measure(child: BenchProcess, url: string, headers: Record<string, string>) {
+  const before = await child.cpuMicros();
   const result = await load(url, headers);
-  const cpu = (await cpuMicros(child)) - before;
+  const cpu = (await child.cpuMicros()) - before;
   return { rps: result.requests.average, cpuPerRequest: cpu / Math.max(1, result.requests.total) };
 }
 
 async function deliveryBench() {
-  const ours = spawnServer('translator');
-  const { url, key } = (await ours.next('ready')) as { url: string; key: string };
+  const ours = await startBenchServer(FIXTURE, 'translator');
+  const { url, key } = ours as { url: string; key: string };
   const probe = await fetch(url, { headers: { 'x-api-key': key } });
   const plain = Buffer.from(await probe.arrayBuffer());
   const etag = probe.headers.get('etag')!;
   const gzip = gzipSync(plain, { level: 6 });
-  const start = async (role: 'bare' | 'kit' | 'fastify') => {
-    const child = spawnServer(role);
-    await child.next('waiting');
-    const ready = child.next('ready');
-    child.process.send({
-      type: 'bytes',
-      plain: plain.toString('base64'),
-      gzip: gzip.toString('base64'),
-      etag,
-    });
-    return { child, url: ((await ready) as { url: string }).url };
-  };
-  const { child: bare, url: bareUrl } = await start('bare');
-  const { child: kit, url: kitUrl } = await start('kit');
-  const { child: plainFastify, url: fastifyUrl } = await start('fastify');
+  const standIn = { type: 'bytes', plain: plain.toString('base64'), gzip: gzip.toString('base64'), etag };
+  const bare = await startBenchServer(FIXTURE, 'bare', { standIn });
+  const kit = await startBenchServer(FIXTURE, 'kit', { standIn });
+  const plainFastify = await startBenchServer(FIXTURE, 'fastify', { standIn });
 
   console.log(
     `\n1. GET /api/translations?lang=fr — 2,000 approved phrases, ${fmt(plain.length)} bytes (${fmt(gzip.length)} gzip)`,
@@ -123,9 +90,9 @@ async function deliveryBench() {
     };
     for (let round = 0; round < ROUNDS; round++) {
       runs.ours.push(await measure(ours, url, { 'x-api-key': key, ...headers }));
-      runs.bare.push(await measure(bare, bareUrl, { 'x-api-key': key, ...headers }));
-      runs.kit.push(await measure(kit, kitUrl, { 'x-api-key': key, ...headers }));
-      runs.fastify.push(await measure(plainFastify, fastifyUrl, { 'x-api-key': key, ...headers }));
+      runs.bare.push(await measure(bare, bare.url, { 'x-api-key': key, ...headers }));
+      runs.kit.push(await measure(kit, kit.url, { 'x-api-key': key, ...headers }));
+      runs.fastify.push(await measure(plainFastify, plainFastify.url, { 'x-api-key': key, ...headers }));
     }
     const rps = (name: keyof typeof runs) => median(runs[name].map((r) => r.rps));
     const cpu = (name: keyof typeof runs) => median(runs[name].map((r) => r.cpuPerRequest));
@@ -144,11 +111,7 @@ async function deliveryBench() {
   console.log(
     `   304 (If-None-Match): translator ${fmt(notModified.rps)} req/s, ${notModified.cpuPerRequest.toFixed(0)} µs CPU per request`,
   );
-  for (const child of [ours, bare, kit, plainFastify]) {
-    const exited = new Promise((resolve) => child.process.once('exit', resolve));
-    child.process.send({ type: 'stop' });
-    await exited;
-  }
+  for (const child of [ours, bare, kit, plainFastify]) await child.stop();
 }
 
 async function textnodesBench(database: TestDatabase, label: string) {

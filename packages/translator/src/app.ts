@@ -31,6 +31,7 @@ import { analyticsRoutes } from './routes/analytics.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { pageClientRoutes } from './routes/page-client.ts';
 import { JobRunner } from './ai/job-runner.ts';
+import { AiJobsRepository } from './ai/ai-jobs-repository.ts';
 import { TranslatorMetrics } from './observability/metrics.ts';
 import { routeErrors } from './http/route-errors.ts';
 import { metricsRoutes } from './routes/metrics.ts';
@@ -110,7 +111,13 @@ export async function buildTranslator(
   if (options.extend) await options.extend(app);
 
   const workers = options.workers ?? true;
-  const runner = new JobRunner(ctx, services.projects, services.prompts, services.changed);
+  const runner = new JobRunner(
+    ctx,
+    new AiJobsRepository(ctx.db),
+    services.projects,
+    services.prompts,
+    services.changed,
+  );
   if (workers) {
     services.aiJobs.onChange = () => runner.kick();
     runner.start();

@@ -9,6 +9,9 @@ export type ChangeKind = 'keys' | 'data';
 
 type Handler = (projectId: number | undefined) => void;
 
+/** What a service that caches or announces needs of the changes: subscribing and announcing. */
+export type ChangeFeed = Pick<ProjectChanges, 'on' | 'announce'>;
+
 /**
  * Announces changes to the caches of every translator process: applied here at once, and on PostgreSQL
  * sent with NOTIFY (payload `<process>:<kind>:<project>`) to the other processes, whose LISTEN connection

@@ -1,11 +1,17 @@
 import type { TranslatorContext } from './context.ts';
 import { ProjectChanges } from './changes.ts';
 import { ProjectsService } from './projects/projects-service.ts';
+import { ProjectsRepository } from './projects/projects-repository.ts';
 import { PhrasesService } from './phrases/phrases-service.ts';
+import { PhrasesRepository } from './phrases/phrases-repository.ts';
 import { TranslationsService } from './translations/translations-service.ts';
+import { TranslationsRepository } from './translations/translations-repository.ts';
 import { PromptsService } from './ai/prompts-service.ts';
+import { PromptsRepository } from './ai/prompts-repository.ts';
 import { AiJobsService } from './ai/jobs-service.ts';
+import { AiJobsRepository } from './ai/ai-jobs-repository.ts';
 import { AnalyticsService } from './analytics/analytics-service.ts';
+import { AnalyticsRepository } from './analytics/analytics-repository.ts';
 import { BackupsService } from './backups/backups-service.ts';
 
 /**
@@ -15,13 +21,14 @@ import { BackupsService } from './backups/backups-service.ts';
 export function createServices(ctx: TranslatorContext) {
   const changes = new ProjectChanges(ctx.db, ctx.dialect, ctx.config.databaseSchema, ctx.log);
   const changed = (projectId: number) => changes.announce('data', projectId);
-  const translations = new TranslationsService(ctx, changes);
-  const projects = new ProjectsService(ctx, changes);
-  const phrases = new PhrasesService(ctx, changed);
-  const prompts = new PromptsService(ctx);
-  const aiJobs = new AiJobsService(ctx, projects, phrases, prompts);
-  const analytics = new AnalyticsService(ctx);
-  const backups = new BackupsService(ctx);
+  const projectsRepository = new ProjectsRepository(ctx.db);
+  const translations = new TranslationsService(ctx, new TranslationsRepository(ctx.db), changes);
+  const projects = new ProjectsService(ctx, projectsRepository, changes);
+  const phrases = new PhrasesService(new PhrasesRepository(ctx.db), changed);
+  const prompts = new PromptsService(new PromptsRepository(ctx.db));
+  const aiJobs = new AiJobsService(ctx, new AiJobsRepository(ctx.db), projects, phrases, prompts);
+  const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db));
+  const backups = new BackupsService(ctx, projectsRepository);
   return { projects, phrases, translations, prompts, aiJobs, analytics, backups, changes, changed };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultBehaviour, startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
+import { defaultBehaviour, startFakeOpenAI, type FakeOpenAI } from '@app/fakes/openai';
 import { startHarness, type Harness } from './helpers.ts';
 
 let h: Harness;

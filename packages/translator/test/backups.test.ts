@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
-import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '@app/fakes/openai';
 import { buildTranslator } from '../src/app.ts';
 import { restoreSnapshot } from '../src/backups/restore.ts';
 import { startHarness, testConfig, type Harness } from './helpers.ts';
@@ -297,7 +297,7 @@ describe('backups', () => {
       alter table projects drop column page_key;
       alter table projects drop column full_key_origin;
       alter table projects drop column full_key_origin_at;
-      delete from translator_migration where name = '002_page_keys';`);
+      delete from translator_migration where name > '001_initial';`);
     old.close();
     const before = (await h.client.get('/api/translations/all?lang=fr')).body;
     const restored = await restoreSnapshot(h.translator.ctx, file, { replace: true });

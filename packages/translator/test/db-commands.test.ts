@@ -10,8 +10,6 @@ const letters = (i: number): string =>
 dbCommandsSuite({
   command: 'translator',
   main: new URL('../src/main.ts', import.meta.url).pathname,
-  urlVariable: 'TRANSLATOR_DATABASE_URL',
-  portVariable: 'TRANSLATOR_PORT',
   migrations: Object.keys(translatorMigrations('sqlite')),
   readyText: 'Translator: http',
   table: 'phrases',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../fakes/src/openai/index.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '@app/fakes/openai';
 
 interface Completion {
   object: string;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 /** Runs a program with arguments (never through a shell); rejects with its output on failure. */
 export function run(file: string, args: string[], timeoutMs = 30_000): Promise<string> {
@@ -22,6 +22,11 @@ export async function systemdActive(unit: string): Promise<boolean> {
   }
 }
 
+/** The main process systemd tracks for an active unit. */
+export async function mainPid(unit: string): Promise<number | undefined> {
+  return Number(await run('systemctl', ['show', '-p', 'MainPID', '--value', unit], 5_000)) || undefined;
+}
+
 export async function pidFrom(file: string): Promise<number | undefined> {
   const text = await readFile(file, 'utf8').catch(() => '');
   const pid = Number.parseInt(text.trim(), 10);
@@ -32,6 +37,19 @@ export async function pidFrom(file: string): Promise<number | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** The processes whose parent is `pid`, from /proc. */
+export async function childrenOf(pid: number): Promise<Set<number>> {
+  const entries = (await readdir('/proc')).filter((entry) => /^\d+$/.test(entry));
+  const parents = await Promise.all(
+    entries.map(async (entry) => {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+      // "pid (command) state ppid …", where the command may hold spaces and parentheses.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    }),
+  );
+  return new Set(entries.filter((_, index) => parents[index] === pid).map(Number));
 }
 
 export async function signal(pidFile: string, name: NodeJS.Signals) {

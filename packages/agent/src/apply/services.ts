@@ -5,7 +5,8 @@ import { renderNginxHttp, renderNginxStream } from '../render/nginx.ts';
 import type { Snapshot } from '../snapshot.ts';
 import { proxyProblems, siteProblems } from '../snapshot-check.ts';
 import type { FileContent } from './files.ts';
-import { pidFrom, run, signal, sleep, systemdActive } from './process.ts';
+import { confirmedReload } from './nginx-reload.ts';
+import { mainPid, pidFrom, run, signal, sleep, systemdActive } from './process.ts';
 
 /** A service the agent keeps in step with the snapshot: its files, its own check, its reload. */
 export interface ManagedService {
@@ -49,8 +50,12 @@ export function nginxService(config: AgentConfig['nginx']): ManagedService {
       await run(config.bin, ['-t', '-q', '-c', config.mainConf]);
     },
     reload: async () => {
-      if (await systemdActive(config.unit)) await run('systemctl', ['reload', config.unit]);
-      else await signal(config.pidFile, 'SIGHUP');
+      const systemd = await systemdActive(config.unit);
+      const master = systemd ? await mainPid(config.unit) : await pidFrom(config.pidFile);
+      if (!master) throw new Error(`no running nginx master (${systemd ? config.unit : config.pidFile})`);
+      await confirmedReload(master, () =>
+        systemd ? run('systemctl', ['reload', config.unit]) : process.kill(master, 'SIGHUP'),
+      );
     },
     state: () => stateOf(config.unit, config.pidFile),
   };

@@ -4,11 +4,12 @@ import { Router } from '../shared/router.ts';
 import { FakeHttpError, jsonReply } from '../shared/types.ts';
 import type { FakeReply, FakeRequest } from '../shared/types.ts';
 import { ContainerStore } from './containers.ts';
-import type { DockerContainer } from './containers.ts';
+import type { DockerContainer, Ulimit } from './containers.ts';
 import { compareVersions, goArch } from './format.ts';
 import { ImageStore } from './images.ts';
 import type { DockerImage, ImageSpec } from './images.ts';
 import { registerContainerRoutes, registerImageRoutes, registerSystemRoutes } from './routes.ts';
+import { registerNetworkRoutes } from './network-routes.ts';
 
 export interface DockerFakeOptions extends FakeServerOptions {
   /** Also listen on this unix socket path (like `/var/run/docker.sock`). */
@@ -29,6 +30,10 @@ export interface DockerFakeOptions extends FakeServerOptions {
    * Pulled images are of the host's architecture.
    */
   architecture?: string;
+  /** The host's CPUs (`/info` `NCPU`, default 8): Docker refuses a container `NanoCpus` above them. */
+  cpus?: number;
+  /** The daemon's default ulimits (`default-ulimits`, `default_ulimits`), shown in every container's inspect. */
+  ulimits?: Ulimit[];
 }
 
 /** A Docker Engine API fake (also Podman's Docker-compatible API), over TCP and a unix socket. */
@@ -54,6 +59,8 @@ export class DockerFake extends FakeServer {
       gpu: options.gpu ?? false,
       defaultNetwork: this.podman ? 'podman' : 'bridge',
       podman: this.podman,
+      cpus: options.cpus ?? 8,
+      ulimits: options.ulimits ?? [],
     });
     const ctx = {
       images: this.images,
@@ -68,6 +75,7 @@ export class DockerFake extends FakeServer {
     registerSystemRoutes(this.router, ctx);
     registerImageRoutes(this.router, ctx);
     registerContainerRoutes(this.router, ctx);
+    registerNetworkRoutes(this.router, ctx);
   }
 
   /** `unix://<socketPath>` when listening on a socket, else `tcp://127.0.0.1:<port>`. */

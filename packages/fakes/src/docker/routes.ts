@@ -4,7 +4,7 @@ import { parseJsonBody } from '../shared/ids.ts';
 import { emptyReply, FakeHttpError, jsonReply } from '../shared/types.ts';
 import type { FakeRequest } from '../shared/types.ts';
 import type { ContainerStore } from './containers.ts';
-import { goArch, kernelFlavour, muxFrame, queryBool } from './format.ts';
+import { compareVersions, goArch, kernelFlavour, muxFrame, queryBool } from './format.ts';
 import { inspectImage } from './images.ts';
 import type { ImageStore } from './images.ts';
 import { inspectContainer, listContainer, matchesFilters, parseFilters } from './views.ts';
@@ -22,7 +22,8 @@ export interface DockerRouteContext {
   versionOf: (req: FakeRequest) => string;
 }
 
-function jsonBody(req: FakeRequest): Record<string, unknown> {
+/** The body as JSON; malformed JSON is refused with `malformedStatus` (500 on Podman and Docker < 23). */
+export function jsonBody(req: FakeRequest, malformedStatus = 400): Record<string, unknown> {
   if (!req.body.length) return {};
   const type = String(req.headers['content-type'] ?? '')
     .split(';')[0]!
@@ -32,7 +33,7 @@ function jsonBody(req: FakeRequest): Record<string, unknown> {
   }
   const parsed = parseJsonBody(req.body);
   if (!parsed || typeof parsed.value !== 'object' || parsed.value === null) {
-    throw new FakeHttpError(400, 'invalid JSON: invalid character in request body');
+    throw new FakeHttpError(malformedStatus, 'invalid JSON: invalid character in request body');
   }
   return parsed.value as Record<string, unknown>;
 }
@@ -107,7 +108,7 @@ export function registerSystemRoutes(router: Router, ctx: DockerRouteContext): v
       Images: ctx.images.local.size,
       Driver: 'overlay2',
       DockerRootDir: '/var/lib/docker',
-      NCPU: 8,
+      NCPU: ctx.containers.options.cpus,
       MemTotal: 33_554_432_000,
       OperatingSystem: 'Debian GNU/Linux 12 (bookworm)',
       OSType: 'linux',
@@ -153,8 +154,20 @@ export function registerImageRoutes(router: Router, ctx: DockerRouteContext): vo
   router.post('/images/create', (req) => {
     const fromImage = req.query.get('fromImage');
     if (!fromImage) throw new FakeHttpError(400, 'invalid reference format');
-    const stream = ctx.images.pull(fromImage, req.query.get('tag') || undefined);
-    return { status: 200, headers: { 'content-type': 'application/json' }, body: stream };
+    const json = { 'content-type': 'application/json' };
+    try {
+      const stream = ctx.images.pull(fromImage, req.query.get('tag') || undefined);
+      return { status: 200, headers: json, body: stream };
+    } catch (error) {
+      // Podman answers 200 before it has looked, and says in the stream that there is no such image.
+      if (!(ctx.podman && error instanceof FakeHttpError && error.status === 404)) throw error;
+      const message = error.message;
+      return {
+        status: 200,
+        headers: json,
+        body: `${JSON.stringify({ error: message, errorDetail: { message } })}\n`,
+      };
+    }
   });
   router.get('/images/:name*/json', (req) => jsonReply(200, inspectImage(ctx.images.get(req.params.name!))));
 }
@@ -163,9 +176,17 @@ export function registerImageRoutes(router: Router, ctx: DockerRouteContext): vo
 export function registerContainerRoutes(router: Router, ctx: DockerRouteContext): void {
   const store = ctx.containers;
   router.post('/containers/create', (req) => {
-    const c = store.create(req.query.get('name'), jsonBody(req), ctx.versionOf(req));
+    const version = ctx.versionOf(req);
+    const malformed = ctx.podman || compareVersions(version, '1.42') < 0 ? 500 : 400;
+    const c = store.create(req.query.get('name'), jsonBody(req, malformed), version);
     return jsonReply(201, { Id: c.id, Warnings: [] });
   });
+  if (!ctx.podman) {
+    router.post('/containers/:id/update', (req) => {
+      store.update(store.find(req.params.id!), jsonBody(req));
+      return jsonReply(200, { Warnings: null });
+    });
+  }
   router.get('/containers/json', (req) => {
     const filters = parseFilters(req.query.get('filters'));
     const all = queryBool(req.query.get('all'));
@@ -194,6 +215,12 @@ export function registerContainerRoutes(router: Router, ctx: DockerRouteContext)
     const c = store.find(req.params.id!);
     store.stop(c);
     store.start(c);
+    return emptyReply(204);
+  });
+  router.post('/containers/:id/rename', (req) => {
+    const name = req.query.get('name');
+    if (!name) throw new FakeHttpError(400, 'Neither old nor new names may be empty');
+    store.rename(store.find(req.params.id!), name);
     return emptyReply(204);
   });
   router.delete('/containers/:id', (req) => {

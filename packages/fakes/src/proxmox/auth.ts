@@ -15,7 +15,7 @@ const TICKET_LIFETIME_S = 2 * 60 * 60;
 
 /** API tokens, user passwords, tickets and CSRF tokens, as pve-access-control checks them. */
 export class PveAuth {
-  private readonly secret = randomBytes(32);
+  private secret = randomBytes(32);
   /** `user@realm!tokenid` → secret */
   readonly tokens = new Map<string, string>();
   /** `user@realm` → password */
@@ -30,6 +30,11 @@ export class PveAuth {
 
   addUser(userid: string, password: string): void {
     this.users.set(userid, password);
+  }
+
+  /** Tickets and CSRF tokens issued so far stop working (as when the cluster's auth key is replaced). */
+  revokeTickets(): void {
+    this.secret = randomBytes(32);
   }
 
   /** `POST /access/ticket`: password or a valid ticket (renewal). */

@@ -1,6 +1,6 @@
 import type { FakeReply, FakeRequest } from '../shared/types.ts';
 import type { AuthIdentity, PveAuth } from './auth.ts';
-import { paramError, unreachableNodeError } from './errors.ts';
+import { unreachableNodeError } from './errors.ts';
 import type { OciTemplateConfig } from './lxc-create.ts';
 import type { PveNode, PveState } from './state.ts';
 import type { TaskRunner } from './tasks.ts';
@@ -19,6 +19,8 @@ export interface PveContext {
   /** PVE 9.1+: OCI templates, `env`, `entrypoint`, `oci-registry-pull`. */
   oci: boolean;
   identities: WeakMap<FakeRequest, AuthIdentity>;
+  /** The request's parameters, checked against the PVE API schema and typed (numbers for integers and booleans). */
+  params: (req: FakeRequest) => Record<string, string | number>;
 }
 
 export function identity(ctx: PveContext, req: FakeRequest): AuthIdentity {
@@ -38,10 +40,4 @@ export function ok(data: unknown, extra: Record<string, unknown> = {}): FakeRepl
     headers: { 'content-type': 'application/json;charset=UTF-8' },
     body: JSON.stringify({ data: data ?? null, ...extra }),
   };
-}
-
-export function vmidParam(req: FakeRequest): number {
-  const raw = req.params.vmid!;
-  if (!/^\d+$/.test(raw)) throw paramError({ vmid: `type check ('integer') failed - got '${raw}'` });
-  return Number(raw);
 }

@@ -15,6 +15,8 @@ import { normaliseNet } from './lxc-options.ts';
 import { registerClusterRoutes } from './routes-cluster.ts';
 import { registerLxcRoutes } from './routes-lxc.ts';
 import { registerNodeRoutes } from './routes-node.ts';
+import { SchemaCheck } from './schema-check.ts';
+import type { SchemaViolation } from './schema/violations.ts';
 import { PveState } from './state.ts';
 import type { ConfigValue, NodeInit, PveContainer } from './state.ts';
 import { TaskRunner } from './tasks.ts';
@@ -55,6 +57,7 @@ export class ProxmoxFake extends FakeServer {
   protected readonly router = new Router();
   private readonly identities = new WeakMap<FakeRequest, AuthIdentity>();
   private readonly withMessage: boolean;
+  private readonly schema: SchemaCheck;
   /** SHA-256 fingerprint of the certificate served with `tls` (`AA:BB:…`, as `/nodes` shows it). */
   readonly fingerprint: string;
 
@@ -62,6 +65,7 @@ export class ProxmoxFake extends FakeServer {
     super(options);
     this.tasks = new TaskRunner(options.taskDurationMs ?? 100);
     this.withMessage = options.errorMessageInBody ?? true;
+    this.schema = new SchemaCheck();
     const version = options.version ?? '9.1.2';
     for (const node of options.nodes ?? ['pve'])
       this.addNode(typeof node === 'string' ? { name: node } : node);
@@ -82,6 +86,7 @@ export class ProxmoxFake extends FakeServer {
       oci: Number(version.split('.')[0]) * 100 + Number(version.split('.')[1]) >= 901,
       identities: this.identities,
       fingerprint: this.fingerprint,
+      params: (req) => this.schema.params(req),
     };
     registerClusterRoutes(this.router, ctx);
     registerNodeRoutes(this.router, ctx);
@@ -164,13 +169,34 @@ export class ProxmoxFake extends FakeServer {
     return { server: 'pve-api-daemon/3.0', 'cache-control': 'max-age=0', pragma: 'no-cache' };
   }
 
+  /** Requests the schema refused and answers outside its `returns`, since the last `takeViolations`. */
+  get violations(): readonly SchemaViolation[] {
+    return this.schema.violations;
+  }
+
+  /** Takes them (a test that sends a refused request on purpose; the test guard takes the rest). */
+  takeViolations(): SchemaViolation[] {
+    return this.schema.take();
+  }
+
   protected override beforeRoute(req: FakeRequest): void {
     // pve-http-server looks the handler up before authenticating: unknown paths are 501 even without auth.
-    if (!req.path.startsWith(`${API}/`) || !this.router.match(req.method, req.path)) throw this.notFound(req);
+    const endpoint = this.schema.endpoint(req);
+    if (!endpoint || !this.router.match(req.method, req.path)) throw this.notFound(req);
     const open = req.method === 'POST' && req.path === `${API}/access/ticket`;
     const hasToken = String(req.headers.authorization ?? '').startsWith('PVEAPIToken');
-    if (open && !hasToken) return;
-    this.identities.set(req, this.auth.authenticate(req));
+    if (!open || hasToken) this.identities.set(req, this.auth.authenticate(req));
+    this.schema.enforce(req);
+  }
+
+  /** Every request is held to the schema, those an injected failure or reply answers too. */
+  protected override observe(req: FakeRequest): void {
+    this.schema.inspect(req);
+  }
+
+  protected override afterRoute(req: FakeRequest, reply: FakeReply): FakeReply {
+    this.schema.checkAnswer(req, reply);
+    return reply;
   }
 
   protected override notFound(req: FakeRequest): FakeHttpError {

@@ -3,14 +3,13 @@ import type { AuthIdentity } from './auth.ts';
 import { paramError, pveError } from './errors.ts';
 import {
   checkRootOnlyOptions,
-  CREATE_SCHEMA,
   detectOstype,
   normaliseNet,
   normaliseTags,
   rejectNewOptions,
 } from './lxc-options.ts';
-import { formatPropertyString, parsePropertyString, validateParams } from './params.ts';
-import type { ConfigValue, PveContainer, PveNode, PveState } from './state.ts';
+import { formatPropertyString, parsePropertyString } from './params.ts';
+import type { ConfigValue, PveContainer, PveNode, PveState, PveStorage } from './state.ts';
 import type { TaskWork } from './tasks.ts';
 
 /** OCI image data recorded for an OCI-archive template (PVE 9.1+). */
@@ -51,14 +50,12 @@ export interface CreatePlan {
 export function planCreate(
   state: PveState,
   node: PveNode,
-  values: Record<string, string>,
+  params: Record<string, string | number>,
   auth: AuthIdentity,
   ociTemplates: Map<string, OciTemplateConfig> | undefined,
 ): CreatePlan {
-  rejectNewOptions(values, ociTemplates !== undefined);
-  const params = validateParams(values, CREATE_SCHEMA, ['vmid', 'ostemplate']);
+  rejectNewOptions(params, ociTemplates !== undefined);
   const vmid = params.vmid as number;
-  if (vmid < 100 || vmid > 999_999_999) throw paramError({ vmid: `value must have a minimum value of 100` });
   const existing = state.containers.get(vmid);
   if (existing) throw pveError(500, `CT ${vmid} already exists on node '${existing.node}'`);
   const ostemplate = String(params.ostemplate);
@@ -107,6 +104,7 @@ export function planCreate(
     lines: createLog(vmid, storage.type, rootSize, ostemplate, String(config.hostname), !!oci),
     run: () => {
       if (!template) throw new Error(`volume '${ostemplate}' does not exist`);
+      checkRoom(storage, diskName, rootSize);
       state.addVolume(node, rootStorage, {
         name: diskName,
         content: 'rootdir',
@@ -122,6 +120,19 @@ export function planCreate(
     },
   };
   return { container, work, start: params.start === 1 };
+}
+
+const EXTENT = 4 * 1024 ** 2;
+
+/** A thick LVM storage allocates the whole volume up front (thin pools and directories over-commit). */
+function checkRoom(storage: PveStorage, diskName: string, sizeGiB: number) {
+  const free = storage.total - storage.used;
+  const needed = sizeGiB * 1024 ** 3;
+  if (storage.type !== 'lvm' || needed <= free) return;
+  throw new Error(
+    `lvcreate 'pve/${diskName}' error:   Volume group "pve" has insufficient free space ` +
+      `(${Math.floor(free / EXTENT)} extents): ${Math.ceil(needed / EXTENT)} required.`,
+  );
 }
 
 function rootVolume(volume: string, defaultStorage: string): [string, number] {

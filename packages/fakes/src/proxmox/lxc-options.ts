@@ -2,69 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuthIdentity } from './auth.ts';
 import { paramError, permissionError } from './errors.ts';
 import { formatPropertyString, parsePropertyString } from './params.ts';
-import type { ParamSchema } from './params.ts';
 import type { ConfigValue } from './state.ts';
-
-/** Options of `pct.conf(5)` the fake knows, with their API types. */
-export const CONFIG_SCHEMA: ParamSchema = {
-  arch: 'string',
-  cmode: 'string',
-  console: 'boolean',
-  cores: 'integer',
-  cpulimit: 'number',
-  cpuunits: 'integer',
-  description: 'string',
-  'dev\\d+': 'string',
-  entrypoint: 'string',
-  env: 'string',
-  features: 'string',
-  hookscript: 'string',
-  hostname: 'string',
-  lock: 'string',
-  memory: 'integer',
-  'mp\\d+': 'string',
-  nameserver: 'string',
-  'net\\d+': 'string',
-  onboot: 'boolean',
-  ostype: 'string',
-  protection: 'boolean',
-  rootfs: 'string',
-  searchdomain: 'string',
-  startup: 'string',
-  swap: 'integer',
-  tags: 'string',
-  template: 'boolean',
-  timezone: 'string',
-  tty: 'integer',
-  unprivileged: 'boolean',
-};
-
-export const CREATE_SCHEMA: ParamSchema = {
-  ...CONFIG_SCHEMA,
-  vmid: 'integer',
-  node: 'string',
-  ostemplate: 'string',
-  storage: 'string',
-  password: 'string',
-  'ssh-public-keys': 'string',
-  start: 'boolean',
-  force: 'boolean',
-  restore: 'boolean',
-  unique: 'boolean',
-  'ignore-unpack-errors': 'boolean',
-  bwlimit: 'number',
-  pool: 'string',
-  'ha-managed': 'boolean',
-};
-
-export const UPDATE_SCHEMA: ParamSchema = {
-  ...CONFIG_SCHEMA,
-  node: 'string',
-  vmid: 'integer',
-  delete: 'string',
-  revert: 'string',
-  digest: 'string',
-};
 
 /** Applied at once or hot-plugged on a running CT; everything else waits for the next start. */
 export const HOT_OPTIONS = new Set([
@@ -92,7 +30,7 @@ export function randomMac(): string {
 }
 
 /** `env` and `entrypoint` exist from PVE 9.1 on; older versions reject them as unknown. */
-export function rejectNewOptions(values: Record<string, string>, oci: boolean): void {
+export function rejectNewOptions(values: Record<string, unknown>, oci: boolean): void {
   if (oci) return;
   const errors: Record<string, string> = {};
   for (const name of ['env', 'entrypoint']) {

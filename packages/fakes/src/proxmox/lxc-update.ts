@@ -1,34 +1,34 @@
 import type { AuthIdentity } from './auth.ts';
 import { paramError, pveError } from './errors.ts';
 import {
-  CONFIG_SCHEMA,
   checkRootOnlyOptions,
   isHotOption,
   rejectNewOptions,
   normaliseNet,
   normaliseTags,
-  UPDATE_SCHEMA,
 } from './lxc-options.ts';
-import { validateParams } from './params.ts';
+import { parametersOf } from './schema/api-schema.ts';
+import { propertyOf } from './schema/check-param.ts';
 import { configDigest } from './state.ts';
 import type { PveContainer } from './state.ts';
 
 const REQUIRED = new Set(['memory', 'rootfs', 'ostype']);
+const UPDATE_PARAMETERS = parametersOf('/nodes/{node}/lxc/{vmid}/config', 'PUT');
+const NOT_OPTIONS = new Set(['node', 'vmid', 'delete', 'revert', 'digest']);
 
+/** A `pct.conf(5)` option PUT config may set (and so delete or revert). */
 function knownOption(name: string): boolean {
-  if (CONFIG_SCHEMA[name]) return true;
-  return Object.keys(CONFIG_SCHEMA).some((p) => p.includes('\\') && new RegExp(`^${p}$`).test(name));
+  return !NOT_OPTIONS.has(name) && propertyOf(UPDATE_PARAMETERS, name) !== undefined;
 }
 
 /** `PUT /nodes/{node}/lxc/{vmid}/config`, synchronous, as pve-container's update_pct_config. */
 export function updateConfig(
   ct: PveContainer,
-  values: Record<string, string>,
+  params: Record<string, string | number>,
   auth: AuthIdentity,
   oci: boolean,
 ): void {
-  rejectNewOptions(values, oci);
-  const params = validateParams(values, UPDATE_SCHEMA);
+  rejectNewOptions(params, oci);
   const { node: _n, vmid: _v, delete: del, revert, digest, ...options } = params;
   const deletions = String(del ?? '')
     .split(/[,;\s]+/)

@@ -2,7 +2,6 @@ import type { Router } from '../shared/router.ts';
 import { API, ok } from './context.ts';
 import type { PveContext } from './context.ts';
 import { paramError, permissionError } from './errors.ts';
-import { collectParams, validateParams } from './params.ts';
 import type { PveContainer, PveNode } from './state.ts';
 
 const GiB = 1024 ** 3;
@@ -13,20 +12,7 @@ export function registerClusterRoutes(router: Router, ctx: PveContext): void {
     if (ctx.identities.get(req)?.tokenid) {
       throw permissionError(`URI '/access/ticket' not available with API token, need proper ticket.`);
     }
-    const params = validateParams(
-      collectParams(req).values,
-      {
-        username: 'string',
-        password: 'string',
-        realm: 'string',
-        otp: 'string',
-        'tfa-challenge': 'string',
-        'new-format': 'boolean',
-        path: 'string',
-        privs: 'string',
-      },
-      ['username', 'password'],
-    );
+    const params = ctx.params(req);
     const { user, ticket, csrf } = ctx.auth.login(
       String(params.username),
       String(params.password),
@@ -75,7 +61,7 @@ export function registerClusterRoutes(router: Router, ctx: PveContext): void {
   });
 
   router.get(`${API}/cluster/nextid`, (req) => {
-    const { vmid } = validateParams(collectParams(req).values, { vmid: 'integer' });
+    const { vmid } = ctx.params(req);
     if (vmid === undefined) return ok(String(ctx.state.nextId()));
     if (ctx.state.containers.has(Number(vmid))) throw paramError({ vmid: `VM ${vmid} already exists` });
     return ok(String(vmid));

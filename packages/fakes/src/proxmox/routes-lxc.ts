@@ -1,11 +1,11 @@
 import type { Router } from '../shared/router.ts';
 import type { FakeRequest } from '../shared/types.ts';
-import { API, identity, ok, onlineNode, vmidParam } from './context.ts';
+import { API, identity, ok, onlineNode } from './context.ts';
 import type { PveContext } from './context.ts';
 import { pveError } from './errors.ts';
 import { planCreate } from './lxc-create.ts';
+import { planResize } from './lxc-resize.ts';
 import { updateConfig } from './lxc-update.ts';
-import { collectParams, validateParams } from './params.ts';
 import { configDigest } from './state.ts';
 import type { PveContainer } from './state.ts';
 import type { TaskWork } from './tasks.ts';
@@ -17,7 +17,7 @@ const LXC = `${API}/nodes/:node/lxc`;
 export function registerLxcRoutes(router: Router, ctx: PveContext): void {
   const containerOf = (req: FakeRequest): PveContainer => {
     onlineNode(ctx, req);
-    return ctx.state.container(req.params.node!, vmidParam(req));
+    return ctx.state.container(req.params.node!, Number(ctx.params(req).vmid));
   };
   const runTask = (req: FakeRequest, type: string, id: number, work: TaskWork) => {
     const { user, tokenid } = identity(ctx, req);
@@ -40,7 +40,7 @@ export function registerLxcRoutes(router: Router, ctx: PveContext): void {
     const plan = planCreate(
       ctx.state,
       node,
-      collectParams(req).values,
+      ctx.params(req),
       identity(ctx, req),
       ctx.oci ? ctx.ociTemplates : undefined,
     );
@@ -77,12 +77,7 @@ export function registerLxcRoutes(router: Router, ctx: PveContext): void {
 
   router.get(`${LXC}/:vmid/config`, (req) => {
     const ct = containerOf(req);
-    const { current } = validateParams(collectParams(req).values, {
-      current: 'boolean',
-      snapshot: 'string',
-      node: 'string',
-      vmid: 'integer',
-    });
+    const { current } = ctx.params(req);
     const config = current === 1 ? { ...ct.config } : { ...ct.config, ...ct.pending };
     for (const key of Object.keys(config)) if (config[key] === '') delete config[key];
     if (ct.lock) config.lock = ct.lock;
@@ -121,8 +116,14 @@ export function registerLxcRoutes(router: Router, ctx: PveContext): void {
 
   router.put(`${LXC}/:vmid/config`, (req) => {
     const ct = containerOf(req);
-    updateConfig(ct, collectParams(req).values, identity(ctx, req), ctx.oci);
+    updateConfig(ct, ctx.params(req), identity(ctx, req), ctx.oci);
     return ok(null);
+  });
+
+  router.put(`${LXC}/:vmid/resize`, (req) => {
+    const ct = containerOf(req);
+    const work = planResize(ctx.state, ctx.state.node(ct.node), ct, ctx.params(req));
+    return runTask(req, 'resize', ct.vmid, work);
   });
 
   router.get(`${LXC}/:vmid/status/current`, (req) => {
@@ -140,16 +141,8 @@ export function registerLxcRoutes(router: Router, ctx: PveContext): void {
   router.post(`${LXC}/:vmid/status/:action`, (req) => {
     const ct = containerOf(req);
     const action = req.params.action!;
-    const schemas: Record<string, Record<string, 'boolean' | 'integer' | 'string'>> = {
-      start: { skiplock: 'boolean', debug: 'boolean' },
-      stop: { skiplock: 'boolean', 'overrule-shutdown': 'boolean' },
-      shutdown: { timeout: 'integer', forceStop: 'boolean' },
-      reboot: { timeout: 'integer' },
-    };
-    const schema = schemas[action];
-    if (!schema)
+    if (!['start', 'stop', 'shutdown', 'reboot'].includes(action))
       throw pveError(501, `Method 'POST /nodes/${ct.node}/lxc/${ct.vmid}/status/${action}' not implemented`);
-    validateParams(collectParams(req).values, { ...schema, node: 'string', vmid: 'integer' });
     if (ct.lock) throw pveError(500, `CT is locked (${ct.lock})`);
     const running = ct.status === 'running';
     if (action === 'start') {
@@ -174,13 +167,7 @@ export function registerLxcRoutes(router: Router, ctx: PveContext): void {
 
   router.delete(`${LXC}/:vmid`, (req) => {
     const ct = containerOf(req);
-    const params = validateParams(collectParams(req).values, {
-      force: 'boolean',
-      purge: 'boolean',
-      'destroy-unreferenced-disks': 'boolean',
-      node: 'string',
-      vmid: 'integer',
-    });
+    const params = ctx.params(req);
     if (ct.lock) throw pveError(500, `CT is locked (${ct.lock})`);
     if (ct.config.protection === 1)
       throw pveError(500, `can't remove CT ${ct.vmid} - protection mode enabled`);

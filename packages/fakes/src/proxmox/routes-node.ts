@@ -2,7 +2,6 @@ import type { Router } from '../shared/router.ts';
 import { API, identity, ok, onlineNode } from './context.ts';
 import type { PveContext } from './context.ts';
 import { paramError, pveError } from './errors.ts';
-import { collectParams, validateParams } from './params.ts';
 import type { PveStorage } from './state.ts';
 
 const NODE = `${API}/nodes/:node`;
@@ -62,14 +61,7 @@ export function registerNodeRoutes(router: Router, ctx: PveContext): void {
 
   router.get(`${NODE}/storage`, (req) => {
     const node = onlineNode(ctx, req);
-    const params = validateParams(collectParams(req).values, {
-      content: 'string',
-      storage: 'string',
-      enabled: 'boolean',
-      target: 'string',
-      format: 'boolean',
-      node: 'string',
-    });
+    const params = ctx.params(req);
     let storages = [...node.storages.values()];
     if (params.storage !== undefined) {
       storages = storages.filter((s) => s.storage === params.storage);
@@ -86,12 +78,7 @@ export function registerNodeRoutes(router: Router, ctx: PveContext): void {
   router.get(`${NODE}/storage/:storage/content`, (req) => {
     const node = onlineNode(ctx, req);
     const storage = ctx.state.storage(node, req.params.storage!);
-    const params = validateParams(collectParams(req).values, {
-      content: 'string',
-      vmid: 'integer',
-      node: 'string',
-      storage: 'string',
-    });
+    const params = ctx.params(req);
     const volumes = storage.volumes.filter(
       (v) =>
         (params.content === undefined || v.content === params.content) &&
@@ -109,15 +96,8 @@ export function registerNodeRoutes(router: Router, ctx: PveContext): void {
     }
     const node = onlineNode(ctx, req);
     const storage = ctx.state.storage(node, req.params.storage!);
-    const params = validateParams(
-      collectParams(req).values,
-      { reference: 'string', filename: 'string', node: 'string', storage: 'string' },
-      ['reference'],
-    );
+    const params = ctx.params(req);
     const reference = String(params.reference);
-    if (!/:[\w][\w.-]*$/.test(reference.split('/').pop() ?? '')) {
-      throw paramError({ reference: 'value does not match the regex pattern' });
-    }
     if (!storage.content.includes('vztmpl'))
       throw pveError(500, `storage '${storage.storage}' is not configured for content-type 'vztmpl'`);
     const base = String(params.filename ?? reference.split('/').pop()).replace(/[^A-Za-z0-9_.-]/g, '_');
@@ -163,13 +143,7 @@ export function registerNodeRoutes(router: Router, ctx: PveContext): void {
   router.get(`${NODE}/tasks/:upid/log`, (req) => {
     onlineNode(ctx, req);
     const task = ctx.tasks.get(req.params.upid!);
-    const params = validateParams(collectParams(req).values, {
-      start: 'integer',
-      limit: 'integer',
-      download: 'boolean',
-      node: 'string',
-      upid: 'string',
-    });
+    const params = ctx.params(req);
     const start = Number(params.start ?? 0);
     const limit = Number(params.limit ?? 50);
     const lines = task.log.length ? task.log : ['no content'];

@@ -48,8 +48,16 @@ export abstract class FakeServer {
     return new FakeHttpError(404, `Not found: ${req.method} ${req.path}`);
   }
 
+  /** Hook run on every request first, before injected failures and replies (it must not throw). */
+  protected observe(_req: FakeRequest): void {}
+
   /** Hook run before routing (authentication, version prefixes...). May rewrite `req.path`. */
   protected beforeRoute(_req: FakeRequest): void | Promise<void> {}
+
+  /** Hook run on a route's answer (not on errors) before it is written. */
+  protected afterRoute(_req: FakeRequest, reply: FakeReply): FakeReply {
+    return reply;
+  }
 
   get port(): number {
     return this.boundPort;
@@ -187,6 +195,7 @@ export abstract class FakeServer {
 
   private async dispatch(req: FakeRequest): Promise<FakeReply> {
     try {
+      this.observe(req);
       const failure = this.controls.takeFailure(req.method, req.path);
       if (failure) throw new FakeHttpError(failure.status, failure.message ?? defaultMessage(failure.status));
       const override = this.controls.takeReply(req.method, req.path);
@@ -195,7 +204,7 @@ export abstract class FakeServer {
       const route = this.router.match(req.method, req.path);
       if (!route) throw this.notFound(req);
       req.params = route.params;
-      return await route.handler(req);
+      return this.afterRoute(req, await route.handler(req));
     } catch (error) {
       const err =
         error instanceof FakeHttpError ? error : new FakeHttpError(500, (error as Error).message ?? 'error');

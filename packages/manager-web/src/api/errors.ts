@@ -1,15 +1,12 @@
 import { notifications } from '@mantine/notifications';
+import { errorMessage, notifyError, notifySuccess } from '@app/web-kit';
 import { ApiError } from './client.ts';
+
+export { errorMessage };
 
 interface FormLike {
   values: object;
   setErrors(errors: Record<string, string>): void;
-}
-
-/** The message a person should read for any thrown value. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
 }
 
 /**
@@ -35,9 +32,7 @@ export function showError(error: unknown, form?: FormLike, aliases: Record<strin
       return;
     }
   }
-  notifications.show({ color: 'red', title: 'Request failed', message: errorMessage(error) });
+  notifyError(error, 'Request failed');
 }
 
-export function showSuccess(message: string) {
-  notifications.show({ color: 'green', message });
-}
+export const showSuccess = notifySuccess;

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from './client.ts';
-import type { Node, Site } from './types.ts';
 
-export const useSites = () => useQuery({ queryKey: ['sites'], queryFn: () => api.get<Site[]>('/sites') });
+export const useSites = () => useQuery({ queryKey: ['sites'], queryFn: () => api.get('/sites') });
 
 export const useNodes = (siteId: number | undefined) =>
   useQuery({
     queryKey: ['sites', siteId, 'nodes'],
-    queryFn: () => api.get<Node[]>(`/sites/${siteId}/nodes`),
+    queryFn: () => api.get('/sites/{siteId}/nodes', { path: { siteId: siteId! } }),
     enabled: siteId !== undefined && Number.isInteger(siteId),
   });
 

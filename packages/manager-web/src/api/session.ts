@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, resetCsrf } from './client.ts';
-import type { Health, Session } from './types.ts';
+import type { Session } from './types.ts';
 
 export function useHealth() {
   return useQuery({
     queryKey: ['health'],
-    queryFn: () => api.get<Health>('/health'),
+    queryFn: () => api.get('/health'),
     staleTime: 60_000,
   });
 }
@@ -16,7 +16,7 @@ export function useSession() {
     queryKey: ['session'],
     queryFn: async (): Promise<Session | null> => {
       try {
-        return await api.get<Session>('/session');
+        return await api.get('/session');
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return null;
         throw error;

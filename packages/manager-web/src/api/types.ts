@@ -1,36 +1,32 @@
-/** Shapes from the Manager API v1 specification. */
+/**
+ * Shapes of the manager's answers, named after the operations that return them in its OpenAPI
+ * document (the generated `openapi.ts`), so they change with the server; and the few the UI adds.
+ */
 
-// Those the manager declares itself come from it, so the two cannot drift (types only: the build erases them).
-export type {
-  AgentToken,
-  ApiKey,
-  Container,
-  ContainerService,
-  ContainerStatus,
-  EnvVarDefault,
-  Group,
-  Job,
-  JobStatus,
-  Node,
-  NodeType,
-  Notification,
-  Settings,
-  Site,
-  ResourceRequest,
-  ResourceType,
-} from '@app/manager/api-types';
+import type { ResponseOf } from './client.ts';
 
-export interface Health {
-  status: string;
-  isDev: boolean;
-  oidcEnabled: boolean;
-  banner: string | null;
-}
+type Item<T> = T extends readonly (infer I)[] ? I : never;
 
-export interface Session {
-  user: string;
-  isAdmin: boolean;
-}
+export type Session = ResponseOf<'get', '/session'>;
+export type Settings = ResponseOf<'get', '/settings'>;
+export type Site = ResponseOf<'get', '/sites/{id}'>;
+export type Node = ResponseOf<'get', '/sites/{siteId}/nodes/{id}'>;
+export type NodeType = Node['nodeType'];
+export type Usage = NonNullable<ResponseOf<'get', '/sites/{siteId}/nodes/{id}/stats'>['memory']>;
+export type Storage = Item<ResponseOf<'get', '/sites/{siteId}/nodes/{id}/storages'>>;
+export type Container = ResponseOf<'get', '/sites/{siteId}/containers/{id}'>;
+export type ContainerService = Container['services'][number];
+export type NewContainerForm = ResponseOf<'get', '/sites/{siteId}/containers/new'>;
+export type Job = ResponseOf<'get', '/jobs/{id}'>;
+export type JobStatus = Job['status'];
+export type User = Item<ResponseOf<'get', '/users'>>;
+export type UserStatus = User['status'];
+export type Group = Item<ResponseOf<'get', '/groups'>>;
+export type Agent = Item<ResponseOf<'get', '/agents'>>;
+export type ResourceRequest = Item<ResponseOf<'get', '/resource-requests'>>;
+export type ResourceType = ResourceRequest['resourceType'];
+export type Notification = Item<ResponseOf<'get', '/notifications'>>;
+export type ExternalDomain = ResponseOf<'get', '/external-domains/{id}'>;
 
 export type ServiceType = 'http' | 'https' | 'tcp' | 'udp' | 'srv';
 
@@ -51,90 +47,4 @@ export interface ServiceUpdate extends ServiceInput {
 export interface EnvVar {
   key: string;
   value: string;
-}
-
-export interface NewContainerForm {
-  siteId: number;
-  externalDomains: Array<{ id: number; name: string; siteId: number | null }>;
-  nvidiaAvailable: boolean;
-  defaultContainerEnvVars?: Array<{ key: string; value: string; description?: string }>;
-}
-
-export interface ImageMetadata {
-  ports: Array<{ port: number; protocol: string }>;
-  httpServices: Array<{ port: number; hostnameSuffix?: string | null; requireAuth?: boolean }>;
-  entrypoint: string | null;
-  env: Record<string, string> | Array<string | EnvVar>;
-}
-
-export interface Usage {
-  total: number;
-  used: number;
-  available?: number;
-}
-
-/** Only `available` is named by the spec; the rest is read when present. */
-export interface NodeStats {
-  available: boolean;
-  reason?: string;
-  cpu?: { usage?: number; cores?: number };
-  memory?: Usage;
-  swap?: Usage;
-  rootfs?: Usage;
-  uptime?: number;
-  loadavg?: number[];
-  containers?: { total: number; running: number };
-  datastores?: Array<{ name: string; total: number; used: number; available?: number }>;
-}
-
-export interface Storage {
-  name: string;
-  total: number;
-  available: number;
-}
-
-export interface GroupRef {
-  gidNumber: number;
-  cn: string;
-  isAdmin: boolean;
-}
-
-export type UserStatus = 'pending' | 'active' | 'suspended';
-
-export interface User {
-  uidNumber: number;
-  uid: string;
-  givenName: string;
-  sn: string;
-  cn: string;
-  mail: string;
-  status: UserStatus;
-  groups?: GroupRef[];
-  isAdmin: boolean;
-}
-
-export interface ExternalDomain {
-  id: number;
-  name: string;
-  acmeEmail: string | null;
-  acmeDirectoryUrl: string | null;
-  dnsProviderApiEmail: string | null;
-  siteId: number | null;
-  site: { id: number; name: string } | null;
-  authServer: string | null;
-  hasDnsProviderApiKey: boolean;
-}
-
-export interface Agent {
-  id: number;
-  siteId: number;
-  siteName: string | null;
-  hostname: string;
-  ipv4Address: string | null;
-  services: Record<
-    string,
-    { state: string; lastApply: 'success' | 'failure' | 'unknown'; message?: string }
-  > | null;
-  lastCheckinAt: string | null;
-  secondsSinceCheckin: number | null;
 }

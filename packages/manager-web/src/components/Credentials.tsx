@@ -2,7 +2,6 @@ import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, Text
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../api/client.ts';
 import { showError, showSuccess } from '../api/errors.ts';
 import { ConfirmButton, EmptyState, formatDate, QueryState, relativeTime } from './common.tsx';
 
@@ -14,13 +13,15 @@ export interface Credential {
   createdAt: string;
 }
 
-export interface CredentialsPanelProps<T extends Credential> {
-  /** The list; POST here creates one, DELETE `path/id` removes one. */
-  path: string;
+export interface CredentialsPanelProps<T extends Credential, C> {
+  /** The API calls that list, create and remove the credentials. */
+  list: () => Promise<T[]>;
+  create: (body: { description: string }) => Promise<C>;
+  remove: (id: string) => Promise<unknown>;
   queryKey: unknown[];
   prefixOf: (credential: T) => string;
   /** The secret of a creation answer and the sentence saying it will not be shown again. */
-  shownOnce: (created: T) => { secret: string; warning: string };
+  shownOnce: (created: C) => { secret: string; warning: string };
   tableTestId: string;
   words: {
     create: string;
@@ -35,10 +36,10 @@ export interface CredentialsPanelProps<T extends Credential> {
 }
 
 /** Create (the secret shown once), list and remove a caller's credentials of one kind. */
-export function CredentialsPanel<T extends Credential>(props: CredentialsPanelProps<T>) {
-  const { path, queryKey, words } = props;
+export function CredentialsPanel<T extends Credential, C>(props: CredentialsPanelProps<T, C>) {
+  const { queryKey, words } = props;
   const client = useQueryClient();
-  const list = useQuery({ queryKey, queryFn: () => api.get<T[]>(path) });
+  const list = useQuery({ queryKey, queryFn: props.list });
   const [shown, setShown] = useState<{ secret: string; warning: string } | null>(null);
   const form = useForm({
     mode: 'controlled',
@@ -46,7 +47,7 @@ export function CredentialsPanel<T extends Credential>(props: CredentialsPanelPr
     validate: { description: (v) => (v.length <= 255 ? null : 'At most 255 characters') },
   });
   const create = useMutation({
-    mutationFn: (values: { description: string }) => api.post<T>(path, values),
+    mutationFn: props.create,
     onSuccess: (created) => {
       setShown(props.shownOnce(created));
       form.reset();
@@ -55,7 +56,7 @@ export function CredentialsPanel<T extends Credential>(props: CredentialsPanelPr
     onError: (error) => showError(error, form),
   });
   const remove = useMutation({
-    mutationFn: (id: string) => api.delete(`${path}/${id}`),
+    mutationFn: props.remove,
     onSuccess: () => {
       showSuccess(words.removed);
       void client.invalidateQueries({ queryKey });

@@ -1,11 +1,10 @@
-import { AppShell, Badge, Box, Burger, Button, Group, NavLink, Text, Center, Loader } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { AppFrame } from '@app/web-kit';
+import { Badge, Button, Group, NavLink, Text, Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
 import { api } from '../api/client.ts';
 import { showError } from '../api/errors.ts';
 import { useSession } from '../api/session.ts';
-import type { Notification } from '../api/types.ts';
 import { Banner } from './Banner.tsx';
 import { ErrorState } from './basics.tsx';
 
@@ -52,7 +51,7 @@ const badgeText = (count: number) => (count >= 100 ? '99+' : String(count));
 function useUnreadNotifications(enabled: boolean) {
   const query = useQuery({
     queryKey: ['notifications', 'badge'],
-    queryFn: () => api.get<Notification[]>('/notifications?limit=100'),
+    queryFn: () => api.get('/notifications', { query: { limit: 100 } }),
     enabled,
     refetchInterval: (q) => (q.state.status === 'error' ? false : 60_000),
   });
@@ -63,7 +62,6 @@ function useUnreadNotifications(enabled: boolean) {
 export function Layout() {
   const session = useSession();
   const location = useLocation();
-  const [opened, { toggle, close }] = useDisclosure();
   const unread = useUnreadNotifications(Boolean(session.data));
 
   if (session.isPending)
@@ -86,7 +84,7 @@ export function Layout() {
 
   const logout = async () => {
     try {
-      const result = await api.post<{ loggedOut: boolean; logoutUrl: string | null }>('/auth/logout');
+      const result = await api.post('/auth/logout');
       // A full page load: nothing of the session (cached data, CSRF token) survives in memory.
       window.location.assign(result.logoutUrl ?? '/login');
     } catch (error) {
@@ -111,44 +109,31 @@ export function Layout() {
   ];
 
   return (
-    <AppShell
-      header={{ height: 56 }}
-      navbar={{ width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } }}
-      padding="md"
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <Burger
-              opened={opened}
-              onClick={toggle}
-              hiddenFrom="sm"
-              size="sm"
-              aria-label="Toggle navigation"
-            />
-            <Text
-              fw={700}
-              component={RouterLink}
-              to="/containers"
-              style={{ textDecoration: 'none', color: 'inherit' }}
-            >
-              Container Manager
-            </Text>
-          </Group>
-          <Group gap="sm" wrap="nowrap">
-            <Text size="sm" c="dimmed" visibleFrom="xs" data-testid="current-user">
-              {user}
-              {isAdmin ? ' (admin)' : ''}
-            </Text>
-            <Button size="xs" variant="default" onClick={() => void logout()}>
-              Sign out
-            </Button>
-          </Group>
+    <AppFrame
+      navbarWidth={230}
+      brand={
+        <Text
+          fw={700}
+          component={RouterLink}
+          to="/containers"
+          style={{ textDecoration: 'none', color: 'inherit' }}
+        >
+          Container Manager
+        </Text>
+      }
+      actions={
+        <Group gap="sm" wrap="nowrap">
+          <Text size="sm" c="dimmed" visibleFrom="xs" data-testid="current-user">
+            {user}
+            {isAdmin ? ' (admin)' : ''}
+          </Text>
+          <Button size="xs" variant="default" onClick={() => void logout()}>
+            Sign out
+          </Button>
         </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="xs" aria-label="Main navigation">
-        {/* A plain scrolling box: Mantine's ScrollArea would bring @floating-ui into the first load. */}
-        <Box style={{ overflowY: 'auto', flex: 1, minHeight: 0 }}>
+      }
+      navigation={(close) => (
+        <>
           <Nav items={everyone} onNavigate={close} />
           <NavLink href="/api/v1/docs" target="_blank" rel="noopener" label="API docs" />
           {isAdmin ? (
@@ -159,15 +144,14 @@ export function Layout() {
               <Nav items={admin} onNavigate={close} />
             </>
           ) : null}
-        </Box>
-      </AppShell.Navbar>
-      <AppShell.Main>
-        <Banner />
-        <div style={{ paddingTop: 'var(--mantine-spacing-md)' }}>
-          <Outlet />
-        </div>
-      </AppShell.Main>
-    </AppShell>
+        </>
+      )}
+    >
+      <Banner />
+      <div style={{ paddingTop: 'var(--mantine-spacing-md)' }}>
+        <Outlet />
+      </div>
+    </AppFrame>
   );
 }
 

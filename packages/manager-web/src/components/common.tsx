@@ -13,19 +13,23 @@ export function SubmitOrCancel({
   label,
   loading,
   cancelTo,
+  children,
 }: {
   label: string;
   loading: boolean;
   cancelTo: string;
+  /** Shown beside the buttons: what keeps the form from submitting. */
+  children?: ReactNode;
 }) {
   return (
-    <Group>
+    <Group align="flex-start">
       <Button type="submit" loading={loading}>
         {label}
       </Button>
       <Button variant="default" component={Link} to={cancelTo}>
         Cancel
       </Button>
+      {children}
     </Group>
   );
 }

@@ -1,9 +1,7 @@
 import { Code, Text } from '@mantine/core';
-import type { ApiKey } from '../api/types.ts';
+import { api } from '../api/client.ts';
 import { PageHeader } from '../components/common.tsx';
 import { CredentialsPanel } from '../components/Credentials.tsx';
-
-type Created = ApiKey & { key: string; warning: string };
 
 export function ApiKeysPage() {
   return (
@@ -12,11 +10,13 @@ export function ApiKeysPage() {
       <Text size="sm" c="dimmed" mb="md">
         Automation authenticates with <Code>Authorization: Bearer &lt;key&gt;</Code>. A key acts as you.
       </Text>
-      <CredentialsPanel<ApiKey>
-        path="/apikeys"
+      <CredentialsPanel
+        list={() => api.get('/apikeys')}
+        create={(body) => api.post('/apikeys', { body })}
+        remove={(id) => api.delete('/apikeys/{id}', { path: { id } })}
         queryKey={['apikeys']}
         prefixOf={(key) => key.keyPrefix}
-        shownOnce={(created) => ({ secret: (created as Created).key, warning: (created as Created).warning })}
+        shownOnce={(created) => ({ secret: created.key, warning: created.warning })}
         tableTestId="apikeys-table"
         words={{
           create: 'Create key',

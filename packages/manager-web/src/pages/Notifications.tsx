@@ -2,23 +2,22 @@ import { Button, Card, Code, Group, Spoiler, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import { showError, showSuccess } from '../api/errors.ts';
-import type { Notification } from '../api/types.ts';
 import { EmptyState, formatDate, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
 
 export function NotificationsPage() {
   const client = useQueryClient();
   const list = useQuery({
     queryKey: ['notifications', 'list'],
-    queryFn: () => api.get<Notification[]>('/notifications?limit=100'),
+    queryFn: () => api.get('/notifications', { query: { limit: 100 } }),
   });
   const refresh = () => void client.invalidateQueries({ queryKey: ['notifications'] });
   const ack = useMutation({
-    mutationFn: (id: number) => api.post<Notification>(`/notifications/${id}/ack`),
+    mutationFn: (id: number) => api.post('/notifications/{id}/ack', { path: { id } }),
     onSuccess: refresh,
     onError: (error) => showError(error),
   });
   const ackAll = useMutation({
-    mutationFn: () => api.post<{ acknowledged: number }>('/notifications/all/ack'),
+    mutationFn: () => api.post('/notifications/all/ack'),
     onSuccess: (result) => {
       showSuccess(`${result.acknowledged} acknowledged`);
       refresh();

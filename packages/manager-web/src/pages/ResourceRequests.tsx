@@ -14,7 +14,7 @@ import {
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api, query as qs } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { showError, showSuccess } from '../api/errors.ts';
 import { useSites } from '../api/fleet.ts';
 import { useSession } from '../api/session.ts';
@@ -50,10 +50,12 @@ function RequestForm({ onDone }: { onDone: () => void }) {
   }, [firstSite]);
   const file = useMutation({
     mutationFn: (values: typeof form.values) =>
-      api.post<ResourceRequest>('/resource-requests', {
-        ...values,
-        siteId: Number(values.siteId),
-        value: Number(values.value),
+      api.post('/resource-requests', {
+        body: {
+          ...values,
+          siteId: Number(values.siteId),
+          value: Number(values.value),
+        },
       }),
     onSuccess: (request) => {
       showSuccess(
@@ -118,7 +120,10 @@ function ReviewForm({
   const form = useForm({ mode: 'controlled', initialValues: { adminComment: '' } });
   const review = useMutation({
     mutationFn: (values: { adminComment: string }) =>
-      api.put<ResourceRequest>(`/resource-requests/${request.id}/${action}`, values),
+      api.put(action === 'approve' ? '/resource-requests/{id}/approve' : '/resource-requests/{id}/deny', {
+        path: { id: request.id },
+        body: values,
+      }),
     onSuccess: () => {
       showSuccess(action === 'approve' ? 'Approved' : 'Denied');
       void client.invalidateQueries({ queryKey: ['resource-requests'] });
@@ -153,10 +158,10 @@ function ReviewForm({
 export function ResourceRequestsPage() {
   const session = useSession();
   const isAdmin = Boolean(session.data?.isAdmin);
-  const [status, setStatus] = useState<string>(isAdmin ? 'pending' : '');
+  const [status, setStatus] = useState<ResourceRequest['status'] | ''>(isAdmin ? 'pending' : '');
   const requests = useQuery({
     queryKey: ['resource-requests', status],
-    queryFn: () => api.get<ResourceRequest[]>(`/resource-requests${qs({ status })}`),
+    queryFn: () => api.get('/resource-requests', { query: { status } }),
   });
   const [filing, setFiling] = useState(false);
   const [review, setReview] = useState<{ request: ResourceRequest; action: 'approve' | 'deny' } | null>(null);

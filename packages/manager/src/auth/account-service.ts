@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, AppError, conflict } from '@app/server-kit';
+import { forbidden, conflict } from '@app/server-kit';
 import type { Kysely } from 'kysely';
 import type { ManagerDB } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -10,8 +10,8 @@ import type { Principal } from './principal.ts';
 import type { SessionStore } from './sessions.ts';
 import type { TokenStore } from './tokens.ts';
 import type { ApiKeyService } from './api-keys.ts';
-import { nowIso } from '../common/time.ts';
 import type { BackgroundTasks } from '../common/background.ts';
+import { fail, failAs } from '../errors/catalogue.ts';
 
 export interface Registration {
   uid: string;
@@ -40,20 +40,18 @@ export class AccountService {
     checkUserFields(input);
     const invite = input.inviteToken ? await this.tokens.findInvite(input.inviteToken) : undefined;
     if (input.inviteToken && !invite)
-      throw badRequest('This invitation is invalid or has expired.', undefined, 'invalid_invite');
+      throw fail('invalid_invite', 'This invitation is invalid or has expired.');
     if (invite && invite.email !== input.mail.toLowerCase()) {
-      throw badRequest(
-        'Register with the e-mail address the invitation was sent to.',
-        { mail: 'must match the invitation' },
-        'email_mismatch',
-      );
+      throw fail('email_mismatch', 'Register with the e-mail address the invitation was sent to.', {
+        mail: 'must match the invitation',
+      });
     }
     const passwordHash = await hashPassword(input.userPassword);
     const status = await this.db.transaction().execute(async (trx) => {
       await this.users.lockUsers(trx);
       const first = (await this.users.repo.countUsers(trx)) === 0;
       if (invite && !(await this.tokens.useInvite(trx, invite.id))) {
-        throw badRequest('This invitation has already been used.', undefined, 'invalid_invite');
+        throw fail('invalid_invite', 'This invitation has already been used.');
       }
       const status: UserStatus = first || invite ? 'active' : 'pending';
       const row = await this.users.repo.insert(trx, {
@@ -81,13 +79,13 @@ export class AccountService {
   async login(username: string, password: string): Promise<Principal> {
     const row = await this.users.repo.findByUid(username.trim().toLowerCase());
     const valid = await verifyPassword(row?.password_hash, password);
-    if (!row || !valid) throw new AppError(401, 'invalid_credentials', 'Wrong username or password.');
+    if (!row || !valid) throw fail('invalid_credentials', 'Wrong username or password.');
     if (row.status !== 'active') {
-      throw forbidden(
+      throw fail(
+        'account_inactive',
         row.status === 'pending'
           ? 'Your account waits for an administrator to approve it.'
           : 'Your account is suspended. Contact an administrator.',
-        'account_inactive',
       );
     }
     const user = await this.users.get(row.uid_number);
@@ -96,7 +94,7 @@ export class AccountService {
 
   async inviteEmail(token: string): Promise<string> {
     const invite = await this.tokens.findInvite(token);
-    if (!invite) throw notFound('This invitation is invalid or has expired.', 'invalid_invite');
+    if (!invite) throw failAs(404, 'invalid_invite', 'This invitation is invalid or has expired.');
     return invite.email;
   }
 
@@ -142,7 +140,7 @@ export class AccountService {
 
   async resetUsername(token: string): Promise<string> {
     const reset = await this.tokens.findReset(token);
-    if (!reset) throw notFound('This reset link is invalid or has expired.', 'invalid_token');
+    if (!reset) throw fail('invalid_token', 'This reset link is invalid or has expired.');
     return reset.uid;
   }
 
@@ -154,25 +152,19 @@ export class AccountService {
     revokeApiKeys: boolean,
   ): Promise<void> {
     if (password !== confirmPassword)
-      throw badRequest('The passwords do not match.', { confirmPassword: 'does not match' }, 'mismatch');
+      throw fail('mismatch', 'The passwords do not match.', { confirmPassword: 'does not match' });
     if (password.length < MIN_PASSWORD_LENGTH) {
-      throw badRequest(
-        `Use at least ${MIN_PASSWORD_LENGTH} characters.`,
-        { password: `must be at least ${MIN_PASSWORD_LENGTH} characters` },
-        'weak_password',
-      );
+      throw fail('weak_password', `Use at least ${MIN_PASSWORD_LENGTH} characters.`, {
+        password: `must be at least ${MIN_PASSWORD_LENGTH} characters`,
+      });
     }
     const reset = await this.tokens.findReset(token);
-    if (!reset) throw notFound('This reset link is invalid or has expired.', 'invalid_token');
+    if (!reset) throw fail('invalid_token', 'This reset link is invalid or has expired.');
     const passwordHash = await hashPassword(password);
     await this.db.transaction().execute(async (trx) => {
       if (!(await this.tokens.useReset(trx, reset.id)))
-        throw notFound('This reset link has already been used.', 'invalid_token');
-      await trx
-        .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: nowIso() })
-        .where('uid_number', '=', reset.uid_number)
-        .execute();
+        throw fail('invalid_token', 'This reset link has already been used.');
+      await this.users.repo.setPasswordHash(trx, reset.uid_number, passwordHash);
       if (revokeApiKeys) await this.apiKeys.revokeAll(reset.uid_number, trx);
     });
     await this.sessions.destroyForUser(reset.uid_number);
@@ -187,10 +179,9 @@ export class AccountService {
     const uid = username.trim().toLowerCase();
     checkUserFields({ uid });
     if ((await this.users.repo.countUsers()) === 0) {
-      throw conflict(
-        'Register the first account (it becomes the administrator) before using the development login.',
-        undefined,
+      throw fail(
         'register_first',
+        'Register the first account (it becomes the administrator) before using the development login.',
       );
     }
     const existing = await this.users.repo.findByUid(uid);
@@ -200,7 +191,7 @@ export class AccountService {
         'The development login only signs in accounts that have no password and are not administrators.',
       );
     }
-    if (user.status !== 'active') throw forbidden('This account is not active.', 'account_inactive');
+    if (user.status !== 'active') throw fail('account_inactive', 'This account is not active.');
     return { uidNumber: user.uidNumber, uid: user.uid, isAdmin: false, via: 'session' };
   }
 

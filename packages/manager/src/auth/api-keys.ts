@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { CompiledQuery, Kysely, Selectable, Transaction } from 'kysely';
-import { notFound, randomToken, sha256Hex, type Database } from '@app/server-kit';
+import type { Selectable, Transaction } from 'kysely';
+import { notFound, randomToken, sha256Hex } from '@app/server-kit';
 import type { ApiKeysTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { Principal } from './principal.ts';
 import type { PrincipalCache } from './principal-cache.ts';
-import { isAdminExpression } from '../users/users-repository.ts';
+import type { ApiKeysRepository } from './api-keys-repository.ts';
 
 const KEY_MARK = 'cmk_';
 const LAST_USED_RESOLUTION_MS = 60_000;
-const KEY_HASH_SLOT = '\u0000key_hash';
-
-interface LookupRow {
-  id: string;
-  uid_number: number;
-  uid: string;
-  is_admin: number;
-}
-
 export interface ApiKey {
   id: string;
   keyPrefix: string;
@@ -43,22 +34,11 @@ const toApiKey = (row: Selectable<ApiKeysTable>): ApiKey => ({
  */
 export class ApiKeyService {
   private readonly lastWritten = new Map<string, number>();
-  /** Built once and run as a prepared statement: the per-request path of every Bearer call. */
-  private readonly lookup: CompiledQuery<LookupRow>;
 
   constructor(
-    private readonly db: Kysely<ManagerDB>,
-    private readonly read: Database<ManagerDB>['read'],
+    private readonly repo: ApiKeysRepository,
     private readonly cache: PrincipalCache,
-  ) {
-    this.lookup = db
-      .selectFrom('api_keys')
-      .innerJoin('users', 'users.uid_number', 'api_keys.uid_number')
-      .select((eb) => ['api_keys.id', 'users.uid_number', 'users.uid', isAdminExpression(eb).as('is_admin')])
-      .where('api_keys.key_hash', '=', KEY_HASH_SLOT)
-      .where('users.status', '=', 'active')
-      .compile();
-  }
+  ) {}
 
   async create(uidNumber: number, description: string | null): Promise<{ apiKey: ApiKey; secret: string }> {
     const secret = KEY_MARK + randomToken(32);
@@ -73,45 +53,30 @@ export class ApiKeyService {
       created_at: now,
       updated_at: now,
     };
-    await this.db.insertInto('api_keys').values(row).execute();
+    await this.repo.insert(row);
     return { apiKey: toApiKey(row), secret };
   }
 
   async list(uidNumber: number): Promise<ApiKey[]> {
-    const rows = await this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('uid_number', '=', uidNumber)
-      .orderBy('created_at', 'desc')
-      .execute();
+    const rows = await this.repo.listOf(uidNumber);
     return rows.map(toApiKey);
   }
 
   async get(uidNumber: number, id: string): Promise<ApiKey> {
-    const row = await this.db
-      .selectFrom('api_keys')
-      .selectAll()
-      .where('id', '=', id)
-      .where('uid_number', '=', uidNumber)
-      .executeTakeFirst();
+    const row = await this.repo.findOf(uidNumber, id);
     if (!row) throw notFound('API key not found.');
     return toApiKey(row);
   }
 
   async delete(uidNumber: number, id: string): Promise<void> {
-    const result = await this.db
-      .deleteFrom('api_keys')
-      .where('id', '=', id)
-      .where('uid_number', '=', uidNumber)
-      .executeTakeFirst();
-    if (!result.numDeletedRows) throw notFound('API key not found.');
+    if (!(await this.repo.deleteOf(uidNumber, id))) throw notFound('API key not found.');
     this.lastWritten.delete(id);
     this.cache.clear();
   }
 
   /** Deletes every key of a user (a password reset), inside the caller's transaction. */
   async revokeAll(uidNumber: number, db: Transaction<ManagerDB>): Promise<void> {
-    await db.deleteFrom('api_keys').where('uid_number', '=', uidNumber).execute();
+    await this.repo.deleteAllOf(db, uidNumber);
     this.lastWritten.clear();
     this.cache.clear();
   }
@@ -125,8 +90,7 @@ export class ApiKeyService {
       this.recordUse(cached.keyId);
       return cached.principal;
     }
-    const parameters = this.lookup.parameters.map((value) => (value === KEY_HASH_SLOT ? hash : value));
-    const [row] = await this.read<LookupRow>({ ...this.lookup, parameters });
+    const row = await this.repo.ownerOf(hash);
     if (!row) return undefined;
     this.recordUse(row.id);
     const principal: Principal = {
@@ -143,11 +107,6 @@ export class ApiKeyService {
     const now = Date.now();
     if (now - (this.lastWritten.get(id) ?? 0) < LAST_USED_RESOLUTION_MS) return;
     this.lastWritten.set(id, now);
-    void this.db
-      .updateTable('api_keys')
-      .set({ last_used_at: new Date(now).toISOString() })
-      .where('id', '=', id)
-      .execute()
-      .catch(() => this.lastWritten.delete(id));
+    void this.repo.setLastUsed(id, new Date(now).toISOString()).catch(() => this.lastWritten.delete(id));
   }
 }

@@ -156,9 +156,9 @@ export class OidcService {
       this.db.transaction().execute(async (trx) => {
         await this.users.lockUsers(trx);
         const first = (await this.users.repo.countUsers(trx)) === 0;
-        const taken = await trx.selectFrom('users').select('uid').where('uid', 'like', `${base}%`).execute();
+        const taken = await this.users.repo.uidsStartingWith(trx, base);
         let uid = base;
-        for (let n = 2; taken.some((row) => row.uid === uid); n++) uid = `${base}${n}`;
+        for (let n = 2; taken.includes(uid); n++) uid = `${base}${n}`;
         const row = await this.users.repo.insert(trx, {
           uid,
           given_name: names.given ?? uid,

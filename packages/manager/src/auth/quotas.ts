@@ -1,5 +1,6 @@
-import { AppError, sha256Hex } from '@app/server-kit';
+import { sha256Hex } from '@app/server-kit';
 import type { QuotaRepository } from './quota-repository.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface QuotaConfig {
   /** Requests of one kind per client address per window. */
@@ -49,8 +50,7 @@ export class Quotas {
     const { hits, windowStart } = await this.repo.hit(sha256Hex(`${action}:${kind}:${value}`), now, windowMs);
     if (hits <= limit) return;
     const retryAfter = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
-    throw new AppError(
-      429,
+    throw fail(
       'rate_limited',
       `Too many ${ACTIONS[action]} ${whose}. Try again in ${retryAfter} seconds.`,
       undefined,

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden, safeEqual, unauthorized } from '@app/server-kit';
+import { forbidden, guardWithErrors, safeEqual, unauthorized } from '@app/server-kit';
 import type { ApiKeyService } from './api-keys.ts';
 import type { Principal } from './principal.ts';
 import { SESSION_COOKIE, type Session, type SessionStore } from './sessions.ts';
 import { isPreSessionCookie, type PreSession, type PreSessions } from './pre-sessions.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import { isAgentTokenSecret } from '../site-config/agent-tokens.ts';
+import { fail, errorsOf } from '../errors/catalogue.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -84,9 +85,9 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
     if (request.principal && !SAFE_METHODS.has(request.method)) {
       const header = request.headers['x-csrf-token'];
       if (typeof header !== 'string' || !safeEqual(header, session.csrfToken)) {
-        throw forbidden(
-          'Missing or invalid X-CSRF-Token header. Fetch one from GET /api/v1/csrf-token.',
+        throw fail(
           'csrf_invalid',
+          'Missing or invalid X-CSRF-Token header. Fetch one from GET /api/v1/csrf-token.',
         );
       }
     }
@@ -124,10 +125,10 @@ export async function requireUser(request: FastifyRequest) {
 }
 
 /** Route guard: members of an administrative group only. */
-export async function requireAdmin(request: FastifyRequest) {
+export const requireAdmin = guardWithErrors(errorsOf('forbidden'), async (request: FastifyRequest) => {
   if (!request.principal) throw unauthorized();
   if (!request.principal.isAdmin) throw forbidden('Only administrators can do this.');
-}
+});
 
 /** The caller of a guarded route. */
 export function principalOf(request: FastifyRequest): Principal {

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import { randomToken, sha256Hex } from '@app/server-kit';
-import type { ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
+import type { SessionsRepository } from './sessions-repository.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
 const SIGNED_IN_TTL_MS = 7 * 24 * 3600_000;
@@ -25,7 +24,7 @@ export interface Session {
  * not signed in keeps what it needs in its cookie: see PreSessions.)
  */
 export class SessionStore {
-  constructor(private readonly db: Kysely<ManagerDB>) {}
+  constructor(private readonly repo: SessionsRepository) {}
 
   async create(uidNumber: number, data: SessionData = {}): Promise<Session> {
     const session: Session = {
@@ -35,27 +34,19 @@ export class SessionStore {
       data,
       expiresAt: Date.now() + SIGNED_IN_TTL_MS,
     };
-    await this.db
-      .insertInto('sessions')
-      .values({
-        id_hash: sha256Hex(session.token),
-        uid_number: uidNumber,
-        csrf_token: session.csrfToken,
-        data: JSON.stringify(data),
-        expires_at: session.expiresAt,
-        created_at: nowIso(),
-      })
-      .execute();
+    await this.repo.insert({
+      id_hash: sha256Hex(session.token),
+      uid_number: uidNumber,
+      csrf_token: session.csrfToken,
+      data: JSON.stringify(data),
+      expires_at: session.expiresAt,
+      created_at: nowIso(),
+    });
     return session;
   }
 
   async find(token: string): Promise<Session | undefined> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .select(['uid_number', 'csrf_token', 'data', 'expires_at'])
-      .where('id_hash', '=', sha256Hex(token))
-      .where('expires_at', '>', Date.now())
-      .executeTakeFirst();
+    const row = await this.repo.findUnexpired(sha256Hex(token), Date.now());
     if (!row) return undefined;
     return {
       token,
@@ -70,22 +61,18 @@ export class SessionStore {
   async extend(session: Session): Promise<void> {
     if (session.uidNumber === null || session.expiresAt - Date.now() > SIGNED_IN_TTL_MS / 2) return;
     session.expiresAt = Date.now() + SIGNED_IN_TTL_MS;
-    await this.db
-      .updateTable('sessions')
-      .set({ expires_at: session.expiresAt })
-      .where('id_hash', '=', sha256Hex(session.token))
-      .execute();
+    await this.repo.setExpiry(sha256Hex(session.token), session.expiresAt);
   }
 
   async destroy(token: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('id_hash', '=', sha256Hex(token)).execute();
+    await this.repo.delete(sha256Hex(token));
   }
 
   async destroyForUser(uidNumber: number): Promise<void> {
-    await this.db.deleteFrom('sessions').where('uid_number', '=', uidNumber).execute();
+    await this.repo.deleteForUser(uidNumber);
   }
 
   async purgeExpired(): Promise<void> {
-    await this.db.deleteFrom('sessions').where('expires_at', '<=', Date.now()).execute();
+    await this.repo.deleteExpired(Date.now());
   }
 }

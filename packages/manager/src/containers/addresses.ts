@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { conflict } from '@app/server-kit';
 import { ipv4ToNumber, parseDhcpRange } from '@app/agent/config-values';
 import { numberToIpv4 } from '../sites/network-rules.ts';
+import { fail } from '../errors/catalogue.ts';
 
 /** Columns whose unique constraints judge concurrent allocations (retry the transaction on a clash). */
 export const ALLOCATED_COLUMNS = ['mac_address', 'ipv4_address', 'external_port'];
@@ -36,14 +36,14 @@ export function pickFree(first: number, size: number, taken: Set<number>): numbe
 /** A free IPv4 address of the site's DHCP range (never the gateway). */
 export function pickIpv4(dhcpRange: string, gateway: string, used: Iterable<string>): string {
   const range = parseDhcpRange(dhcpRange);
-  if (!range) throw conflict('The site has no valid DHCP range.', undefined, 'no_address');
+  if (!range) throw fail('no_address', 'The site has no valid DHCP range.');
   const taken = new Set<number>();
   for (const address of used) taken.add(ipv4ToNumber(address));
   taken.add(ipv4ToNumber(gateway));
   const first = ipv4ToNumber(range.start);
   const picked = pickFree(first, ipv4ToNumber(range.end) - first + 1, taken);
   if (picked === undefined) {
-    throw conflict('Every address of the site DHCP range is in use.', undefined, 'no_address');
+    throw fail('no_address', 'Every address of the site DHCP range is in use.');
   }
   return numberToIpv4(picked);
 }
@@ -51,7 +51,7 @@ export function pickIpv4(dhcpRange: string, gateway: string, used: Iterable<stri
 export function pickPort(range: { min: number; max: number }, used: Iterable<number>): number {
   const picked = pickFree(range.min, range.max - range.min + 1, new Set(used));
   if (picked === undefined) {
-    throw conflict('Every external port of the transport range is in use.', undefined, 'no_port');
+    throw fail('no_port', 'Every external port of the transport range is in use.');
   }
   return picked;
 }

@@ -1,8 +1,9 @@
-import { conflict, notFound } from '@app/server-kit';
+import { notFound } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { ContainersRepository } from './containers-repository.ts';
 import type { ContainersService } from './containers-service.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
+import { fail } from '../errors/catalogue.ts';
 
 /** Sharing: owner and admins manage it; collaborators may list it. */
 export class CollaboratorsService {
@@ -23,7 +24,7 @@ export class CollaboratorsService {
     const name = username.trim();
     const [uidNumber] = await this.containers.collaboratorNumbers([name]);
     if (uidNumber === record.ownerUid) {
-      throw conflict(`${name} owns this container already.`, undefined, 'already_owner');
+      throw fail('already_owner', `${name} owns this container already.`);
     }
     await this.repo.addCollaborators(record.id, [uidNumber!]);
     return { collaborators: await this.repo.collaborators(record.id) };

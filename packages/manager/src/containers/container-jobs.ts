@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import { retryWhileUnavailable } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
-import type { JobContext, JobHandlers } from '../jobs/handlers.ts';
+import { JobTimeoutError, type JobContext, type JobHandlers } from '../jobs/handlers.ts';
 import type { NodesService } from '../nodes/nodes-service.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { NodeConnection, Provider, ReconfigureSpec } from '../providers/types.ts';
 import type { SitesService } from '../sites/sites-service.ts';
+import { siteSubnet } from '../sites/network-rules.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
 import {
@@ -15,6 +16,8 @@ import {
 import type { VolumeWaiter } from '../volumes/volume-waiter.ts';
 import type { ImageVolumes } from '../volumes/image-volumes.ts';
 import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
+import { discardUnfinished, recordMade } from './unfinished-create.ts';
+import type { FailureNotices } from './failure-notices.ts';
 
 export const CONTAINER_COMMANDS = {
   create: 'container.create',
@@ -48,6 +51,7 @@ export interface ContainerJobDeps {
   dns: CrossSiteDns;
   volumes: VolumeWaiter;
   imageVolumes: ImageVolumes;
+  notices: FailureNotices;
 }
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -56,6 +60,7 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
 export function registerContainerJobs(handlers: JobHandlers, deps: ContainerJobDeps) {
   handlers.register<ContainerCreatePayload>(CONTAINER_COMMANDS.create, {
     run: (payload, ctx) => provision(deps, payload.containerId, ctx),
+    abandon: (payload, ctx) => discardUnfinished(deps, payload.containerId, ctx),
   });
   handlers.register<ContainerApplyPayload>(CONTAINER_COMMANDS.apply, {
     retryOnTakeover: true,
@@ -96,8 +101,11 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
         nameserver: site.gateway,
         searchDomain: site.internalDomain,
         mounts,
+        ...(record.ipv4Address
+          ? { address: { ipv4Address: record.ipv4Address, subnet: siteSubnet(site), gateway: site.gateway } }
+          : {}),
       },
-      ctx,
+      { ...ctx, made: (instance) => recordMade(deps, id, instance) },
     ));
   } catch (error) {
     // The provider removes what a failed create made; the row stays so its owner sees `failed`.
@@ -105,6 +113,7 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
     await retryWhileUnavailable(() => containers.update(deps.db, id, { status: 'failed' })).catch(
       () => undefined,
     );
+    await notify(deps, record, ctx, 'create');
     throw error;
   } finally {
     providers.invalidate(node.id);
@@ -115,6 +124,7 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
     recorded = await retryWhileUnavailable(() =>
       containers.update(deps.db, id, {
         container_id: created,
+        made_instance: null,
         status: 'running',
         ...(imageEnvironment ? { image_environment: JSON.stringify(imageEnvironment) } : {}),
       }),
@@ -139,6 +149,18 @@ async function provision(deps: ContainerJobDeps, id: number, ctx: JobContext) {
   }
 }
 
+/** The owner hears of a job that failed, not of one that was stopped. */
+async function notify(
+  deps: ContainerJobDeps,
+  record: ContainerRecord,
+  ctx: JobContext,
+  what: 'create' | 'apply',
+) {
+  // Cancelled, taken over or stopped with the worker: nothing the owner has to act on (yet).
+  if (ctx.signal.aborted && !(ctx.signal.reason instanceof JobTimeoutError)) return;
+  await deps.notices.jobFailed(record, ctx.job.id, what, ctx);
+}
+
 async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx: JobContext) {
   const record = await deps.containers.getById(payload.containerId);
   if (!record?.containerId) {
@@ -156,6 +178,7 @@ async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx
       const imageEnvironment = await imageEnvironmentOf(deps, record, payload, node, provider, ctx);
       const spec = {
         ...payload.reconfigure,
+        hostname: record.hostname,
         image: record.template,
         ...(imageEnvironment ? { imageEnvironment } : {}),
       };
@@ -170,6 +193,7 @@ async function apply(deps: ContainerJobDeps, payload: ContainerApplyPayload, ctx
     }
   } catch (error) {
     await ctx.log(`Failed: ${describe(error)}`);
+    await notify(deps, record, ctx, 'apply');
     throw error;
   } finally {
     deps.providers.invalidate(node.id);

@@ -8,13 +8,19 @@ export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
 
 /** The six-state table of the spec, for one container given its node's batch answer. */
 export function statusOf(record: ContainerRecord, node: NodeInstances | undefined): ContainerStatus {
+  // Without a recorded instance the create job alone tells: a node out of reach changes nothing.
+  const fromJob = record.containerId ? undefined : createStatusOf(record.creationJobStatus);
+  if (fromJob) return fromJob;
   if (!node || !node.reachable) return 'unknown';
   const instance = record.containerId ? node.instances.get(record.containerId) : undefined;
   if (instance) return instance.state === 'running' ? 'running' : 'offline';
-  const job = record.creationJobStatus;
+  return createStatusOf(record.creationJobStatus) ?? 'missing';
+}
+
+function createStatusOf(job: ContainerRecord['creationJobStatus']): 'creating' | 'failed' | undefined {
   if (job === 'pending' || job === 'running') return 'creating';
   if (job === 'failure' || job === 'cancelled') return 'failed';
-  return 'missing';
+  return undefined;
 }
 
 /** Batch status calls already on their way, by node id. */

@@ -29,6 +29,8 @@ export interface ContainerRecord {
   environmentVars: Record<string, string>;
   /** The image's own environment as recorded at create; null when not recorded (see migration 005). */
   imageEnvironment: Record<string, string> | null;
+  /** What an unfinished create named on the node before making it; see migration 010. */
+  madeInstance: string | null;
   nvidiaRequested: boolean;
   createdAt: string;
 }
@@ -43,7 +45,7 @@ export interface ListFilter {
   visibleTo?: number | undefined;
 }
 
-export type NewContainer = Omit<ContainersTable, 'id' | 'created_at' | 'updated_at'>;
+export type NewContainer = Omit<ContainersTable, 'id' | 'created_at' | 'updated_at' | 'made_instance'>;
 
 /** Every query over `containers` and `container_collaborators`. */
 export class ContainersRepository {
@@ -111,6 +113,39 @@ export class ContainersRepository {
     return row && toRecord(row);
   }
 
+  /** The container of any site that has this hostname (hostnames are unique across sites). */
+  async findAnyByHostname(hostname: string): Promise<ContainerRecord | undefined> {
+    const row = await this.select(this.db)
+      .where('containers.hostname', '=', hostname.toLowerCase())
+      .executeTakeFirst();
+    return row && toRecord(row);
+  }
+
+  /** A container that has this hostname, this instance of the node, or this MAC or IPv4 address. */
+  clashing(
+    db: Db,
+    taken: {
+      hostname: string;
+      nodeId: number;
+      containerId: string;
+      macAddress: string | null;
+      ipv4Address: string | null;
+    },
+  ): Promise<{ id: number } | undefined> {
+    return db
+      .selectFrom('containers')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          eb('hostname', '=', taken.hostname),
+          eb.and([eb('node_id', '=', taken.nodeId), eb('container_id', '=', taken.containerId)]),
+          ...(taken.macAddress ? [eb('mac_address', '=', taken.macAddress)] : []),
+          ...(taken.ipv4Address ? [eb('ipv4_address', '=', taken.ipv4Address)] : []),
+        ]),
+      )
+      .executeTakeFirst();
+  }
+
   async insert(db: Db, values: NewContainer): Promise<number> {
     const now = nowIso();
     const row = await db
@@ -134,8 +169,20 @@ export class ContainersRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async delete(id: number): Promise<void> {
-    await this.db.deleteFrom('containers').where('id', '=', id).execute();
+  /** Points the container at a new create job, unless another one replaced `previousJobId` first. */
+  async replaceCreationJob(db: Db, id: number, previousJobId: number, jobId: number): Promise<boolean> {
+    const result = await db
+      .updateTable('containers')
+      .set({ creation_job_id: jobId, status: 'pending', made_instance: null, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('creation_job_id', '=', previousJobId)
+      .where('container_id', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async delete(id: number, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('containers').where('id', '=', id).execute();
   }
 
   /** Used MACs and IPv4 addresses (globally unique), for the allocation inside a create. */
@@ -242,6 +289,18 @@ export class ContainersRepository {
     return row !== undefined;
   }
 
+  /** The owner (uidNumber) of the container `ctid` on the node named `nodeName`, if there is one. */
+  async ownerOnNode(nodeName: string, ctid: string): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('containers')
+      .innerJoin('nodes', 'nodes.id', 'containers.node_id')
+      .select('containers.owner_uid_number')
+      .where('nodes.name', '=', nodeName)
+      .where('containers.container_id', '=', ctid)
+      .executeTakeFirst();
+    return row?.owner_uid_number ?? null;
+  }
+
   /** Containers per node of the site (for the least-loaded choice). */
   async countsByNode(siteId: number): Promise<Map<number, number>> {
     const rows = await this.db
@@ -277,6 +336,7 @@ const toRecord = (row: Row): ContainerRecord => ({
   environmentVars: JSON.parse(row.environment_vars || '{}') as Record<string, string>,
   imageEnvironment:
     row.image_environment === null ? null : (JSON.parse(row.image_environment) as Record<string, string>),
+  madeInstance: row.made_instance,
   nvidiaRequested: Boolean(row.nvidia_requested),
   createdAt: row.created_at,
 });

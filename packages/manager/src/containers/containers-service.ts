@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, forbidden, retryOnConflict } from '@app/server-kit';
+import { forbidden, retryOnConflict, uniqueViolationColumns } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { SitesService } from '../sites/sites-service.ts';
@@ -15,6 +15,7 @@ import { DEFAULT_PLATFORM } from '../images/platform.ts';
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
 import type { HttpNameGuard } from '../dns/http-name-guard.ts';
+import type { KeptVolumes } from '../volumes/kept-volumes.ts';
 import type { ImageMetadataService } from '../images/image-metadata.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
 import {
@@ -27,11 +28,13 @@ import { ALLOCATED_COLUMNS, pickIpv4, randomMac } from './addresses.ts';
 import { accessTo } from './container-access.ts';
 import { CONTAINER_COMMANDS, type ContainerCreatePayload } from './container-jobs.ts';
 import { checkHostname, blankToNull, imageOf, mergeEnvironment, type EnvVar } from './container-rules.ts';
+import { hostnameTaken } from './hostname-holder.ts';
 import { StatusResolver, type ContainerStatus } from './container-status.ts';
 import { toContainer, type Container } from './container-view.ts';
 import { chooseNode, leastLoadedNode } from './node-choice.ts';
 import { NODE_FAILURE_FOR_USERS } from '../nodes/node-visibility.ts';
 import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface CreateInput {
   hostname: string;
@@ -65,6 +68,7 @@ export interface ContainerDeps {
   dns: CrossSiteDns;
   httpNames: HttpNameGuard;
   images: ImageMetadataService;
+  keptVolumes: KeptVolumes;
   log: FastifyBaseLogger;
 }
 
@@ -192,6 +196,8 @@ export class ContainersService {
     const { db, repo, jobs } = this.deps;
     const site = await this.deps.sites.get(siteId);
     const hostname = checkHostname(input.hostname);
+    const holder = await repo.findAnyByHostname(hostname);
+    if (holder) throw hostnameTaken(hostname, holder, principal, siteId);
     const image = imageOf(input.template, input.customTemplate);
     // The node pulls the image: a user's choice of registry is held to the outbound policy.
     if (!principal.isAdmin) await this.deps.images.assertPullable(image);
@@ -210,45 +216,58 @@ export class ContainersService {
     const nvidia = Boolean(input.nvidiaRequested);
     const node = chooseNode(...(await this.nodeLoad(siteId)), nvidia);
 
-    const created = await retryOnConflict(ALLOCATED_COLUMNS, () =>
-      db.transaction().execute(async (trx) => {
-        const job = await jobs.insertIn(trx, CONTAINER_COMMANDS.create, principal.uidNumber, {});
-        const used = await repo.usedAddresses(trx);
-        let macAddress = randomMac();
-        while (used.macs.has(macAddress)) macAddress = randomMac();
-        const containerId = await repo.insert(trx, {
-          hostname,
-          owner_uid_number: ownerUid,
-          node_id: node.id,
-          container_id: null,
-          status: 'pending',
-          template: image,
-          ipv4_address: pickIpv4(site.dhcpRange, site.gateway, used.ipv4s),
-          mac_address: macAddress,
-          creation_job_id: job.id,
-          entrypoint: blankToNull(input.entrypoint),
-          environment_vars: JSON.stringify(environment),
-          image_environment: null, // the create job records it
-          nvidia_requested: nvidia ? 1 : 0,
-        });
-        // The payload names the container; it is only known now, inside the same transaction.
-        const payload: ContainerCreatePayload = { containerId };
-        await trx
-          .updateTable('jobs')
-          .set({ payload: JSON.stringify(payload) })
-          .where('id', '=', job.id)
-          .execute();
-        await repo.addCollaborators(
-          containerId,
-          collaborators.filter((uid) => uid !== ownerUid),
-          trx,
-        );
-        for (const service of services) await this.deps.services.insert(trx, containerId, service);
-        return { containerId, jobId: job.id };
-      }),
+    const created = await this.insertCreate(principal, siteId, hostname, () =>
+      retryOnConflict(ALLOCATED_COLUMNS, () =>
+        db.transaction().execute(async (trx) => {
+          const job = await jobs.insertIn(trx, CONTAINER_COMMANDS.create, principal.uidNumber, {});
+          const used = await repo.usedAddresses(trx);
+          let macAddress = randomMac();
+          while (used.macs.has(macAddress)) macAddress = randomMac();
+          const containerId = await repo.insert(trx, {
+            hostname,
+            owner_uid_number: ownerUid,
+            node_id: node.id,
+            container_id: null,
+            status: 'pending',
+            template: image,
+            ipv4_address: pickIpv4(site.dhcpRange, site.gateway, used.ipv4s),
+            mac_address: macAddress,
+            creation_job_id: job.id,
+            entrypoint: blankToNull(input.entrypoint),
+            environment_vars: JSON.stringify(environment),
+            image_environment: null, // the create job records it
+            nvidia_requested: nvidia ? 1 : 0,
+          });
+          // The payload names the container; it is only known now, inside the same transaction.
+          const payload: ContainerCreatePayload = { containerId };
+          await jobs.setPayload(trx, job.id, payload);
+          await repo.addCollaborators(
+            containerId,
+            collaborators.filter((uid) => uid !== ownerUid),
+            trx,
+          );
+          for (const service of services) await this.deps.services.insert(trx, containerId, service);
+          return { containerId, jobId: job.id };
+        }),
+      ),
     );
     await jobs.announceNew(created.jobId);
     return { ...created, hostname, status: 'creating' };
+  }
+
+  /** Runs the create's insert; a concurrent create that took the hostname first is a named 409. */
+  private async insertCreate<T>(
+    principal: Principal,
+    siteId: number,
+    hostname: string,
+    insert: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await insert();
+    } catch (error) {
+      if (!uniqueViolationColumns(error)?.includes('hostname')) throw error;
+      throw hostnameTaken(hostname, await this.deps.repo.findAnyByHostname(hostname), principal, siteId);
+    }
   }
 
   private async nodeLoad(siteId: number) {
@@ -269,15 +288,14 @@ export class ContainersService {
     principal: Principal,
     siteId: number,
     id: number,
-  ): Promise<{ deleted: boolean; dnsWarnings: string[] }> {
-    const { repo, jobs } = this.deps;
+  ): Promise<{ deleted: boolean; dnsWarnings: string[]; keptVolumes: { name: string; hostPath: string }[] }> {
+    const { repo, jobs, db, keptVolumes } = this.deps;
     const record = await this.record(principal, siteId, id, 'manage');
     if (record.creationJobId && record.creationJobStatus === 'pending') {
       // Not started yet: cancelled, it will never create anything.
       await jobs.cancel(record.creationJobId);
     } else if (record.creationJobStatus === 'running') {
-      throw new AppError(
-        409,
+      throw fail(
         'conflict',
         `The container is being created (job ${record.creationJobId}); wait for it or cancel the job first.`,
       );
@@ -285,21 +303,26 @@ export class ContainersService {
     if (record.containerId) await this.removeInstance(record, principal);
     const site = await this.deps.sites.get(siteId);
     const services = await this.deps.services.forContainer(record.id);
-    await repo.delete(record.id);
+    // The volume folders stay on the node, listed as kept until an administrator has them removed.
+    const kept = await db.transaction().execute(async (trx) => {
+      const volumes = await keptVolumes.keep(trx, record);
+      await repo.delete(record.id, trx);
+      return volumes;
+    });
     const dnsWarnings = await this.deps.dns.remove(
       site,
       services.flatMap((service) => (service.httpService ? [service.httpService] : [])),
     );
-    return { deleted: true, dnsWarnings };
+    return { deleted: true, dnsWarnings, keptVolumes: kept };
   }
 
   /** Deletes the provider instance first; the row is only deleted once the instance is gone. */
   private async removeInstance(record: ContainerRecord, principal: Principal) {
     /** What the node said goes to administrators and the log; others get a generic sentence. */
-    const nodeFailure = (code: string, detail: string) => {
+    const nodeFailure = (code: 'node_unreachable' | 'provider_error', detail: string) => {
       this.deps.log.warn({ node: record.nodeName, container: record.id, detail }, 'instance not deleted');
       const said = principal.isAdmin ? detail : NODE_FAILURE_FOR_USERS;
-      return new AppError(502, code, `${said} The container was not deleted.`);
+      return fail(code, `${said} The container was not deleted.`);
     };
     const live = await this.status.instanceOf(record);
     if (!live.reachable) {
@@ -307,8 +330,7 @@ export class ContainersService {
     }
     if (!live.instance) return;
     if (live.instance.hostname.toLowerCase() !== record.hostname) {
-      throw new AppError(
-        409,
+      throw fail(
         'hostname_mismatch',
         `The instance ${record.containerId} on ${record.nodeName} is named "${live.instance.hostname}", not "${record.hostname}"; deletion aborted.`,
       );

@@ -1,6 +1,6 @@
-import { conflict } from '@app/server-kit';
 import type { NodesTable } from '../db/schema.ts';
 import type { Selectable } from 'kysely';
+import { fail } from '../errors/catalogue.ts';
 
 type NodeRow = Selectable<NodesTable>;
 
@@ -29,6 +29,6 @@ export function chooseNode(nodes: NodeRow[], load: Map<number, number>, nvidia: 
   const node = leastLoadedNode(nodes, load, nvidia);
   if (node) return node;
   throw nvidia
-    ? conflict('No node of this site with NVIDIA GPUs can take a container.', undefined, 'no_nvidia_node')
-    : conflict('No node of this site can take a container.', undefined, 'no_node');
+    ? fail('no_nvidia_node', 'No node of this site with NVIDIA GPUs can take a container.')
+    : fail('no_node', 'No node of this site can take a container.');
 }

@@ -14,10 +14,15 @@ import { ContainersRepository } from './containers-repository.ts';
 import { ContainersService, type ContainerDeps } from './containers-service.ts';
 import { ContainerUpdates } from './container-update.ts';
 import { CollaboratorsService } from './collaborators-service.ts';
+import { ContainerHistory } from './container-history.ts';
+import { FailureNotices } from './failure-notices.ts';
+import { NotificationsRepository } from '../notifications/notifications-repository.ts';
 import { registerContainerJobs } from './container-jobs.ts';
 import { VolumesRepository } from '../volumes/volumes-repository.ts';
 import { VolumeWaiter } from '../volumes/volume-waiter.ts';
 import { ImageVolumes } from '../volumes/image-volumes.ts';
+import { KeptVolumes } from '../volumes/kept-volumes.ts';
+import { KeptVolumesRepository } from '../volumes/kept-volumes-repository.ts';
 
 /** Containers, their services, collaborators, image metadata, cross-site DNS and resource requests. */
 export function createContainerServices(
@@ -34,6 +39,7 @@ export function createContainerServices(
   const resourcesRepo = new ResourceRequestsRepository(db);
   const imageMetadata = new ImageMetadataService(config.containers, core.settings, ctx.log);
   const volumes = new VolumesRepository(db);
+  const keptVolumes = new KeptVolumes(new KeptVolumesRepository(db), fleet.sites);
   const deps: ContainerDeps = {
     db,
     repo,
@@ -48,6 +54,7 @@ export function createContainerServices(
     dns,
     httpNames: new HttpNameGuard(domains, dnsClient),
     images: imageMetadata,
+    keptVolumes,
     log: ctx.log,
   };
   const containers = new ContainersService(deps);
@@ -60,6 +67,7 @@ export function createContainerServices(
     providers: fleet.providers,
     resources: resourcesRepo,
     dns,
+    notices: new FailureNotices(new NotificationsRepository(db)),
     imageVolumes: new ImageVolumes(imageMetadata, volumes, fleet.providers),
     volumes: new VolumeWaiter(volumes, ctx.configChanges, {
       storageRoot: config.containers.volumeStorageRoot,
@@ -69,10 +77,11 @@ export function createContainerServices(
   });
   return {
     containers,
+    keptVolumes,
     containerUpdates: new ContainerUpdates(deps, containers),
+    containerHistory: new ContainerHistory(deps, containers),
     collaborators: new CollaboratorsService(repo, containers, core.users),
     imageMetadata,
-    externalDomains: domains,
     resourceRequests: new ResourceRequestsService(
       resourcesRepo,
       fleet.sites,

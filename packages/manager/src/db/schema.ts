@@ -125,6 +125,8 @@ export interface NodesTable {
   volume_storage: string;
   network_bridge: string;
   nvidia_available: number;
+  /** Added to a container's uid/gid for the host's; NULL: the node type's default. */
+  volume_id_shift: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -167,6 +169,8 @@ export interface ContainersTable {
   environment_vars: string;
   /** JSON object: the image's own environment, which the user's variables go over (migration 005). */
   image_environment: string | null;
+  /** What a create in progress named on the node before making it (migration 010). */
+  made_instance: string | null;
   nvidia_requested: number;
   created_at: string;
   updated_at: string;
@@ -261,7 +265,7 @@ export interface ResourceRequestsTable {
   updated_at: string;
 }
 
-/** Tables of issue 4: containers' services, collaborators, external domains, resource requests. */
+/** Containers' services, collaborators, external domains, resource requests. */
 export interface ContainersDB {
   external_domains: ExternalDomainsTable;
   container_collaborators: ContainerCollaboratorsTable;
@@ -312,6 +316,23 @@ export interface VolumesTable {
   status: 'pending' | 'ready' | 'failed';
   status_message: string | null;
   applied_at: string | null;
+  /** The host owner the site agent gives the folder; NULL: left as the agent made it. */
+  host_uid: number | null;
+  host_gid: number | null;
+}
+
+/** A deleted container's volume folder, kept until an administrator has it removed. */
+export interface KeptVolumesTable {
+  id: Generated<number>;
+  site_id: number;
+  hostname: string;
+  name: string;
+  host_path: string;
+  mount_path: string;
+  kept_at: string;
+  /** removing: the site agent deletes the folder at its next check-in. */
+  status: 'kept' | 'removing' | 'remove_failed';
+  status_message: string | null;
 }
 
 export interface AgentTokensTable {
@@ -329,6 +350,7 @@ export interface SiteAgentsDB {
   agent_tokens: AgentTokensTable;
   notifications: NotificationsTable;
   volumes: VolumesTable;
+  kept_volumes: KeptVolumesTable;
 }
 
 /** Hits on one registration or password-reset quota (per address or per account) in its window. */

@@ -13,4 +13,5 @@ export const CONFIG_TABLES = [
   'dns_services',
   'external_domains',
   'volumes',
+  'kept_volumes',
 ] as const;

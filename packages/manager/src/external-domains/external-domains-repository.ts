@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { SecretBox } from '@app/server-kit';
 import type { ExternalDomainsTable, ManagerDB } from '../db/schema.ts';
 
@@ -17,15 +17,66 @@ export interface DomainCredentials extends ExternalDomain {
   apiKey: string | null;
 }
 
-/**
- * Reads of `external_domains` the container code needs. The external-domain endpoints (site-agent
- * issue) add their writes beside these.
- */
+/** A domain row with its site's name, as the external-domain endpoints show it. */
+export type DomainWithSite = Selectable<ExternalDomainsTable> & { site_name: string | null };
+
+/** `external_domains`: the reads the container code needs, and the endpoints' reads and writes. */
 export class ExternalDomainsRepository {
   constructor(
     private readonly db: Kysely<ManagerDB>,
     private readonly secrets: SecretBox,
   ) {}
+
+  private withSite() {
+    return this.db
+      .selectFrom('external_domains')
+      .leftJoin('sites', 'sites.id', 'external_domains.site_id')
+      .selectAll('external_domains')
+      .select('sites.name as site_name');
+  }
+
+  listWithSites(): Promise<DomainWithSite[]> {
+    return this.withSite().orderBy('external_domains.name').execute();
+  }
+
+  withSiteById(id: number): Promise<DomainWithSite | undefined> {
+    return this.withSite().where('external_domains.id', '=', id).executeTakeFirst();
+  }
+
+  async insert(values: Insertable<ExternalDomainsTable>): Promise<number> {
+    const row = await this.db
+      .insertInto('external_domains')
+      .values(values)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** The DNS provider account e-mail of the domain, or undefined when there is no such domain. */
+  async providerEmail(id: number): Promise<{ email: string | null } | undefined> {
+    const row = await this.db
+      .selectFrom('external_domains')
+      .select('dns_provider_api_email')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row && { email: row.dns_provider_api_email };
+  }
+
+  /** False when there is no such domain. */
+  async update(id: number, values: Updateable<ExternalDomainsTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('external_domains')
+      .set(values)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** False when there is no such domain. */
+  async delete(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('external_domains').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
 
   async byIds(ids: number[], db: Db = this.db): Promise<Map<number, ExternalDomain>> {
     if (!ids.length) return new Map();

@@ -1,15 +1,15 @@
-import type { Kysely } from 'kysely';
 import { isAuthServerUrl, isDomainName } from '@app/agent/config-values';
 import {
-  conflict,
   isForeignKeyViolation,
   notFound,
   validationFailed,
   type FieldErrors,
   type SecretBox,
 } from '@app/server-kit';
-import type { ManagerDB } from '../db/schema.ts';
+import type { SitesService } from '../sites/sites-service.ts';
+import type { DomainWithSite, ExternalDomainsRepository } from './external-domains-repository.ts';
 import { nowIso } from '../common/time.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface ExternalDomainView {
   id: number;
@@ -45,27 +45,26 @@ const isHttpUrl = (value: string) => {
 const blankToNull = (value: string | null | undefined) =>
   value === undefined ? undefined : value?.trim() || null;
 
+/** What the service asks of its repository (the specs hand it an in-memory one). */
+export type ExternalDomainsStore = Pick<
+  ExternalDomainsRepository,
+  'listWithSites' | 'withSiteById' | 'insert' | 'providerEmail' | 'update' | 'delete'
+>;
+
 /** External domains: where HTTP services are published, their certificates, DNS and auth proxy. */
 export class ExternalDomainsService {
   constructor(
-    private readonly db: Kysely<ManagerDB>,
+    private readonly domains: ExternalDomainsStore,
+    private readonly sites: Pick<SitesService, 'exists'>,
     private readonly secrets: SecretBox,
   ) {}
 
-  query() {
-    return this.db
-      .selectFrom('external_domains')
-      .leftJoin('sites', 'sites.id', 'external_domains.site_id')
-      .selectAll('external_domains')
-      .select('sites.name as site_name');
-  }
-
   async list(): Promise<ExternalDomainView[]> {
-    return (await this.query().orderBy('external_domains.name').execute()).map(toView);
+    return (await this.domains.listWithSites()).map(toView);
   }
 
   async get(id: number): Promise<ExternalDomainView> {
-    const row = await this.query().where('external_domains.id', '=', id).executeTakeFirst();
+    const row = await this.domains.withSiteById(id);
     if (!row) throw notFound('External domain not found.');
     return toView(row);
   }
@@ -73,22 +72,18 @@ export class ExternalDomainsService {
   async create(input: ExternalDomainInput): Promise<ExternalDomainView> {
     const values = await this.checked(input);
     const now = nowIso();
-    const row = await this.db
-      .insertInto('external_domains')
-      .values({
-        name: values.name!,
-        acme_email: values.acme_email ?? null,
-        acme_directory_url: values.acme_directory_url ?? null,
-        dns_provider_api_email: values.dns_provider_api_email ?? null,
-        dns_provider_api_key_sealed: values.dns_provider_api_key_sealed ?? null,
-        site_id: values.site_id ?? null,
-        auth_server: values.auth_server ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return this.get(row.id);
+    const id = await this.domains.insert({
+      name: values.name!,
+      acme_email: values.acme_email ?? null,
+      acme_directory_url: values.acme_directory_url ?? null,
+      dns_provider_api_email: values.dns_provider_api_email ?? null,
+      dns_provider_api_key_sealed: values.dns_provider_api_key_sealed ?? null,
+      site_id: values.site_id ?? null,
+      auth_server: values.auth_server ?? null,
+      created_at: now,
+      updated_at: now,
+    });
+    return this.get(id);
   }
 
   /**
@@ -97,42 +92,33 @@ export class ExternalDomainsService {
    */
   async update(id: number, input: ExternalDomainInput): Promise<ExternalDomainView> {
     const values = await this.checked(input);
-    const current = await this.db
-      .selectFrom('external_domains')
-      .select('dns_provider_api_email')
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const current = await this.domains.providerEmail(id);
     if (!current) throw notFound('External domain not found.');
-    const keyStays = (current.dns_provider_api_email ?? null) === (values.dns_provider_api_email ?? null);
-    const result = await this.db
-      .updateTable('external_domains')
-      .set({
-        name: values.name!,
-        acme_email: values.acme_email ?? null,
-        acme_directory_url: values.acme_directory_url ?? null,
-        dns_provider_api_email: values.dns_provider_api_email ?? null,
-        ...(values.dns_provider_api_key_sealed
-          ? { dns_provider_api_key_sealed: values.dns_provider_api_key_sealed }
-          : keyStays
-            ? {}
-            : { dns_provider_api_key_sealed: null }),
-        site_id: values.site_id ?? null,
-        auth_server: values.auth_server ?? null,
-        updated_at: nowIso(),
-      })
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!Number(result.numUpdatedRows)) throw notFound('External domain not found.');
+    const keyStays = (current.email ?? null) === (values.dns_provider_api_email ?? null);
+    const updated = await this.domains.update(id, {
+      name: values.name!,
+      acme_email: values.acme_email ?? null,
+      acme_directory_url: values.acme_directory_url ?? null,
+      dns_provider_api_email: values.dns_provider_api_email ?? null,
+      ...(values.dns_provider_api_key_sealed
+        ? { dns_provider_api_key_sealed: values.dns_provider_api_key_sealed }
+        : keyStays
+          ? {}
+          : { dns_provider_api_key_sealed: null }),
+      site_id: values.site_id ?? null,
+      auth_server: values.auth_server ?? null,
+      updated_at: nowIso(),
+    });
+    if (!updated) throw notFound('External domain not found.');
     return this.get(id);
   }
 
   async delete(id: number): Promise<void> {
     try {
-      const result = await this.db.deleteFrom('external_domains').where('id', '=', id).executeTakeFirst();
-      if (!Number(result.numDeletedRows)) throw notFound('External domain not found.');
+      if (!(await this.domains.delete(id))) throw notFound('External domain not found.');
     } catch (error) {
       if (isForeignKeyViolation(error)) {
-        throw conflict('HTTP services still use this domain: remove them first.', undefined, 'in_use');
+        throw fail('in_use', 'HTTP services still use this domain: remove them first.');
       }
       throw error;
     }
@@ -153,10 +139,7 @@ export class ExternalDomainsService {
         'must be an http(s) URL, such as http://127.0.0.1:4180: a host, an optional port and a path of letters, digits and . _ ~ % / + - only';
     }
     const siteId = input.siteId ?? null;
-    if (
-      siteId !== null &&
-      !(await this.db.selectFrom('sites').select('id').where('id', '=', siteId).executeTakeFirst())
-    ) {
+    if (siteId !== null && !(await this.sites.exists(siteId))) {
       fields.siteId = 'names a site that does not exist';
     }
     if (Object.keys(fields).length) throw validationFailed(fields);
@@ -173,9 +156,7 @@ export class ExternalDomainsService {
   }
 }
 
-type Row = Awaited<ReturnType<ReturnType<ExternalDomainsService['query']>['executeTakeFirstOrThrow']>>;
-
-function toView(row: Row): ExternalDomainView {
+function toView(row: DomainWithSite): ExternalDomainView {
   return {
     id: row.id,
     name: row.name,

@@ -49,10 +49,20 @@ export class ImageMetadataService {
     return describe(await this.imageConfig(image, platform));
   }
 
-  /** The VOLUME paths the image declares; a hypervisor template (`local:vztmpl/…`) declares none. */
-  async declaredVolumes(image: string, platform: Platform = DEFAULT_PLATFORM): Promise<string[]> {
-    if (isTemplateVolume(image)) return [];
-    return Object.keys((await this.imageConfig(image, platform)).Volumes ?? {});
+  /**
+   * The VOLUME paths the image declares and the `User` it runs as (null: root); a hypervisor
+   * template (`local:vztmpl/…`) declares none.
+   */
+  async volumeFacts(
+    image: string,
+    platform: Platform = DEFAULT_PLATFORM,
+  ): Promise<{ paths: string[]; user: string | null }> {
+    if (isTemplateVolume(image)) return { paths: [], user: null };
+    const config = await this.imageConfig(image, platform);
+    return {
+      paths: Object.keys(config.Volumes ?? {}),
+      user: typeof config.User === 'string' && config.User.trim() ? config.User : null,
+    };
   }
 
   /**

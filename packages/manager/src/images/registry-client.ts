@@ -21,6 +21,7 @@ export interface ImageConfig {
   Cmd?: string[] | null;
   Labels?: Record<string, string> | null;
   Volumes?: Record<string, unknown> | null;
+  User?: string | null;
 }
 
 interface Descriptor {

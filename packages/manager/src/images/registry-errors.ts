@@ -1,15 +1,14 @@
 import {
-  AppError,
   BodyTooLargeError,
   formatBytes,
-  notFound,
   OutboundError,
   readTextLimited,
   type OutboundResponse,
 } from '@app/server-kit';
+import { fail } from '../errors/catalogue.ts';
 
-export const imageNotFound = (message: string) => notFound(message, 'image_not_found');
-export const registryError = (message: string) => new AppError(502, 'registry_error', message);
+export const imageNotFound = (message: string) => fail('image_not_found', message);
+export const registryError = (message: string) => fail('registry_error', message);
 
 /**
  * What a client is told whenever a registry could not be reached or was refused — the same words

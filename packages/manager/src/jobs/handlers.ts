@@ -15,6 +15,11 @@ export interface JobHandler<P = unknown> {
    * work; otherwise the job is failed (never left running).
    */
   retryOnTakeover?: boolean;
+  /**
+   * For a job that is failed when its worker dies: undoes what the dead run left. The worker taking the
+   * job over runs it before failing the job; what it logs goes to the job output.
+   */
+  abandon?(payload: P, ctx: OperationContext): Promise<void>;
 }
 
 export class JobHandlers {

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { AppError } from '@app/server-kit';
 import type { JobsRepository } from './jobs-repository.ts';
 import type { JobEvents } from './job-events.ts';
 import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface JobStreamOptions {
   keepAliveMs: number;
@@ -55,7 +55,7 @@ export class JobStreams {
         : this.open.size >= this.options.maxTotal
           ? 'The server has too many job streams open; try again shortly.'
           : undefined;
-    if (full) throw new AppError(429, 'too_many_streams', full, undefined, { 'retry-after': '5' });
+    if (full) throw fail('too_many_streams', full, undefined, { 'retry-after': '5' });
     this.openPerUser.set(user, held + 1);
   }
 

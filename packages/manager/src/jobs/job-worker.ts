@@ -10,6 +10,7 @@ import {
   LeaseLostError,
   WorkerShutdownError,
   type JobContext,
+  type JobHandler,
   type JobHandlers,
 } from './handlers.ts';
 import type { ClaimedJob } from './types.ts';
@@ -44,6 +45,8 @@ export class JobWorker {
   private readonly running = new Map<number, Running>();
   /** Jobs this worker ran whose outcome it could not record (the database stayed out of reach). */
   private readonly unrecorded = new Set<number>();
+  /** Jobs of dead workers this worker took over and is undoing (their lease is renewed meanwhile). */
+  private readonly abandoning = new Set<number>();
   private started = false;
   private pumping = false;
   private again = false;
@@ -195,7 +198,8 @@ export class JobWorker {
   }
 
   private async heartbeat() {
-    const lost = await this.repo.heartbeat(this.owner, this.activeJobs, this.options.leaseMs);
+    const held = [...this.activeJobs, ...this.abandoning];
+    const lost = await this.repo.heartbeat(this.owner, held, this.options.leaseMs);
     for (const id of lost) {
       const entry = this.running.get(id);
       if (!entry || entry.controller.signal.aborted) continue;
@@ -207,7 +211,7 @@ export class JobWorker {
   /** Jobs left `running` by a dead worker: run again when safe and attempts remain, else failed. */
   async recoverExpired(): Promise<void> {
     for (const job of await this.repo.expired()) {
-      if (this.running.has(job.id)) continue;
+      if (this.running.has(job.id) || this.abandoning.has(job.id)) continue;
       if (job.lease_owner === this.owner && !this.unrecorded.has(job.id)) {
         // Claimed by this worker, which never ran it: the claim's answer was lost (the database went away
         // just after it). It never started, so it simply goes back to the queue.
@@ -226,6 +230,7 @@ export class JobWorker {
         await this.repo.requeue(job.id, this.owner);
         this.log.warn({ jobId: job.id }, 'requeued a job whose worker died');
       } else {
+        if (handler?.abandon) await this.abandon(job, handler);
         await this.repo.appendOutput(
           job.id,
           'Error: the worker running this job stopped responding; the job failed.',
@@ -233,6 +238,24 @@ export class JobWorker {
         await this.repo.finish(job.id, this.owner, 'failure');
         this.log.warn({ jobId: job.id }, 'failed a job whose worker died');
       }
+    }
+  }
+
+  /** Runs the handler's undo for a job of a dead worker; its failure is told in the job output. */
+  private async abandon(job: { id: number; payload: string }, handler: JobHandler<unknown>) {
+    const timeoutMs = handler.timeoutMs ?? this.options.defaultTimeoutMs;
+    const log = async (line: string) => {
+      await retryWhileUnavailable(() => this.repo.appendOutput(job.id, line));
+    };
+    this.abandoning.add(job.id);
+    try {
+      await log('The worker running this job stopped responding; undoing what it did.');
+      await handler.abandon!(JSON.parse(job.payload), { signal: AbortSignal.timeout(timeoutMs), log });
+    } catch (error) {
+      this.log.warn({ err: error, jobId: job.id }, 'could not undo a job whose worker died');
+      await log(`Error: ${describe(error)}`);
+    } finally {
+      this.abandoning.delete(job.id);
     }
   }
 }

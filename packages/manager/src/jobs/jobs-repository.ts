@@ -3,7 +3,7 @@ import type { DialectName } from '@app/server-kit';
 import type { JobsTable, JobStatusesTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { JobEvents } from './job-events.ts';
-import type { ClaimedJob, JobRecord, JobStatus, JobStatusRow } from './types.ts';
+import type { ClaimedJob, ContainerJob, JobRecord, JobStatus, JobStatusRow } from './types.ts';
 import { usernameOf } from '../users/users-repository.ts';
 
 /** Every query over `jobs` and `job_statuses`; announces what it changes through the event bus. */
@@ -46,6 +46,19 @@ export class JobsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** Replaces a job's payload (inside the transaction that inserted it, when it names rows made after it). */
+  async setPayload(
+    db: Kysely<ManagerDB> | Transaction<ManagerDB>,
+    jobId: number,
+    payload: unknown,
+  ): Promise<void> {
+    await db
+      .updateTable('jobs')
+      .set({ payload: JSON.stringify(payload) })
+      .where('id', '=', jobId)
+      .execute();
+  }
+
   announceNew(jobId: number): Promise<void> {
     return this.events.announce({ kind: 'new', jobId });
   }
@@ -84,6 +97,47 @@ export class JobsRepository {
       .offset(page.offset ?? 0)
       .execute();
     return rows.map(toRow);
+  }
+
+  /**
+   * The newest jobs whose payload names container `containerId`, newest first. Container payloads are
+   * written by JSON.stringify with `containerId` as their first key, so the serialized prefix names it.
+   */
+  async forContainer(
+    commands: string[],
+    containerId: number,
+    limit: number,
+  ): Promise<(ContainerJob & { createdByUid: number })[]> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('command', 'in', commands)
+      .where((eb) =>
+        eb.or([
+          eb('payload', '=', `{"containerId":${containerId}}`),
+          eb('payload', 'like', `{"containerId":${containerId},%`),
+        ]),
+      )
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      ...toJob(row),
+      finishedAt: row.finished_at,
+      createdByUid: row.created_by_uid_number,
+    }));
+  }
+
+  /** The last `count` output rows of a job, oldest first. */
+  async lastRows(jobId: number, count: number): Promise<JobStatusRow[]> {
+    const rows = await this.db
+      .selectFrom('job_statuses')
+      .selectAll()
+      .where('job_id', '=', jobId)
+      .orderBy('id', 'desc')
+      .limit(count)
+      .execute();
+    return rows.reverse().map(toRow);
   }
 
   /** Appends one output row; on PostgreSQL the insert and its NOTIFY are one statement. */
@@ -218,7 +272,7 @@ export class JobsRepository {
   expired() {
     return this.db
       .selectFrom('jobs')
-      .select(['id', 'command', 'attempts', 'lease_owner'])
+      .select(['id', 'command', 'attempts', 'lease_owner', 'payload'])
       .where('status', '=', 'running')
       .where('lease_expires_at', '<', Date.now())
       .orderBy('id')

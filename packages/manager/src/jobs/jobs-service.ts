@@ -1,7 +1,8 @@
-import { conflict, notFound } from '@app/server-kit';
+import { notFound } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { JobsRepository } from './jobs-repository.ts';
 import type { Job, JobRecord, JobStatusRow } from './types.ts';
+import { fail } from '../errors/catalogue.ts';
 
 const jobNotFound = () => notFound('Job not found.');
 
@@ -32,8 +33,7 @@ export class JobsService {
 
   async cancel(principal: Principal, id: number): Promise<Job> {
     await this.visible(principal, id);
-    if (!(await this.repo.cancel(id)))
-      throw conflict('The job has already finished.', undefined, 'job_finished');
+    if (!(await this.repo.cancel(id))) throw fail('job_finished', 'The job has already finished.');
     return this.getFor(principal, id);
   }
 }

@@ -12,6 +12,11 @@ export interface Job {
   updatedAt: string;
 }
 
+/** A job of one container, as its page lists it. */
+export interface ContainerJob extends Omit<Job, 'createdBy'> {
+  finishedAt: string | null;
+}
+
 /** A job with its creator's uidNumber: who may see it besides administrators. */
 export interface JobRecord extends Job {
   createdByUid: number;

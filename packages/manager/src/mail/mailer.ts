@@ -1,6 +1,6 @@
-import { AppError } from '@app/server-kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SettingsService } from '../settings/settings-service.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface Mail {
   to: string;
@@ -24,8 +24,7 @@ export class Mailer {
   async send(mail: Mail): Promise<void> {
     const { smtpUrl, smtpNoreplyAddress } = await this.settings.get();
     if (!smtpUrl || !smtpNoreplyAddress) {
-      throw new AppError(
-        409,
+      throw fail(
         'smtp_not_configured',
         'E-mail is not set up: set smtpUrl and smtpNoreplyAddress in the settings.',
       );
@@ -42,7 +41,7 @@ export class Mailer {
       });
     } catch (error) {
       this.log.warn({ err: error }, 'SMTP server refused the message');
-      throw new AppError(502, 'smtp_error', 'The mail server refused the message. Check the SMTP settings.');
+      throw fail('smtp_error', 'The mail server refused the message. Check the SMTP settings.');
     } finally {
       transport.close();
     }

@@ -1,13 +1,14 @@
 import type { Kysely } from 'kysely';
 import { isDomainName, isIPv4, isMacAddress } from '@app/agent/config-values';
-import { AppError, badRequest, conflict, normalizeFingerprint, type TlsPolicy } from '@app/server-kit';
+import { badRequest, conflict, normalizeFingerprint, type TlsPolicy } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
-import { nowIso } from '../common/time.ts';
+import type { ContainersRepository } from '../containers/containers-repository.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import { PveClient } from '../providers/proxmox/pve-client.ts';
 import type { ProxmoxProvider } from '../providers/proxmox/proxmox-provider.ts';
 import type { ImportableInstance, NodeConnection } from '../providers/types.ts';
 import { toNode, NODE_DEFAULTS, type Node, type NodesService } from './nodes-service.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface ImportInput {
   apiUrl: string;
@@ -29,8 +30,7 @@ interface RemoteNode {
 }
 
 const importFailed = (error: unknown) =>
-  new AppError(
-    502,
+  fail(
     'import_failed',
     `Import from the hypervisor cluster failed: ${error instanceof Error ? error.message : String(error)}`,
   );
@@ -91,6 +91,7 @@ export class NodeImportService {
     private readonly db: Kysely<ManagerDB>,
     private readonly sites: SitesService,
     private readonly nodes: NodesService,
+    private readonly containers: ContainersRepository,
     private readonly proxmox: ProxmoxProvider,
     private readonly timeoutMs: number,
   ) {}
@@ -129,39 +130,22 @@ export class NodeImportService {
             );
         nodes.push(node);
         for (const instance of member.instances.flatMap(adoptable)) {
-          const clash = await trx
-            .selectFrom('containers')
-            .select('id')
-            .where((eb) =>
-              eb.or([
-                eb('hostname', '=', instance.hostname),
-                eb.and([eb('node_id', '=', node.id), eb('container_id', '=', instance.containerId)]),
-                ...(instance.macAddress ? [eb('mac_address', '=', instance.macAddress)] : []),
-                ...(instance.ipv4Address ? [eb('ipv4_address', '=', instance.ipv4Address)] : []),
-              ]),
-            )
-            .executeTakeFirst();
-          if (clash) continue;
-          const now = nowIso();
-          await trx
-            .insertInto('containers')
-            .values({
-              hostname: instance.hostname,
-              owner_uid_number: ownerUid,
-              node_id: node.id,
-              container_id: instance.containerId,
-              status: 'running',
-              template: instance.template,
-              ipv4_address: instance.ipv4Address,
-              mac_address: instance.macAddress,
-              creation_job_id: null,
-              entrypoint: null,
-              environment_vars: '{}',
-              nvidia_requested: 0,
-              created_at: now,
-              updated_at: now,
-            })
-            .execute();
+          if (await this.containers.clashing(trx, { ...instance, nodeId: node.id })) continue;
+          await this.containers.insert(trx, {
+            hostname: instance.hostname,
+            owner_uid_number: ownerUid,
+            node_id: node.id,
+            container_id: instance.containerId,
+            status: 'running',
+            template: instance.template,
+            ipv4_address: instance.ipv4Address,
+            mac_address: instance.macAddress,
+            creation_job_id: null,
+            entrypoint: null,
+            environment_vars: '{}',
+            image_environment: null,
+            nvidia_requested: 0,
+          });
           importedContainerCount += 1;
         }
       }
@@ -202,6 +186,7 @@ export class NodeImportService {
         tlsFingerprint: tls.fingerprint ?? null,
         ...NODE_DEFAULTS,
         nvidiaAvailable: false,
+        volumeIdShift: null,
       };
       const instances =
         member.status === 'online'

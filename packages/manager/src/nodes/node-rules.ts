@@ -1,5 +1,7 @@
 import { isDomainName, isIPv4 } from '@app/agent/config-values';
-import { badRequest, normalizeFingerprint, type FieldErrors } from '@app/server-kit';
+import { normalizeFingerprint, type FieldErrors } from '@app/server-kit';
+import { MAX_VOLUME_ID_SHIFT } from '../volumes/volume-owner.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export const NODE_TYPES = ['hypervisor', 'dummy', 'engine'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -11,11 +13,9 @@ export function parseNodeType(value: string): NodeType {
   const type = value.trim().toLowerCase();
   const resolved = ALIASES[type] ?? type;
   if (!(NODE_TYPES as readonly string[]).includes(resolved)) {
-    throw badRequest(
-      `Unknown node type "${value}"; use one of ${NODE_TYPES.join(', ')}.`,
-      { nodeType: 'is unknown' },
-      'invalid_node_type',
-    );
+    throw fail('invalid_node_type', `Unknown node type "${value}"; use one of ${NODE_TYPES.join(', ')}.`, {
+      nodeType: 'is unknown',
+    });
   }
   return resolved as NodeType;
 }
@@ -53,10 +53,10 @@ export function parseEngineHost(apiUrl: string): EngineEndpoint | undefined {
 
 export function checkEngineHost(apiUrl: string | null) {
   if (!apiUrl || !parseEngineHost(apiUrl)) {
-    throw badRequest(
+    throw fail(
+      'invalid_engine_host',
       'An engine node needs apiUrl as unix:///path/to/socket, tcp://host:port, http://host:port or https://host:port.',
       { apiUrl: apiUrl ? 'is not a container-engine host' : 'is required for an engine node' },
-      'invalid_engine_host',
     );
   }
 }
@@ -67,6 +67,7 @@ export interface NodeFieldsToCheck {
   ipv4Address: string | null;
   apiUrl: string | null;
   tlsFingerprint: string | null;
+  volumeIdShift: number | null;
 }
 
 /** Model rules beyond the engine host (answered as 422 validation_failed). */
@@ -90,6 +91,10 @@ export function nodeRuleViolations(node: NodeFieldsToCheck): FieldErrors {
     } else if (!node.apiUrl?.startsWith('https://')) {
       fields.tlsFingerprint = 'pins a TLS certificate: it needs an https:// apiUrl';
     }
+  }
+  const shift = node.volumeIdShift;
+  if (shift !== null && (!Number.isInteger(shift) || shift < 0 || shift > MAX_VOLUME_ID_SHIFT)) {
+    fields.volumeIdShift = `must be an integer from 0 to ${MAX_VOLUME_ID_SHIFT}, or null for the node type's default`;
   }
   return fields;
 }

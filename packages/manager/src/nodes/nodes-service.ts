@@ -1,6 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable, Transaction } from 'kysely';
 import {
-  conflict,
   isForeignKeyViolation,
   normalizeFingerprint,
   notFound,
@@ -13,6 +12,8 @@ import type { SitesService } from '../sites/sites-service.ts';
 import type { NodeConnection } from '../providers/types.ts';
 import { checkEngineHost, nodeRuleViolations, parseNodeType, type NodeType } from './node-rules.ts';
 import { secretStaysWith } from './node-destination.ts';
+import type { NodesRepository } from './nodes-repository.ts';
+import { fail } from '../errors/catalogue.ts';
 
 /** A node as the API shows it: its connection without the secret, and whether it has one. */
 export type Node = Omit<NodeConnection, 'secret'> & { hasSecret: boolean };
@@ -31,6 +32,7 @@ export interface NodeInput {
   volumeStorage?: string | null | undefined;
   networkBridge?: string | null | undefined;
   nvidiaAvailable?: boolean | null | undefined;
+  volumeIdShift?: number | null | undefined;
 }
 
 export const NODE_DEFAULTS = {
@@ -39,35 +41,22 @@ export const NODE_DEFAULTS = {
   networkBridge: 'vmbr0',
 } as const;
 
-type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
-
 export const nodeNotFound = () => notFound('Node not found.');
 
 export class NodesService {
   constructor(
-    private readonly db: Kysely<ManagerDB>,
+    private readonly nodes: NodesRepository,
     private readonly sites: SitesService,
     private readonly secrets: SecretBox,
   ) {}
 
   async list(siteId: number): Promise<Node[]> {
     await this.sites.assertExists(siteId);
-    const rows = await this.db
-      .selectFrom('nodes')
-      .selectAll()
-      .where('site_id', '=', siteId)
-      .orderBy('id')
-      .execute();
-    return rows.map(toNode);
+    return (await this.nodes.ofSite(siteId)).map(toNode);
   }
 
   private async row(siteId: number, id: number) {
-    const row = await this.db
-      .selectFrom('nodes')
-      .selectAll()
-      .where('id', '=', id)
-      .where('site_id', '=', siteId)
-      .executeTakeFirst();
+    const row = await this.nodes.inSite(siteId, id);
     if (!row) {
       await this.sites.assertExists(siteId);
       throw nodeNotFound();
@@ -85,46 +74,41 @@ export class NodesService {
   }
 
   async connectionById(id: number): Promise<NodeConnection> {
-    const row = await this.db.selectFrom('nodes').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.nodes.byId(id);
     if (!row) throw nodeNotFound();
     return this.toConnection(row);
   }
 
   /** Several nodes with their opened secrets, in one query (container lists resolve status per node). */
   async connectionsByIds(ids: number[]): Promise<NodeConnection[]> {
-    if (!ids.length) return [];
-    const rows = await this.db.selectFrom('nodes').selectAll().where('id', 'in', ids).execute();
-    return rows.map((row) => this.toConnection(row));
+    return (await this.nodes.byIds(ids)).map((row) => this.toConnection(row));
   }
 
   /** A site's nodes (or one of them) with their opened secrets. */
   async connectionsOfSite(siteId: number, nodeId?: number): Promise<NodeConnection[]> {
-    let query = this.db.selectFrom('nodes').selectAll().where('site_id', '=', siteId);
-    if (nodeId !== undefined) query = query.where('id', '=', nodeId);
-    return (await query.execute()).map((row) => this.toConnection(row));
+    return (await this.nodes.ofSite(siteId, nodeId)).map((row) => this.toConnection(row));
   }
 
   /** The site's nodes as rows (for the choice of a node to create a container on). */
   async rowsOfSite(siteId: number) {
-    return this.db.selectFrom('nodes').selectAll().where('site_id', '=', siteId).orderBy('id').execute();
+    return this.nodes.ofSite(siteId);
   }
 
-  async create(siteId: number, input: NodeInput, db: Db = this.db): Promise<Node> {
+  async create(siteId: number, input: NodeInput, db?: Transaction<ManagerDB>): Promise<Node> {
     const nodeType = parseNodeType(input.nodeType ?? 'hypervisor');
     const values = this.columns(input, nodeType);
     await this.sites.assertExists(siteId, db);
     const now = nowIso();
-    const row = await db
-      .insertInto('nodes')
-      .values({
+    const row = await this.nodes.insert(
+      {
         ...values,
         site_id: siteId,
         secret_sealed: input.secret ? this.secrets.seal(input.secret) : null,
         created_at: now,
         updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+      },
+      db,
+    );
     return toNode(row);
   }
 
@@ -137,43 +121,32 @@ export class NodesService {
     const nodeType = input.nodeType === undefined ? current.node_type : parseNodeType(input.nodeType);
     const values = this.columns(input, nodeType);
     const stays = secretStaysWith(destinationOf(current), destinationOf(values));
-    const row = await this.db
-      .updateTable('nodes')
-      .set({
-        ...values,
-        ...(input.secret
-          ? { secret_sealed: this.secrets.seal(input.secret) }
-          : stays
-            ? {}
-            : { secret_sealed: null }),
-        updated_at: nowIso(),
-      })
-      .where('id', '=', id)
-      .where('site_id', '=', siteId)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await this.nodes.update(siteId, id, {
+      ...values,
+      ...(input.secret
+        ? { secret_sealed: this.secrets.seal(input.secret) }
+        : stays
+          ? {}
+          : { secret_sealed: null }),
+      updated_at: nowIso(),
+    });
     if (!row) throw nodeNotFound();
     return toNode(row);
   }
 
   async delete(siteId: number, id: number): Promise<void> {
     await this.row(siteId, id);
-    const containers = await this.db
-      .selectFrom('containers')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('node_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(containers.n) > 0) throw hasContainers();
+    if ((await this.nodes.containerCount(id)) > 0) throw hasContainers();
     try {
-      await this.db.deleteFrom('nodes').where('id', '=', id).where('site_id', '=', siteId).execute();
+      await this.nodes.delete(siteId, id);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw hasContainers();
       throw error;
     }
   }
 
-  async findByName(name: string, db: Db = this.db) {
-    return db.selectFrom('nodes').selectAll().where('name', '=', name).executeTakeFirst();
+  findByName(name: string, db?: Transaction<ManagerDB>) {
+    return this.nodes.byName(name, db);
   }
 
   private columns(input: NodeInput, nodeType: NodeType) {
@@ -183,6 +156,7 @@ export class NodesService {
       ipv4Address: input.ipv4Address ?? null,
       apiUrl: input.apiUrl ?? null,
       tlsFingerprint: input.tlsFingerprint ?? null,
+      volumeIdShift: input.volumeIdShift ?? null,
     };
     if (nodeType === 'engine') checkEngineHost(node.apiUrl);
     const fields = nodeRuleViolations(node);
@@ -199,6 +173,7 @@ export class NodesService {
       volume_storage: input.volumeStorage ?? NODE_DEFAULTS.volumeStorage,
       network_bridge: input.networkBridge ?? NODE_DEFAULTS.networkBridge,
       nvidia_available: input.nvidiaAvailable ? 1 : 0,
+      volume_id_shift: node.volumeIdShift,
     };
   }
 
@@ -218,8 +193,7 @@ const destinationOf = (row: {
   tlsFingerprint: row.tls_fingerprint,
 });
 
-const hasContainers = () =>
-  conflict('Delete or move the containers of this node first.', undefined, 'has_containers');
+const hasContainers = () => fail('has_containers', 'Delete or move the containers of this node first.');
 
 export const toNode = (row: Selectable<NodesTable>): Node => ({
   id: row.id,
@@ -235,5 +209,6 @@ export const toNode = (row: Selectable<NodesTable>): Node => ({
   volumeStorage: row.volume_storage,
   networkBridge: row.network_bridge,
   nvidiaAvailable: Boolean(row.nvidia_available),
+  volumeIdShift: row.volume_id_shift,
   hasSecret: row.secret_sealed !== null,
 });

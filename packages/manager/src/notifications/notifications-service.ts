@@ -1,8 +1,9 @@
-import type { Kysely, Selectable } from 'kysely';
 import { notFound } from '@app/server-kit';
-import type { ManagerDB, NotificationsTable } from '../db/schema.ts';
+import type { NotificationsTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
-import { usernameOf } from '../users/users-repository.ts';
+import type { ContainersRepository } from '../containers/containers-repository.ts';
+import type { UsersRepository } from '../users/users-repository.ts';
+import type { NotificationRow, NotificationsRepository } from './notifications-repository.ts';
 
 export interface NotificationInput {
   source: string;
@@ -33,9 +34,7 @@ export interface Notification {
   updatedAt: string;
 }
 
-type Row = Selectable<NotificationsTable> & { owner: string | null; acknowledged_by: string | null };
-
-const toNotification = (row: Row): Notification => ({
+const toNotification = (row: NotificationRow): Notification => ({
   id: row.id,
   source: row.source,
   severity: row.severity,
@@ -57,27 +56,17 @@ const toNotification = (row: Row): Notification => ({
  * acknowledgers are stored as uidNumbers and answered as usernames.
  */
 export class NotificationsService {
-  constructor(private readonly db: Kysely<ManagerDB>) {}
-
-  private select() {
-    return this.db
-      .selectFrom('notifications')
-      .selectAll()
-      .select([
-        usernameOf('notifications.owner_uid_number').as('owner'),
-        usernameOf('notifications.acknowledged_by_uid_number').as('acknowledged_by'),
-      ]);
-  }
+  constructor(
+    private readonly repo: NotificationsRepository,
+    private readonly users: UsersRepository,
+    private readonly containers: ContainersRepository,
+  ) {}
 
   /** An owner named by the tool is a current user; a name nobody has is stored as no owner. */
   private async ownerNamed(username: string | null): Promise<number | null> {
     if (!username) return null;
-    const row = await this.db
-      .selectFrom('users')
-      .select('uid_number')
-      .where('uid', '=', username)
-      .executeTakeFirst();
-    return row?.uid_number ?? null;
+    const user = await this.users.findByUid(username);
+    return user?.uid_number ?? null;
   }
 
   async create(input: NotificationInput): Promise<Notification> {
@@ -87,78 +76,43 @@ export class NotificationsService {
     const owner =
       input.owner !== undefined ? await this.ownerNamed(input.owner) : await this.ownerOf(node, ctid);
     const now = nowIso();
-    const { id } = await this.db
-      .insertInto('notifications')
-      .values({
-        source: input.source,
-        severity: input.severity,
-        node,
-        node_ctid: ctid,
-        owner_uid_number: owner,
-        action: input.action || null,
-        message: input.message,
-        evidence: input.evidence ? JSON.stringify(input.evidence) : null,
-        event_at: input.ts !== undefined ? new Date(input.ts * 1000).toISOString() : null,
-        acknowledged_at: null,
-        acknowledged_by_uid_number: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return toNotification(await this.select().where('id', '=', id).executeTakeFirstOrThrow());
+    const id = await this.repo.insert({
+      source: input.source,
+      severity: input.severity,
+      node,
+      node_ctid: ctid,
+      owner_uid_number: owner,
+      action: input.action || null,
+      message: input.message,
+      evidence: input.evidence ? JSON.stringify(input.evidence) : null,
+      event_at: input.ts !== undefined ? new Date(input.ts * 1000).toISOString() : null,
+      acknowledged_at: null,
+      acknowledged_by_uid_number: null,
+      created_at: now,
+      updated_at: now,
+    });
+    return toNotification(await this.repo.byId(id));
   }
 
   /** The owner of the container `ctid` on node `node`, when both are known and match one container. */
   private async ownerOf(node: string | null, ctid: string | null): Promise<number | null> {
     if (!node || !ctid) return null;
-    const row = await this.db
-      .selectFrom('containers')
-      .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-      .select('containers.owner_uid_number')
-      .where('nodes.name', '=', node)
-      .where('containers.container_id', '=', ctid)
-      .executeTakeFirst();
-    return row?.owner_uid_number ?? null;
+    return this.containers.ownerOnNode(node, ctid);
   }
 
   /** The owner's (uidNumber) notifications: unacknowledged first, then newest first. */
   async list(owner: number, limit: number): Promise<Notification[]> {
-    const rows = await this.select()
-      .where('owner_uid_number', '=', owner)
-      .orderBy((eb) => eb.case().when('acknowledged_at', 'is', null).then(0).else(1).end())
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(toNotification);
+    return (await this.repo.listOwned(owner, limit)).map(toNotification);
   }
 
   async acknowledge(owner: number, id: number): Promise<Notification> {
-    const now = nowIso();
-    await this.db
-      .updateTable('notifications')
-      .set({ acknowledged_at: now, acknowledged_by_uid_number: owner, updated_at: now })
-      .where('id', '=', id)
-      .where('owner_uid_number', '=', owner)
-      .where('acknowledged_at', 'is', null)
-      .execute();
-    const row = await this.select()
-      .where('id', '=', id)
-      .where('owner_uid_number', '=', owner)
-      .executeTakeFirst();
+    await this.repo.acknowledge(owner, nowIso(), id);
+    const row = await this.repo.ownedById(owner, id);
     if (!row) throw notFound('Notification not found.');
     return toNotification(row);
   }
 
-  async acknowledgeAll(owner: number): Promise<number> {
-    const now = nowIso();
-    const result = await this.db
-      .updateTable('notifications')
-      .set({ acknowledged_at: now, acknowledged_by_uid_number: owner, updated_at: now })
-      .where('owner_uid_number', '=', owner)
-      .where('acknowledged_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+  acknowledgeAll(owner: number): Promise<number> {
+    return this.repo.acknowledge(owner, nowIso());
   }
 }

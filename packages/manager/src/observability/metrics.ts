@@ -34,38 +34,44 @@ export class ManagerMetrics extends ServiceMetrics {
 
   /** Gauges read at scrape time; a source that fails (database down) leaves its gauge empty. */
   watch(sources: ManagerGaugeSources) {
-    const registers = [this.registry];
-    new Gauge({
-      name: 'manager_jobs',
-      help: 'Jobs waiting (pending) and running, by command: the queue depth.',
-      labelNames: ['command', 'status'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        const rows = await sources.activeJobs().catch(() => []);
-        for (const row of rows) this.labels(row.command, row.status).set(row.count);
+    this.scrapedGauge(
+      {
+        name: 'manager_jobs',
+        help: 'Jobs waiting (pending) and running, by command: the queue depth.',
+        labelNames: ['command', 'status'],
       },
-    });
-    new Gauge({
-      name: 'manager_agent_last_checkin_age_seconds',
-      help: 'Seconds since each site agent last checked in (absent: never).',
-      labelNames: ['site_id', 'site', 'agent'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        const agents = await sources.agents().catch(() => []);
-        for (const agent of agents) {
-          if (agent.secondsSinceCheckin === null) continue;
-          this.labels(String(agent.siteId), agent.siteName ?? '', agent.hostname).set(
-            agent.secondsSinceCheckin,
-          );
-        }
+      async () =>
+        (await sources.activeJobs()).map(({ command, status, count }) => ({
+          labels: { command, status },
+          value: count,
+        })),
+    );
+    this.scrapedGauge(
+      {
+        name: 'manager_agent_last_checkin_age_seconds',
+        help: 'Seconds since each site agent last checked in (absent: never).',
+        labelNames: ['site_id', 'site', 'agent'],
       },
-    });
+      async () =>
+        (await sources.agents()).flatMap((agent) =>
+          agent.secondsSinceCheckin === null
+            ? []
+            : [
+                {
+                  labels: {
+                    site_id: String(agent.siteId),
+                    site: agent.siteName ?? '',
+                    agent: agent.hostname,
+                  },
+                  value: agent.secondsSinceCheckin,
+                },
+              ],
+        ),
+    );
     new Gauge({
       name: 'sse_connections',
       help: 'Server-sent event streams open in this process (job output).',
-      registers,
+      registers: [this.registry],
       collect() {
         this.set(sources.sseConnections());
       },

@@ -1,7 +1,8 @@
-import { Agent, fetch, type Response } from 'undici';
+import type { Agent, Response } from 'undici';
 import {
   BodyTooLargeError,
   formatBytes,
+  loadUndici,
   readTextLimited,
   tlsPolicyConnector,
   type TlsPolicy,
@@ -32,20 +33,22 @@ export interface HttpCall {
 }
 
 const CONNECT_TIMEOUT_MS = 5_000;
-const agents = new Map<string, Agent>();
+const agents = new Map<string, Promise<Agent>>();
 
-function agentFor(endpoint: HttpEndpoint): Agent {
+function agentFor(endpoint: HttpEndpoint): Promise<Agent> {
   const key = `${endpoint.socketPath ?? endpoint.origin}|${endpoint.tls.verify}|${endpoint.tls.fingerprint ?? ''}`;
   let agent = agents.get(key);
   if (!agent) {
-    agent = new Agent({
-      connect: tlsPolicyConnector(endpoint.tls, {
+    agent = (async () => {
+      const { Agent } = await loadUndici();
+      const connect = await tlsPolicyConnector(endpoint.tls, {
         timeoutMs: CONNECT_TIMEOUT_MS,
         socketPath: endpoint.socketPath,
-      }),
-      keepAliveTimeout: 10_000,
-      connections: 16,
-    });
+      });
+      return new Agent({ connect, keepAliveTimeout: 10_000, connections: 16 });
+    })();
+    // A pool that could not be made is made again by the next call, not kept as a failure.
+    agent.catch(() => agents.delete(key));
     agents.set(key, agent);
   }
   return agent;
@@ -55,7 +58,7 @@ function agentFor(endpoint: HttpEndpoint): Agent {
 export async function closeHttpAgents(): Promise<void> {
   const all = [...agents.values()];
   agents.clear();
-  await Promise.allSettled(all.map((agent) => agent.destroy()));
+  await Promise.allSettled(all.map(async (agent) => (await agent).destroy()));
 }
 
 const UNREACHABLE_CODES = new Set([
@@ -121,12 +124,13 @@ export async function httpCall(endpoint: HttpEndpoint, call: HttpCall): Promise<
   const timeout = AbortSignal.timeout(call.timeoutMs);
   const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
   const url = new URL(call.path, endpoint.origin);
+  const [{ fetch }, dispatcher] = await Promise.all([loadUndici(), agentFor(endpoint)]);
   try {
     return await fetch(url, {
       method: call.method,
       headers: call.headers,
       body: call.body,
-      dispatcher: agentFor(endpoint),
+      dispatcher,
       signal,
     });
   } catch (error) {

@@ -27,7 +27,7 @@ export const INSTANCE_COMMANDS = {
 } as const;
 
 /**
- * Job handlers for the provider operations on one node. Container jobs (issue 4) build on these:
+ * Job handlers for the provider operations on one node. Container jobs build on these:
  * they add the database bookkeeping around the same provider calls.
  */
 export function registerInstanceJobs(

@@ -19,6 +19,8 @@ export interface NodeConnection {
   volumeStorage: string;
   networkBridge: string;
   nvidiaAvailable: boolean;
+  /** Added to a container's uid/gid for the host's (volume folder owners); null: the node type's default. */
+  volumeIdShift: number | null;
 }
 
 /** What a long operation gets from the job running it. */
@@ -26,6 +28,11 @@ export interface OperationContext {
   signal: AbortSignal;
   /** Appends one line to the job output (streamed to SSE clients as it is written). */
   log(line: string): Promise<void>;
+  /**
+   * Create only: names what the create is about to make on the node (a vmid, a container name), before
+   * making it, so that if this worker dies a take-over can remove it (see Provider.discard).
+   */
+  made?(instance: string): Promise<void>;
 }
 
 export interface Resources {
@@ -57,9 +64,20 @@ export interface CreateSpec {
   searchDomain?: string | undefined;
   /** Host folders to bind-mount (the container's volumes, prepared by the site agent). */
   mounts?: BindMount[] | undefined;
+  /** The IPv4 the manager allocated, in the site's network; engines give it to the container. */
+  address?: SiteAddress | undefined;
+}
+
+/** An address in a site's network: `subnet` is the site's (`10.0.0.0/24`), its gateway the site's. */
+export interface SiteAddress {
+  ipv4Address: string;
+  subnet: string;
+  gateway: string;
 }
 
 export interface ReconfigureSpec {
+  /** The container's name on the node (an engine finds an interrupted recreate's replacement by it). */
+  hostname?: string;
   /** What the container was made from: an image reference, or on a hypervisor a template volume id. */
   image?: string;
   /** The user's variables: the whole set (a variable left out is removed). */
@@ -154,6 +172,12 @@ export interface Provider {
     signal: AbortSignal,
   ): Promise<Record<string, string>>;
   delete(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
+  /**
+   * Removes what a create that died left on the node: the instance it named through `ctx.made`, if it
+   * is there and is the one for `hostname` (a name or id can be reused). False when there is none;
+   * throws when the node cannot be asked or refuses.
+   */
+  discard(node: NodeConnection, made: string, hostname: string, ctx: OperationContext): Promise<boolean>;
   /** Every instance of the node in one call; `reachable:false` instead of throwing or hanging. */
   instances(node: NodeConnection, signal: AbortSignal): Promise<NodeInstances>;
   /** Template storages; empty when the node has no credentials or the call fails. */

@@ -1,4 +1,4 @@
-import { conflict, forbidden, notFound, validationFailed } from '@app/server-kit';
+import { forbidden, notFound, validationFailed } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import type { JobsRepository } from '../jobs/jobs-repository.ts';
@@ -17,6 +17,7 @@ import {
   type ResourceRequestsRepository,
   type ResourceType,
 } from './resource-requests-repository.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface RequestInput {
   siteId: number;
@@ -120,7 +121,7 @@ export class ResourceRequestsService {
     if (!existing) throw notFound('Resource request not found.');
     const reviewed = await this.repo.review(id, decision, principal.uidNumber, adminComment?.trim() || null);
     if (!reviewed) {
-      throw conflict(`The request was already ${existing.status}.`, undefined, 'already_reviewed');
+      throw fail('already_reviewed', `The request was already ${existing.status}.`);
     }
     const jobId = decision === 'approved' ? await this.applyToContainer(reviewed, principal.uidNumber) : null;
     return { ...reviewed, jobId };

@@ -20,12 +20,12 @@ const TokenParams = Type.Object({
 /** Per-site agent tokens (admins): what a site agent on another host checks in with. */
 export async function agentTokenRoutes(api: Api, services: Services) {
   const { agentTokens } = services;
-  api.addHook('onRequest', requireAdmin);
   const tags = ['Agents'];
 
   api.get(
     '/sites/:siteId/agent-tokens',
     {
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary: "The site's agent tokens (never their secrets)",
@@ -39,6 +39,7 @@ export async function agentTokenRoutes(api: Api, services: Services) {
   api.post(
     '/sites/:siteId/agent-tokens',
     {
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary:
@@ -64,6 +65,7 @@ export async function agentTokenRoutes(api: Api, services: Services) {
   api.delete(
     '/sites/:siteId/agent-tokens/:id',
     {
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary: 'Revoke an agent token: the agent using it is refused from now on',

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, isLocalRequest, notFound } from '@app/server-kit';
+import { guardWithErrors, isLocalRequest } from '@app/server-kit';
 import { safeRedirect, type Api } from '../common/api.ts';
 import { Data, Nullable, responses } from '../common/schemas.ts';
 import { clearSessionCookie, requireUser, principalOf, setSessionCookie } from '../auth/request-auth.ts';
@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { SessionData } from '../auth/sessions.ts';
 import type { Services } from '../services.ts';
 import type { FastifyReply } from 'fastify';
+import { fail, errorsOf } from '../errors/catalogue.ts';
 
 const Message = Data(Type.Object({ message: Type.String() }));
 const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) });
@@ -30,13 +31,13 @@ export async function authRoutes(api: Api, services: Services) {
     const session = await services.sessions.create(principal.uidNumber, data);
     setSessionCookie(reply, session, secure);
   };
-  const passwordAuthAllowed = async () => {
+  const passwordAuthAllowed = guardWithErrors(errorsOf('oidc_enabled'), async () => {
     if (services.oidc)
-      throw forbidden('Single sign-on is enabled: sign in with your identity provider.', 'oidc_enabled');
-  };
-  const oidcEnabled = async () => {
-    if (!services.oidc) throw notFound('Single sign-on is not configured.', 'oidc_disabled');
-  };
+      throw fail('oidc_enabled', 'Single sign-on is enabled: sign in with your identity provider.');
+  });
+  const oidcEnabled = guardWithErrors(errorsOf('oidc_disabled'), async () => {
+    if (!services.oidc) throw fail('oidc_disabled', 'Single sign-on is not configured.');
+  });
 
   api.get(
     '/session',
@@ -56,6 +57,7 @@ export async function authRoutes(api: Api, services: Services) {
   api.post(
     '/auth/login',
     {
+      config: { errors: errorsOf('invalid_credentials', 'account_inactive') },
       onRequest: passwordAuthAllowed,
       schema: {
         tags: ['Auth'],
@@ -143,6 +145,7 @@ export async function authRoutes(api: Api, services: Services) {
   api.post(
     '/auth/register',
     {
+      config: { errors: errorsOf('invalid_invite', 'email_mismatch') },
       onRequest: passwordAuthAllowed,
       schema: {
         tags: ['Auth'],
@@ -175,6 +178,7 @@ export async function authRoutes(api: Api, services: Services) {
   api.get(
     '/auth/register/invite/:token',
     {
+      config: { errors: errorsOf([404, 'invalid_invite']) },
       onRequest: passwordAuthAllowed,
       schema: {
         tags: ['Auth'],
@@ -206,6 +210,7 @@ export async function authRoutes(api: Api, services: Services) {
   api.get(
     '/auth/password-reset/:token',
     {
+      config: { errors: errorsOf('invalid_token') },
       schema: {
         tags: ['Auth'],
         params: TokenParams,
@@ -218,6 +223,7 @@ export async function authRoutes(api: Api, services: Services) {
   api.post(
     '/auth/password-reset/:token',
     {
+      config: { errors: errorsOf('mismatch', 'weak_password', 'invalid_token') },
       schema: {
         tags: ['Auth'],
         params: TokenParams,

@@ -7,12 +7,14 @@ import type { Services } from '../services.ts';
 import { parsePlatform } from '../images/platform.ts';
 import type { ServiceInput } from '../services/service-input.ts';
 import {
+  ContainerJobSchema,
   ContainerSchema,
   ContainerStatusSchema,
   CreateContainerSchema,
   ImageMetadataSchema,
   UpdateContainerSchema,
 } from './schemas/containers.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const ContainerParams = Type.Object({ siteId: RowId(), id: RowId() });
 const CollaboratorParams = Type.Object({
@@ -51,13 +53,14 @@ async function bracketUsers(request: FastifyRequest) {
 const given = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
 export async function containerRoutes(api: Api, services: Services) {
-  const { containers, containerUpdates, collaborators, imageMetadata } = services;
+  const { containers, containerUpdates, containerHistory, collaborators, imageMetadata } = services;
   const tags = ['Containers'];
   api.addHook('onRequest', requireUser);
 
   api.get(
     '/sites/:siteId/containers',
     {
+      config: { errors: errorsOf('site_not_found') },
       preValidation: bracketUsers,
       schema: {
         tags,
@@ -78,6 +81,18 @@ export async function containerRoutes(api: Api, services: Services) {
   api.post(
     '/sites/:siteId/containers',
     {
+      config: {
+        errors: errorsOf(
+          'invalid_service',
+          'forbidden',
+          'site_not_found',
+          'user_not_found',
+          'no_node',
+          'no_nvidia_node',
+          'no_address',
+          'no_port',
+        ),
+      },
       schema: {
         tags,
         params: SiteParams,
@@ -114,6 +129,7 @@ export async function containerRoutes(api: Api, services: Services) {
   api.get(
     '/sites/:siteId/containers/new',
     {
+      config: { errors: errorsOf('site_not_found') },
       schema: {
         tags,
         summary: 'What the new-container form needs',
@@ -137,6 +153,7 @@ export async function containerRoutes(api: Api, services: Services) {
   api.get(
     '/sites/:siteId/containers/metadata',
     {
+      config: { errors: errorsOf('image_not_found', 'registry_error') },
       schema: {
         tags,
         summary: 'Ports, HTTP services (image labels), entrypoint and environment of an image',
@@ -176,6 +193,7 @@ export async function containerRoutes(api: Api, services: Services) {
   api.put(
     '/sites/:siteId/containers/:id',
     {
+      config: { errors: errorsOf('forbidden', 'user_not_found', 'no_instance') },
       schema: {
         tags,
         params: ContainerParams,
@@ -209,18 +227,77 @@ export async function containerRoutes(api: Api, services: Services) {
   api.delete(
     '/sites/:siteId/containers/:id',
     {
+      config: {
+        errors: errorsOf('forbidden', 'conflict', 'hostname_mismatch', 'node_unreachable', 'provider_error'),
+      },
       schema: {
         tags,
-        summary: 'Deletes the instance on its node, then the record; 409 hostname_mismatch aborts',
+        summary:
+          'Deletes the instance on its node, then the record; 409 hostname_mismatch aborts. ' +
+          'Its volume folders are kept on the node (keptVolumes; see GET /sites/{siteId}/kept-volumes)',
         params: ContainerParams,
         response: responses({
-          200: Data(Type.Object({ deleted: Type.Boolean(), dnsWarnings: Type.Array(Type.String()) })),
+          200: Data(
+            Type.Object({
+              deleted: Type.Boolean(),
+              dnsWarnings: Type.Array(Type.String()),
+              keptVolumes: Type.Array(Type.Object({ name: Type.String(), hostPath: Type.String() }), {
+                description: 'the volume folders left on the node, with their data',
+              }),
+            }),
+          ),
         }),
       },
     },
     async (request) => ({
       data: await containers.delete(principalOf(request), request.params.siteId, request.params.id),
     }),
+  );
+
+  api.get(
+    '/sites/:siteId/containers/:id/jobs',
+    {
+      schema: {
+        tags,
+        summary:
+          "The container's newest jobs (create, apply), newest first; a failed one with its last lines",
+        params: ContainerParams,
+        response: responses({ 200: Data(Type.Array(ContainerJobSchema)) }),
+      },
+    },
+    async (request) => ({
+      data: await containerHistory.jobsOf(principalOf(request), request.params.siteId, request.params.id),
+    }),
+  );
+
+  api.post(
+    '/sites/:siteId/containers/:id/retry',
+    {
+      config: { errors: errorsOf('forbidden', 'create_not_failed') },
+      schema: {
+        tags,
+        summary: 'Enqueues the create of a container whose create failed again, for the same record',
+        params: ContainerParams,
+        response: responses({
+          202: Data(
+            Type.Object({
+              containerId: Type.Integer(),
+              jobId: Type.Integer(),
+              hostname: Type.String(),
+              status: ContainerStatusSchema,
+            }),
+          ),
+        }),
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send({
+        data: await containerHistory.retryCreate(
+          principalOf(request),
+          request.params.siteId,
+          request.params.id,
+        ),
+      }),
   );
 
   api.get(
@@ -234,6 +311,7 @@ export async function containerRoutes(api: Api, services: Services) {
   api.post(
     '/sites/:siteId/containers/:id/collaborators',
     {
+      config: { errors: errorsOf('forbidden', 'user_not_found', 'already_owner') },
       schema: {
         tags,
         params: ContainerParams,
@@ -254,7 +332,10 @@ export async function containerRoutes(api: Api, services: Services) {
 
   api.delete(
     '/sites/:siteId/containers/:id/collaborators/:username',
-    { schema: { tags, params: CollaboratorParams, response: responses({ 200: Data(CollaboratorList) }) } },
+    {
+      config: { errors: errorsOf('forbidden') },
+      schema: { tags, params: CollaboratorParams, response: responses({ 200: Data(CollaboratorList) }) },
+    },
     async (request) => ({
       data: await collaborators.remove(
         principalOf(request),

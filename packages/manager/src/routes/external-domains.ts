@@ -4,6 +4,7 @@ import { Data, IdParams, Nullable, responses, RowId } from '../common/schemas.ts
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import type { ExternalDomainInput } from '../external-domains/external-domains-service.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const ExternalDomainSchema = Type.Object({
   id: Type.Integer(),
@@ -42,25 +43,33 @@ const toInput = ({ cloudflareApiEmail, cloudflareApiKey, siteId, ...body }: Body
 
 export async function externalDomainRoutes(api: Api, services: Services) {
   const { externalDomains } = services;
-  api.addHook('onRequest', requireAdmin);
   const tags = ['External Domains'];
 
   api.get(
     '/external-domains',
-    { schema: { tags, response: responses({ 200: Data(Type.Array(ExternalDomainSchema)) }) } },
+    {
+      onRequest: requireAdmin,
+      schema: { tags, response: responses({ 200: Data(Type.Array(ExternalDomainSchema)) }) },
+    },
     async () => ({
       data: await externalDomains.list(),
     }),
   );
   api.post(
     '/external-domains',
-    { schema: { tags, body: Input, response: responses({ 201: Data(ExternalDomainSchema) }) } },
+    {
+      onRequest: requireAdmin,
+      schema: { tags, body: Input, response: responses({ 201: Data(ExternalDomainSchema) }) },
+    },
     async (request, reply) =>
       reply.code(201).send({ data: await externalDomains.create(toInput(request.body)) }),
   );
   api.get(
     '/external-domains/:id',
-    { schema: { tags, params: IdParams, response: responses({ 200: Data(ExternalDomainSchema) }) } },
+    {
+      onRequest: requireAdmin,
+      schema: { tags, params: IdParams, response: responses({ 200: Data(ExternalDomainSchema) }) },
+    },
     async (request) => ({
       data: await externalDomains.get(request.params.id),
     }),
@@ -68,6 +77,7 @@ export async function externalDomainRoutes(api: Api, services: Services) {
   api.put(
     '/external-domains/:id',
     {
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary: 'Full update; the DNS provider key is kept when blank or omitted',
@@ -80,7 +90,11 @@ export async function externalDomainRoutes(api: Api, services: Services) {
   );
   api.delete(
     '/external-domains/:id',
-    { schema: { tags, params: IdParams, response: responses({ 204: Type.Null() }) } },
+    {
+      config: { errors: errorsOf('in_use') },
+      onRequest: requireAdmin,
+      schema: { tags, params: IdParams, response: responses({ 204: Type.Null() }) },
+    },
     async (request, reply) => {
       await externalDomains.delete(request.params.id);
       return reply.code(204).send(null);

@@ -4,6 +4,7 @@ import { Data, responses, RowId } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { GroupSchema } from './schemas/identity.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const Params = Type.Object({ gidNumber: RowId() });
 const GroupBody = Type.Object({
@@ -15,24 +16,32 @@ const GroupWithoutCount = Type.Omit(GroupSchema, ['userCount']);
 
 export async function groupRoutes(api: Api, services: Services) {
   const { groups } = services;
-  api.addHook('onRequest', requireAdmin);
   const tags = ['Groups'];
 
   api.get(
     '/groups',
-    { schema: { tags, response: responses({ 200: Data(Type.Array(GroupSchema)) }) } },
+    {
+      onRequest: requireAdmin,
+      schema: { tags, response: responses({ 200: Data(Type.Array(GroupSchema)) }) },
+    },
     async () => ({
       data: await groups.list(),
     }),
   );
   api.post(
     '/groups',
-    { schema: { tags, body: GroupBody, response: responses({ 201: Data(GroupWithoutCount) }) } },
+    {
+      onRequest: requireAdmin,
+      schema: { tags, body: GroupBody, response: responses({ 201: Data(GroupWithoutCount) }) },
+    },
     async (request, reply) => reply.code(201).send({ data: await groups.create(request.body) }),
   );
   api.get(
     '/groups/:gidNumber',
-    { schema: { tags, params: Params, response: responses({ 200: Data(GroupSchema) }) } },
+    {
+      onRequest: requireAdmin,
+      schema: { tags, params: Params, response: responses({ 200: Data(GroupSchema) }) },
+    },
     async (request) => ({
       data: await groups.get(request.params.gidNumber),
     }),
@@ -40,6 +49,8 @@ export async function groupRoutes(api: Api, services: Services) {
   api.put(
     '/groups/:gidNumber',
     {
+      config: { errors: errorsOf('last_admin') },
+      onRequest: requireAdmin,
       schema: {
         tags,
         params: Params,
@@ -51,7 +62,11 @@ export async function groupRoutes(api: Api, services: Services) {
   );
   api.delete(
     '/groups/:gidNumber',
-    { schema: { tags, params: Params, response: responses({ 204: Type.Null() }) } },
+    {
+      config: { errors: errorsOf('last_admin') },
+      onRequest: requireAdmin,
+      schema: { tags, params: Params, response: responses({ 204: Type.Null() }) },
+    },
     async (request, reply) => {
       await groups.delete(request.params.gidNumber);
       return reply.code(204).send(null);

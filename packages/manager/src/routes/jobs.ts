@@ -4,6 +4,7 @@ import { Data, IdParams, INT32_MAX, responses } from '../common/schemas.ts';
 import { principalOf, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { JobSchema, JobStatusRowSchema } from './schemas/fleet.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const PageQuery = Type.Object({
   offset: Type.Integer({ minimum: 0, maximum: INT32_MAX, default: 0 }),
@@ -55,6 +56,7 @@ export async function jobRoutes(api: Api, services: Services) {
   api.get(
     '/jobs/:id/stream',
     {
+      config: { errors: errorsOf('too_many_streams') },
       schema: {
         tags,
         summary:
@@ -86,6 +88,7 @@ export async function jobRoutes(api: Api, services: Services) {
   api.post(
     '/jobs/:id/cancel',
     {
+      config: { errors: errorsOf('job_finished') },
       schema: {
         tags,
         summary: 'pending or running → cancelled; a running handler is aborted',

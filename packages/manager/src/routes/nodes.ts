@@ -13,6 +13,7 @@ import {
   NodeSchema as ImportedNode,
   StorageSchema,
 } from './schemas/fleet.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const NodeParams = Type.Object({ siteId: RowId(), id: RowId() });
 
@@ -32,6 +33,7 @@ export async function nodeRoutes(api: Api, services: Services) {
   api.get(
     '/sites/:siteId/nodes',
     {
+      config: { errors: errorsOf('site_not_found') },
       onRequest: requireUser,
       schema: { tags, params: SiteParams, response: responses({ 200: Data(Type.Array(NodeSchema)) }) },
     },
@@ -43,6 +45,7 @@ export async function nodeRoutes(api: Api, services: Services) {
   api.post(
     '/sites/:siteId/nodes',
     {
+      config: { errors: errorsOf('invalid_node_type', 'invalid_engine_host') },
       onRequest: requireAdmin,
       schema: {
         tags,
@@ -58,6 +61,7 @@ export async function nodeRoutes(api: Api, services: Services) {
   api.post(
     '/sites/:siteId/nodes/import',
     {
+      config: { errors: errorsOf('import_failed') },
       onRequest: requireAdmin,
       schema: {
         tags,
@@ -89,6 +93,7 @@ export async function nodeRoutes(api: Api, services: Services) {
   api.put(
     '/sites/:siteId/nodes/:id',
     {
+      config: { errors: errorsOf('invalid_node_type', 'invalid_engine_host') },
       onRequest: requireAdmin,
       schema: {
         tags,
@@ -106,6 +111,7 @@ export async function nodeRoutes(api: Api, services: Services) {
   api.delete(
     '/sites/:siteId/nodes/:id',
     {
+      config: { errors: errorsOf('has_containers') },
       onRequest: requireAdmin,
       schema: { tags, params: NodeParams, response: responses({ 204: Type.Null() }) },
     },
@@ -118,6 +124,7 @@ export async function nodeRoutes(api: Api, services: Services) {
   api.get(
     '/sites/:siteId/nodes/:id/storages',
     {
+      config: { errors: errorsOf('site_not_found') },
       onRequest: requireUser,
       schema: {
         tags,

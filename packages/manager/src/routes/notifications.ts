@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '@app/server-kit';
+import { forbidden, guardWithErrors, unauthorized } from '@app/server-kit';
 import type { Api } from '../common/api.ts';
 import { Data, DateTime, IdParams, INT32_MAX, Nullable, responses } from '../common/schemas.ts';
 import { principalOf, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 /** 9999-12-31T23:59:59Z: the last second an ISO date-time can say. */
 const LATEST_TS = 253_402_300_799;
@@ -27,12 +28,12 @@ const NotificationSchema = Type.Object({
 });
 
 /** Node-side tools post with an administrator's API key, never with a browser session. */
-async function adminApiKey(request: FastifyRequest) {
+const adminApiKey = guardWithErrors(errorsOf('forbidden'), async (request: FastifyRequest) => {
   if (!request.principal) throw unauthorized('Send an administrator API key as a Bearer token.');
   if (request.principal.via !== 'apikey' || !request.principal.isAdmin) {
     throw forbidden('Notifications are posted with an administrator API key.');
   }
-}
+});
 
 export async function notificationRoutes(api: Api, services: Services) {
   const { notifications } = services;

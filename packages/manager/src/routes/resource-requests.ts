@@ -4,6 +4,7 @@ import { Data, IdParams, INT32_MAX, Nullable, responses, RowId } from '../common
 import { principalOf, requireAdmin, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { ResourceRequestSchema } from './schemas/containers.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const ListQuery = Type.Object({
   status: Type.Optional(
@@ -131,6 +132,7 @@ export async function resourceRequestRoutes(api: Api, services: Services) {
     api.put(
       `/resource-requests/:id/${action}`,
       {
+        config: { errors: errorsOf('already_reviewed') },
         onRequest: requireAdmin,
         schema: { tags, params: IdParams, body: ReviewBody, response: responses({ 200: Data(Reviewed) }) },
       },

@@ -30,11 +30,11 @@ const SettingsInput = Type.Object({
 });
 
 export async function settingsRoutes(api: Api, services: Services) {
-  api.addHook('onRequest', requireAdmin);
   const tags = ['Settings'];
   api.get(
     '/settings',
     {
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary: 'Settings; secrets are masked',
@@ -46,6 +46,7 @@ export async function settingsRoutes(api: Api, services: Services) {
   api.put(
     '/settings',
     {
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary:

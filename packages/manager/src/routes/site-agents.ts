@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { forbidden, isLocalRequest, notFound, unauthorized } from '@app/server-kit';
+import { forbidden, guardWithErrors, isLocalRequest, notFound, unauthorized } from '@app/server-kit';
 import { REPORT_MESSAGE_MAX } from '@app/agent/snapshot';
 import type { Api } from '../common/api.ts';
 import { Data, DateTime, EpochSeconds, IdParams, Nullable, responses, RowId } from '../common/schemas.ts';
@@ -11,6 +11,7 @@ import {
   type SiteAgentCaller,
 } from '../site-config/agent-tokens.ts';
 import type { Services } from '../services.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,24 +25,28 @@ declare module 'fastify' {
  * credentials, or anywhere with an administrator's API key. (A callback hook: on the check-in's hot
  * path only a token not seen in the last seconds has anything to await.)
  */
-const agentCaller =
-  (agentTokens: AgentTokenService) =>
-  (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
-    const secret = bearerSecret(request);
-    if (secret !== undefined && isAgentTokenSecret(secret)) {
-      agentTokens.authenticate(secret).then((caller) => {
-        request.siteAgent = caller ?? null;
-        done(caller ? undefined : unauthorized('The agent token is invalid or has been revoked.'));
-      }, done);
-      return;
-    }
-    if (isLocalRequest(request)) return done();
-    if (!request.principal) {
-      return done(unauthorized("Send your site's agent token (AGENT_TOKEN), or call from the manager host."));
-    }
-    if (!request.principal.isAdmin) return done(forbidden('Only administrators can do this.'));
-    done();
-  };
+const agentCaller = (agentTokens: AgentTokenService) =>
+  guardWithErrors(
+    errorsOf('forbidden'),
+    (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+      const secret = bearerSecret(request);
+      if (secret !== undefined && isAgentTokenSecret(secret)) {
+        agentTokens.authenticate(secret).then((caller) => {
+          request.siteAgent = caller ?? null;
+          done(caller ? undefined : unauthorized('The agent token is invalid or has been revoked.'));
+        }, done);
+        return;
+      }
+      if (isLocalRequest(request)) return done();
+      if (!request.principal) {
+        return done(
+          unauthorized("Send your site's agent token (AGENT_TOKEN), or call from the manager host."),
+        );
+      }
+      if (!request.principal.isAdmin) return done(forbidden('Only administrators can do this.'));
+      done();
+    },
+  );
 
 const ServiceReport = Type.Object({
   state: Type.String(),
@@ -49,21 +54,23 @@ const ServiceReport = Type.Object({
   /** Why the last apply failed, as the agent tells it (a refused value names it). */
   message: Type.Optional(Type.String({ maxLength: REPORT_MESSAGE_MAX })),
 });
+/** What the agent did with the volume folders of its snapshot: `done` or failed, per volume. */
+const volumeResults = <Done extends 'ready' | 'removed'>(done: Done) =>
+  Type.Array(
+    Type.Object({
+      id: RowId(),
+      status: Type.Union([Type.Literal(done), Type.Literal('failed')]),
+      message: Type.Optional(Nullable(Type.String())),
+    }),
+  );
 const CheckinBody = Type.Object({
   siteId: RowId(),
   hostname: Type.String({ minLength: 1 }),
   currentTime: Type.Optional(EpochSeconds),
   ipv4Address: Type.Optional(Nullable(Type.String())),
   services: Type.Optional(Type.Record(Type.String(), ServiceReport)),
-  volumes: Type.Optional(
-    Type.Array(
-      Type.Object({
-        id: RowId(),
-        status: Type.Union([Type.Literal('ready'), Type.Literal('failed')]),
-        message: Type.Optional(Nullable(Type.String())),
-      }),
-    ),
-  ),
+  volumes: Type.Optional(volumeResults('ready')),
+  volumeRemovals: Type.Optional(volumeResults('removed')),
 });
 const AgentRecord = Type.Object({
   id: Type.Integer(),
@@ -86,7 +93,11 @@ export async function siteAgentRoutes(api: Api, services: Services) {
     '/agents',
     {
       onRequest: localAgentOrAdmin,
-      config: { agentToken: true, validationError: { statusCode: 422, code: 'validation_failed' } },
+      config: {
+        agentToken: true,
+        validationError: { statusCode: 422, code: 'validation_failed' },
+        errors: errorsOf('validation_failed'),
+      },
       schema: {
         tags,
         summary:

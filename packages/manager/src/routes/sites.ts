@@ -5,6 +5,7 @@ import { requireAdmin, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import type { SiteInput } from '../sites/sites-service.ts';
 import { SiteInputSchema, SiteSchema } from './schemas/fleet.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const SiteWithoutCount = Type.Omit(SiteSchema, ['nodeCount']);
 
@@ -64,6 +65,7 @@ export async function siteRoutes(api: Api, services: Services) {
   api.delete(
     '/sites/:id',
     {
+      config: { errors: errorsOf('has_nodes') },
       onRequest: requireAdmin,
       schema: { tags, params: IdParams, response: responses({ 204: Type.Null() }) },
     },

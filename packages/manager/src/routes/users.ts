@@ -5,6 +5,7 @@ import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { UserSchema, UserStatusInput } from './schemas/identity.ts';
 import type { UserStatus } from '../users/users-repository.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const Params = Type.Object({ uidNumber: RowId() });
 const UserFields = {
@@ -21,12 +22,11 @@ const statusOf = (status: string | undefined) =>
 
 export async function userRoutes(api: Api, services: Services) {
   const { users, accounts, mailer } = services;
-  api.addHook('onRequest', requireAdmin);
   const tags = ['Users'];
 
   api.get(
     '/users',
-    { schema: { tags, response: responses({ 200: Data(Type.Array(UserSchema)) }) } },
+    { onRequest: requireAdmin, schema: { tags, response: responses({ 200: Data(Type.Array(UserSchema)) }) } },
     async () => ({
       data: await users.list(),
     }),
@@ -34,7 +34,10 @@ export async function userRoutes(api: Api, services: Services) {
 
   api.post(
     '/users',
-    { schema: { tags, body: Type.Object(UserFields), response: responses({ 201: Data(UserSchema) }) } },
+    {
+      onRequest: requireAdmin,
+      schema: { tags, body: Type.Object(UserFields), response: responses({ 201: Data(UserSchema) }) },
+    },
     async (request, reply) => {
       const body = request.body;
       const user = await users.create({
@@ -49,7 +52,10 @@ export async function userRoutes(api: Api, services: Services) {
 
   api.get(
     '/users/:uidNumber',
-    { schema: { tags, params: Params, response: responses({ 200: Data(UserSchema) }) } },
+    {
+      onRequest: requireAdmin,
+      schema: { tags, params: Params, response: responses({ 200: Data(UserSchema) }) },
+    },
     async (request) => ({
       data: await users.get(request.params.uidNumber),
     }),
@@ -58,10 +64,12 @@ export async function userRoutes(api: Api, services: Services) {
   api.put(
     '/users/:uidNumber',
     {
+      config: { errors: errorsOf('last_admin') },
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary:
-          'Update a user; `status` approves (active) or suspends; blank password keeps it; groupIds replaces memberships',
+          'Update a user; `status` approves (active) or suspends; blank password keeps it; groupIds replaces memberships; 409 last_admin when no active administrator would be left',
         params: Params,
         body: Type.Partial(Type.Object(UserFields)),
         response: responses({ 200: Data(UserSchema) }),
@@ -85,10 +93,12 @@ export async function userRoutes(api: Api, services: Services) {
   api.delete(
     '/users/:uidNumber',
     {
+      config: { errors: errorsOf('has_containers', 'last_admin') },
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary:
-          'Delete a user; 409 has_containers while they own containers, unless reassignTo names the user who takes them over',
+          'Delete a user; 409 has_containers while they own containers, unless reassignTo names the user who takes them over; 409 last_admin for the last active administrator',
         params: Params,
         querystring: Type.Object({
           reassignTo: Type.Optional(
@@ -107,6 +117,8 @@ export async function userRoutes(api: Api, services: Services) {
   api.post(
     '/users/invite',
     {
+      config: { errors: errorsOf('smtp_not_configured', 'smtp_error') },
+      onRequest: requireAdmin,
       schema: {
         tags,
         body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) }),
@@ -119,6 +131,7 @@ export async function userRoutes(api: Api, services: Services) {
   api.post(
     '/users/email-all',
     {
+      onRequest: requireAdmin,
       schema: {
         tags,
         summary: 'Send an announcement to every active user',

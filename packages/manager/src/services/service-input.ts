@@ -1,6 +1,6 @@
 import { isDnsLabel, isDomainName, isSrvName } from '@app/agent/config-values';
-import { badRequest } from '@app/server-kit';
 import type { ExternalDomain } from '../external-domains/external-domains-repository.ts';
+import { fail } from '../errors/catalogue.ts';
 
 /** ServiceInput as the API receives it (forms may send numbers as strings). */
 export interface ServiceInput {
@@ -33,7 +33,7 @@ export type NewService =
 export const SERVICE_TYPES = ['http', 'https', 'tcp', 'udp', 'srv'] as const;
 
 const invalid = (key: string, problem: string) =>
-  badRequest(`Service "${key}": ${problem}.`, { [`services.${key}`]: problem }, 'invalid_service');
+  fail('invalid_service', `Service "${key}": ${problem}.`, { [`services.${key}`]: problem });
 
 const blank = (value: unknown) => value === undefined || value === null || value === '';
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { formatAllowedHost, parseAllowedHost, validationFailed, type SecretBox } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
+import type { SettingsRepository } from './settings-repository.ts';
 import { cleanSsoAdmission, SSO_ADMISSION_DEFAULTS, type SsoAdmission } from './sso-admission.ts';
 import { MASK, maskUrlPassword, secretKeptFor, unmaskUrlPassword } from './masked-secrets.ts';
 
@@ -57,12 +58,13 @@ export class SettingsService {
 
   constructor(
     private readonly db: Kysely<ManagerDB>,
+    private readonly repo: SettingsRepository,
     private readonly secrets: SecretBox,
   ) {}
 
   async get(): Promise<Settings> {
     if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.settings;
-    const rows = await this.db.selectFrom('settings').selectAll().execute();
+    const rows = await this.repo.all();
     const settings: Settings = { ...DEFAULTS };
     for (const { key, value } of rows) {
       if (!(key in DEFAULTS)) continue;
@@ -112,12 +114,7 @@ export class SettingsService {
 
     await this.db.transaction().execute(async (trx) => {
       for (const [key, value] of Object.entries(next)) {
-        const stored = serialize(key as keyof Settings, value, this.secrets);
-        await trx
-          .insertInto('settings')
-          .values({ key, value: stored })
-          .onConflict((oc) => oc.column('key').doUpdateSet({ value: stored }))
-          .execute();
+        await this.repo.put(trx, key, serialize(key as keyof Settings, value, this.secrets));
       }
     });
     this.cache = undefined;

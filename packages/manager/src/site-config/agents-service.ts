@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
-import { forbidden, notFound, validationFailed } from '@app/server-kit';
+import { forbidden, validationFailed } from '@app/server-kit';
 import type { CheckinBody, ServiceReport } from '@app/agent/snapshot';
 import type { ManagerDB } from '../db/schema.ts';
+import type { AgentsRepository } from './agents-repository.ts';
 import { nowIso } from '../common/time.ts';
 import type { SnapshotCache } from './snapshot-cache.ts';
+import { fail } from '../errors/catalogue.ts';
 
 /** An agent record, as GET /agents shows it. */
 export interface AgentRecord {
@@ -31,6 +33,7 @@ export class AgentsService {
 
   constructor(
     private readonly db: Kysely<ManagerDB>,
+    private readonly repo: AgentsRepository,
     private readonly snapshots: SnapshotCache,
   ) {}
 
@@ -47,9 +50,10 @@ export class AgentsService {
     const siteId = body.siteId!;
     if (onlySite !== undefined && siteId !== onlySite) throw otherSite(onlySite);
     const snapshot = await this.snapshots.get(siteId);
-    if (!snapshot) throw notFound('Site not found.', 'site_not_found');
+    if (!snapshot) throw fail('site_not_found', 'Site not found.');
     await this.record(siteId, body as CheckinBody);
     if (body.volumes?.length) await this.volumeResults(siteId, body.volumes);
+    if (body.volumeRemovals?.length) await this.removalResults(siteId, body.volumeRemovals);
     const matches =
       ifNoneMatch === snapshot.etag ||
       ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === snapshot.etag);
@@ -67,12 +71,7 @@ export class AgentsService {
     const fingerprint = `${services}\u0000${ipv4}`;
     const last = this.written.get(key);
     if (last && last.fingerprint === fingerprint && Date.now() - last.at < RECORD_REFRESH_MS) return;
-    const values = { ipv4_address: ipv4, services, last_checkin_at: nowIso() };
-    await this.db
-      .insertInto('agents')
-      .values({ site_id: siteId, hostname, ...values })
-      .onConflict((oc) => oc.columns(['site_id', 'hostname']).doUpdateSet(values))
-      .execute();
+    await this.repo.upsert(siteId, hostname, { ipv4_address: ipv4, services, last_checkin_at: nowIso() });
     this.written.set(key, { fingerprint, at: Date.now() });
   }
 
@@ -81,39 +80,35 @@ export class AgentsService {
     await this.db.transaction().execute(async (trx) => {
       for (const result of results) {
         if (!Number.isInteger(result.id) || !['ready', 'failed'].includes(result.status)) continue;
-        await trx
-          .updateTable('volumes')
+        await this.repo.setVolumeResult(trx, siteId, result.id, {
+          status: result.status,
           // An empty message is none.
-          .set({ status: result.status, status_message: result.message || null, applied_at: nowIso() })
-          .where('id', '=', result.id)
-          .where('container_id', 'in', (eb) =>
-            eb
-              .selectFrom('containers')
-              .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-              .select('containers.id')
-              .where('nodes.site_id', '=', siteId),
-          )
-          .execute();
+          status_message: result.message || null,
+          applied_at: nowIso(),
+        });
+      }
+    });
+  }
+
+  /**
+   * What the agent made of the kept volume folders it was to remove: a removed one's row goes, a
+   * failed one stays with the reason (an administrator may ask again). Only rows of its own site.
+   */
+  private async removalResults(siteId: number, results: NonNullable<CheckinBody['volumeRemovals']>) {
+    await this.db.transaction().execute(async (trx) => {
+      for (const result of results) {
+        if (!Number.isInteger(result.id)) continue;
+        if (result.status === 'removed') {
+          await this.repo.deleteRemovedKeptVolume(trx, siteId, result.id);
+        } else if (result.status === 'failed') {
+          await this.repo.markKeptVolumeRemoveFailed(trx, siteId, result.id, result.message || null);
+        }
       }
     });
   }
 
   async list(): Promise<AgentRecord[]> {
-    const rows = await this.db
-      .selectFrom('agents')
-      .leftJoin('sites', 'sites.id', 'agents.site_id')
-      .select([
-        'agents.id',
-        'agents.site_id',
-        'sites.name as site_name',
-        'agents.hostname',
-        'agents.ipv4_address',
-        'agents.services',
-        'agents.last_checkin_at',
-      ])
-      .orderBy('agents.site_id')
-      .orderBy('agents.hostname')
-      .execute();
+    const rows = await this.repo.listWithSites();
     const now = Date.now();
     return rows.map((row) => ({
       id: row.id,
@@ -135,31 +130,13 @@ export class AgentsService {
    */
   async touchService(serviceId: number, onlySite?: number): Promise<boolean> {
     if (onlySite !== undefined) {
-      const service = await this.db
-        .selectFrom('services')
-        .innerJoin('containers', 'containers.id', 'services.container_id')
-        .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-        .select('nodes.site_id')
-        .where('services.id', '=', serviceId)
-        .executeTakeFirst();
-      if (!service) return false;
-      if (service.site_id !== onlySite) throw otherSite(onlySite);
+      const siteId = await this.repo.siteOfService(serviceId);
+      if (siteId === undefined) return false;
+      if (siteId !== onlySite) throw otherSite(onlySite);
     }
     const now = new Date();
-    const result = await this.db
-      .updateTable('services')
-      .set({ last_accessed_at: now.toISOString() })
-      .where('id', '=', serviceId)
-      .where((eb) =>
-        eb.or([
-          eb('last_accessed_at', 'is', null),
-          eb('last_accessed_at', '<', new Date(now.getTime() - 600_000).toISOString()),
-        ]),
-      )
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows)) return true;
-    return Boolean(
-      await this.db.selectFrom('services').select('id').where('id', '=', serviceId).executeTakeFirst(),
-    );
+    const notBefore = new Date(now.getTime() - 600_000).toISOString();
+    if (await this.repo.touchService(serviceId, now.toISOString(), notBefore)) return true;
+    return this.repo.serviceExists(serviceId);
   }
 }

@@ -1,77 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { HttpServiceEntry, Snapshot, StreamServiceEntry } from '@app/agent/snapshot';
-import type { ManagerDB } from '../db/schema.ts';
+import type { SnapshotRepository } from './snapshot-repository.ts';
 
-/**
- * The services of the site's containers (services ⋈ containers ⋈ nodes), by service id, with the
- * columns every kind needs; each caller joins its kind's table and selects the rest.
- */
-function siteServices(db: Kysely<ManagerDB>, siteId: number) {
-  return db
-    .selectFrom('services')
-    .innerJoin('containers', 'containers.id', 'services.container_id')
-    .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-    .select(['services.id as service_id', 'services.internal_port'])
-    .where('nodes.site_id', '=', siteId)
-    .orderBy('services.id');
-}
-
-/** Reads one site's configuration in a fixed number of queries, whatever its size. */
-export async function buildSnapshot(db: Kysely<ManagerDB>, siteId: number): Promise<Snapshot | undefined> {
-  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
-  if (!site) return undefined;
-  const [nodes, containers, http, transport, dns, domains, volumes] = await Promise.all([
-    db
-      .selectFrom('nodes')
-      .select(['name', 'ipv4_address'])
-      .where('site_id', '=', siteId)
-      .orderBy('name')
-      .execute(),
-    db
-      .selectFrom('containers')
-      .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-      .select(['containers.id', 'containers.hostname', 'containers.ipv4_address', 'containers.mac_address'])
-      .where('nodes.site_id', '=', siteId)
-      .orderBy('containers.id')
-      .execute(),
-    siteServices(db, siteId)
-      .innerJoin('http_services', 'http_services.service_id', 'services.id')
-      .innerJoin('external_domains', 'external_domains.id', 'http_services.external_domain_id')
-      .select([
-        'http_services.external_hostname',
-        'http_services.backend_protocol',
-        'http_services.auth_required',
-        'external_domains.name as domain',
-        'external_domains.auth_server',
-        'containers.ipv4_address',
-      ])
-      .execute(),
-    siteServices(db, siteId)
-      .innerJoin('transport_services', 'transport_services.service_id', 'services.id')
-      .select(['transport_services.protocol', 'transport_services.external_port', 'containers.ipv4_address'])
-      .execute(),
-    siteServices(db, siteId)
-      .innerJoin('dns_services', 'dns_services.service_id', 'services.id')
-      .select(['dns_services.dns_name', 'containers.hostname'])
-      .execute(),
-    db.selectFrom('external_domains').select(['id', 'name', 'site_id']).orderBy('id').execute(),
-    db
-      .selectFrom('volumes')
-      .innerJoin('containers', 'containers.id', 'volumes.container_id')
-      .innerJoin('nodes', 'nodes.id', 'containers.node_id')
-      .select([
-        'volumes.id',
-        'volumes.name',
-        'volumes.host_path',
-        'volumes.mode',
-        'volumes.status',
-        'containers.hostname',
-      ])
-      .where('nodes.site_id', '=', siteId)
-      .orderBy('volumes.id')
-      .execute(),
-  ]);
-
+/** Builds one site's snapshot from its rows (read in a fixed number of queries, whatever its size). */
+export async function buildSnapshot(repo: SnapshotRepository, siteId: number): Promise<Snapshot | undefined> {
+  const rows = await repo.ofSite(siteId);
+  if (!rows) return undefined;
+  const { site, nodes, containers, http, transport, dns, domains, volumes, removals } = rows;
   const httpServices: HttpServiceEntry[] = http
     .filter((row) => row.ipv4_address)
     .map((row) => ({
@@ -133,7 +67,9 @@ export async function buildSnapshot(db: Kysely<ManagerDB>, siteId: number): Prom
           hostPath: v.host_path!,
           mode: v.mode === 'ro' ? 'ro' : 'rw',
           status: v.status,
+          ...(v.host_uid !== null && v.host_gid !== null ? { uid: v.host_uid, gid: v.host_gid } : {}),
         })),
+      volumeRemovals: removals.map((row) => ({ id: row.id, hostPath: row.host_path })),
     },
   };
 }

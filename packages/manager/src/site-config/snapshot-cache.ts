@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { CacheRecorder } from '@app/server-kit';
-import type { ManagerDB } from '../db/schema.ts';
 import type { ConfigChanges } from './config-changes.ts';
 import { buildSnapshot } from './snapshot-builder.ts';
+import type { SnapshotRepository } from './snapshot-repository.ts';
 
 /** A transaction that wrote before a build started has committed within this time. */
 const SETTLE_MS = 1_000;
@@ -27,7 +26,7 @@ export class SnapshotCache {
   private readonly building = new Map<number, Promise<CachedSnapshot | undefined>>();
 
   constructor(
-    private readonly db: Kysely<ManagerDB>,
+    private readonly repo: SnapshotRepository,
     private readonly changes: ConfigChanges,
     private readonly lookups?: CacheRecorder,
   ) {}
@@ -57,7 +56,7 @@ export class SnapshotCache {
 
   private async build(siteId: number): Promise<CachedSnapshot | undefined> {
     const builtAt = Date.now();
-    const snapshot = await buildSnapshot(this.db, siteId);
+    const snapshot = await buildSnapshot(this.repo, siteId);
     if (!snapshot) {
       this.entries.delete(siteId);
       return undefined;

@@ -1,14 +1,20 @@
 import { sql } from 'kysely';
 import type { ManagerContext } from '../context.ts';
 import { ExternalDomainsService } from '../external-domains/external-domains-service.ts';
+import { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import { NotificationsService } from '../notifications/notifications-service.ts';
+import { NotificationsRepository } from '../notifications/notifications-repository.ts';
+import { ContainersRepository } from '../containers/containers-repository.ts';
+import { UsersRepository } from '../users/users-repository.ts';
 import { AgentsService } from './agents-service.ts';
+import { AgentsRepository } from './agents-repository.ts';
 import { AgentTokensRepository } from './agent-tokens-repository.ts';
 import { AgentTokenService } from './agent-tokens.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import type { PgListener } from '@app/server-kit';
 import type { ConfigChanges } from './config-changes.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
+import { SnapshotRepository } from './snapshot-repository.ts';
 
 /** Services of the site-agent side: check-ins and snapshots, agent tokens, notifications, external domains. */
 export function createSiteConfigServices(
@@ -35,14 +41,26 @@ export function createSiteConfigServices(
         }),
     });
   }
-  const snapshots = new SnapshotCache(ctx.db, changes, ctx.metrics.cache('site_snapshots'));
+  const snapshots = new SnapshotCache(
+    new SnapshotRepository(ctx.db),
+    changes,
+    ctx.metrics.cache('site_snapshots'),
+  );
   return {
     snapshots,
-    agents: new AgentsService(ctx.db, snapshots),
+    agents: new AgentsService(ctx.db, new AgentsRepository(ctx.db), snapshots),
     agentTokens: new AgentTokenService(new AgentTokensRepository(ctx.db), (siteId) =>
       sites.assertExists(siteId),
     ),
-    notifications: new NotificationsService(ctx.db),
-    externalDomains: new ExternalDomainsService(ctx.db, ctx.secrets),
+    notifications: new NotificationsService(
+      new NotificationsRepository(ctx.db),
+      new UsersRepository(ctx.db),
+      new ContainersRepository(ctx.db),
+    ),
+    externalDomains: new ExternalDomainsService(
+      new ExternalDomainsRepository(ctx.db, ctx.secrets),
+      sites,
+      ctx.secrets,
+    ),
   };
 }

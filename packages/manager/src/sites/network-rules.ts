@@ -1,4 +1,5 @@
 import {
+  ipv4ToNumber,
   isDomainName,
   isIpAddress,
   isIPv4,
@@ -10,6 +11,14 @@ import type { FieldErrors } from '@app/server-kit';
 
 export const numberToIpv4 = (value: number) =>
   [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
+
+/** The site's subnet in CIDR notation (`10.0.0.0/24`), from its gateway and netmask. */
+export function siteSubnet(site: { gateway: string; subnetMask: string }): string {
+  const mask = ipv4ToNumber(site.subnetMask);
+  const prefix = mask.toString(2).replace(/0+$/, '').length;
+  const base = ipv4ToNumber(site.gateway) - (ipv4ToNumber(site.gateway) % 2 ** (32 - prefix));
+  return `${numberToIpv4(base)}/${prefix}`;
+}
 
 export interface SiteNetwork {
   name: string;

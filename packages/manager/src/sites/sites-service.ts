@@ -1,8 +1,10 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { conflict, isForeignKeyViolation, notFound, validationFailed } from '@app/server-kit';
+import { isForeignKeyViolation, validationFailed } from '@app/server-kit';
 import type { ManagerDB, SitesTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import { siteRuleViolations, type SiteNetwork } from './network-rules.ts';
+import { fail } from '../errors/catalogue.ts';
+import type { SitesRepository } from './sites-repository.ts';
 
 export interface Site extends SiteNetwork {
   id: number;
@@ -12,84 +14,57 @@ export interface Site extends SiteNetwork {
 
 export type SiteInput = SiteNetwork;
 
-export const siteNotFound = () => notFound('Site not found.', 'site_not_found');
+export const siteNotFound = () => fail('site_not_found', 'Site not found.');
 
 export class SitesService {
-  constructor(private readonly db: Kysely<ManagerDB>) {}
-
-  private withCounts() {
-    return this.db
-      .selectFrom('sites')
-      .selectAll('sites')
-      .select((eb) =>
-        eb
-          .selectFrom('nodes')
-          .whereRef('nodes.site_id', '=', 'sites.id')
-          .select(eb.fn.countAll<number>().as('n'))
-          .as('node_count'),
-      )
-      .orderBy('sites.id');
-  }
+  constructor(private readonly repo: SitesRepository) {}
 
   async list(): Promise<Site[]> {
-    return (await this.withCounts().execute()).map((row) => ({
+    return (await this.repo.listWithNodeCounts()).map((row) => ({
       ...toSite(row),
       nodeCount: Number(row.node_count),
     }));
   }
 
   async get(id: number): Promise<Site> {
-    const row = await this.withCounts().where('sites.id', '=', id).executeTakeFirst();
+    const row = await this.repo.withNodeCountById(id);
     if (!row) throw siteNotFound();
     return { ...toSite(row), nodeCount: Number(row.node_count) };
   }
 
+  exists(id: number, db?: Kysely<ManagerDB> | Transaction<ManagerDB>): Promise<boolean> {
+    return this.repo.exists(id, db);
+  }
+
   /** Throws 404 site_not_found unless the site exists. */
-  async assertExists(id: number, db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db): Promise<void> {
-    const row = await db.selectFrom('sites').select('id').where('id', '=', id).executeTakeFirst();
-    if (!row) throw siteNotFound();
+  async assertExists(id: number, db?: Kysely<ManagerDB> | Transaction<ManagerDB>): Promise<void> {
+    if (!(await this.exists(id, db))) throw siteNotFound();
   }
 
-  async count(): Promise<number> {
-    const row = await this.db
-      .selectFrom('sites')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+  count(): Promise<number> {
+    return this.repo.count();
   }
 
-  async create(input: SiteInput, db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db): Promise<Site> {
+  async create(input: SiteInput, db?: Kysely<ManagerDB> | Transaction<ManagerDB>): Promise<Site> {
     const now = nowIso();
-    const row = await db
-      .insertInto('sites')
-      .values({ ...toColumns(checked(input)), created_at: now, updated_at: now })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await this.repo.insert(
+      { ...toColumns(checked(input)), created_at: now, updated_at: now },
+      db,
+    );
     return toSite(row);
   }
 
   /** Full update: every field is replaced, so an omitted externalIp is cleared. */
   async update(id: number, input: SiteInput): Promise<Site> {
-    const row = await this.db
-      .updateTable('sites')
-      .set({ ...toColumns(checked(input)), updated_at: nowIso() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await this.repo.update(id, { ...toColumns(checked(input)), updated_at: nowIso() });
     if (!row) throw siteNotFound();
     return toSite(row);
   }
 
   async delete(id: number): Promise<void> {
-    const nodes = await this.db
-      .selectFrom('nodes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('site_id', '=', id)
-      .executeTakeFirstOrThrow();
-    if (Number(nodes.n) > 0) throw hasNodes();
+    if ((await this.repo.nodeCount(id)) > 0) throw hasNodes();
     try {
-      const result = await this.db.deleteFrom('sites').where('id', '=', id).executeTakeFirst();
-      if (!Number(result.numDeletedRows)) throw siteNotFound();
+      if (!(await this.repo.delete(id))) throw siteNotFound();
     } catch (error) {
       // A node added between the count and the delete: the foreign key is the judge.
       if (isForeignKeyViolation(error)) throw hasNodes();
@@ -98,7 +73,7 @@ export class SitesService {
   }
 }
 
-const hasNodes = () => conflict('Delete or move the nodes of this site first.', undefined, 'has_nodes');
+const hasNodes = () => fail('has_nodes', 'Delete or move the nodes of this site first.');
 
 /** The input with surrounding whitespace trimmed (never stored), once it passed the site rules. */
 function checked(input: SiteInput): SiteInput {

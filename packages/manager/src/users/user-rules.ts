@@ -1,5 +1,6 @@
-import { notFound, validationFailed, type FieldErrors } from '@app/server-kit';
+import { validationFailed, type FieldErrors } from '@app/server-kit';
 import { MIN_PASSWORD_LENGTH } from '../auth/passwords.ts';
+import { fail } from '../errors/catalogue.ts';
 
 const UID = /^[a-z_][a-z0-9_.-]{0,31}$/;
 const MAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -25,4 +26,4 @@ export function checkUserFields(input: UserFieldsInput) {
 
 /** 404 user_not_found: one answer for a name nobody has and a user who may not be chosen here. */
 export const userNotFound = (username: string) =>
-  notFound(`No active user named "${username}".`, 'user_not_found');
+  fail('user_not_found', `No active user named "${username}".`);

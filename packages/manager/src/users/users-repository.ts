@@ -1,4 +1,11 @@
-import { sql, type ExpressionBuilder, type Kysely, type Selectable, type Transaction } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Kysely,
+  type Selectable,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
 import type { ManagerDB, UsersTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 
@@ -86,6 +93,12 @@ export class UsersRepository {
     return db.selectFrom('users').selectAll().where('uid_number', '=', uidNumber).executeTakeFirst();
   }
 
+  /** The usernames that begin with `prefix` (a LIKE pattern), to pick a free one. */
+  async uidsStartingWith(db: Db, prefix: string): Promise<string[]> {
+    const rows = await db.selectFrom('users').select('uid').where('uid', 'like', `${prefix}%`).execute();
+    return rows.map((row) => row.uid);
+  }
+
   /** The active user with this number and whether they are an administrator. */
   activePrincipal(uidNumber: number) {
     return this.db
@@ -100,6 +113,17 @@ export class UsersRepository {
     const row = await db
       .selectFrom('users')
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** How many active users belong to an administrative group. */
+  async countActiveAdmins(db: Db = this.db): Promise<number> {
+    const row = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', 'active')
+      .where((eb) => eb(isAdminExpression(eb), '=', 1))
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
@@ -166,6 +190,29 @@ export class UsersRepository {
     };
     await db.insertInto('users').values(row).execute();
     return row;
+  }
+
+  async update(db: Db, uidNumber: number, values: Updateable<UsersTable>): Promise<void> {
+    await db.updateTable('users').set(values).where('uid_number', '=', uidNumber).execute();
+  }
+
+  /** Usernames and addresses of the active users, by username. */
+  activeRecipients(): Promise<{ uid: string; mail: string }[]> {
+    return this.db
+      .selectFrom('users')
+      .select(['uid', 'mail'])
+      .where('status', '=', 'active')
+      .orderBy('uid')
+      .execute();
+  }
+
+  /** PostgreSQL only: holds off other writers of `users` until the transaction ends. */
+  async lockForWrites(trx: Transaction<ManagerDB>): Promise<void> {
+    await sql`lock table users in share row exclusive mode`.execute(trx);
+  }
+
+  setPasswordHash(db: Db, uidNumber: number, passwordHash: string): Promise<void> {
+    return this.update(db, uidNumber, { password_hash: passwordHash, updated_at: nowIso() });
   }
 
   /** Removes a user, keeping the name it had for the references that outlive it. */

@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { badRequest, conflict, notFound, type DialectName } from '@app/server-kit';
+import type { Kysely, Transaction } from 'kysely';
+import { badRequest, notFound, type DialectName } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { SessionStore } from '../auth/sessions.ts';
@@ -7,7 +7,10 @@ import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { nowIso } from '../common/time.ts';
 import type { ContainersRepository } from '../containers/containers-repository.ts';
 import { checkUserFields, userNotFound } from './user-rules.ts';
-import { fullName, UsersRepository, type User, type UserStatus } from './users-repository.ts';
+import { fullName, type User, type UserStatus, type UsersRepository } from './users-repository.ts';
+import type { GroupsRepository } from './groups-repository.ts';
+import type { LastAdminGuard } from './last-admin-guard.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface UserInput {
   uid: string;
@@ -21,19 +24,21 @@ export interface UserInput {
 
 export type UserUpdate = Partial<UserInput>;
 
-/** Administration of users: list, create, update (approve / suspend / groups), delete. */
+/**
+ * Administration of users: list, create, update (approve / suspend / groups), delete. Updates and
+ * deletions that would leave no active administrator are refused (409 last_admin).
+ */
 export class UsersService {
-  readonly repo: UsersRepository;
-
   constructor(
     private readonly db: Kysely<ManagerDB>,
     private readonly dialect: DialectName,
+    readonly repo: UsersRepository,
+    private readonly groups: GroupsRepository,
     private readonly sessions: SessionStore,
     private readonly principals: PrincipalCache,
     private readonly containers: ContainersRepository,
-  ) {
-    this.repo = new UsersRepository(db);
-  }
+    private readonly adminGuard: LastAdminGuard,
+  ) {}
 
   list(): Promise<User[]> {
     return this.repo.list();
@@ -69,26 +74,22 @@ export class UsersService {
     const password = input.userPassword || undefined;
     checkUserFields({ uid: input.uid, mail: input.mail, userPassword: password });
     const passwordHash = password ? await hashPassword(password) : undefined;
-    const user = await this.db.transaction().execute(async (trx) => {
+    const user = await this.adminGuard.write(async (trx) => {
       const current = await this.repo.findByNumber(uidNumber, trx);
       if (!current) throw notFound('User not found.');
       await this.checkGroups(trx, input.groupIds);
       const givenName = input.givenName ?? current.given_name;
       const sn = input.sn ?? current.sn;
-      await trx
-        .updateTable('users')
-        .set({
-          uid: input.uid ?? current.uid,
-          given_name: givenName,
-          sn,
-          cn: fullName(givenName, sn),
-          mail: (input.mail ?? current.mail).toLowerCase(),
-          status: input.status ?? current.status,
-          ...(passwordHash ? { password_hash: passwordHash } : {}),
-          updated_at: nowIso(),
-        })
-        .where('uid_number', '=', uidNumber)
-        .execute();
+      await this.repo.update(trx, uidNumber, {
+        uid: input.uid ?? current.uid,
+        given_name: givenName,
+        sn,
+        cn: fullName(givenName, sn),
+        mail: (input.mail ?? current.mail).toLowerCase(),
+        status: input.status ?? current.status,
+        ...(passwordHash ? { password_hash: passwordHash } : {}),
+        updated_at: nowIso(),
+      });
       if (input.groupIds) await this.repo.setGroups(trx, uidNumber, input.groupIds);
       return this.get(uidNumber, trx);
     });
@@ -104,7 +105,7 @@ export class UsersService {
    * them over, in the same transaction.
    */
   async delete(uidNumber: number, reassignTo?: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.adminGuard.write(async (trx) => {
       const user = await this.repo.findByNumber(uidNumber, trx);
       if (!user) throw notFound('User not found.');
       const heir = reassignTo === undefined ? undefined : await this.heir(trx, user.uid_number, reassignTo);
@@ -126,24 +127,15 @@ export class UsersService {
     return heir.uid_number;
   }
 
-  async activeRecipients(): Promise<{ uid: string; mail: string }[]> {
-    return this.db
-      .selectFrom('users')
-      .select(['uid', 'mail'])
-      .where('status', '=', 'active')
-      .orderBy('uid')
-      .execute();
+  activeRecipients(): Promise<{ uid: string; mail: string }[]> {
+    return this.repo.activeRecipients();
   }
 
   private async checkGroups(trx: Transaction<ManagerDB>, gidNumbers: number[] | undefined) {
     if (!gidNumbers?.length) return;
     const unique = [...new Set(gidNumbers)];
-    const found = await trx
-      .selectFrom('groups')
-      .select('gid_number')
-      .where('gid_number', 'in', unique)
-      .execute();
-    const missing = unique.filter((gid) => !found.some((row) => row.gid_number === gid));
+    const found = await this.groups.existing(unique, trx);
+    const missing = unique.filter((gid) => !found.includes(gid));
     if (missing.length)
       throw badRequest(`Unknown group: ${missing.join(', ')}.`, {
         groupIds: 'names a group that does not exist',
@@ -152,7 +144,7 @@ export class UsersService {
 
   /** On PostgreSQL, serialises "is this the first user?" decisions between concurrent registrations. */
   async lockUsers(trx: Transaction<ManagerDB>) {
-    if (this.dialect === 'postgres') await sql`lock table users in share row exclusive mode`.execute(trx);
+    if (this.dialect === 'postgres') await this.repo.lockForWrites(trx);
   }
 }
 
@@ -160,10 +152,9 @@ function stillOwns(uid: string, uidNumber: number, hostnames: string[]) {
   const shown = hostnames.slice(0, 10).join(', ');
   const more = hostnames.length > 10 ? ` and ${hostnames.length - 10} more` : '';
   const count = `${hostnames.length} container${hostnames.length === 1 ? '' : 's'}`;
-  return conflict(
+  return fail(
+    'has_containers',
     `${uid} still owns ${count} (${shown}${more}). Delete them, or give them to another user with ` +
       `DELETE /api/v1/users/${uidNumber}?reassignTo=<username>.`,
-    undefined,
-    'has_containers',
   );
 }

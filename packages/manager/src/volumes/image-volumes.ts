@@ -4,6 +4,7 @@ import { formatPlatform } from '../images/platform.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { NodeConnection } from '../providers/types.ts';
 import type { VolumesRepository } from './volumes-repository.ts';
+import { volumeOwner } from './volume-owner.ts';
 import { MAX_IMAGE_VOLUMES, MAX_MOUNT_PATH_LENGTH, planImageVolumes } from './volume-paths.ts';
 
 const describe = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -53,8 +54,9 @@ export class ImageVolumes {
       );
     }
     let paths: string[];
+    let user: string | null;
     try {
-      paths = await this.images.declaredVolumes(container.template, platform);
+      ({ paths, user } = await this.images.volumeFacts(container.template, platform));
     } catch (error) {
       await log(
         `Warning: the volumes image ${container.template} declares could not be read (${describe(error)}); the container has none.`,
@@ -80,6 +82,10 @@ export class ImageVolumes {
           `so ${plan.overLimit} were left out.`,
       );
     }
-    await this.repo.insertBuiltin(plan.volumes, container.id);
+    if (!plan.volumes.length) return;
+    const owner = volumeOwner(node, user);
+    if (owner.note) await log(`Warning: ${owner.note}.`);
+    await log(`The volume folders will be owned by host uid ${owner.uid}, gid ${owner.gid}.`);
+    await this.repo.insertBuiltin(plan.volumes, container.id, owner);
   }
 }

@@ -16,8 +16,15 @@ export interface VolumeRecord {
 export class VolumesRepository {
   constructor(private readonly db: Kysely<ManagerDB>) {}
 
-  /** The builtin volumes of a new container: read-write, scope container, pending until an agent reports. */
-  async insertBuiltin(volumes: PlannedVolume[], containerId: number): Promise<void> {
+  /**
+   * The builtin volumes of a new container: read-write, scope container, pending until an agent
+   * reports, their folders to be owned by `owner` on the host.
+   */
+  async insertBuiltin(
+    volumes: PlannedVolume[],
+    containerId: number,
+    owner: { uid: number; gid: number },
+  ): Promise<void> {
     if (!volumes.length) return;
     await this.db
       .insertInto('volumes')
@@ -33,6 +40,8 @@ export class VolumesRepository {
           status: 'pending' as const,
           status_message: null,
           applied_at: null,
+          host_uid: owner.uid,
+          host_gid: owner.gid,
         })),
       )
       .execute();

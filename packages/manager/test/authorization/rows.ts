@@ -398,6 +398,17 @@ export const ROWS: Row[] = [
     request: async (world) => ({ path: `${site(world)}/containers/${await fresh.container(world)}` }),
   },
   {
+    route: 'GET /sites/{siteId}/containers/{id}/jobs',
+    expect: containerView(200),
+    request: fixed((w) => `${container(w)}/jobs`),
+  },
+  {
+    route: 'POST /sites/{siteId}/containers/{id}/retry',
+    // Its create succeeded: those who may manage it reach the state check, which refuses.
+    expect: containerManage(409),
+    request: fixed((w) => `${container(w)}/retry`),
+  },
+  {
     route: 'GET /sites/{siteId}/containers/{id}/collaborators',
     expect: containerView(200),
     request: fixed((w) => `${container(w)}/collaborators`),
@@ -469,6 +480,35 @@ export const ROWS: Row[] = [
     request: async (world) => {
       const id = (await world.setup.post(`${site(world)}/agent-tokens`, {})).body.data.id;
       return { path: `${site(world)}/agent-tokens/${id}` };
+    },
+  },
+
+  // Volume folders kept from deleted containers
+  {
+    route: 'GET /sites/{siteId}/kept-volumes',
+    expect: adminOnly(200),
+    request: fixed((w) => `${site(w)}/kept-volumes`),
+  },
+  {
+    route: 'DELETE /sites/{siteId}/kept-volumes/{id}',
+    expect: adminOnly(202),
+    request: async (world) => {
+      const hostname = unique('kept');
+      const [row] = await world.test.manager.database.db
+        .insertInto('kept_volumes')
+        .values({
+          site_id: world.ids.site,
+          hostname,
+          name: 'data',
+          host_path: `/mnt/pve/local-lvm/${world.ids.site}/2000/${hostname}/data`,
+          mount_path: '/data',
+          kept_at: new Date().toISOString(),
+          status: 'kept',
+          status_message: null,
+        })
+        .returning('id')
+        .execute();
+      return { path: `${site(world)}/kept-volumes/${row!.id}` };
     },
   },
 

@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../crypto.ts';
 import { forbidden, unauthorized } from '../errors.ts';
@@ -20,6 +20,12 @@ function processMetrics(): Registry {
 export interface CacheRecorder {
   hit(): void;
   miss(): void;
+}
+
+/** One series of a gauge read at scrape time: its label values and its value. */
+export interface GaugeSeries<L extends string> {
+  labels: Record<L, string>;
+  value: number;
 }
 
 /**
@@ -47,6 +53,24 @@ export class ServiceMetrics {
     const hits = this.cacheLookups.labels(name, 'hit');
     const misses = this.cacheLookups.labels(name, 'miss');
     return { hit: () => hits.inc(), miss: () => misses.inc() };
+  }
+
+  /**
+   * A gauge whose series `read` lists at scrape time; it is empty while `read` fails (the database out of
+   * reach), so a scrape never fails with it.
+   */
+  protected scrapedGauge<L extends string>(
+    gauge: { name: string; help: string; labelNames: readonly L[] },
+    read: () => Promise<GaugeSeries<L>[]>,
+  ) {
+    new Gauge({
+      ...gauge,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const series of await read().catch(() => [])) this.labels(series.labels).set(series.value);
+      },
+    });
   }
 
   /**

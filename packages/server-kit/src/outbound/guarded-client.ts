@@ -1,6 +1,7 @@
-import { Agent, fetch, type Response } from 'undici';
+import type { Agent, Response } from 'undici';
 import { guardedConnector } from './guarded-connector.ts';
 import { effectivePort, type HostAllowlist } from './host-allowlist.ts';
+import { loadUndici } from './undici.ts';
 
 /**
  * An outbound call that did not get an answer: refused by the guard (address, scheme, redirect),
@@ -43,15 +44,20 @@ const describe = (error: unknown): string => {
  * origin. Any failure is an OutboundError.
  */
 export class GuardedClient {
-  private readonly agent: Agent;
+  private agent: Promise<Agent> | undefined;
   private readonly maxRedirects: number;
 
   constructor(private readonly options: GuardedClientOptions) {
     this.maxRedirects = options.maxRedirects ?? 5;
-    this.agent = new Agent({
-      connect: guardedConnector(options.allowlist, options.connectTimeoutMs ?? 5_000),
-      connections: 4,
-    });
+  }
+
+  private dispatcher(): Promise<Agent> {
+    this.agent ??= (async () => {
+      const { Agent } = await loadUndici();
+      const connect = await guardedConnector(this.options.allowlist, this.options.connectTimeoutMs ?? 5_000);
+      return new Agent({ connect, connections: 4 });
+    })();
+    return this.agent;
   }
 
   /** True when plain HTTP (and any address) to this URL's host and port is allowed. */
@@ -63,6 +69,7 @@ export class GuardedClient {
   async get(target: string | URL, request: GuardedRequest = {}): Promise<Response> {
     let url = new URL(target);
     let headers = { ...request.headers };
+    const [{ fetch }, dispatcher] = await Promise.all([loadUndici(), this.dispatcher()]);
     for (let hop = 0; ; hop++) {
       this.checkScheme(url);
       let response: Response;
@@ -70,7 +77,7 @@ export class GuardedClient {
         response = await fetch(url, {
           headers,
           redirect: 'manual',
-          dispatcher: this.agent,
+          dispatcher,
           ...(request.signal ? { signal: request.signal } : {}),
         });
       } catch (error) {
@@ -92,7 +99,7 @@ export class GuardedClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.agent) await (await this.agent).close();
   }
 
   private checkScheme(url: URL) {

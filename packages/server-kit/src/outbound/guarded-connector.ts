@@ -6,9 +6,10 @@ import {
   type LookupOptions,
 } from 'node:dns';
 import { isIP } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { refusedAddressReason } from './address-policy.ts';
 import type { HostAllowlist } from './host-allowlist.ts';
+import { loadUndici } from './undici.ts';
 
 /** A connection the guard refused: the target is (or resolves to) an address users may not reach. */
 export class RefusedAddressError extends Error {
@@ -69,7 +70,11 @@ export async function hostRefusalReason(hostname: string, timeoutMs = 2_000): Pr
  * An undici connector that refuses loopback, private, link-local, metadata and other internal addresses
  * (see refusedAddressReason) on every connection, after resolution, unless `allowlist` has the host.
  */
-export function guardedConnector(allowlist: HostAllowlist, timeoutMs: number): buildConnector.connector {
+export async function guardedConnector(
+  allowlist: HostAllowlist,
+  timeoutMs: number,
+): Promise<buildConnector.connector> {
+  const { buildConnector } = await loadUndici();
   const open = buildConnector({ timeout: timeoutMs });
   const guarded = buildConnector({ timeout: timeoutMs, lookup: guardedLookup });
   return (options, callback) => {

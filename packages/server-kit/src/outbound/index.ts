@@ -4,3 +4,4 @@ export * from './guarded-connector.ts';
 export * from './guarded-client.ts';
 export * from './body-limit.ts';
 export * from './tls-pin.ts';
+export * from './undici.ts';

@@ -1,5 +1,6 @@
 import { TLSSocket } from 'node:tls';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
+import { loadUndici } from './undici.ts';
 
 /** The peer's certificate is not the pinned one: nothing was sent on the connection. */
 export class CertificatePinError extends Error {
@@ -34,10 +35,11 @@ export interface TlsPolicy {
  * writes any request, so a wrong certificate never receives credentials — and TLS sessions are not
  * resumed (each connection shows its certificate).
  */
-export function tlsPolicyConnector(
+export async function tlsPolicyConnector(
   policy: TlsPolicy,
   options: { timeoutMs: number; socketPath?: string | undefined },
-): buildConnector.connector {
+): Promise<buildConnector.connector> {
+  const { buildConnector } = await loadUndici();
   const pin = policy.fingerprint ?? undefined;
   const connect = buildConnector({
     timeout: options.timeoutMs,

@@ -26,6 +26,25 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/** How long a browser may take to close before it is left to the test process's exit. */
+const CLOSE_LIMIT_MS = 20_000;
+
+/**
+ * Closes the browser, waiting at most 20 s: a Chromium that hangs on its way out must not fail a file
+ * whose tests passed (it goes with the test process, and this says so on standard error).
+ */
+export async function closeChromium(browser: Browser | undefined): Promise<void> {
+  if (!browser) return;
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_LIMIT_MS)));
+  const closed = await Promise.race([browser.close().then(() => true), limit]);
+  clearTimeout(timer);
+  if (!closed)
+    console.error(
+      `[chromium] did not close within ${CLOSE_LIMIT_MS / 1000} s; left to the test process's exit`,
+    );
+}
+
 export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
 

@@ -10,12 +10,10 @@ import { freePort, runToEnd, startProcess, type RunningService } from './service
 
 /** What differs between the services whose `db` commands the suite drives. */
 export interface DbCommandsService {
-  /** `manager` or `translator`: the command the messages name. */
+  /** `manager` or `translator`: the command the messages name, and its variables' prefix (`MANAGER_PORT`). */
   command: string;
   /** The service's src/main.ts. */
   main: string;
-  urlVariable: string;
-  portVariable: string;
   /** Every migration name, in order. */
   migrations: string[];
   /** Output line that says the service listens. */
@@ -73,8 +71,8 @@ export function dbCommandsSuite(service: DbCommandsService): void {
     };
     const env = (databaseUrl: string, extra: Record<string, string> = {}) => ({
       DATA_DIR: dir,
-      [service.urlVariable]: databaseUrl,
-      [service.portVariable]: String(port),
+      [`${service.command.toUpperCase()}_DATABASE_URL`]: databaseUrl,
+      [`${service.command.toUpperCase()}_PORT`]: String(port),
       HOST: '127.0.0.1',
       SECRET_KEY: 'test-secret-key',
       LOG_LEVEL: 'info',

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { PrivatePostgres } from './private-postgres.ts';
 
 export type OutagePhase = 'before' | 'down' | 'restarting' | 'after';
@@ -104,4 +105,20 @@ export async function pollReadiness(
   const response = await client.get(path);
   await pause(100);
   return response;
+}
+
+/**
+ * What every service must show through an outage: every answer a success or a 503 in the envelope, some
+ * 503s while the database was down, none failed after it was back; ready before and after, and not ready
+ * from the first probe that found the database gone (one sent just before it went may still have said
+ * ready) until it is back.
+ */
+export function expectOutageAnswered(report: OutageReport): void {
+  expect(report.unexpected).toEqual([]);
+  expect(report.refusedWhileDown).toBeGreaterThan(0);
+  expect(report.failedAfter).toEqual([]);
+  const { before, down, after } = report.readiness;
+  expect(new Set([...before, ...after])).toEqual(new Set([200]));
+  expect(down).toContain(503);
+  expect(new Set(down.slice(down.indexOf(503)))).toEqual(new Set([503]));
 }

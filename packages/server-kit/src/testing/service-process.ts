@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 
 export interface Finished {
@@ -64,8 +65,40 @@ export function startProcess(entry: string, args: string[], env: Record<string, 
   };
 }
 
-/** A loopback port that was free a moment ago (for a process whose port must be known before it starts). */
+/**
+ * A loopback port that was free a moment ago (for a process whose port must be known before it starts),
+ * below the kernel's ephemeral range: a port from that range (what listen(0) hands out) is where every
+ * outgoing connection takes its source port, so on a busy machine one may hold it before the process binds
+ * it (nginx then refuses its reload and goes on with the old configuration).
+ */
 export async function freePort(): Promise<number> {
+  const below = ephemeralPortsStart();
+  if (below < 2_048) return anyFreePort();
+  const lowest = Math.max(1_024, below - 16_384);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = lowest + Math.floor(Math.random() * (below - lowest));
+    if (await bindable(port)) return port;
+  }
+  return anyFreePort();
+}
+
+function ephemeralPortsStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    return 0;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function anyFreePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
-import type { Database } from '../database.ts';
+import { openDatabase, type Database } from '../database.ts';
+import { dbMigrate, type DbTarget } from '../db-admin.ts';
 import { migrate, type MigrationSet } from '../migrations.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
 
 const SECTION = /^-- migration: (\S+)$/m;
 
@@ -25,4 +27,22 @@ export async function applyUpgradeFixture<DB>(
     const statements = parts[i + 1]!.split(/;\s*$/m).map((statement) => statement.trim());
     for (const statement of statements.filter(Boolean)) await sql.raw(statement).execute(database.db);
   }
+}
+
+/**
+ * A fresh test database filled from `fixture` (see applyUpgradeFixture), then upgraded by `db migrate`'s
+ * code path on the service's `target` for it. Returns the database and the lines `db migrate` printed.
+ */
+export async function upgradedFromFixture(
+  fixture: string,
+  target: (database: TestDatabase) => DbTarget,
+): Promise<{ database: TestDatabase; migrated: string[] }> {
+  const database = await createTestDatabase();
+  const { options, set, name } = target(database);
+  const old = openDatabase(options);
+  await applyUpgradeFixture(old, fixture, set, name);
+  await old.close();
+  const migrated: string[] = [];
+  await dbMigrate(target(database), (line) => migrated.push(line));
+  return { database, migrated };
 }

@@ -14,7 +14,7 @@ export function FullKeyWarning({ seen }: { seen: NonNullable<Project['full_key_u
   const [problem, setProblem] = useState<string | null>(null);
   const dismiss = async () => {
     try {
-      queryClient.setQueryData(['project'], await api.delete<Project>('/api/project/full-key-warning'));
+      queryClient.setQueryData(['project'], await api.delete('/project/full-key-warning'));
     } catch (error) {
       setProblem(errorMessage(error));
     }

@@ -18,7 +18,8 @@ export function KeyEditor({ row, onClose }: { row: Row; onClose: () => void }) {
   const removed = row.varSlots.filter((slot) => !slots.some((s) => sameSlot(s, slot)));
   const added = slots.filter((slot) => !row.varSlots.some((s) => sameSlot(s, slot)));
   const save = useMutation({
-    mutationFn: () => api.patch(`/api/phrases/${row.id}`, { key: key.trim(), varSlots: slots }),
+    mutationFn: () =>
+      api.patch('/phrases/{id}', { path: { id: row.id }, body: { key: key.trim(), varSlots: slots } }),
     onSuccess: async () => {
       notifyOk('Key saved');
       await queryClient.invalidateQueries({ queryKey: ['rows'] });

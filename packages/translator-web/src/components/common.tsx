@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { notifyError as notifyErrorTitled, notifySuccess } from '@app/web-kit';
 import { useState, type ReactNode } from 'react';
-import { api, ApiError, type PhraseStatus } from '../api.ts';
+import { ApiError, type PhraseStatus } from '../api.ts';
 import { errorMessage, Loading } from './basics.tsx';
 import { usePageParam } from '../list-params.ts';
 
@@ -10,17 +10,19 @@ import { usePageParam } from '../list-params.ts';
 export { errorMessage, Loading };
 
 export function notifyError(error: unknown, title = 'The request failed') {
-  notifications.show({ color: 'red', title, message: errorMessage(error) });
+  notifyErrorTitled(error, title);
 }
 
-export function notifyOk(message: string) {
-  notifications.show({ color: 'green', message });
-}
+export const notifyOk = notifySuccess;
 
 /** Deletes with the API, says so and refreshes what showed it; a failure is shown instead. */
-export async function deleteAndRefresh(path: string, done: string, refresh: () => Promise<unknown>) {
+export async function deleteAndRefresh(
+  remove: () => Promise<unknown>,
+  done: string,
+  refresh: () => Promise<unknown>,
+) {
   try {
-    await api.delete(path);
+    await remove();
     notifyOk(done);
     await refresh();
   } catch (error) {

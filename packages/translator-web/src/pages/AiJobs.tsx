@@ -20,7 +20,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
-import { ApiError, api, query, type Job, type Prompt, type RowPage } from '../api.ts';
+import { ApiError, api, type QueryOf } from '../api.ts';
 import {
   errorMessage,
   formatDate,
@@ -72,7 +72,7 @@ function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
   const chosenFromReview = (location.state as { ids?: number[] } | null)?.ids ?? [];
   const languages = useLanguages();
   const project = useProject();
-  const prompts = useQuery({ queryKey: ['prompts'], queryFn: () => api.get<Prompt[]>('/api/prompts') });
+  const prompts = useQuery({ queryKey: ['prompts'], queryFn: () => api.get('/prompts') });
   const [lang, setLang] = useState<string | null>(null);
   const [promptId, setPromptId] = useState<string | null>(null);
   const [scope, setScope] = useState<'untranslated' | 'chosen'>(
@@ -85,21 +85,21 @@ function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
 
   const untranslated = useQuery({
     queryKey: ['rows', 'untranslated-ids', effectiveLang],
-    queryFn: () =>
-      api.get<{ ids: number[]; total: number }>(
-        `/api/textnodes/untranslated-ids${query({ lang: effectiveLang })}`,
-      ),
+    queryFn: () => api.get('/textnodes/untranslated-ids', { query: { lang: effectiveLang! } }),
     enabled: !!effectiveLang,
   });
 
   const start = useMutation({
     mutationFn: async () => {
       const ids = scope === 'chosen' ? [...chosen] : (untranslated.data?.ids ?? []);
-      return api.post<{ jobId: string; total: number }>('/api/ai-jobs', {
-        key_ids: ids,
-        lang: effectiveLang,
-        ...(effectivePrompt ? { prompt_id: effectivePrompt } : {}),
-        include_screenshots: screenshots,
+      return api.post('/ai-jobs', {
+        body: {
+          key_ids: ids,
+          // The start button is disabled until there is a language.
+          lang: effectiveLang!,
+          ...(effectivePrompt ? { prompt_id: effectivePrompt } : {}),
+          include_screenshots: screenshots,
+        },
       });
     },
     onSuccess: async (result) => {
@@ -224,7 +224,7 @@ function PhrasePicker({
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [onlyUntranslated, setOnlyUntranslated] = useState(true);
-  const params = {
+  const params: QueryOf<'get', '/translations/all'> = {
     lang,
     status: 'approved',
     translated: onlyUntranslated ? 'no' : undefined,
@@ -234,7 +234,7 @@ function PhrasePicker({
   };
   const rows = useQuery({
     queryKey: ['rows', 'picker', params],
-    queryFn: () => api.get<RowPage>(`/api/translations/all${query(params)}`),
+    queryFn: () => api.get('/translations/all', { query: params }),
   });
   const toggle = (id: number) => {
     const copy = new Set(chosen);
@@ -303,7 +303,7 @@ function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
   const queryClient = useQueryClient();
   const job = useQuery({
     queryKey: ['jobs', 'one', id],
-    queryFn: () => api.get<Job>(`/api/ai-jobs/${id}`),
+    queryFn: () => api.get('/ai-jobs/{jobId}', { path: { jobId: id } }),
     refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : 1000),
   });
   const status = job.data?.status;
@@ -316,7 +316,7 @@ function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
     }
   }, [status, queryClient]);
   const cancel = useMutation({
-    mutationFn: () => api.delete<Job>(`/api/ai-jobs/${id}`),
+    mutationFn: () => api.delete('/ai-jobs/{jobId}', { path: { jobId: id } }),
     onSuccess: async () => {
       notifyOk('Job cancelled');
       await queryClient.invalidateQueries({ queryKey: ['jobs'] });
@@ -388,8 +388,7 @@ function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
 function ActiveJobs({ current, onWatch }: { current: string | null; onWatch: (id: string) => void }) {
   const active = useQuery({
     queryKey: ['jobs', 'active'],
-    queryFn: () =>
-      api.get<{ jobs: Job[]; stats: { running: number; pending: number; total: number } }>('/api/ai-jobs'),
+    queryFn: () => api.get('/ai-jobs'),
     refetchInterval: 3000,
   });
   const others = (active.data?.jobs ?? []).filter((job) => job.id !== current);
@@ -417,7 +416,7 @@ function ActiveJobs({ current, onWatch }: { current: string | null; onWatch: (id
 }
 
 function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
-  const log = useQuery({ queryKey: ['jobs', 'log'], queryFn: () => api.get<Job[]>('/api/ai-jobs/log') });
+  const log = useQuery({ queryKey: ['jobs', 'log'], queryFn: () => api.get('/ai-jobs/log') });
   return (
     <div>
       <Title order={3} size="h4" mb="xs">

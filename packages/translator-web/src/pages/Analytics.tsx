@@ -16,14 +16,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { api, query, type Coverage, type Language, type Summary, type UrlRow } from '../api.ts';
+import { api, type Language } from '../api.ts';
 import { PageTitle, QueryView } from '../components/common.tsx';
 import { useLanguages } from '../hooks.ts';
 
 export function Analytics() {
   const summary = useQuery({
     queryKey: ['analytics', 'summary'],
-    queryFn: () => api.get<Summary>('/api/analytics'),
+    queryFn: () => api.get('/analytics'),
   });
   return (
     <>
@@ -69,7 +69,7 @@ function Card({ label, value, color }: { label: string; value: number; color?: s
 function CoveragePanel() {
   const coverage = useQuery({
     queryKey: ['analytics', 'languages'],
-    queryFn: () => api.get<Coverage[]>('/api/analytics/languages'),
+    queryFn: () => api.get('/analytics/languages'),
   });
   const languages = useLanguages();
   const name = (code: string, list: Language[] | undefined) =>
@@ -115,7 +115,7 @@ function CoveragePanel() {
 function ActivityPanel() {
   const activity = useQuery({
     queryKey: ['analytics', 'activity'],
-    queryFn: () => api.get<{ day: string; count: number }[]>('/api/analytics/activity'),
+    queryFn: () => api.get('/analytics/activity'),
   });
   return (
     <Paper withBorder p="md">
@@ -159,7 +159,7 @@ function UrlTable() {
   const params = { search: debounced || undefined, limit: URL_LIMIT, offset: (page - 1) * URL_LIMIT };
   const urls = useQuery({
     queryKey: ['analytics', 'urls', params],
-    queryFn: () => api.get<{ total: number; rows: UrlRow[] }>(`/api/analytics/urls${query(params)}`),
+    queryFn: () => api.get('/analytics/urls', { query: params }),
     placeholderData: keepPreviousData,
   });
   return (

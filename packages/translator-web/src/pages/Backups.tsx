@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, download, type Backup } from '../api.ts';
+import { api, download } from '../api.ts';
 import {
   ConfirmButton,
   deleteAndRefresh,
@@ -20,10 +20,10 @@ const fileUrl = (filename: string) => `/api/backups/${encodeURIComponent(filenam
 export function Backups() {
   const queryClient = useQueryClient();
   const languages = useLanguages();
-  const backups = useQuery({ queryKey: ['backups'], queryFn: () => api.get<Backup[]>('/api/backups') });
+  const backups = useQuery({ queryKey: ['backups'], queryFn: () => api.get('/backups') });
   const [downloading, setDownloading] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: () => api.post<Backup>('/api/backups'),
+    mutationFn: () => api.post('/backups'),
     onSuccess: async (backup) => {
       notifyOk(`Backup ${backup.filename} created`);
       await queryClient.invalidateQueries({ queryKey: ['backups'] });
@@ -140,8 +140,11 @@ export function Backups() {
                                 message={`${b.filename} is deleted from the server.`}
                                 confirmLabel="Delete"
                                 onConfirm={() =>
-                                  deleteAndRefresh(fileUrl(b.filename), 'Backup deleted', () =>
-                                    queryClient.invalidateQueries({ queryKey: ['backups'] }),
+                                  deleteAndRefresh(
+                                    () =>
+                                      api.delete('/backups/{filename}', { path: { filename: b.filename } }),
+                                    'Backup deleted',
+                                    () => queryClient.invalidateQueries({ queryKey: ['backups'] }),
                                   )
                                 }
                               >

@@ -17,7 +17,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { api, query, type Row, type RowPage } from '../api.ts';
+import { api, type Row, type QueryOf } from '../api.ts';
 import {
   errorMessage,
   notifyError,
@@ -30,7 +30,13 @@ import {
 import { Icon } from '../components/icons.tsx';
 import { SlotKey, slotsOf, slotToken } from '../components/SlotKey.tsx';
 import { useLanguages } from '../hooks.ts';
-import { SEARCH_FIELDS, usePageParam, useParam } from '../list-params.ts';
+import {
+  phraseStatusParam,
+  SEARCH_FIELDS,
+  searchFieldParam,
+  usePageParam,
+  useParam,
+} from '../list-params.ts';
 
 const LIMIT = 50;
 
@@ -50,18 +56,18 @@ export function Grid() {
     if (debounced !== searchParam) setSearchParam(debounced);
   }, [debounced]);
 
-  const params = {
+  const params: QueryOf<'get', '/translations/all'> = {
     lang,
-    status: status === 'all' ? undefined : status,
+    status: phraseStatusParam(status),
     translated: untranslated ? 'no' : undefined,
     search: searchParam || undefined,
-    search_field: searchParam ? field : undefined,
+    search_field: searchParam ? searchFieldParam(field) : undefined,
     page,
     limit: LIMIT,
   };
   const rows = useQuery({
     queryKey: ['rows', 'grid', params],
-    queryFn: () => api.get<RowPage>(`/api/translations/all${query(params)}`),
+    queryFn: () => api.get('/translations/all', { query: params }),
     enabled: !!lang,
     placeholderData: keepPreviousData,
   });
@@ -161,6 +167,7 @@ export function Grid() {
 function GridRow({ row, lang }: { row: Row; lang: string }) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState(row.value ?? '');
+  const { translationId } = row;
   useEffect(() => setValue(row.value ?? ''), [row.value]);
   const dirty = value !== (row.value ?? '');
   const missing = slotsOf(row.key).filter((slot) => value.trim() && !value.includes(slotToken(slot)));
@@ -170,14 +177,14 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
       queryClient.invalidateQueries({ queryKey: ['analytics'] }),
     ]);
   const save = useMutation({
-    mutationFn: () => api.post('/api/translations', { lang, translations: [{ id: row.id, value }] }),
+    mutationFn: () => api.post('/translations', { body: { lang, translations: [{ id: row.id, value }] } }),
     onSuccess: async () => {
       notifyOk('Translation saved');
       await refresh();
     },
   });
   const remove = useMutation({
-    mutationFn: () => api.delete(`/api/translations/${row.translationId}`),
+    mutationFn: (id: number) => api.delete('/translations/{id}', { path: { id } }),
     onSuccess: async () => {
       notifyOk('Translation deleted');
       setValue('');
@@ -243,7 +250,7 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
             >
               Save
             </Button>
-            {row.translationId !== null && (
+            {translationId !== null && (
               <Tooltip label="Delete translation">
                 <ActionIcon
                   mt={6}
@@ -251,7 +258,7 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
                   color="red"
                   aria-label={`Delete the ${lang} translation of "${row.key}"`}
                   loading={remove.isPending}
-                  onClick={() => remove.mutate()}
+                  onClick={() => remove.mutate(translationId)}
                 >
                   <Icon name="close" />
                 </ActionIcon>

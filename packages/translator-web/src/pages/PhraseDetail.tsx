@@ -1,7 +1,7 @@
 import { Anchor, Breadcrumbs, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api, type PhraseDetail } from '../api.ts';
+import { api } from '../api.ts';
 import { PageTitle, QueryView, StatusBadge } from '../components/common.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
 import { useLanguages } from '../hooks.ts';
@@ -11,7 +11,7 @@ export function PhraseDetailPage() {
   const languages = useLanguages();
   const detail = useQuery({
     queryKey: ['analytics', 'phrase', id],
-    queryFn: () => api.get<PhraseDetail>(`/api/analytics/phrase-detail?id=${encodeURIComponent(id ?? '')}`),
+    queryFn: () => api.get('/analytics/phrase-detail', { query: { id: Number(id) } }),
   });
   return (
     <>

@@ -25,7 +25,7 @@ import {
 } from '../components/common.tsx';
 
 export function Prompts() {
-  const prompts = useQuery({ queryKey: ['prompts'], queryFn: () => api.get<Prompt[]>('/api/prompts') });
+  const prompts = useQuery({ queryKey: ['prompts'], queryFn: () => api.get('/prompts') });
   const [adding, setAdding] = useState(false);
   return (
     <>
@@ -61,12 +61,15 @@ function PromptForm({ prompt, onDone }: { prompt?: Prompt; onDone?: () => void }
   const save = useMutation({
     mutationFn: () =>
       prompt
-        ? api.put<Prompt>(`/api/prompts/${prompt.id}`, {
-            name,
-            text,
-            ...(isDefault !== prompt.isDefault ? { isDefault } : {}),
+        ? api.put('/prompts/{id}', {
+            path: { id: prompt.id },
+            body: {
+              name,
+              text,
+              ...(isDefault !== prompt.isDefault ? { isDefault } : {}),
+            },
           })
-        : api.post<Prompt>('/api/prompts', { name, text, isDefault }),
+        : api.post('/prompts', { body: { name, text, isDefault } }),
     onSuccess: async () => {
       notifyOk(prompt ? 'Prompt saved' : 'Prompt added');
       await queryClient.invalidateQueries({ queryKey: ['prompts'] });
@@ -140,8 +143,10 @@ function PromptForm({ prompt, onDone }: { prompt?: Prompt; onDone?: () => void }
               message={`The prompt "${prompt.name}" is deleted.`}
               confirmLabel="Delete"
               onConfirm={() =>
-                deleteAndRefresh(`/api/prompts/${prompt.id}`, 'Prompt deleted', () =>
-                  queryClient.invalidateQueries({ queryKey: ['prompts'] }),
+                deleteAndRefresh(
+                  () => api.delete('/prompts/{id}', { path: { id: prompt.id } }),
+                  'Prompt deleted',
+                  () => queryClient.invalidateQueries({ queryKey: ['prompts'] }),
                 )
               }
             >

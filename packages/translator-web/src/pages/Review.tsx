@@ -17,7 +17,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, query, type Counts, type PhraseStatus, type Row, type RowPage, type UrlRow } from '../api.ts';
+import { api, type PhraseStatus, type Row, type QueryOf } from '../api.ts';
 import {
   ConfirmButton,
   ListPager,
@@ -30,7 +30,13 @@ import {
 import { Icon } from '../components/icons.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
 import { KeyEditor } from '../components/KeyEditor.tsx';
-import { SEARCH_FIELDS, usePageParam, useParam } from '../list-params.ts';
+import {
+  phraseStatusParam,
+  SEARCH_FIELDS,
+  searchFieldParam,
+  usePageParam,
+  useParam,
+} from '../list-params.ts';
 
 const LIMIT = 50;
 export function Review() {
@@ -52,23 +58,23 @@ export function Review() {
 
   const counts = useQuery({
     queryKey: ['rows', 'counts'],
-    queryFn: () => api.get<Counts>('/api/translations/counts'),
+    queryFn: () => api.get('/translations/counts'),
   });
   const urls = useQuery({
     queryKey: ['analytics', 'urls', 'all'],
-    queryFn: () => api.get<{ rows: UrlRow[] }>('/api/analytics/urls?limit=500'),
+    queryFn: () => api.get('/analytics/urls', { query: { limit: 500 } }),
   });
-  const params = {
-    status: status === 'all' ? undefined : status,
+  const params: QueryOf<'get', '/translations/all'> = {
+    status: phraseStatusParam(status),
     // The API has one search: a URL filter searches the URL field, else the text search applies.
     search: url || searchParam || undefined,
-    search_field: url ? 'url' : searchParam ? field : undefined,
+    search_field: url ? 'url' : searchParam ? searchFieldParam(field) : undefined,
     page,
     limit: LIMIT,
   };
   const rows = useQuery({
     queryKey: ['rows', 'review', params],
-    queryFn: () => api.get<RowPage>(`/api/translations/all${query(params)}`),
+    queryFn: () => api.get('/translations/all', { query: params }),
     placeholderData: keepPreviousData,
   });
 
@@ -82,14 +88,16 @@ export function Review() {
   };
   const setStatusOf = useMutation({
     mutationFn: (next: PhraseStatus) =>
-      api.patch<{ updated: number }>('/api/textnodes/status', { ids: [...selected], status: next }),
+      api.patch('/textnodes/status', { body: { ids: [...selected], status: next } }),
     onSuccess: (result, next) => done(`${result.updated} phrase(s) set to ${next}`),
     onError: (error) => notifyError(error),
   });
   const remove = async () => {
     try {
-      const result = await api.post<{ deleted: number }>('/api/textnodes/bulk-delete', {
-        ids: [...selected],
+      const result = await api.post('/textnodes/bulk-delete', {
+        body: {
+          ids: [...selected],
+        },
       });
       await done(`${result.deleted} phrase(s) deleted`);
     } catch (error) {
@@ -120,7 +128,7 @@ export function Review() {
               confirmLabel="Delete pending"
               onConfirm={async () => {
                 try {
-                  const result = await api.post<{ deleted: number }>('/api/textnodes/clear-pending');
+                  const result = await api.post('/textnodes/clear-pending');
                   await done(`${result.deleted} pending phrase(s) deleted`);
                 } catch (error) {
                   notifyError(error);

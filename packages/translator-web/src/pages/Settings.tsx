@@ -38,7 +38,7 @@ export function SettingsPage() {
           <Stack gap="lg" maw={760}>
             <NameForm project={p} />
             <SettingsForm key={p.settings ? JSON.stringify(p.settings) : ''} settings={p.settings} />
-            <PageKeyPanel pageKey={p.page_key} />
+            {p.page_key && <PageKeyPanel pageKey={p.page_key} />}
             <FullKeyPanel />
             <DangerZone />
           </Stack>
@@ -52,7 +52,7 @@ function NameForm({ project }: { project: Project }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(project.name);
   const save = useMutation({
-    mutationFn: () => api.patch<Project>('/api/project', { name }),
+    mutationFn: () => api.patch('/project', { body: { name } }),
     onSuccess: (updated) => {
       queryClient.setQueryData(['project'], updated);
       notifyOk('Project renamed');
@@ -94,15 +94,17 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const save = useMutation({
     mutationFn: (clearKey: boolean = false) => {
       const { translationProviderApiKey: _key, translationProviderApiKeySet: _set, ...rest } = draft;
-      return api.patch<Project>('/api/project/settings', {
-        settings: {
-          ...rest,
-          // Write-only: blank keeps the stored key, null clears it.
-          ...(clearKey
-            ? { translationProviderApiKey: null }
-            : providerKey
-              ? { translationProviderApiKey: providerKey }
-              : {}),
+      return api.patch('/project/settings', {
+        body: {
+          settings: {
+            ...rest,
+            // Write-only: blank keeps the stored key, null clears it.
+            ...(clearKey
+              ? { translationProviderApiKey: null }
+              : providerKey
+                ? { translationProviderApiKey: providerKey }
+                : {}),
+          },
         },
       });
     },
@@ -279,7 +281,7 @@ function DangerZone() {
             confirmLabel="Delete everything"
             onConfirm={async () => {
               try {
-                const result = await api.post<{ deletedPhrases: number }>('/api/project/reset-database');
+                const result = await api.post('/project/reset-database');
                 notifyOk(`${result.deletedPhrases} phrase(s) deleted`);
                 await queryClient.invalidateQueries();
               } catch (error) {

@@ -1,7 +1,7 @@
 import { Button, Code, CopyButton, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, type Project } from '../api.ts';
+import { api } from '../api.ts';
 import { useAuth } from '../auth.tsx';
 import { ConfirmButton, notifyError, notifyOk } from '../components/common.tsx';
 
@@ -41,7 +41,7 @@ export function PageKeyPanel({ pageKey }: { pageKey: string }) {
             confirmLabel="Regenerate page key"
             onConfirm={async () => {
               try {
-                const project = await api.post<Project>('/api/project/regenerate-page-key');
+                const project = await api.post('/project/regenerate-page-key');
                 queryClient.setQueryData(['project'], project);
                 notifyOk('New page key: update your pages’ script tag');
               } catch (error) {
@@ -79,7 +79,7 @@ export function FullKeyPanel() {
             confirmLabel="Regenerate key"
             onConfirm={async () => {
               try {
-                const project = await api.post<Project>('/api/project/regenerate-key');
+                const project = await api.post('/project/regenerate-key');
                 switchKey(project.api_key);
                 queryClient.setQueryData(['project'], project);
                 setNewKey(project.api_key);

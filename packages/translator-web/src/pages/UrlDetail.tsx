@@ -1,7 +1,7 @@
 import { Anchor, Breadcrumbs, Button, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { api, query, type UrlDetail } from '../api.ts';
+import { api } from '../api.ts';
 import { notifyError, notifyOk, PageTitle, QueryView } from '../components/common.tsx';
 
 export function UrlDetailPage() {
@@ -10,12 +10,11 @@ export function UrlDetailPage() {
   const queryClient = useQueryClient();
   const detail = useQuery({
     queryKey: ['analytics', 'url-detail', url],
-    queryFn: () => api.get<UrlDetail>(`/api/analytics/url-detail${query({ url })}`),
+    queryFn: () => api.get('/analytics/url-detail', { query: { url } }),
     enabled: !!url,
   });
   const approveAll = useMutation({
-    mutationFn: (ids: number[]) =>
-      api.patch<{ updated: number }>('/api/textnodes/status', { ids, status: 'approved' }),
+    mutationFn: (ids: number[]) => api.patch('/textnodes/status', { body: { ids, status: 'approved' } }),
     onSuccess: async (result) => {
       notifyOk(`${result.updated} phrase(s) approved`);
       await queryClient.invalidateQueries({ queryKey: ['analytics'] });

@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
-import type { TranslatorDB } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
-import { nowIso } from '../common/time.ts';
-
-type JobUpdate = UpdateQueryBuilder<TranslatorDB, 'ai_jobs', 'ai_jobs', UpdateResult>;
+import type { AiJobsRepository, JobHold } from './ai-jobs-repository.ts';
 
 /**
  * One claim of a job by this process. The claim writes a token of its own into `lease_owner`, and every
@@ -13,7 +9,7 @@ type JobUpdate = UpdateQueryBuilder<TranslatorDB, 'ai_jobs', 'ai_jobs', UpdateRe
  * three times per lease period, so a provider call longer than the lease does not let anyone take the
  * job over; a renewal that finds the job gone marks the lease lost and aborts the calls in flight.
  */
-export class JobLease {
+export class JobLease implements JobHold {
   readonly token = randomUUID();
   readonly controller = new AbortController();
   /** The job is no longer this run's (cancelled or taken over). */
@@ -23,6 +19,7 @@ export class JobLease {
 
   constructor(
     private readonly ctx: TranslatorContext,
+    private readonly jobs: AiJobsRepository,
     readonly jobId: string,
   ) {}
 
@@ -31,39 +28,9 @@ export class JobLease {
   }
 
   /** pending → running under this lease, unless the project already runs its cap of jobs. */
-  async claim(projectId: number): Promise<boolean> {
+  claim(projectId: number): Promise<boolean> {
     const { ai } = this.ctx.config;
-    const claimed = await this.ctx.db
-      .updateTable('ai_jobs')
-      .set({
-        status: 'running',
-        lease_owner: this.token,
-        lease_until: Date.now() + ai.leaseMs,
-        started_at: sql`coalesce(started_at, ${nowIso()})`,
-        updated_at: nowIso(),
-      })
-      .where('id', '=', this.jobId)
-      .where('status', '=', 'pending')
-      .where(
-        (eb) =>
-          eb
-            .selectFrom('ai_jobs as other')
-            .select((inner) => inner.fn.countAll<number>().as('n'))
-            .where('other.project_id', '=', projectId)
-            .where('other.status', '=', 'running'),
-        '<',
-        ai.jobsPerProject,
-      )
-      .executeTakeFirst();
-    return Number(claimed.numUpdatedRows) === 1;
-  }
-
-  /** Restricts an update of `ai_jobs` to this lease's job while this lease still holds it. */
-  owned(query: JobUpdate): JobUpdate {
-    return query
-      .where('id', '=', this.jobId)
-      .where('status', '=', 'running')
-      .where('lease_owner', '=', this.token);
+    return this.jobs.claim(this, projectId, Date.now() + ai.leaseMs, ai.jobsPerProject);
   }
 
   /** Renews the lease from now on until stop(). */
@@ -83,10 +50,7 @@ export class JobLease {
     if (this.renewing || this.lost) return;
     this.renewing = true;
     try {
-      const result = await this.owned(
-        this.ctx.db.updateTable('ai_jobs').set({ lease_until: Date.now() + this.ctx.config.ai.leaseMs }),
-      ).executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) this.markLost();
+      if (!(await this.jobs.renew(this, Date.now() + this.ctx.config.ai.leaseMs))) this.markLost();
     } catch (error) {
       // The database may be back before the lease runs out; if not, the next owned write decides.
       this.ctx.log.warn({ err: error, jobId: this.jobId }, 'AI job lease renewal failed');

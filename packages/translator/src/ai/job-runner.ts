@@ -1,13 +1,11 @@
-import type { Selectable } from 'kysely';
 import { retryWhileUnavailable } from '@app/server-kit';
-import type { AiJobsTable } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
 import { chunks } from '../common/chunks.ts';
-import { nowIso } from '../common/time.ts';
 import { languageName } from '../projects/languages.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import type { PromptsService } from './prompts-service.ts';
 import { JobLease } from './job-lease.ts';
+import type { AiJobRow, AiJobsRepository } from './ai-jobs-repository.ts';
 import {
   ChatProvider,
   ProviderError,
@@ -25,7 +23,7 @@ interface WorkItem {
 }
 
 interface RunState {
-  job: Selectable<AiJobsTable>;
+  job: AiJobRow;
   lease: JobLease;
   apiKey: string;
   prompt: string;
@@ -51,6 +49,7 @@ export class JobRunner {
 
   constructor(
     private readonly ctx: TranslatorContext,
+    private readonly jobs: AiJobsRepository,
     private readonly projects: ProjectsService,
     private readonly prompts: PromptsService,
     private readonly onTranslated: (projectId: number) => void,
@@ -94,29 +93,15 @@ export class JobRunner {
   }
 
   private async tick() {
-    const { db } = this.ctx;
-    const now = Date.now();
     // Our own runs' leases may have run out while the database was away: they are still ours to finish.
     const ours = [...this.running.values()].map(({ lease }) => lease.token);
-    let expired = db
-      .updateTable('ai_jobs')
-      .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() })
-      .where('status', '=', 'running')
-      .where('lease_until', '<', now);
-    if (ours.length) expired = expired.where('lease_owner', 'not in', ours);
-    await expired.execute();
-    const pending = await db
-      .selectFrom('ai_jobs')
-      .select(['id', 'project_id'])
-      .where('status', '=', 'pending')
-      .orderBy('created_at')
-      .limit(100)
-      .execute();
+    await this.jobs.releaseExpired(Date.now(), ours);
+    const pending = await this.jobs.pending(100);
     for (const candidate of pending) {
       if (this.stopped) return;
       // Our own run of it has not wound down yet (its lease was lost): never two runs of one job here.
       if (this.running.has(candidate.id)) continue;
-      const lease = new JobLease(this.ctx, candidate.id);
+      const lease = new JobLease(this.ctx, this.jobs, candidate.id);
       if (await lease.claim(candidate.project_id)) this.launch(lease);
     }
   }
@@ -138,22 +123,13 @@ export class JobRunner {
   }
 
   private async run(lease: JobLease) {
-    const { db, config } = this.ctx;
+    const { config } = this.ctx;
     const { jobId, signal } = lease;
-    const job = await db.selectFrom('ai_jobs').selectAll().where('id', '=', jobId).executeTakeFirstOrThrow();
+    const job = await this.jobs.byId(jobId);
     const apiKey = await this.projects.providerKey(job.project_id);
     if (!apiKey) return this.finish(lease, 'failed', 'The project has no translationProviderApiKey.');
     const prompt = await this.prompts.forJob(job.project_id, job.prompt_id);
-    const rows = await db
-      .selectFrom('ai_job_items as i')
-      .leftJoin('phrases as p', (join) =>
-        join.onRef('p.id', '=', 'i.phrase_id').on('p.project_id', '=', job.project_id),
-      )
-      .select(['i.phrase_id', 'p.key'])
-      .where('i.job_id', '=', jobId)
-      .where('i.state', '=', 'pending')
-      .orderBy('i.phrase_id')
-      .execute();
+    const rows = await this.jobs.pendingItems(jobId, job.project_id);
     const state: RunState = {
       job,
       lease,
@@ -211,25 +187,11 @@ export class JobRunner {
     if (lease.lost) return;
     if (signal.aborted) {
       // Shutting down: hand the job back so this or another process resumes it.
-      await lease
-        .owned(
-          db.updateTable('ai_jobs').set({
-            status: 'pending',
-            lease_owner: null,
-            lease_until: null,
-            run_ms: this.runMs(state),
-            updated_at: nowIso(),
-          }),
-        )
-        .execute();
+      await this.jobs.handBack(lease, this.runMs(state));
       return;
     }
     if (fatal) return this.finish(lease, 'failed', fatal.message, state);
-    const final = await db
-      .selectFrom('ai_jobs')
-      .select(['completed', 'failed'])
-      .where('id', '=', jobId)
-      .executeTakeFirst();
+    const final = await this.jobs.counters(jobId);
     const allFailed = final !== undefined && final.completed === 0 && final.failed > 0;
     return this.finish(
       lease,
@@ -273,67 +235,9 @@ export class JobRunner {
   /** Saves a batch's translations and item states and moves the counters, in one transaction. */
   private async record(state: RunState, values: Map<number, string>, failed: number[]) {
     const { job } = state;
-    const now = nowIso();
-    await this.ctx.db.transaction().execute(async (trx) => {
-      const still = values.size
-        ? await trx
-            .selectFrom('phrases')
-            .select('id')
-            .where('project_id', '=', job.project_id)
-            .where('id', 'in', [...values.keys()])
-            .execute()
-        : [];
-      const saved = still.map((row) => row.id);
-      const lostIds = [...values.keys()].filter((id) => !saved.includes(id));
-      const failedIds = [...failed, ...lostIds];
-      if (saved.length) {
-        await trx
-          .insertInto('translations')
-          .values(
-            saved.map((id) => ({
-              project_id: job.project_id,
-              phrase_id: id,
-              lang: job.lang,
-              value: values.get(id)!,
-              created_at: now,
-              updated_at: now,
-            })),
-          )
-          .onConflict((oc) =>
-            oc.columns(['phrase_id', 'lang']).doUpdateSet((eb) => ({
-              value: eb.ref('excluded.value'),
-              updated_at: eb.ref('excluded.updated_at'),
-            })),
-          )
-          .execute();
-        await trx
-          .updateTable('ai_job_items')
-          .set({ state: 'done' })
-          .where('job_id', '=', job.id)
-          .where('phrase_id', 'in', saved)
-          .execute();
-      }
-      if (failedIds.length) {
-        await trx
-          .updateTable('ai_job_items')
-          .set({ state: 'failed' })
-          .where('job_id', '=', job.id)
-          .where('phrase_id', 'in', failedIds)
-          .execute();
-      }
-      const moved = await state.lease
-        .owned(
-          trx.updateTable('ai_jobs').set((eb) => ({
-            completed: eb('completed', '+', saved.length),
-            failed: eb('failed', '+', failedIds.length),
-            run_ms: this.runMs(state),
-            updated_at: now,
-          })),
-        )
-        .executeTakeFirst();
-      // Cancelled (or taken over) meanwhile: roll back, so nothing is written after a cancel.
-      if (Number(moved.numUpdatedRows) !== 1) throw new JobLost();
-    });
+    const batch = { projectId: job.project_id, lang: job.lang, values, failed, runMs: this.runMs(state) };
+    // Cancelled (or taken over) meanwhile: nothing was written.
+    if (!(await this.jobs.recordBatch(state.lease, batch))) throw new JobLost();
     if (values.size) this.onTranslated(job.project_id);
   }
 
@@ -348,25 +252,7 @@ export class JobRunner {
     error: string | null,
     state?: RunState,
   ) {
-    const now = nowIso();
-    const ended = await this.ctx.db.transaction().execute(async (trx) => {
-      const update = await lease
-        .owned(
-          trx.updateTable('ai_jobs').set({
-            status,
-            error,
-            finished_at: now,
-            updated_at: now,
-            lease_owner: null,
-            lease_until: null,
-            ...(state ? { run_ms: this.runMs(state) } : {}),
-          }),
-        )
-        .executeTakeFirst();
-      if (Number(update.numUpdatedRows) !== 1) return false;
-      await trx.deleteFrom('ai_job_items').where('job_id', '=', lease.jobId).execute();
-      return true;
-    });
+    const ended = await this.jobs.finish(lease, status, error, state ? this.runMs(state) : undefined);
     if (ended) this.ctx.metrics.aiJobFinished(status, state ? this.runMs(state) / 1000 : 0);
   }
 }

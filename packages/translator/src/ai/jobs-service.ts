@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
-import { AppError, conflict, notFound } from '@app/server-kit';
-import type { AiJobStatus, AiJobsTable } from '../db/schema.ts';
+import { notFound } from '@app/server-kit';
+import type { AiJobStatus } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
-import { chunks } from '../common/chunks.ts';
-import { nowIso } from '../common/time.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import type { PhrasesService } from '../phrases/phrases-service.ts';
 import type { PromptsService } from './prompts-service.ts';
+import { ACTIVE, type AiJobRow, type AiJobsRepository } from './ai-jobs-repository.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export const LOG_ENTRIES = 50;
-const ACTIVE: AiJobStatus[] = ['pending', 'running'];
 
 export interface AiJob {
   id: string;
@@ -36,19 +34,26 @@ export interface CreateJobInput {
   includeScreenshots?: boolean | undefined;
 }
 
+/** What the service asks of its repository (the specs hand it an in-memory one). */
+export type AiJobsStore = Pick<
+  AiJobsRepository,
+  'create' | 'countActive' | 'active' | 'inProject' | 'finished' | 'cancel' | 'dropItems'
+>;
+
 /** AI translation jobs as records: creation with its items, reading, cancellation, history. */
 export class AiJobsService {
   /** Called after a job is created or cancelled, so the worker looks at once. */
   onChange: () => void = () => {};
 
   constructor(
-    private readonly ctx: TranslatorContext,
+    private readonly ctx: Pick<TranslatorContext, 'config'>,
+    private readonly jobs: AiJobsStore,
     private readonly projects: ProjectsService,
     private readonly phrases: PhrasesService,
     private readonly prompts: PromptsService,
   ) {}
 
-  toJob(row: Selectable<AiJobsTable>): AiJob {
+  toJob(row: AiJobRow): AiJob {
     const done = row.completed + row.failed;
     const remaining = Math.max(0, row.total - done);
     const { batchSize, parallelCalls } = this.ctx.config.ai;
@@ -79,18 +84,12 @@ export class AiJobsService {
   async create(projectId: number, input: CreateJobInput): Promise<{ jobId: string; total: number }> {
     const settings = await this.projects.settings(projectId);
     if (!settings.languages.includes(input.lang)) {
-      throw new AppError(
-        422,
-        'unknown_language',
-        `Language "${input.lang}" is not configured for this project.`,
-        {
-          lang: 'is not configured',
-        },
-      );
+      throw fail('unknown_language', `Language "${input.lang}" is not configured for this project.`, {
+        lang: 'is not configured',
+      });
     }
     if (!(await this.projects.providerKey(projectId))) {
-      throw new AppError(
-        422,
+      throw fail(
         'provider_not_configured',
         'Set settings.translationProviderApiKey before starting an AI job.',
         { translationProviderApiKey: 'is not set' },
@@ -98,121 +97,58 @@ export class AiJobsService {
     }
     if (input.promptId)
       await this.prompts.get(projectId, input.promptId).catch(() => {
-        throw new AppError(422, 'unknown_prompt', 'No prompt with this id.', { prompt_id: 'does not exist' });
+        throw fail('unknown_prompt', 'No prompt with this id.', { prompt_id: 'does not exist' });
       });
     const wanted = [...new Set(input.keyIds)];
     const found = new Set(await this.phrases.existing(projectId, wanted));
     const missing = wanted.filter((id) => !found.has(id));
     if (missing.length) {
-      throw new AppError(
-        422,
-        'unknown_phrase',
-        `${missing.length} of the key_ids are not phrases of this project.`,
-        {
-          key_ids: `unknown: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
-        },
-      );
+      throw fail('unknown_phrase', `${missing.length} of the key_ids are not phrases of this project.`, {
+        key_ids: `unknown: ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', …' : ''}`,
+      });
     }
     const id = randomUUID();
-    const now = nowIso();
-    await this.ctx.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('ai_jobs')
-        .values({
-          id,
-          project_id: projectId,
-          lang: input.lang,
-          prompt_id: input.promptId ?? null,
-          status: 'pending',
-          total: wanted.length,
-          completed: 0,
-          failed: 0,
-          include_screenshots: input.includeScreenshots ? 1 : 0,
-          error: null,
-          lease_owner: null,
-          lease_until: null,
-          run_ms: 0,
-          created_at: now,
-          started_at: null,
-          finished_at: null,
-          updated_at: now,
-        })
-        .execute();
-      for (const part of chunks(wanted, 1000)) {
-        await trx
-          .insertInto('ai_job_items')
-          .values(part.map((phraseId) => ({ job_id: id, phrase_id: phraseId, state: 'pending' as const })))
-          .execute();
-      }
+    await this.jobs.create({
+      id,
+      projectId,
+      lang: input.lang,
+      promptId: input.promptId ?? null,
+      includeScreenshots: Boolean(input.includeScreenshots),
+      phraseIds: wanted,
     });
     this.onChange();
     return { jobId: id, total: wanted.length };
   }
 
   /** Jobs waiting and running in every project, by status (the queue depth for the metrics). */
-  async countActive(): Promise<{ status: AiJobStatus; count: number }[]> {
-    const rows = await this.ctx.db
-      .selectFrom('ai_jobs')
-      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
-      .where('status', 'in', ACTIVE)
-      .groupBy('status')
-      .execute();
-    return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+  countActive(): Promise<{ status: AiJobStatus; count: number }[]> {
+    return this.jobs.countActive();
   }
 
   async active(projectId: number) {
-    const rows = await this.ctx.db
-      .selectFrom('ai_jobs')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('status', 'in', ACTIVE)
-      .orderBy('created_at')
-      .execute();
-    const jobs = rows.map((row) => this.toJob(row));
+    const jobs = (await this.jobs.active(projectId)).map((row) => this.toJob(row));
     const running = jobs.filter((job) => job.status === 'running').length;
     return { jobs, stats: { running, pending: jobs.length - running, total: jobs.length } };
   }
 
   async get(projectId: number, id: string): Promise<AiJob> {
-    const row = await this.ctx.db
-      .selectFrom('ai_jobs')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.jobs.inProject(projectId, id);
     if (!row) throw notFound('AI job not found.');
     return this.toJob(row);
   }
 
   /** Cancels a pending or running job; the worker stops it before its next batch. */
   async cancel(projectId: number, id: string): Promise<AiJob> {
-    const now = nowIso();
-    const result = await this.ctx.db
-      .updateTable('ai_jobs')
-      .set({ status: 'cancelled', finished_at: now, updated_at: now, lease_owner: null, lease_until: null })
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .where('status', 'in', ACTIVE)
-      .executeTakeFirst();
+    const cancelled = await this.jobs.cancel(projectId, id);
     const job = await this.get(projectId, id);
-    if (!Number(result.numUpdatedRows))
-      throw conflict(`The job is already ${job.status}.`, undefined, 'job_finished');
-    await this.ctx.db.deleteFrom('ai_job_items').where('job_id', '=', id).execute();
+    if (!cancelled) throw fail('job_finished', `The job is already ${job.status}.`);
+    await this.jobs.dropItems(id);
     this.onChange();
     return job;
   }
 
   /** The last 50 finished jobs, newest first. */
   async log(projectId: number): Promise<AiJob[]> {
-    const rows = await this.ctx.db
-      .selectFrom('ai_jobs')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('status', 'not in', ACTIVE)
-      .orderBy('finished_at', 'desc')
-      .orderBy('created_at', 'desc')
-      .limit(LOG_ENTRIES)
-      .execute();
-    return rows.map((row) => this.toJob(row));
+    return (await this.jobs.finished(projectId, LOG_ENTRIES)).map((row) => this.toJob(row));
   }
 }

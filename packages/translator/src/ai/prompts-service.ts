@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
-import { conflict, notFound } from '@app/server-kit';
-import type { PromptsTable } from '../db/schema.ts';
-import type { TranslatorContext } from '../context.ts';
+import { notFound } from '@app/server-kit';
 import { nowIso } from '../common/time.ts';
+import type { PromptRow, PromptsRepository } from './prompts-repository.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface Prompt {
   id: string;
@@ -14,7 +13,7 @@ export interface Prompt {
   updatedAt: string;
 }
 
-const toPrompt = (row: Selectable<PromptsTable>): Prompt => ({
+const toPrompt = (row: PromptRow): Prompt => ({
   id: row.id,
   name: row.name,
   text: row.text,
@@ -23,28 +22,22 @@ const toPrompt = (row: Selectable<PromptsTable>): Prompt => ({
   updatedAt: row.updated_at,
 });
 
+/** What the service asks of its repository (the specs hand it an in-memory one). */
+export type PromptsStore = Pick<
+  PromptsRepository,
+  'list' | 'get' | 'theDefault' | 'insert' | 'update' | 'delete'
+>;
+
 /** The system prompts of a project's AI jobs. Every project has exactly one default prompt. */
 export class PromptsService {
-  constructor(private readonly ctx: TranslatorContext) {}
+  constructor(private readonly prompts: PromptsStore) {}
 
   async list(projectId: number): Promise<Prompt[]> {
-    const rows = await this.ctx.db
-      .selectFrom('prompts')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .orderBy('is_default', 'desc')
-      .orderBy('created_at')
-      .execute();
-    return rows.map(toPrompt);
+    return (await this.prompts.list(projectId)).map(toPrompt);
   }
 
   async get(projectId: number, id: string): Promise<Prompt> {
-    const row = await this.ctx.db
-      .selectFrom('prompts')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.prompts.get(projectId, id);
     if (!row) throw notFound('Prompt not found.');
     return toPrompt(row);
   }
@@ -52,21 +45,10 @@ export class PromptsService {
   /** The prompt of a job: the given one, else the project's default. */
   async forJob(projectId: number, id: string | null): Promise<Prompt> {
     if (id) {
-      const row = await this.ctx.db
-        .selectFrom('prompts')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const row = await this.prompts.get(projectId, id);
       if (row) return toPrompt(row);
     }
-    const fallback = await this.ctx.db
-      .selectFrom('prompts')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .orderBy('is_default', 'desc')
-      .executeTakeFirstOrThrow();
-    return toPrompt(fallback);
+    return toPrompt(await this.prompts.theDefault(projectId));
   }
 
   async create(
@@ -75,21 +57,14 @@ export class PromptsService {
   ): Promise<Prompt> {
     const now = nowIso();
     const id = randomUUID();
-    await this.ctx.db.transaction().execute(async (trx) => {
-      if (input.isDefault)
-        await trx.updateTable('prompts').set({ is_default: 0 }).where('project_id', '=', projectId).execute();
-      await trx
-        .insertInto('prompts')
-        .values({
-          id,
-          project_id: projectId,
-          name: input.name.trim(),
-          text: input.text,
-          is_default: input.isDefault ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+    await this.prompts.insert({
+      id,
+      project_id: projectId,
+      name: input.name.trim(),
+      text: input.text,
+      is_default: input.isDefault ? 1 : 0,
+      created_at: now,
+      updated_at: now,
     });
     return this.get(projectId, id);
   }
@@ -101,26 +76,15 @@ export class PromptsService {
   ): Promise<Prompt> {
     const current = await this.get(projectId, id);
     if (input.isDefault === false && current.isDefault) {
-      throw conflict(
-        'Make another prompt the default instead.',
-        { isDefault: 'one prompt must be the default' },
-        'default_prompt',
-      );
+      throw fail('default_prompt', 'Make another prompt the default instead.', {
+        isDefault: 'one prompt must be the default',
+      });
     }
-    await this.ctx.db.transaction().execute(async (trx) => {
-      if (input.isDefault)
-        await trx.updateTable('prompts').set({ is_default: 0 }).where('project_id', '=', projectId).execute();
-      await trx
-        .updateTable('prompts')
-        .set({
-          ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-          ...(input.text !== undefined ? { text: input.text } : {}),
-          ...(input.isDefault ? { is_default: 1 } : {}),
-          updated_at: nowIso(),
-        })
-        .where('project_id', '=', projectId)
-        .where('id', '=', id)
-        .execute();
+    await this.prompts.update(projectId, id, {
+      ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+      ...(input.text !== undefined ? { text: input.text } : {}),
+      ...(input.isDefault ? { is_default: 1 } : {}),
+      updated_at: nowIso(),
     });
     return this.get(projectId, id);
   }
@@ -128,16 +92,11 @@ export class PromptsService {
   async delete(projectId: number, id: string): Promise<void> {
     const current = await this.get(projectId, id);
     if (current.isDefault) {
-      throw conflict(
-        'The default prompt cannot be deleted; make another prompt the default first.',
-        undefined,
+      throw fail(
         'default_prompt',
+        'The default prompt cannot be deleted; make another prompt the default first.',
       );
     }
-    await this.ctx.db
-      .deleteFrom('prompts')
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .execute();
+    await this.prompts.delete(projectId, id);
   }
 }

@@ -1,8 +1,8 @@
-import { request } from 'undici';
+import { loadUndici } from '@app/server-kit';
 import type { AiCallRecorder } from '../observability/metrics.ts';
 import type { AiConfig } from '../config.ts';
 import { sleep } from '../common/time.ts';
-import { slotSignature } from '../phrases/slots.ts';
+import { slotSignature } from '@app/slots';
 
 export interface BatchItem {
   id: string;
@@ -103,6 +103,7 @@ export class ChatProvider {
     const signal = batch.signal
       ? AbortSignal.any([batch.signal, AbortSignal.timeout(this.config.requestTimeoutMs)])
       : AbortSignal.timeout(this.config.requestTimeoutMs);
+    const { request } = await loadUndici();
     let response;
     try {
       response = await request(`${this.config.baseUrl}/chat/completions`, {

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, type ReadStream } from 'node:fs';
 import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { AppError, badRequest, notFound } from '@app/server-kit';
+import { notFound } from '@app/server-kit';
 import type { TranslatorContext } from '../context.ts';
+import type { ProjectsRepository } from '../projects/projects-repository.ts';
 import { writeSnapshot } from './snapshot.ts';
+import { fail } from '../errors/catalogue.ts';
 
 export interface Backup {
   filename: string;
@@ -48,7 +50,10 @@ export class BackupsService {
   /** The manual backup under way per project (see createManual). */
   private readonly manualQueue = new Map<number, Promise<unknown>>();
 
-  constructor(private readonly ctx: TranslatorContext) {
+  constructor(
+    private readonly ctx: TranslatorContext,
+    private readonly projects: ProjectsRepository,
+  ) {
     this.dir = resolve(ctx.config.backup.dir);
   }
 
@@ -100,8 +105,7 @@ export class BackupsService {
     const waitMs = newest ? Date.parse(newest.created) + manualIntervalSeconds * 1000 - Date.now() : 0;
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000);
-      throw new AppError(
-        429,
+      throw fail(
         'rate_limited',
         `A project may make one manual backup every ${manualIntervalSeconds} seconds; try again in ${seconds} seconds.`,
         undefined,
@@ -151,15 +155,13 @@ export class BackupsService {
   private pathOf(projectId: number, filename: string): string {
     const parsed = parseBackupName(filename);
     if (!parsed || basename(filename) !== filename) {
-      throw badRequest(
-        'Not a backup file name.',
-        { filename: 'must be a name from the backup list' },
-        'invalid_filename',
-      );
+      throw fail('invalid_filename', 'Not a backup file name.', {
+        filename: 'must be a name from the backup list',
+      });
     }
     if (parsed.projectId !== projectId) throw notFound('Backup not found.');
     const path = resolve(this.dir, filename);
-    if (dirname(path) !== this.dir) throw new AppError(400, 'invalid_filename', 'Not a backup file name.');
+    if (dirname(path) !== this.dir) throw fail('invalid_filename', 'Not a backup file name.');
     return path;
   }
 
@@ -197,9 +199,8 @@ export class BackupsService {
   /** Makes the automatic backups that are due (newest older than the interval) and prunes old ones. */
   async runDue(now = Date.now()): Promise<number> {
     const { intervalHours, keep } = this.ctx.config.backup;
-    const projects = await this.ctx.db.selectFrom('projects').select('id').orderBy('id').execute();
     let made = 0;
-    for (const { id } of projects) {
+    for (const id of await this.projects.ids()) {
       const newestAuto = (await this.stored(id)).find((backup) => backup.auto);
       const newest = newestAuto ? Date.parse(newestAuto.created) : 0;
       if (now - newest >= intervalHours * 3_600_000) {

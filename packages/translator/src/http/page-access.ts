@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, forbidden, unauthorized } from '@app/server-kit';
+import { unauthorized, type AppError } from '@app/server-kit';
 import type { ProjectRef, ProjectsService } from '../projects/projects-service.ts';
 import { originAllowed } from '../projects/origins.ts';
 import type { PageKeyLimiter } from './page-limits.ts';
+import { fail } from '../errors/catalogue.ts';
 
 /**
  * The routes a publishable page key may call: the page client's own calls — register the phrases of a
@@ -20,10 +21,10 @@ export function isPageRoute(method: string, path: string | undefined): boolean {
 }
 
 export const pageKeyNotAllowed = () =>
-  forbidden(
+  fail(
+    'page_key_not_allowed',
     'A page key (tpk_…) can only register phrases and read translations, as the page client does; ' +
       'use the project’s full API key for this.',
-    'page_key_not_allowed',
   );
 
 const originOf = (request: FastifyRequest) => request.headers.origin;
@@ -56,16 +57,15 @@ export function admitPageKey(
   const origin = originOf(request);
   if (!originAllowed(project.settings.allowedOrigins, origin)) {
     const what = origin ? `${origin} is not one of them` : 'this request has no Origin header';
-    return forbidden(
+    return fail(
+      'origin_not_allowed',
       `This page key only works from the project’s allowed origins, and ${what}: add the page’s origin ` +
         'in the translator dashboard under Settings → Allowed origins.',
-      'origin_not_allowed',
     );
   }
   const retryAfter = limiter.take(project.id, request.ip, request.method === 'POST' ? 'write' : 'read');
   if (retryAfter !== undefined)
-    return new AppError(
-      429,
+    return fail(
       'rate_limited',
       `Too many page requests from your address for this project; try again in ${retryAfter} seconds.`,
       undefined,

@@ -1,6 +1,7 @@
 import type { RouteOptions } from 'fastify';
 import type { ErrorCodes } from '@app/server-kit';
 import { isPageRoute } from './page-access.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 /**
  * The errors the project-key hook implies, for a route's entry in the OpenAPI document: a route that
@@ -11,8 +12,5 @@ export function routeErrors(route: RouteOptions): ErrorCodes | undefined {
   if (!route.url.startsWith('/api/') || route.config?.public || route.config?.auth === 'none')
     return undefined;
   const page = [route.method].flat().some((method) => isPageRoute(method, route.url));
-  return {
-    401: ['unauthorized'],
-    403: page ? ['origin_not_allowed'] : ['page_key_not_allowed'],
-  };
+  return errorsOf('unauthorized', page ? 'origin_not_allowed' : 'page_key_not_allowed');
 }

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
 import { ServiceMetrics } from '@app/server-kit';
 
 /** How one call to the AI provider went. */
@@ -61,15 +61,13 @@ export class TranslatorMetrics extends ServiceMetrics implements AiCallRecorder 
 
   /** The AI job queue, read at scrape time (empty while the database is out of reach). */
   watchQueue(activeJobs: () => Promise<{ status: string; count: number }[]>) {
-    new Gauge({
-      name: 'translator_ai_jobs',
-      help: 'AI jobs waiting (pending) and running: the queue depth.',
-      labelNames: ['status'] as const,
-      registers: this.registers,
-      async collect() {
-        this.reset();
-        for (const row of await activeJobs().catch(() => [])) this.labels(row.status).set(row.count);
+    this.scrapedGauge(
+      {
+        name: 'translator_ai_jobs',
+        help: 'AI jobs waiting (pending) and running: the queue depth.',
+        labelNames: ['status'],
       },
-    });
+      async () => (await activeJobs()).map((row) => ({ labels: { status: row.status }, value: row.count })),
+    );
   }
 }

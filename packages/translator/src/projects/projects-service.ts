@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import { notFound, sha256Hex } from '@app/server-kit';
-import type { ProjectsTable } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
-import type { ProjectChanges } from '../changes.ts';
+import type { ChangeFeed } from '../changes.ts';
 import { nowIso } from '../common/time.ts';
 import { DEFAULT_PROMPT } from '../ai/default-prompt.ts';
 import {
@@ -16,9 +14,16 @@ import {
 } from './settings.ts';
 import { API_KEY_LENGTH, isPageKey, newApiKey, newPageKey } from './keys.ts';
 import { KeyCache, type ProjectRef } from './key-cache.ts';
+import type { ProjectRow, ProjectsRepository } from './projects-repository.ts';
 import { LOCAL_ORIGINS, originAllowed } from './origins.ts';
 
 export type { ProjectRef } from './key-cache.ts';
+
+/** What the service asks of its repository (the specs hand it an in-memory one). */
+export type ProjectsStore = Pick<
+  ProjectsRepository,
+  'create' | 'first' | 'list' | 'byId' | 'byKey' | 'allSettings' | 'update' | 'updateFrom' | 'deleteData'
+>;
 
 export interface Project {
   id: number;
@@ -54,8 +59,9 @@ export class ProjectsService {
   private readonly fullKeyUses = new Map<number, { origin: string; at: number }>();
 
   constructor(
-    private readonly ctx: TranslatorContext,
-    private readonly changes: ProjectChanges,
+    private readonly ctx: Pick<TranslatorContext, 'config' | 'secrets'>,
+    private readonly projects: ProjectsStore,
+    private readonly changes: ChangeFeed,
   ) {
     this.keyCache = new KeyCache(ctx.config.cacheTtlSeconds * 1000);
     changes.on('keys', (projectId) => {
@@ -71,36 +77,21 @@ export class ProjectsService {
   ): Promise<{ project: Project; apiKey: string }> {
     const apiKey = newApiKey();
     const now = nowIso();
-    const row = await this.ctx.db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto('projects')
-        .values({
-          name,
-          api_key_hash: sha256Hex(apiKey),
-          api_key_sealed: this.ctx.secrets.seal(apiKey),
-          page_key: newPageKey(),
-          full_key_origin: null,
-          full_key_origin_at: null,
-          settings: JSON.stringify(settings),
-          provider_key_sealed: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('prompts')
-        .values({
-          id: randomUUID(),
-          project_id: inserted.id,
-          ...DEFAULT_PROMPT,
-          is_default: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      return inserted;
-    });
+    const row = await this.projects.create(
+      {
+        name,
+        api_key_hash: sha256Hex(apiKey),
+        api_key_sealed: this.ctx.secrets.seal(apiKey),
+        page_key: newPageKey(),
+        full_key_origin: null,
+        full_key_origin_at: null,
+        settings: JSON.stringify(settings),
+        provider_key_sealed: null,
+        created_at: now,
+        updated_at: now,
+      },
+      { id: randomUUID(), ...DEFAULT_PROMPT, is_default: 1, created_at: now, updated_at: now },
+    );
     this.changes.announce('keys', row.id);
     return { project: this.toProject(row), apiKey };
   }
@@ -110,12 +101,7 @@ export class ProjectsService {
    * pages may be on this machine (any port), so the README's first page works with the page key.
    */
   async ensureDefault(): Promise<{ created: boolean; project: Project }> {
-    const existing = await this.ctx.db
-      .selectFrom('projects')
-      .selectAll()
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
+    const existing = await this.projects.first();
     if (existing) return { created: false, project: this.toProject(existing) };
     const settings = this.ctx.config.production
       ? DEFAULT_SETTINGS
@@ -125,16 +111,11 @@ export class ProjectsService {
 
   /** Every project, oldest first, without its key (for the operator's `project list`). */
   async list(): Promise<{ id: number; name: string; created_at: string }[]> {
-    return this.ctx.db.selectFrom('projects').select(['id', 'name', 'created_at']).orderBy('id').execute();
+    return this.projects.list();
   }
 
   async getDefault(): Promise<Project> {
-    const row = await this.ctx.db
-      .selectFrom('projects')
-      .selectAll()
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
+    const row = await this.projects.first();
     if (!row) throw notFound('No project exists yet.');
     return this.toProject(row);
   }
@@ -145,7 +126,7 @@ export class ProjectsService {
 
   /** The project with this id, or undefined. */
   async find(id: number): Promise<Project | undefined> {
-    const row = await this.ctx.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.projects.byId(id);
     return row && this.toProject(row);
   }
 
@@ -160,12 +141,7 @@ export class ProjectsService {
     if (cached) return cached;
     const page = isPageKey(key);
     if (!page && key.length !== API_KEY_LENGTH) return undefined;
-    const row = await this.ctx.db
-      .selectFrom('projects')
-      .select(['id', 'settings'])
-      .$if(page, (query) => query.where('page_key', '=', key))
-      .$if(!page, (query) => query.where('api_key_hash', '=', sha256Hex(key)))
-      .executeTakeFirst();
+    const row = await this.projects.byKey(page, page ? key : sha256Hex(key));
     if (!row) {
       this.keyCache.delete(key);
       return undefined;
@@ -179,8 +155,8 @@ export class ProjectsService {
   async originAllowedAnywhere(origin: string | undefined): Promise<boolean> {
     if (!origin) return false;
     if (!this.allOrigins || this.allOrigins.expires <= Date.now()) {
-      const rows = await this.ctx.db.selectFrom('projects').select('settings').execute();
-      const patterns = [...new Set(rows.flatMap((row) => parseStoredSettings(row.settings).allowedOrigins))];
+      const settings = await this.projects.allSettings();
+      const patterns = [...new Set(settings.flatMap((row) => parseStoredSettings(row).allowedOrigins))];
       this.allOrigins = { patterns, expires: Date.now() + this.ctx.config.cacheTtlSeconds * 1000 };
     }
     return originAllowed(this.allOrigins.patterns, origin);
@@ -219,11 +195,10 @@ export class ProjectsService {
     const last = this.fullKeyUses.get(id);
     if (last && last.origin === origin && now - last.at < FULL_KEY_USE_REWRITE_MS) return undefined;
     this.fullKeyUses.set(id, { origin, at: now });
-    return this.ctx.db
-      .updateTable('projects')
-      .set({ full_key_origin: origin.slice(0, 300), full_key_origin_at: new Date(now).toISOString() })
-      .where('id', '=', id)
-      .execute();
+    return this.projects.update(id, {
+      full_key_origin: origin.slice(0, 300),
+      full_key_origin_at: new Date(now).toISOString(),
+    });
   }
 
   async dismissFullKeyWarning(id: number): Promise<Project> {
@@ -232,23 +207,14 @@ export class ProjectsService {
   }
 
   async updateSettings(id: number, patch: SettingsPatch): Promise<Project> {
-    const row = await this.ctx.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!current) throw notFound('Project not found.');
-      const settings = applySettingsPatch(parseStoredSettings(current.settings), patch);
-      const providerKey = patch.translationProviderApiKey;
-      return trx
-        .updateTable('projects')
-        .set({
-          settings: JSON.stringify(settings),
-          updated_at: nowIso(),
-          ...(providerKey === null ? { provider_key_sealed: null } : {}),
-          ...(providerKey ? { provider_key_sealed: this.ctx.secrets.seal(providerKey.trim()) } : {}),
-        })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    });
+    const providerKey = patch.translationProviderApiKey;
+    const row = await this.projects.updateFrom(id, (current) => ({
+      settings: JSON.stringify(applySettingsPatch(parseStoredSettings(current.settings), patch)),
+      updated_at: nowIso(),
+      ...(providerKey === null ? { provider_key_sealed: null } : {}),
+      ...(providerKey ? { provider_key_sealed: this.ctx.secrets.seal(providerKey.trim()) } : {}),
+    }));
+    if (!row) throw notFound('Project not found.');
     this.changes.announce('keys', id);
     return this.toProject(row);
   }
@@ -265,43 +231,27 @@ export class ProjectsService {
 
   /** Deletes every phrase and translation of one project (its URLs go with the phrases). */
   async resetData(id: number): Promise<{ deletedPhrases: number; deletedTranslations: number }> {
-    const result = await this.ctx.db.transaction().execute(async (trx) => {
-      const translations = await trx
-        .deleteFrom('translations')
-        .where('project_id', '=', id)
-        .executeTakeFirst();
-      await trx.deleteFrom('phrase_urls').where('project_id', '=', id).execute();
-      const phrases = await trx.deleteFrom('phrases').where('project_id', '=', id).executeTakeFirst();
-      return {
-        deletedPhrases: Number(phrases.numDeletedRows),
-        deletedTranslations: Number(translations.numDeletedRows),
-      };
-    });
+    const result = await this.projects.deleteData(id);
     this.changes.announce('data', id);
     return result;
   }
 
   private async update(
     id: number,
-    changes: Partial<Omit<Selectable<ProjectsTable>, 'id' | 'created_at'>>,
+    changes: Partial<Omit<ProjectRow, 'id' | 'created_at'>>,
   ): Promise<Project> {
-    const row = await this.ctx.db
-      .updateTable('projects')
-      .set({ ...changes, updated_at: nowIso() })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await this.projects.update(id, { ...changes, updated_at: nowIso() });
     if (!row) throw notFound('Project not found.');
     return this.toProject(row);
   }
 
-  private async row(id: number): Promise<Selectable<ProjectsTable>> {
-    const row = await this.ctx.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  private async row(id: number): Promise<ProjectRow> {
+    const row = await this.projects.byId(id);
     if (!row) throw notFound('Project not found.');
     return row;
   }
 
-  private toProject(row: Selectable<ProjectsTable>): Project {
+  private toProject(row: ProjectRow): Project {
     return {
       id: row.id,
       name: row.name,

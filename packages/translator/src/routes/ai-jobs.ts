@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
 import { LangCode, Nullable, responses, RowId } from '../common/schemas.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const UUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 const Uuid = Type.String({ pattern: UUID });
@@ -46,6 +47,9 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
   api.post(
     '/api/ai-jobs',
     {
+      config: {
+        errors: errorsOf('unknown_language', 'provider_not_configured', 'unknown_prompt', 'unknown_phrase'),
+      },
       schema: {
         tags: ['ai'],
         summary: 'Start an AI translation job',
@@ -115,6 +119,7 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
   api.delete(
     '/api/ai-jobs/:jobId',
     {
+      config: { errors: errorsOf('job_finished') },
       schema: {
         tags: ['ai'],
         summary: 'Cancel a pending or running job',
@@ -159,6 +164,7 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
   api.put(
     '/api/prompts/:id',
     {
+      config: { errors: errorsOf('default_prompt') },
       schema: {
         tags: ['ai'],
         summary: 'Change a prompt (any of name, text, isDefault)',
@@ -177,6 +183,7 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
   api.delete(
     '/api/prompts/:id',
     {
+      config: { errors: errorsOf('default_prompt') },
       schema: {
         tags: ['ai'],
         summary: 'Delete a prompt (not the default one)',

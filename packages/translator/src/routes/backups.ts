@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
 import { responses } from '../common/schemas.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const BackupSchema = Type.Object({ filename: Type.String(), size: Type.Integer(), created: Type.String() });
 const FilenameParams = Type.Object({ filename: Type.String({ maxLength: 255 }) });
@@ -45,6 +46,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.get(
     '/api/backups/:filename',
     {
+      config: { errors: errorsOf('invalid_filename') },
       schema: {
         tags: ['backups'],
         summary: 'Download a stored backup (extension to the spec)',
@@ -62,6 +64,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.delete(
     '/api/backups/:filename',
     {
+      config: { errors: errorsOf('invalid_filename') },
       schema: {
         tags: ['backups'],
         summary: 'Delete a backup',

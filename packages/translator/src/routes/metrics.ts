@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
 import { ErrorEnvelope, metricsHandler } from '@app/server-kit';
 import type { TranslatorMetrics } from '../observability/metrics.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 /**
  * `GET /api/metrics` for a scraper sending `Authorization: Bearer $METRICS_TOKEN`: the metrics span
@@ -11,7 +12,7 @@ export function metricsRoutes(app: FastifyInstance, metrics: TranslatorMetrics, 
   app.get(
     '/api/metrics',
     {
-      config: { errors: { 401: ['unauthorized'] } },
+      config: { errors: errorsOf('unauthorized') },
       schema: {
         tags: ['Meta'],
         summary:

@@ -9,15 +9,15 @@ import { Nullable, responses } from '../common/schemas.ts';
 import { CrawlerConfig, SettingsPatch, SettingsView } from '../projects/settings.ts';
 import { withoutKeys } from '../projects/projects-service.ts';
 
+const PageKey = Type.String({ description: 'publishable page key (tpk_…) for the install snippet' });
+
 // The keys and the full-key warning are absent from the keyless answer unless the caller is on this host
 // and the service is not in production.
 export const ProjectSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   api_key: Type.Optional(Type.String()),
-  page_key: Type.Optional(
-    Type.String({ description: 'publishable page key (tpk_…) for the install snippet' }),
-  ),
+  page_key: Type.Optional(PageKey),
   settings: SettingsView,
   full_key_used_from: Type.Optional(
     Nullable(
@@ -28,6 +28,13 @@ export const ProjectSchema = Type.Object({
     ),
   ),
   created_at: Type.String(),
+});
+
+/** The project as a regeneration answers it to the key's holder: both keys always there. */
+const KeyedProjectSchema = Type.Object({
+  ...ProjectSchema.properties,
+  api_key: Type.String(),
+  page_key: PageKey,
 });
 
 export function projectRoutes(app: FastifyInstance, services: TranslatorServices, config: TranslatorConfig) {
@@ -88,7 +95,7 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
       schema: {
         tags: ['project'],
         summary: 'Replace the API key; the old key stops working at once',
-        response: responses({ 200: ProjectSchema }),
+        response: responses({ 200: KeyedProjectSchema }),
       },
     },
     async (request) => projects.regenerateKey(projectOf(request).id),
@@ -100,7 +107,7 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
       schema: {
         tags: ['project'],
         summary: 'Replace the page key; the old one stops working at once (pages need the new snippet)',
-        response: responses({ 200: ProjectSchema }),
+        response: responses({ 200: KeyedProjectSchema }),
       },
     },
     async (request) => projects.regeneratePageKey(projectOf(request).id),

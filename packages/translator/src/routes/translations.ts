@@ -16,6 +16,7 @@ import {
 } from '../common/schemas.ts';
 import { DeliveryCache } from '../translations/delivery-cache.ts';
 import { languageName } from '../projects/languages.ts';
+import { errorsOf } from '../errors/catalogue.ts';
 
 const TranslationSchema = Type.Object({ key: Type.String(), context: Type.String(), value: Type.String() });
 const ExportSchema = Type.Object({
@@ -149,6 +150,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
   api.post(
     '/api/translations',
     {
+      config: { errors: errorsOf('unknown_language', 'unknown_phrase', 'slot_mismatch') },
       schema: {
         tags: ['translations'],
         summary: 'Create or replace translations of one language (all or nothing)',
@@ -231,6 +233,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
   api.get(
     '/api/export/:lang',
     {
+      config: { errors: errorsOf([404, 'unknown_language']) },
       schema: {
         tags: ['languages'],
         summary: 'Approved translations of one language',

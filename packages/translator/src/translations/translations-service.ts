@@ -1,16 +1,15 @@
-import { sql } from 'kysely';
-import { AppError, badRequest, notFound, type FieldErrors } from '@app/server-kit';
+import { badRequest, notFound, type FieldErrors } from '@app/server-kit';
 import type { PhraseStatus } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
-import type { ProjectChanges } from '../changes.ts';
-import { chunks, likeEscape } from '../common/chunks.ts';
-import { nowIso } from '../common/time.ts';
-import { normaliseKey, slotSignature, type VarSlot } from '../phrases/slots.ts';
+import type { ChangeFeed } from '../changes.ts';
+import { normaliseKey, slotSignature, type VarSlot } from '@app/slots';
 import { phraseHash } from '../phrases/phrases-service.ts';
 import { languageName } from '../projects/languages.ts';
 import type { StoredSettings } from '../projects/settings.ts';
 import { DeliveryCache, type DeliveryEntry } from './delivery-cache.ts';
+import type { TranslationsRepository } from './translations-repository.ts';
 import type { CacheRecorder } from '@app/server-kit';
+import { fail, failAs } from '../errors/catalogue.ts';
 
 export interface Translation {
   key: string;
@@ -56,13 +55,28 @@ export interface ExportDocument {
 
 const URLS_PER_ROW = 20;
 
+/** What the service asks of its repository (the specs hand it an in-memory one). */
+export type TranslationsStore = Pick<
+  TranslationsRepository,
+  | 'transaction'
+  | 'approved'
+  | 'page'
+  | 'urlsOf'
+  | 'phrasesByHash'
+  | 'phrasesByIds'
+  | 'countExisting'
+  | 'save'
+  | 'deleteOne'
+>;
+
 export class TranslationsService {
   readonly cache: DeliveryCache;
   private readonly lookups: CacheRecorder;
 
   constructor(
-    private readonly ctx: TranslatorContext,
-    private readonly changes: ProjectChanges,
+    ctx: Pick<TranslatorContext, 'config' | 'metrics'>,
+    private readonly translations: TranslationsStore,
+    private readonly changes: ChangeFeed,
   ) {
     this.cache = new DeliveryCache(ctx.config.cacheTtlSeconds * 1000);
     this.lookups = ctx.metrics.cache('delivery');
@@ -82,71 +96,28 @@ export class TranslationsService {
     return this.cache.get(projectId, lang, () => this.approved(projectId, lang));
   }
 
-  async approved(projectId: number, lang: string): Promise<Translation[]> {
-    return this.ctx.db
-      .selectFrom('translations as t')
-      .innerJoin('phrases as p', 'p.id', 't.phrase_id')
-      .select(['p.key', 'p.context', 't.value'])
-      .where('t.project_id', '=', projectId)
-      .where('t.lang', '=', lang)
-      .where('p.status', '=', 'approved')
-      .orderBy('p.id')
-      .execute();
+  approved(projectId: number, lang: string): Promise<Translation[]> {
+    return this.translations.approved(projectId, lang);
   }
 
   async list(projectId: number, query: ListQuery) {
     if (query.translated && !query.lang) {
       throw badRequest('The translated filter needs a lang.', { translated: 'needs lang' });
     }
-    const lang = query.lang ?? '';
-    let base = this.ctx.db
-      .selectFrom('phrases as p')
-      .leftJoin('translations as t', (join) => join.onRef('t.phrase_id', '=', 'p.id').on('t.lang', '=', lang))
-      .where('p.project_id', '=', projectId);
-    if (query.status) base = base.where('p.status', '=', query.status);
-    if (query.translated === 'yes') base = base.where('t.id', 'is not', null);
-    if (query.translated === 'no') base = base.where('t.id', 'is', null);
-    const search = query.search?.trim();
-    if (search) {
-      const pattern = `%${likeEscape(search.toLowerCase())}%`;
-      const like = (column: 'p.key' | 'p.context' | 't.value') =>
-        sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
-      const inUrl = sql<boolean>`exists (select 1 from phrase_urls u where u.phrase_id = p.id and lower(u.url) like ${pattern} escape '\\')`;
-      const field = query.searchField ?? 'key';
-      base = base.where(({ or }) =>
-        field === 'all'
-          ? or([like('p.key'), like('p.context'), like('t.value'), inUrl])
-          : field === 'url'
-            ? inUrl
-            : like(field === 'value' ? 't.value' : field === 'context' ? 'p.context' : 'p.key'),
-      );
-    }
-    const totalRow = await base
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow();
-    const rows = await base
-      .select(['p.id', 'p.key', 'p.context', 'p.status', 'p.var_slots', 't.value', 't.id as translation_id'])
-      .orderBy('p.id', 'desc')
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit)
-      .execute();
+    const { rows, total } = await this.translations.page(projectId, {
+      lang: query.lang ?? '',
+      status: query.status,
+      translated: query.translated,
+      search: query.search,
+      searchField: query.searchField ?? 'key',
+      limit: query.limit,
+      offset: (query.page - 1) * query.limit,
+    });
     const urls = new Map<number, string[]>();
-    if (rows.length) {
-      const urlRows = await this.ctx.db
-        .selectFrom('phrase_urls')
-        .select(['phrase_id', 'url'])
-        .where(
-          'phrase_id',
-          'in',
-          rows.map((row) => row.id),
-        )
-        .orderBy('url')
-        .execute();
-      for (const row of urlRows) {
-        const list = urls.get(row.phrase_id) ?? [];
-        if (list.length < URLS_PER_ROW) list.push(row.url);
-        urls.set(row.phrase_id, list);
-      }
+    for (const row of await this.translations.urlsOf(rows.map((row) => row.id))) {
+      const list = urls.get(row.phrase_id) ?? [];
+      if (list.length < URLS_PER_ROW) list.push(row.url);
+      urls.set(row.phrase_id, list);
     }
     const list: ListRow[] = rows.map((row) => ({
       id: row.id,
@@ -159,7 +130,7 @@ export class TranslationsService {
       translationId: row.translation_id ?? null,
       urls: urls.get(row.id) ?? [],
     }));
-    return { rows: list, total: Number(totalRow.count), page: query.page, limit: query.limit };
+    return { rows: list, total, page: query.page, limit: query.limit };
   }
 
   /**
@@ -169,8 +140,7 @@ export class TranslationsService {
    */
   async upsert(projectId: number, settings: StoredSettings, lang: string, items: TranslationInput[]) {
     if (!settings.languages.includes(lang)) {
-      throw new AppError(
-        422,
+      throw fail(
         'unknown_language',
         `Language "${lang}" is not configured for this project; add it to settings.languages first.`,
         { lang: 'is not configured' },
@@ -189,30 +159,15 @@ export class TranslationsService {
     );
     if (Object.keys(fields).length) throw badRequest('Every translation needs an id or a key.', fields);
 
-    return this.ctx.db
-      .transaction()
-      .execute(async (trx) => {
+    return this.translations
+      .transaction(async (trx) => {
         const phrases = new Map<string, { id: number; key: string }>();
         const hashes = resolved.flatMap((item) => (item.hash ? [item.hash] : []));
         const ids = resolved.flatMap((item) => (item.id ? [item.id] : []));
-        for (const part of chunks(hashes, 500)) {
-          const rows = await trx
-            .selectFrom('phrases')
-            .select(['id', 'key', 'key_hash'])
-            .where('project_id', '=', projectId)
-            .where('key_hash', 'in', part)
-            .execute();
-          for (const row of rows) phrases.set(row.key_hash, row);
-        }
-        for (const part of chunks(ids, 500)) {
-          const rows = await trx
-            .selectFrom('phrases')
-            .select(['id', 'key'])
-            .where('project_id', '=', projectId)
-            .where('id', 'in', part)
-            .execute();
-          for (const row of rows) phrases.set(`#${row.id}`, row);
-        }
+        for (const row of await this.translations.phrasesByHash(projectId, hashes, trx))
+          phrases.set(row.key_hash, row);
+        for (const row of await this.translations.phrasesByIds(projectId, ids, trx))
+          phrases.set(`#${row.id}`, row);
         const byPhrase = new Map<number, string>();
         const missing: FieldErrors = {};
         const slotErrors: FieldErrors = {};
@@ -231,54 +186,22 @@ export class TranslationsService {
           byPhrase.set(phrase.id, item.value);
         }
         if (Object.keys(missing).length) {
-          throw new AppError(
-            422,
+          throw fail(
             'unknown_phrase',
             `${Object.keys(missing).length} translation(s) name a phrase that does not exist; nothing was saved.`,
             missing,
           );
         }
         if (Object.keys(slotErrors).length) {
-          throw new AppError(
-            422,
+          throw fail(
             'slot_mismatch',
             'Some translations lose or add slot tokens; nothing was saved.',
             slotErrors,
           );
         }
         const phraseIds = [...byPhrase.keys()];
-        let existing = 0;
-        for (const part of chunks(phraseIds, 500)) {
-          const row = await trx
-            .selectFrom('translations')
-            .select((eb) => eb.fn.countAll<number>().as('count'))
-            .where('lang', '=', lang)
-            .where('phrase_id', 'in', part)
-            .executeTakeFirstOrThrow();
-          existing += Number(row.count);
-        }
-        const now = nowIso();
-        for (const part of chunks(phraseIds, 500)) {
-          await trx
-            .insertInto('translations')
-            .values(
-              part.map((phraseId) => ({
-                project_id: projectId,
-                phrase_id: phraseId,
-                lang,
-                value: byPhrase.get(phraseId)!,
-                created_at: now,
-                updated_at: now,
-              })),
-            )
-            .onConflict((oc) =>
-              oc.columns(['phrase_id', 'lang']).doUpdateSet((eb) => ({
-                value: eb.ref('excluded.value'),
-                updated_at: eb.ref('excluded.updated_at'),
-              })),
-            )
-            .execute();
-        }
+        const existing = await this.translations.countExisting(lang, phraseIds, trx);
+        await this.translations.save(projectId, lang, byPhrase, trx);
         return {
           ok: true as const,
           saved: phraseIds.length,
@@ -290,18 +213,13 @@ export class TranslationsService {
   }
 
   async deleteOne(projectId: number, id: number): Promise<void> {
-    const result = await this.ctx.db
-      .deleteFrom('translations')
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!result.numDeletedRows) throw notFound(`Translation ${id} not found.`);
+    if (!(await this.translations.deleteOne(projectId, id))) throw notFound(`Translation ${id} not found.`);
     this.changes.announce('data', projectId);
   }
 
   async exportDocument(projectId: number, settings: StoredSettings, lang?: string): Promise<ExportDocument> {
     if (lang !== undefined && !settings.languages.includes(lang)) {
-      throw notFound(`Language "${lang}" is not configured for this project.`, 'unknown_language');
+      throw failAs(404, 'unknown_language', `Language "${lang}" is not configured for this project.`);
     }
     const languages = lang === undefined ? settings.languages : [lang];
     const translations: Record<string, Translation[]> = {};

@@ -1,11 +1,9 @@
 import { Code, Group, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { rememberedSite, useSites } from '../../api/fleet.ts';
-import type { AgentToken } from '../../api/types.ts';
+import { api } from '../../api/client.ts';
 import { CredentialsPanel } from '../../components/Credentials.tsx';
 import { SitePicker } from '../../components/SitePicker.tsx';
-
-type Created = AgentToken & { token: string; warning: string };
 
 /** One site's agent tokens: what its gateway's agent checks in with (AGENT_TOKEN); shown once, revocable. */
 export function AgentTokensSection() {
@@ -27,15 +25,14 @@ export function AgentTokensSection() {
         <Code>AGENT_TOKEN</Code> in <Code>/etc/site-agent/env</Code>. A token is good only for this site’s
         check-in and traffic reports.
       </Text>
-      <CredentialsPanel<AgentToken>
+      <CredentialsPanel
         key={siteId}
-        path={`/sites/${siteId}/agent-tokens`}
+        list={() => api.get('/sites/{siteId}/agent-tokens', { path: { siteId } })}
+        create={(body) => api.post('/sites/{siteId}/agent-tokens', { path: { siteId }, body })}
+        remove={(id) => api.delete('/sites/{siteId}/agent-tokens/{id}', { path: { siteId, id } })}
         queryKey={['sites', siteId, 'agent-tokens']}
         prefixOf={(token) => token.tokenPrefix}
-        shownOnce={(created) => ({
-          secret: (created as Created).token,
-          warning: (created as Created).warning,
-        })}
+        shownOnce={(created) => ({ secret: created.token, warning: created.warning })}
         tableTestId="agent-tokens-table"
         words={{
           create: 'Create token',

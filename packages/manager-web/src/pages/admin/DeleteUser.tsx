@@ -1,21 +1,28 @@
-import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Select, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError, query } from '../../api/client.ts';
+import { api, ApiError } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { User } from '../../api/types.ts';
+import { ConfirmDialog, lastAdminRefusal } from '../../components/ConfirmAction.tsx';
 
 /**
  * Deletes a user after asking. A user who still owns containers is refused (409 has_containers, its
- * message naming them); the dialog then offers to give the containers to another active user.
+ * message naming them); the dialog then offers to give the containers to another active user. The last
+ * active administrator is refused too (409 last_admin), the reason shown in the dialog.
  */
 export function DeleteUserButton({ user, users }: { user: User; users: User[] }) {
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const [owned, setOwned] = useState<string | null>(null);
   const [heir, setHeir] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const remove = useMutation({
-    mutationFn: (reassignTo: string | null) => api.delete(`/users/${user.uidNumber}${query({ reassignTo })}`),
+    mutationFn: (reassignTo: string | null) =>
+      api.delete('/users/{uidNumber}', {
+        path: { uidNumber: user.uidNumber },
+        query: { reassignTo: reassignTo ?? undefined },
+      }),
     onSuccess: () => {
       showSuccess(heir ? `${user.uid} deleted; ${heir} owns the containers now` : `${user.uid} deleted`);
       setOpen(false);
@@ -24,6 +31,7 @@ export function DeleteUserButton({ user, users }: { user: User; users: User[] })
     },
     onError: (error) => {
       if (error instanceof ApiError && error.code === 'has_containers') setOwned(error.message);
+      else if (lastAdminRefusal(error)) setRefusal(lastAdminRefusal(error));
       else showError(error);
     },
   });
@@ -33,6 +41,7 @@ export function DeleteUserButton({ user, users }: { user: User; users: User[] })
   const ask = () => {
     setOwned(null);
     setHeir(null);
+    setRefusal(null);
     setOpen(true);
   };
   return (
@@ -40,44 +49,40 @@ export function DeleteUserButton({ user, users }: { user: User; users: User[] })
       <Button size="xs" color="red" variant="light" onClick={ask}>
         Delete
       </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={`Delete ${user.uid}`} centered>
-        <Stack>
-          {owned ? (
-            <>
-              <Alert color="yellow" data-testid="has-containers">
-                {owned}
-              </Alert>
-              <Select
-                label="Give the containers to"
-                placeholder="Choose a user"
-                data={heirs}
-                value={heir}
-                onChange={setHeir}
-                searchable
-              />
-            </>
+      <ConfirmDialog
+        opened={open}
+        title={`Delete ${user.uid}`}
+        question={
+          owned ? (
+            <Alert color="yellow" data-testid="has-containers">
+              {owned}
+            </Alert>
           ) : (
             <Text size="sm">
-              The account is removed with its sessions, API keys and shares. Its jobs, notifications and
-              resource requests keep its name; a newcomer with the same name sees none of them.
+              Delete {user.uid} ({user.cn})? The account is removed with its sessions, API keys and shares.
+              Its jobs, notifications and resource requests keep its name; a newcomer with the same name sees
+              none of them.
             </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              data-autofocus
-              loading={remove.isPending}
-              disabled={owned !== null && !heir}
-              onClick={() => remove.mutate(owned ? heir : null)}
-            >
-              {owned ? 'Give them and delete' : 'Delete'}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+          )
+        }
+        confirmLabel={owned ? 'Give them and delete' : 'Delete'}
+        onConfirm={() => remove.mutate(owned ? heir : null)}
+        onCancel={() => setOpen(false)}
+        pending={remove.isPending}
+        confirmDisabled={owned !== null && !heir}
+        refusal={refusal}
+      >
+        {owned ? (
+          <Select
+            label="Give the containers to"
+            placeholder="Choose a user"
+            data={heirs}
+            value={heir}
+            onChange={setHeir}
+            searchable
+          />
+        ) : null}
+      </ConfirmDialog>
     </>
   );
 }

@@ -15,6 +15,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useSites } from '../../api/fleet.ts';
 import type { ExternalDomain } from '../../api/types.ts';
 import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
@@ -45,6 +46,7 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
     },
     validate: { name: (v) => (v.trim() ? null : 'Required') },
   });
+  const guide = useFormGuide(form);
   const save = useMutation({
     mutationFn: (values: DomainValues) => {
       const body = {
@@ -57,18 +59,18 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
         authServer: values.authServer.trim() || null,
       };
       return domain
-        ? api.put<ExternalDomain>(`/external-domains/${domain.id}`, body)
-        : api.post<ExternalDomain>('/external-domains', body);
+        ? api.put('/external-domains/{id}', { path: { id: domain.id }, body })
+        : api.post('/external-domains', { body });
     },
     onSuccess: () => {
       showSuccess('External domain saved');
       void client.invalidateQueries({ queryKey: ['external-domains'] });
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
@@ -105,7 +107,8 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
             {...form.getInputProps('authServer')}
           />
         </SimpleGrid>
-        <Group justify="flex-end">
+        <Group justify="flex-end" align="flex-start">
+          <FormErrorSummary problems={guide.summary} />
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
@@ -122,11 +125,11 @@ export function ExternalDomainsPage() {
   const client = useQueryClient();
   const domains = useQuery({
     queryKey: ['external-domains'],
-    queryFn: () => api.get<ExternalDomain[]>('/external-domains'),
+    queryFn: () => api.get('/external-domains'),
   });
   const [editing, setEditing] = useState<ExternalDomain | 'new' | null>(null);
   const remove = useMutation({
-    mutationFn: (domain: ExternalDomain) => api.delete(`/external-domains/${domain.id}`),
+    mutationFn: (domain: ExternalDomain) => api.delete('/external-domains/{id}', { path: { id: domain.id } }),
     onSuccess: () => {
       showSuccess('External domain deleted');
       void client.invalidateQueries({ queryKey: ['external-domains'] });

@@ -22,7 +22,9 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
   });
   const save = useMutation({
     mutationFn: (values: { cn: string; isAdmin: boolean }) =>
-      group ? api.put<Group>(`/groups/${group.gidNumber}`, values) : api.post<Group>('/groups', values),
+      group
+        ? api.put('/groups/{gidNumber}', { path: { gidNumber: group.gidNumber }, body: values })
+        : api.post('/groups', { body: values }),
     onSuccess: () => {
       showSuccess('Group saved');
       void client.invalidateQueries({ queryKey: ['groups'] });
@@ -53,10 +55,10 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
 
 export function GroupsPage() {
   const client = useQueryClient();
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get<Group[]>('/groups') });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get('/groups') });
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const remove = useMutation({
-    mutationFn: (group: Group) => api.delete(`/groups/${group.gidNumber}`),
+    mutationFn: (group: Group) => api.delete('/groups/{gidNumber}', { path: { gidNumber: group.gidNumber } }),
     onSuccess: () => {
       showSuccess('Group deleted');
       void client.invalidateQueries({ queryKey: ['groups'] });

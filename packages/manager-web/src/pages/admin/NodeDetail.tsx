@@ -16,7 +16,7 @@ import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { api } from '../../api/client.ts';
-import type { Node, NodeStats, Storage, Usage } from '../../api/types.ts';
+import type { Usage } from '../../api/types.ts';
 import { EmptyState, formatBytes, PageHeader, QueryState } from '../../components/common.tsx';
 
 interface Sample {
@@ -26,7 +26,7 @@ interface Sample {
 }
 
 const percent = (usage: Usage | undefined) =>
-  usage && usage.total > 0 ? Math.round((usage.used / usage.total) * 1000) / 10 : null;
+  usage?.used !== undefined && usage.total > 0 ? Math.round((usage.used / usage.total) * 1000) / 10 : null;
 
 function UsageCard({ label, usage }: { label: string; usage: Usage | undefined }) {
   const value = percent(usage);
@@ -44,7 +44,9 @@ function UsageCard({ label, usage }: { label: string; usage: Usage | undefined }
         aria-label={`${label} usage`}
       />
       <Text size="xs" c="dimmed" mt={4}>
-        {usage ? `${formatBytes(usage.used)} of ${formatBytes(usage.total)}` : 'not reported'}
+        {usage?.used !== undefined
+          ? `${formatBytes(usage.used)} of ${formatBytes(usage.total)}`
+          : 'not reported'}
       </Text>
     </Card>
   );
@@ -60,7 +62,7 @@ function uptime(seconds: number | undefined) {
 function LiveStats({ siteId, nodeId }: { siteId: number; nodeId: number }) {
   const stats = useQuery({
     queryKey: ['sites', siteId, 'nodes', nodeId, 'stats'],
-    queryFn: () => api.get<NodeStats>(`/sites/${siteId}/nodes/${nodeId}/stats`),
+    queryFn: () => api.get('/sites/{siteId}/nodes/{id}/stats', { path: { siteId, id: nodeId } }),
     refetchInterval: (q) => (q.state.status === 'error' ? false : 5000),
     staleTime: 0,
   });
@@ -175,11 +177,11 @@ export default function NodeDetailPage() {
   const id = Number(params.id);
   const node = useQuery({
     queryKey: ['sites', siteId, 'nodes', id],
-    queryFn: () => api.get<Node>(`/sites/${siteId}/nodes/${id}`),
+    queryFn: () => api.get('/sites/{siteId}/nodes/{id}', { path: { siteId, id } }),
   });
   const storages = useQuery({
     queryKey: ['sites', siteId, 'nodes', id, 'storages'],
-    queryFn: () => api.get<Storage[]>(`/sites/${siteId}/nodes/${id}/storages`),
+    queryFn: () => api.get('/sites/{siteId}/nodes/{id}/storages', { path: { siteId, id } }),
   });
   return (
     <QueryState query={node} isEmpty={() => false}>

@@ -3,7 +3,8 @@ import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
-import { showError, showSuccess } from '../../api/errors.ts';
+import { showSuccess } from '../../api/errors.ts';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import type { Node, NodeType } from '../../api/types.ts';
 import { PageHeader, QueryState, SubmitOrCancel } from '../../components/common.tsx';
 import { FingerprintInput } from './FingerprintInput.tsx';
@@ -21,6 +22,8 @@ interface NodeValues {
   volumeStorage: string;
   networkBridge: string;
   nvidiaAvailable: boolean;
+  /** Blank: the node type's default. */
+  volumeIdShift: string;
 }
 
 function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
@@ -41,13 +44,16 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
       volumeStorage: node?.volumeStorage ?? 'local-lvm',
       networkBridge: node?.networkBridge ?? 'vmbr0',
       nvidiaAvailable: node?.nvidiaAvailable ?? false,
+      volumeIdShift: node?.volumeIdShift?.toString() ?? '',
     },
     validate: {
       name: (v) => (v.trim() ? null : 'Required: the hypervisor’s hostname'),
       apiUrl: (v, values) =>
         values.nodeType === 'engine' && !v.trim() ? 'Required for an engine node' : null,
+      volumeIdShift: (v) => (/^\d*$/.test(v.trim()) ? null : 'A whole number from 0, or blank'),
     },
   });
+  const guide = useFormGuide(form);
   const save = useMutation({
     mutationFn: (values: NodeValues) => {
       const body = {
@@ -57,21 +63,22 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
         tokenId: values.tokenId.trim() || null,
         tlsFingerprint: values.tlsFingerprint.trim() || null,
         secret: values.secret || undefined,
+        volumeIdShift: values.volumeIdShift.trim() ? Number(values.volumeIdShift) : null,
       };
       return node
-        ? api.put<Node>(`/sites/${siteId}/nodes/${node.id}`, body)
-        : api.post<Node>(`/sites/${siteId}/nodes`, body);
+        ? api.put('/sites/{siteId}/nodes/{id}', { path: { siteId, id: node.id }, body })
+        : api.post('/sites/{siteId}/nodes', { path: { siteId }, body });
     },
     onSuccess: (saved) => {
       showSuccess('Node saved');
       void client.invalidateQueries({ queryKey: ['sites'] });
       navigate(`/sites/${siteId}/nodes/${saved.id}`);
     },
-    onError: (error) => showError(error, form, { secret: 'secret' }),
+    onError: (error) => guide.showError(error, { secret: 'secret' }),
   });
   const type = form.values.nodeType;
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
       <Stack maw={760}>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
@@ -127,6 +134,12 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
           <TextInput label="Image storage" {...form.getInputProps('imageStorage')} />
           <TextInput label="Volume storage" {...form.getInputProps('volumeStorage')} />
           <TextInput label="Network bridge" {...form.getInputProps('networkBridge')} />
+          <TextInput
+            label="Volume id shift"
+            description="Added to the container user's uid/gid for the owner of its volume folders; blank: 100000 for a hypervisor (unprivileged containers), 0 for an engine"
+            inputMode="numeric"
+            {...form.getInputProps('volumeIdShift')}
+          />
         </SimpleGrid>
         {type !== 'dummy' ? (
           <>
@@ -143,7 +156,9 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
           label="NVIDIA GPU available for passthrough"
           {...form.getInputProps('nvidiaAvailable', { type: 'checkbox' })}
         />
-        <SubmitOrCancel label="Save node" loading={save.isPending} cancelTo={`/sites/${siteId}/nodes`} />
+        <SubmitOrCancel label="Save node" loading={save.isPending} cancelTo={`/sites/${siteId}/nodes`}>
+          <FormErrorSummary problems={guide.summary} />
+        </SubmitOrCancel>
       </Stack>
     </form>
   );
@@ -155,7 +170,7 @@ export function NodeFormPage() {
   const id = params.id ? Number(params.id) : null;
   const node = useQuery({
     queryKey: ['sites', siteId, 'nodes', id],
-    queryFn: () => api.get<Node>(`/sites/${siteId}/nodes/${id}`),
+    queryFn: () => api.get('/sites/{siteId}/nodes/{id}', { path: { siteId, id: id! } }),
     enabled: id !== null,
   });
   return (

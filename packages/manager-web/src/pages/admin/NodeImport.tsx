@@ -25,9 +25,12 @@ export function NodeImportPage() {
   });
   const run = useMutation({
     mutationFn: ({ tlsFingerprint, ...values }: typeof form.values) =>
-      api.post<{ nodes: Node[]; importedContainerCount: number }>(`/sites/${siteId}/nodes/import`, {
-        ...values,
-        ...(tlsFingerprint.trim() ? { tlsFingerprint: tlsFingerprint.trim() } : {}),
+      api.post('/sites/{siteId}/nodes/import', {
+        path: { siteId },
+        body: {
+          ...values,
+          ...(tlsFingerprint.trim() ? { tlsFingerprint: tlsFingerprint.trim() } : {}),
+        },
       }),
     onSuccess: (data) => {
       setResult(data);

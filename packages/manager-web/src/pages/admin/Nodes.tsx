@@ -44,7 +44,8 @@ export function NodesPage() {
   const nodes = useNodes(siteId);
   const sites = useSites();
   const remove = useMutation({
-    mutationFn: (node: Node) => api.delete(`/sites/${siteId}/nodes/${node.id}`),
+    mutationFn: (node: Node) =>
+      api.delete('/sites/{siteId}/nodes/{id}', { path: { siteId: siteId!, id: node.id } }),
     onSuccess: () => {
       showSuccess('Node deleted');
       void client.invalidateQueries({ queryKey: ['sites'] });

@@ -32,9 +32,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const form = useForm<Settings>({ mode: 'controlled', initialValues: settings });
   const save = useMutation({
     mutationFn: (values: Settings) =>
-      api.put<Settings>('/settings', {
-        ...values,
-        defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
+      api.put('/settings', {
+        body: {
+          ...values,
+          defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
+        },
       }),
     onSuccess: (saved) => {
       showSuccess('Settings saved');
@@ -139,7 +141,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
 }
 
 export function SettingsPage() {
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.get<Settings>('/settings') });
+  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.get('/settings') });
   return (
     <>
       <PageHeader title="Settings" />

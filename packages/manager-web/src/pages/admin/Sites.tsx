@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useSites } from '../../api/fleet.ts';
 import type { Site } from '../../api/types.ts';
 import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
@@ -31,6 +32,7 @@ function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
       internalDomain: (v) => (v.trim() ? null : 'Required'),
     },
   });
+  const guide = useFormGuide(form);
   const save = useMutation({
     mutationFn: (values: SiteValues) => {
       const body = {
@@ -42,17 +44,17 @@ function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
         dnsForwarders: values.dnsForwarders,
         externalIp: values.externalIp.trim() || null,
       };
-      return site ? api.put<Site>(`/sites/${site.id}`, body) : api.post<Site>('/sites', body);
+      return site ? api.put('/sites/{id}', { path: { id: site.id }, body }) : api.post('/sites', { body });
     },
     onSuccess: () => {
       showSuccess('Site saved');
       void client.invalidateQueries({ queryKey: ['sites'] });
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
@@ -81,7 +83,8 @@ function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
             {...form.getInputProps('externalIp')}
           />
         </SimpleGrid>
-        <Group justify="flex-end">
+        <Group justify="flex-end" align="flex-start">
+          <FormErrorSummary problems={guide.summary} />
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
@@ -99,7 +102,7 @@ export function SitesPage() {
   const sites = useSites();
   const [editing, setEditing] = useState<Site | 'new' | null>(null);
   const remove = useMutation({
-    mutationFn: (site: Site) => api.delete(`/sites/${site.id}`),
+    mutationFn: (site: Site) => api.delete('/sites/{id}', { path: { id: site.id } }),
     onSuccess: () => {
       showSuccess('Site deleted');
       void client.invalidateQueries({ queryKey: ['sites'] });

@@ -20,6 +20,7 @@ import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group as UserGroup, User, UserStatus } from '../../api/types.ts';
 import { EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
+import { ConfirmAction, ConfirmDialog, lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
 import { DeleteUserButton } from './DeleteUser.tsx';
 
 interface UserValues {
@@ -32,8 +33,22 @@ interface UserValues {
   groupIds: string[];
 }
 
+/** What saving these values would take from the user, as a question naming them; null when nothing. */
+function lossOf(user: User | null, values: UserValues, groups: UserGroup[]): string | null {
+  if (!user) return null;
+  const adminGroups = groups.filter((g) => g.isAdmin).map((g) => String(g.gidNumber));
+  const demotes = user.isAdmin && !values.groupIds.some((id) => adminGroups.includes(id));
+  const suspends = user.status === 'active' && values.status === 'suspended';
+  if (demotes && suspends) return `Suspend ${user.uid} and remove their administrator rights?`;
+  if (demotes) return `Remove the administrator rights of ${user.uid}?`;
+  if (suspends) return `Suspend ${user.uid}? Their open sessions end at once.`;
+  return null;
+}
+
 function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGroup[]; onDone: () => void }) {
   const client = useQueryClient();
+  const [confirming, setConfirming] = useState<{ values: UserValues; question: string } | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<UserValues>({
     mode: 'controlled',
     initialValues: {
@@ -57,7 +72,9 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
   const save = useMutation({
     mutationFn: (values: UserValues) => {
       const body = { ...values, groupIds: values.groupIds.map(Number) };
-      return user ? api.put<User>(`/users/${user.uidNumber}`, body) : api.post<User>('/users', body);
+      return user
+        ? api.put('/users/{uidNumber}', { path: { uidNumber: user.uidNumber }, body })
+        : api.post('/users', { body });
     },
     onSuccess: () => {
       showSuccess(user ? 'User saved' : 'User created');
@@ -65,10 +82,20 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
       void client.invalidateQueries({ queryKey: ['groups'] });
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => {
+      setConfirming(null);
+      setRefusal(lastAdminRefusal(error));
+      if (!lastAdminRefusal(error)) showError(error, form);
+    },
   });
+  const submit = (values: UserValues) => {
+    setRefusal(null);
+    const question = lossOf(user, values, groups);
+    if (question) setConfirming({ values, question });
+    else save.mutate(values);
+  };
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form onSubmit={form.onSubmit(submit)} noValidate>
       <Stack>
         <TextInput label="Username" required data-autofocus {...form.getInputProps('uid')} />
         <Group grow align="flex-start">
@@ -98,7 +125,17 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
           }))}
           {...form.getInputProps('groupIds')}
         />
-        <Group justify="flex-end">
+        <Refusal reason={refusal} />
+        {confirming ? (
+          <ConfirmAction
+            question={confirming.question}
+            confirmLabel="Save"
+            onConfirm={() => save.mutate(confirming.values)}
+            onCancel={() => setConfirming(null)}
+            pending={save.isPending}
+          />
+        ) : null}
+        <Group justify="flex-end" display={confirming ? 'none' : undefined}>
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
@@ -118,8 +155,7 @@ function InviteForm({ onDone }: { onDone: () => void }) {
     validate: { email: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address') },
   });
   const invite = useMutation({
-    mutationFn: (values: { email: string }) =>
-      api.post<{ email: string; message: string }>('/users/invite', values),
+    mutationFn: (values: { email: string }) => api.post('/users/invite', { body: values }),
     onSuccess: (result) => {
       showSuccess(result.message);
       onDone();
@@ -152,7 +188,7 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
   });
   const send = useMutation({
     mutationFn: (values: { subject: string; message: string }) =>
-      api.post<{ sent: number; failed: number }>('/users/email-all', values),
+      api.post('/users/email-all', { body: values }),
     onSuccess: (result) => {
       showSuccess(`Sent to ${result.sent} users${result.failed ? `, ${result.failed} failed` : ''}`);
       onDone();
@@ -176,23 +212,33 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
 
 export function UsersPage() {
   const client = useQueryClient();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get<User[]>('/users') });
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get<UserGroup[]>('/groups') });
+  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users') });
+  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get('/groups') });
   const [filter, setFilter] = useState<'all' | UserStatus>('all');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [dialog, setDialog] = useState<'invite' | 'email' | null>(null);
+  const [suspending, setSuspending] = useState<User | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const pending = users.data?.filter((u) => u.status === 'pending').length ?? 0;
 
   const setStatus = useMutation({
     mutationFn: ({ user, status }: { user: User; status: UserStatus }) =>
-      api.put<User>(`/users/${user.uidNumber}`, { status }),
+      api.put('/users/{uidNumber}', { path: { uidNumber: user.uidNumber }, body: { status } }),
     onSuccess: (user) => {
       showSuccess(`${user.uid} is now ${user.status}`);
+      setSuspending(null);
       void client.invalidateQueries({ queryKey: ['users'] });
     },
-    onError: (error) => showError(error),
+    onError: (error) => {
+      setRefusal(lastAdminRefusal(error));
+      if (!lastAdminRefusal(error)) showError(error);
+    },
   });
+  const askSuspend = (user: User) => {
+    setRefusal(null);
+    setSuspending(user);
+  };
 
   const visible = useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -285,12 +331,7 @@ export function UsersPage() {
                             </Button>
                           ) : null}
                           {user.status === 'active' ? (
-                            <Button
-                              size="xs"
-                              variant="light"
-                              color="orange"
-                              onClick={() => setStatus.mutate({ user, status: 'suspended' })}
-                            >
+                            <Button size="xs" variant="light" color="orange" onClick={() => askSuspend(user)}>
                               Suspend
                             </Button>
                           ) : null}
@@ -331,6 +372,16 @@ export function UsersPage() {
           />
         ) : null}
       </Modal>
+      <ConfirmDialog
+        opened={suspending !== null}
+        title={`Suspend ${suspending?.uid ?? ''}`}
+        question={`Suspend ${suspending?.uid ?? ''} (${suspending?.cn ?? ''})? They cannot sign in until reactivated, and their open sessions end at once.`}
+        confirmLabel="Suspend"
+        onConfirm={() => suspending && setStatus.mutate({ user: suspending, status: 'suspended' })}
+        onCancel={() => setSuspending(null)}
+        pending={setStatus.isPending}
+        refusal={refusal}
+      />
       <Modal opened={dialog === 'invite'} onClose={() => setDialog(null)} title="Invite a user">
         <InviteForm onDone={() => setDialog(null)} />
       </Modal>

@@ -14,7 +14,7 @@ export function RegisterPage() {
   const invite = params.get('invite');
   const invitation = useQuery({
     queryKey: ['invite', invite],
-    queryFn: () => api.get<{ email: string }>(`/auth/register/invite/${encodeURIComponent(invite!)}`),
+    queryFn: () => api.get('/auth/register/invite/{token}', { path: { token: invite! } }),
     enabled: Boolean(invite),
     retry: false,
   });
@@ -65,9 +65,11 @@ export function RegisterPage() {
   const submit = form.onSubmit(async ({ confirm: _confirm, ...values }) => {
     setBusy(true);
     try {
-      const result = await api.post<{ uid: string; status: string; message: string }>('/auth/register', {
-        ...values,
-        ...(invite ? { inviteToken: invite } : {}),
+      const result = await api.post('/auth/register', {
+        body: {
+          ...values,
+          ...(invite ? { inviteToken: invite } : {}),
+        },
       });
       setDone(result);
     } catch (error) {

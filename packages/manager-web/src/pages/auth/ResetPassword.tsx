@@ -24,7 +24,7 @@ export function ResetRequestPage() {
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
     try {
-      const result = await api.post<{ message?: string } | undefined>('/auth/password-reset/request', values);
+      const result = await api.post('/auth/password-reset/request', { body: values });
       setSent(result?.message ?? 'If an active account matches, a reset link has been sent.');
     } catch (error) {
       showError(error, form);
@@ -61,7 +61,7 @@ export function ResetCompletePage() {
   const { token = '' } = useParams();
   const check = useQuery({
     queryKey: ['reset', token],
-    queryFn: () => api.get<{ username: string }>(`/auth/password-reset/${encodeURIComponent(token)}`),
+    queryFn: () => api.get('/auth/password-reset/{token}', { path: { token } }),
     retry: false,
   });
   const [done, setDone] = useState<string | null>(null);
@@ -77,10 +77,7 @@ export function ResetCompletePage() {
   const submit = form.onSubmit(async (values) => {
     setBusy(true);
     try {
-      const result = await api.post<{ message: string }>(
-        `/auth/password-reset/${encodeURIComponent(token)}`,
-        values,
-      );
+      const result = await api.post('/auth/password-reset/{token}', { path: { token }, body: values });
       setDone(result.message);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'mismatch')

@@ -14,6 +14,7 @@ import {
   Text,
   TextInput,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -33,6 +34,12 @@ import {
 } from '../../components/common.tsx';
 import { sshCommand } from './ContainerList.tsx';
 import { JobLog } from './JobLog.tsx';
+import {
+  ContainerJobHistory,
+  FailedCreate,
+  noInstanceReason,
+  type ContainerPanelProps,
+} from './ContainerJobs.tsx';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -74,21 +81,13 @@ function serviceType(service: ContainerService) {
   return 'DNS SRV';
 }
 
-function Sharing({
-  siteId,
-  container,
-  canManage,
-}: {
-  siteId: number;
-  container: Container;
-  canManage: boolean;
-}) {
+function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
   const client = useQueryClient();
   const key = ['sites', siteId, 'containers', container.id, 'collaborators'];
   const collaborators = useQuery({
     queryKey: key,
     queryFn: () =>
-      api.get<{ collaborators: string[] }>(`/sites/${siteId}/containers/${container.id}/collaborators`),
+      api.get('/sites/{siteId}/containers/{id}/collaborators', { path: { siteId, id: container.id } }),
     initialData: { collaborators: container.collaborators },
     staleTime: 0,
   });
@@ -100,8 +99,9 @@ function Sharing({
   };
   const add = useMutation({
     mutationFn: (name: string) =>
-      api.post<{ collaborators: string[] }>(`/sites/${siteId}/containers/${container.id}/collaborators`, {
-        username: name,
+      api.post('/sites/{siteId}/containers/{id}/collaborators', {
+        path: { siteId, id: container.id },
+        body: { username: name },
       }),
     onSuccess: (data) => {
       showSuccess(`Shared with ${username}`);
@@ -112,9 +112,9 @@ function Sharing({
   });
   const remove = useMutation({
     mutationFn: (name: string) =>
-      api.delete<{ collaborators: string[] }>(
-        `/sites/${siteId}/containers/${container.id}/collaborators/${encodeURIComponent(name)}`,
-      ),
+      api.delete('/sites/{siteId}/containers/{id}/collaborators/{username}', {
+        path: { siteId, id: container.id, username: name },
+      }),
     onSuccess: done,
     onError: (e) => showError(e),
   });
@@ -192,11 +192,13 @@ function Details({ siteId, container }: { siteId: number; container: Container }
   const applying = Boolean(jobParam) && finishedJob !== jobParam;
   const ssh = sshCommand(container, user);
   const refresh = () => void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
+  const noInstance = noInstanceReason(container);
 
   const restart = useMutation({
     mutationFn: () =>
-      api.put<{ jobId: number | null; message: string }>(`/sites/${siteId}/containers/${container.id}`, {
-        restart: true,
+      api.put('/sites/{siteId}/containers/{id}', {
+        path: { siteId, id: container.id },
+        body: { restart: true },
       }),
     onSuccess: (result) => {
       showSuccess(result.message || 'Restarting');
@@ -205,8 +207,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
     onError: (error) => showError(error),
   });
   const remove = useMutation({
-    mutationFn: () =>
-      api.delete<{ deleted: boolean; dnsWarnings: string[] }>(`/sites/${siteId}/containers/${container.id}`),
+    mutationFn: () => api.delete('/sites/{siteId}/containers/{id}', { path: { siteId, id: container.id } }),
     onSuccess: (result) => {
       showSuccess(`${container.hostname} deleted`);
       for (const warning of result?.dnsWarnings ?? []) showError(new Error(warning));
@@ -233,9 +234,17 @@ function Details({ siteId, container }: { siteId: number; container: Container }
       >
         {canManage ? (
           <>
-            <Button variant="default" loading={restart.isPending} onClick={() => restart.mutate()}>
-              Restart
-            </Button>
+            <Tooltip label={noInstance ?? ''} disabled={!noInstance}>
+              <Button
+                variant="default"
+                loading={restart.isPending}
+                disabled={Boolean(noInstance)}
+                onClick={() => restart.mutate()}
+                data-testid="restart"
+              >
+                Restart
+              </Button>
+            </Tooltip>
             <Button
               variant="default"
               component={Link}
@@ -258,6 +267,9 @@ function Details({ siteId, container }: { siteId: number; container: Container }
         <Alert color="blue" data-testid="read-only">
           Shared with you by {container.owner}: read-only.
         </Alert>
+      ) : null}
+      {container.status === 'failed' ? (
+        <FailedCreate siteId={siteId} container={container} canManage={canManage} />
       ) : null}
       {jobId ? (
         <JobLog
@@ -359,6 +371,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
         </Card>
         <Sharing siteId={siteId} container={container} canManage={canManage} />
       </SimpleGrid>
+      <ContainerJobHistory siteId={siteId} container={container} />
     </Stack>
   );
 }
@@ -369,7 +382,7 @@ export function ContainerDetailPage() {
   const id = Number(params.id);
   const container = useQuery({
     queryKey: ['sites', siteId, 'containers', id],
-    queryFn: () => api.get<Container>(`/sites/${siteId}/containers/${id}`),
+    queryFn: () => api.get('/sites/{siteId}/containers/{id}', { path: { siteId, id } }),
     refetchInterval: (q) => (q.state.data?.status === 'creating' ? 3000 : false),
   });
   return (

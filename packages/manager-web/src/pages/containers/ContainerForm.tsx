@@ -17,10 +17,11 @@ import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, ApiError, query as qs } from '../../api/client.ts';
+import { api, ApiError } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useSession } from '../../api/session.ts';
-import type { Container, EnvVar, ImageMetadata, NewContainerForm, Settings, User } from '../../api/types.ts';
+import type { Container, EnvVar, NewContainerForm } from '../../api/types.ts';
 import { KeyValueEditor } from '../../components/KeyValueEditor.tsx';
 import { ErrorState, PageHeader, QueryState } from '../../components/common.tsx';
 import {
@@ -31,6 +32,7 @@ import {
   validateRows,
   type ServiceRow,
 } from './ServicesEditor.tsx';
+import { noInstanceReason } from './ContainerJobs.tsx';
 
 /** Images offered without typing; anything else goes through "Custom image". */
 export const TEMPLATES = [
@@ -61,28 +63,18 @@ interface Values {
 function useNewForm(siteId: number) {
   return useQuery({
     queryKey: ['sites', siteId, 'containers', 'new'],
-    queryFn: () => api.get<NewContainerForm>(`/sites/${siteId}/containers/new`),
+    queryFn: () => api.get('/sites/{siteId}/containers/new', { path: { siteId } }),
   });
 }
 
-/** Site defaults: from the form bootstrap when it carries them, else from settings (administrators). */
-function useDefaultEnv(form: NewContainerForm | undefined, isAdmin: boolean) {
+/** The site's default variables: the settings hold them, which only administrators may read. */
+function useDefaultEnv(isAdmin: boolean) {
   const settings = useQuery({
     queryKey: ['settings'],
-    queryFn: () => api.get<Settings>('/settings'),
-    enabled: isAdmin && form !== undefined && !form.defaultContainerEnvVars,
+    queryFn: () => api.get('/settings'),
+    enabled: isAdmin,
   });
-  return form?.defaultContainerEnvVars ?? settings.data?.defaultContainerEnvVars ?? [];
-}
-
-function envRows(env: ImageMetadata['env']): EnvVar[] {
-  if (Array.isArray(env))
-    return env.map((item) => {
-      if (typeof item !== 'string') return item;
-      const at = item.indexOf('=');
-      return at < 0 ? { key: item, value: '' } : { key: item.slice(0, at), value: item.slice(at + 1) };
-    });
-  return Object.entries(env ?? {}).map(([key, value]) => ({ key, value }));
+  return settings.data?.defaultContainerEnvVars ?? [];
 }
 
 function DefaultEnv({ rows }: { rows: Array<{ key: string; value: string; description?: string }> }) {
@@ -112,8 +104,8 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
   const isAdmin = Boolean(session.data?.isAdmin);
   const navigate = useNavigate();
   const client = useQueryClient();
-  const defaults = useDefaultEnv(bootstrap, isAdmin);
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get<User[]>('/users'), enabled: isAdmin });
+  const defaults = useDefaultEnv(isAdmin);
+  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users'), enabled: isAdmin });
   const [lookup, setLookup] = useState<{ busy: boolean; message: string | null; ok: boolean }>({
     busy: false,
     message: null,
@@ -141,13 +133,17 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
       ...validateRows(values.services),
     }),
   });
+  const guide = useFormGuide(form);
   const image = form.values.source === 'custom' ? form.values.customTemplate.trim() : form.values.template;
 
   const runLookup = async () => {
     if (!image) return;
     setLookup({ busy: true, message: null, ok: true });
     try {
-      const meta = await api.get<ImageMetadata>(`/sites/${siteId}/containers/metadata${qs({ image })}`);
+      const meta = await api.get('/sites/{siteId}/containers/metadata', {
+        path: { siteId },
+        query: { image },
+      });
       const hostname = form.values.hostname;
       const httpPorts = new Set(meta.httpServices.map((s) => s.port));
       const domain = bootstrap.externalDomains[0] ? String(bootstrap.externalDomains[0].id) : null;
@@ -163,16 +159,15 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
           .filter((p) => !httpPorts.has(p.port))
           .map((p) => newRow(p.protocol.toLowerCase() === 'udp' ? 'udp' : 'tcp', p.port)),
       ];
-      const env = envRows(meta.env);
       form.setValues({
         services: rows,
-        environmentVars: env,
+        environmentVars: meta.env,
         entrypoint: meta.entrypoint ?? form.values.entrypoint,
       });
       setLookup({
         busy: false,
         ok: true,
-        message: `Pre-filled ${plural(rows.length, 'service')}, ${plural(env.length, 'variable')}${meta.entrypoint ? ' and the entrypoint' : ''} from ${image}.`,
+        message: `Pre-filled ${plural(rows.length, 'service')}, ${plural(meta.env.length, 'variable')}${meta.entrypoint ? ' and the entrypoint' : ''} from ${image}.`,
       });
     } catch (error) {
       setLookup({
@@ -190,9 +185,9 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
 
   const create = useMutation({
     mutationFn: (values: Values) =>
-      api.post<{ containerId: number; jobId: number; hostname: string; status: string }>(
-        `/sites/${siteId}/containers`,
-        {
+      api.post('/sites/{siteId}/containers', {
+        path: { siteId },
+        body: {
           hostname: values.hostname,
           template: values.source === 'custom' ? 'custom' : values.template,
           ...(values.source === 'custom' ? { customTemplate: values.customTemplate.trim() } : {}),
@@ -203,17 +198,21 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
           environmentVars: values.environmentVars.filter((row) => row.key.trim()),
           services: servicesBody(values.services, false),
         },
-      ),
+      }),
     onSuccess: (result) => {
       showSuccess(`Creating ${result.hostname}`);
       void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
       navigate(`/sites/${siteId}/containers/${result.containerId}?job=${result.jobId}`);
     },
-    onError: (error) => showError(error, form, { customTemplate: 'customTemplate' }),
+    onError: (error) => guide.showError(error, { customTemplate: 'customTemplate' }),
   });
 
   return (
-    <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
+    <form
+      ref={guide.ref}
+      onSubmit={form.onSubmit((values) => create.mutate(values), guide.failed)}
+      noValidate
+    >
       <Stack maw={920}>
         <Fieldset legend="Container">
           <Stack>
@@ -312,13 +311,14 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
             />
           </Stack>
         </Fieldset>
-        <Group>
+        <Group align="flex-start">
           <Button type="submit" loading={create.isPending}>
             Create container
           </Button>
           <Button variant="default" component={Link} to={`/sites/${siteId}/containers`}>
             Cancel
           </Button>
+          <FormErrorSummary problems={guide.summary} />
         </Group>
       </Stack>
     </form>
@@ -359,7 +359,7 @@ function EditForm({
   const isAdmin = Boolean(session.data?.isAdmin);
   const navigate = useNavigate();
   const client = useQueryClient();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get<User[]>('/users'), enabled: isAdmin });
+  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users'), enabled: isAdmin });
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: {
@@ -371,11 +371,12 @@ function EditForm({
     },
     validate: (values) => validateRows(values.services),
   });
+  const guide = useFormGuide(form);
   const save = useMutation({
     mutationFn: (values: EditValues) =>
-      api.put<{ containerId: number; jobId: number | null; dnsWarnings: string[]; message: string }>(
-        `/sites/${siteId}/containers/${container.id}`,
-        {
+      api.put('/sites/{siteId}/containers/{id}', {
+        path: { siteId, id: container.id },
+        body: {
           entrypoint: values.entrypoint.trim() || null,
           environmentVars: values.environmentVars.filter((row) => row.key.trim()),
           services: servicesBody(values.services, true),
@@ -384,17 +385,17 @@ function EditForm({
             : {}),
           ...(values.restart ? { restart: true } : {}),
         },
-      ),
+      }),
     onSuccess: (result) => {
       showSuccess(result.message || 'Saved');
       for (const warning of result.dnsWarnings ?? []) showError(new Error(warning));
       void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
       navigate(`/sites/${siteId}/containers/${container.id}${result.jobId ? `?job=${result.jobId}` : ''}`);
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
       <Stack maw={920}>
         <Fieldset legend="Container">
           <Stack>
@@ -430,15 +431,18 @@ function EditForm({
         </Fieldset>
         <Switch
           label="Restart the container after saving"
+          disabled={Boolean(noInstanceReason(container))}
+          description={noInstanceReason(container)}
           {...form.getInputProps('restart', { type: 'checkbox' })}
         />
-        <Group>
+        <Group align="flex-start">
           <Button type="submit" loading={save.isPending}>
             Save changes
           </Button>
           <Button variant="default" component={Link} to={`/sites/${siteId}/containers/${container.id}`}>
             Cancel
           </Button>
+          <FormErrorSummary problems={guide.summary} />
         </Group>
       </Stack>
     </form>
@@ -451,7 +455,7 @@ export function ContainerEditPage() {
   const id = Number(params.id);
   const container = useQuery({
     queryKey: ['sites', siteId, 'containers', id],
-    queryFn: () => api.get<Container>(`/sites/${siteId}/containers/${id}`),
+    queryFn: () => api.get('/sites/{siteId}/containers/{id}', { path: { siteId, id } }),
   });
   const bootstrap = useNewForm(siteId);
   const session = useSession();

@@ -16,10 +16,10 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api, query as qs } from '../../api/client.ts';
+import { api } from '../../api/client.ts';
 import { rememberedSite, rememberSite, useNodes, useSites } from '../../api/fleet.ts';
 import { useSession } from '../../api/session.ts';
-import type { Container, User } from '../../api/types.ts';
+import type { Container } from '../../api/types.ts';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import {
   EmptyState,
@@ -71,7 +71,7 @@ export function ContainersHome() {
 }
 
 function useUsernames(enabled: boolean) {
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get<User[]>('/users'), enabled });
+  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users'), enabled });
   return users.data?.map((u) => u.uid) ?? [];
 }
 
@@ -108,7 +108,10 @@ export function ContainersPage() {
   const containers = useQuery({
     queryKey: ['sites', siteId, 'containers', { hostname: debounced, nodeId, owners }],
     queryFn: () =>
-      api.get<Container[]>(`/sites/${siteId}/containers${qs({ hostname: debounced, nodeId, user: owners })}`),
+      api.get('/sites/{siteId}/containers', {
+        path: { siteId },
+        query: { hostname: debounced, nodeId: nodeId ? Number(nodeId) : undefined, user: owners },
+      }),
     refetchInterval: (q) =>
       q.state.status === 'error' ? false : q.state.data?.some((c) => c.status === 'creating') ? 3000 : 30_000,
   });

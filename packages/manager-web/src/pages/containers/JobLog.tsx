@@ -1,7 +1,7 @@
 import { Badge, Group, Paper, ScrollArea, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { api, API_BASE, ApiError } from '../../api/client.ts';
-import type { Job, JobStatus } from '../../api/types.ts';
+import type { JobStatus } from '../../api/types.ts';
 import { StatusBadge } from '../../components/common.tsx';
 
 interface Line {
@@ -75,7 +75,7 @@ export function JobLog({ jobId, onFinished }: { jobId: number; onFinished?: (sta
         }
         // The stream was refused: find out why before trying again.
         api
-          .get<Job>(`/jobs/${jobId}`)
+          .get('/jobs/{id}', { path: { id: jobId } })
           .then((job) => {
             if (stopped) return;
             if (FINISHED.includes(job.status) && lastId > 0) {

@@ -3,16 +3,15 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { showError } from '../../api/errors.ts';
-import type { Job } from '../../api/types.ts';
 import { formatDate, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
 import { JobLog } from './JobLog.tsx';
 
 export function JobPage() {
   const id = Number(useParams().id);
   const client = useQueryClient();
-  const job = useQuery({ queryKey: ['jobs', id], queryFn: () => api.get<Job>(`/jobs/${id}`) });
+  const job = useQuery({ queryKey: ['jobs', id], queryFn: () => api.get('/jobs/{id}', { path: { id } }) });
   const cancel = useMutation({
-    mutationFn: () => api.post<Job>(`/jobs/${id}/cancel`),
+    mutationFn: () => api.post('/jobs/{id}/cancel', { path: { id } }),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['jobs', id] }),
     onError: (error) => showError(error),
   });

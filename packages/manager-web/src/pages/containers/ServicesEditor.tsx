@@ -11,7 +11,9 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { useRef } from 'react';
 import type { ContainerService, NewContainerForm, ServiceType, ServiceUpdate } from '../../api/types.ts';
+import { AddDomainInline } from './AddDomainInline.tsx';
 
 export interface ServiceRow {
   key: string;
@@ -152,6 +154,17 @@ export function ServicesEditor({
   const domains = (form?.externalDomains ?? []).map((d) => ({ value: String(d.id), label: d.name }));
   const update = (index: number, patch: Partial<ServiceRow>) =>
     onChange(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  // A domain added in place arrives after a request: it goes to the rows as they are by then.
+  const latest = useRef(rows);
+  latest.current = rows;
+  const adoptDomain = (id: string) =>
+    onChange(
+      latest.current.map((row) =>
+        isHttp(row.type) && row.id === undefined && !row.externalDomainId
+          ? { ...row, externalDomainId: id }
+          : row,
+      ),
+    );
   const error = (index: number, field: string) => {
     const value =
       errors[`services.${index}.${field}`] ?? (field === 'type' ? errors[`services.${index}`] : undefined);
@@ -231,6 +244,9 @@ export function ServicesEditor({
                     onChange={(value) => update(index, { externalDomainId: value })}
                     style={{ flex: '1 1 160px' }}
                   />
+                  {form && !domains.length && row.id === undefined ? (
+                    <AddDomainInline siteId={form.siteId} onAdded={adoptDomain} />
+                  ) : null}
                   <Switch
                     label="Require sign-in"
                     checked={row.authRequired}

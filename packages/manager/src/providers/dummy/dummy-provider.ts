@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
 import { retryOnConflict, retryWhileUnavailable } from '@app/server-kit';
-import type { ManagerDB } from '../../db/schema.ts';
 import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
+import type { DummyInstancesRepository } from './dummy-instances-repository.ts';
 import { formatMountPoint } from '../proxmox/pve-format.ts';
 import { DEFAULT_PLATFORM, type Platform } from '../../images/platform.ts';
 import {
@@ -28,7 +27,7 @@ const GiB = 1024 ** 3;
  */
 export class DummyProvider implements Provider {
   constructor(
-    private readonly db: Kysely<ManagerDB>,
+    private readonly instancesRepo: DummyInstancesRepository,
     private readonly stepMs: number,
   ) {}
 
@@ -39,14 +38,7 @@ export class DummyProvider implements Provider {
 
   private async find(node: NodeConnection, containerId: string) {
     const vmid = Number(containerId);
-    const row = Number.isInteger(vmid)
-      ? await this.db
-          .selectFrom('dummy_instances')
-          .selectAll()
-          .where('node_id', '=', node.id)
-          .where('vmid', '=', vmid)
-          .executeTakeFirst()
-      : undefined;
+    const row = Number.isInteger(vmid) ? await this.instancesRepo.find(node.id, vmid) : undefined;
     if (!row)
       throw new ProviderError(
         `Configuration file 'nodes/${node.name}/lxc/${containerId}.conf' does not exist`,
@@ -55,41 +47,29 @@ export class DummyProvider implements Provider {
   }
 
   private async setState(node: NodeConnection, vmid: number, state: 'running' | 'stopped') {
-    await this.db
-      .updateTable('dummy_instances')
-      .set({ state })
-      .where('node_id', '=', node.id)
-      .where('vmid', '=', vmid)
-      .execute();
+    await this.instancesRepo.update(node.id, vmid, { state });
   }
 
   async create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext) {
     await ctx.log(`Allocating container on simulated node ${node.name}`);
     const vmid = await retryOnConflict(['node_id', 'vmid'], async () => {
-      const max = await this.db
-        .selectFrom('dummy_instances')
-        .select((eb) => eb.fn.max('vmid').as('max'))
-        .where('node_id', '=', node.id)
-        .executeTakeFirst();
-      const next = Math.max(Number(max?.max ?? 0) + 1, FIRST_VMID);
-      await this.db
-        .insertInto('dummy_instances')
-        .values({
-          node_id: node.id,
-          vmid: next,
-          hostname: spec.hostname,
-          state: 'stopped',
-          config: JSON.stringify({
-            image: spec.image,
-            macAddress: spec.macAddress,
-            entrypoint: spec.entrypoint,
-            environment: spec.environment,
-            resources: spec.resources,
-            mounts: spec.mounts ?? [],
-          }),
-          created_at: nowIso(),
-        })
-        .execute();
+      const next = Math.max((await this.instancesRepo.maxVmid(node.id)) + 1, FIRST_VMID);
+      await ctx.made?.(String(next));
+      await this.instancesRepo.insert({
+        node_id: node.id,
+        vmid: next,
+        hostname: spec.hostname,
+        state: 'stopped',
+        config: JSON.stringify({
+          image: spec.image,
+          macAddress: spec.macAddress,
+          entrypoint: spec.entrypoint,
+          environment: spec.environment,
+          resources: spec.resources,
+          mounts: spec.mounts ?? [],
+        }),
+        created_at: nowIso(),
+      });
       return next;
     });
     try {
@@ -117,13 +97,7 @@ export class DummyProvider implements Provider {
     } catch (error) {
       // A failed or cancelled create leaves nothing behind, as on a real node — whose state, unlike this
       // simulation's, does not live in our database, so a database outage waits here.
-      await retryWhileUnavailable(() =>
-        this.db
-          .deleteFrom('dummy_instances')
-          .where('node_id', '=', node.id)
-          .where('vmid', '=', vmid)
-          .execute(),
-      );
+      await retryWhileUnavailable(() => this.instancesRepo.delete(node.id, vmid));
       throw error;
     }
   }
@@ -157,12 +131,7 @@ export class DummyProvider implements Provider {
     const row = await this.find(node, containerId);
     const config = { ...(JSON.parse(row.config) as Record<string, unknown>), ...spec };
     await this.step(ctx, `Updating configuration of container ${row.vmid}`);
-    await this.db
-      .updateTable('dummy_instances')
-      .set({ config: JSON.stringify(config) })
-      .where('node_id', '=', node.id)
-      .where('vmid', '=', row.vmid)
-      .execute();
+    await this.instancesRepo.update(node.id, row.vmid, { config: JSON.stringify(config) });
     await ctx.log('TASK OK');
     return { containerId };
   }
@@ -171,21 +140,19 @@ export class DummyProvider implements Provider {
     const row = await this.find(node, containerId);
     if (row.state === 'running') await this.step(ctx, `Stopping container ${row.vmid}`);
     await this.step(ctx, `Destroying container ${row.vmid}`);
-    await this.db
-      .deleteFrom('dummy_instances')
-      .where('node_id', '=', node.id)
-      .where('vmid', '=', row.vmid)
-      .execute();
+    await this.instancesRepo.delete(node.id, row.vmid);
     await ctx.log('TASK OK');
   }
 
-  private async rows(node: NodeConnection) {
-    return this.db
-      .selectFrom('dummy_instances')
-      .selectAll()
-      .where('node_id', '=', node.id)
-      .orderBy('vmid')
-      .execute();
+  async discard(node: NodeConnection, made: string, hostname: string, ctx: OperationContext) {
+    const row = await this.find(node, made).catch(() => undefined);
+    if (row?.hostname !== hostname) return false;
+    await this.delete(node, made, ctx);
+    return true;
+  }
+
+  private rows(node: NodeConnection) {
+    return this.instancesRepo.ofNode(node.id);
   }
 
   async instances(node: NodeConnection): Promise<NodeInstances> {

@@ -9,9 +9,10 @@ import type {
   OperationContext,
   Provider,
   ReconfigureSpec,
+  Resources,
   StorageInfo,
 } from '../types.ts';
-import { cleanupSignal } from '../pause.ts';
+import { cleanupSignal, pause } from '../pause.ts';
 import { tlsPolicyOf } from '../http.ts';
 import { DEFAULT_PLATFORM, platformOfMachine, type Platform } from '../../images/platform.ts';
 import {
@@ -21,6 +22,7 @@ import {
   splitReference,
   type PullProgress,
 } from './engine-client.ts';
+import { ensureSiteNetwork, isSiteNetwork, MANAGED_LABEL } from './engine-network.ts';
 
 export interface EngineOptions {
   timeoutMs: number;
@@ -34,7 +36,7 @@ interface ListedContainer {
   NetworkSettings?: { Networks?: Record<string, { MacAddress?: string; IPAddress?: string }> };
 }
 
-interface InspectedContainer {
+export interface InspectedContainer {
   Id: string;
   Name: string;
   State: { Running: boolean; Status: string };
@@ -46,10 +48,21 @@ interface InspectedContainer {
     Labels?: Record<string, string>;
   };
   HostConfig: Record<string, unknown>;
+  NetworkSettings?: {
+    Networks?: Record<
+      string,
+      { IPAMConfig?: { IPv4Address?: string } | null; IPAddress?: string; MacAddress?: string }
+    >;
+  };
 }
 
 const MiB = 1024 * 1024;
-const LABEL = 'org.container-manager.managed';
+/** A recreate makes the replacement under the container's name with this suffix, then renames it. */
+const REPLACEMENT_SUFFIX = '.next';
+/** On a replacement: whether the container it replaces ran ("true"/"false"), so that it runs too. */
+export const RUN_AFTER_REPLACING = `${MANAGED_LABEL}.run-after-replacing`;
+/** How long a failed create keeps trying to remove the container it made. */
+const CLEANUP_MS = 30_000;
 
 /** Splits an entrypoint command line on whitespace, honouring single and double quotes. */
 export function splitCommand(line: string): string[] {
@@ -90,19 +103,27 @@ export class EngineProvider implements Provider {
     const client = this.client(node);
     await this.pull(client, spec.image, ctx);
     const { version, podman } = await client.negotiate(ctx.signal);
-    const network = podman ? 'podman' : 'bridge';
+    const network = spec.address
+      ? await ensureSiteNetwork(client, spec.address, ctx)
+      : podman
+        ? 'podman'
+        : 'bridge';
+    const endpoint = {
+      ...(spec.address ? { IPAMConfig: { IPv4Address: spec.address.ipv4Address } } : {}),
+      ...(spec.macAddress && (podman || apiAtLeast(version, '1.44')) ? { MacAddress: spec.macAddress } : {}),
+    };
     const body = {
       Image: spec.image,
       Hostname: spec.hostname,
       Env: Object.entries(spec.environment).map(([key, value]) => `${key}=${value}`),
       ...(spec.entrypoint ? { Entrypoint: splitCommand(spec.entrypoint) } : {}),
-      Labels: { [LABEL]: 'true' },
+      Labels: { [MANAGED_LABEL]: 'true' },
       // Below 1.44 only the container-wide MAC is honoured; from 1.52 only the endpoint's.
       ...(spec.macAddress && !apiAtLeast(version, '1.52') ? { MacAddress: spec.macAddress } : {}),
       HostConfig: {
         Memory: spec.resources.memoryMb * MiB,
         MemorySwap: (spec.resources.memoryMb + spec.resources.swapMb) * MiB,
-        NanoCpus: spec.resources.cores * 1e9,
+        NanoCpus: await this.nanoCpus(node, spec.resources.cores, ctx),
         RestartPolicy: { Name: 'unless-stopped' },
         NetworkMode: network,
         ...(spec.nvidia
@@ -122,10 +143,11 @@ export class EngineProvider implements Provider {
             }
           : {}),
       },
-      ...(spec.macAddress && (podman || apiAtLeast(version, '1.44'))
-        ? { NetworkingConfig: { EndpointsConfig: { [network]: { MacAddress: spec.macAddress } } } }
+      ...(Object.keys(endpoint).length
+        ? { NetworkingConfig: { EndpointsConfig: { [network]: endpoint } } }
         : {}),
     };
+    await ctx.made?.(spec.hostname);
     await ctx.log(`Creating container ${spec.hostname}`);
     const created = await client.json<{ Id: string; Warnings?: string[] | null }>({
       method: 'POST',
@@ -142,17 +164,60 @@ export class EngineProvider implements Provider {
       await ctx.log(`Container ${spec.hostname} is running`);
       return { containerId: id };
     } catch (error) {
-      await ctx.log(`Removing container ${id.slice(0, 12)} after the failed create`).catch(() => undefined);
-      await client
-        .json({
+      await this.removeAfterFailedCreate(client, node, id, ctx).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * Removes what a failed create made. The engine may be what failed (stopped, restarting): it is asked
+   * again every second for up to 30 s; after that the job output names what is left on the node.
+   */
+  private async removeAfterFailedCreate(
+    client: EngineClient,
+    node: NodeConnection,
+    id: string,
+    ctx: OperationContext,
+  ) {
+    await ctx.log(`Removing container ${id.slice(0, 12)} after the failed create`);
+    const signal = cleanupSignal(CLEANUP_MS);
+    for (;;) {
+      try {
+        await client.json({
           method: 'DELETE',
           path: `/containers/${id}`,
           query: { force: true, v: true },
-          signal: cleanupSignal(30_000),
-        })
-        .catch(() => undefined);
-      throw error;
+          signal,
+        });
+        return;
+      } catch (error) {
+        if (error instanceof EngineApiError && error.status === 404) return;
+        if (signal.aborted) {
+          await ctx.log(
+            `Warning: container ${id} could not be removed from node ${node.name} ` +
+              `(${error instanceof Error ? error.message : String(error)}); remove it there.`,
+          );
+          return;
+        }
+        await pause(1000, signal).catch(() => undefined);
+      }
     }
+  }
+
+  /**
+   * The CPU limit in the engine's unit. Docker refuses more CPUs than the host has ("Range of CPUs is
+   * from 0.01 to 2.00"); more than that cannot be used anyway, so the limit is the host's count, with
+   * a warning in the job output.
+   */
+  private async nanoCpus(node: NodeConnection, cores: number, ctx: OperationContext) {
+    const available = Number((await this.info(node, ctx.signal)).NCPU ?? 0);
+    if (available > 0 && cores > available) {
+      await ctx.log(
+        `Warning: ${cores} CPUs asked for, but node ${node.name} has ${available}; the container may use all ${available}.`,
+      );
+      return available * 1e9;
+    }
+    return cores * 1e9;
   }
 
   async start(node: NodeConnection, containerId: string, ctx: OperationContext) {
@@ -190,26 +255,24 @@ export class EngineProvider implements Provider {
   }
 
   /**
-   * Resources change in place. Environment and entrypoint are fixed at create on this API, so a
-   * change to them recreates the container with the same name, MAC and settings (its id changes).
+   * Resources change in place where the engine can (Docker; Podman from 5.1). Environment and
+   * entrypoint are fixed at create on this API, so a change to them, or to resources on an older
+   * Podman, recreates the container with the same name, MAC and settings (its id changes).
    */
-  async reconfigure(node: NodeConnection, containerId: string, spec: ReconfigureSpec, ctx: OperationContext) {
+  async reconfigure(node: NodeConnection, recordedId: string, spec: ReconfigureSpec, ctx: OperationContext) {
     const client = this.client(node);
-    const resources = spec.resources ?? {};
-    if (resources.memoryMb || resources.cores || resources.swapMb !== undefined) {
-      const memory = resources.memoryMb ? resources.memoryMb * MiB : undefined;
-      await ctx.log(`Updating resources of ${containerId.slice(0, 12)}`);
-      await client.json({
-        method: 'POST',
-        path: `/containers/${containerId}/update`,
-        body: {
-          ...(memory ? { Memory: memory, MemorySwap: memory + (resources.swapMb ?? 0) * MiB } : {}),
-          ...(resources.cores ? { NanoCpus: resources.cores * 1e9 } : {}),
-        },
-        signal: ctx.signal,
-      });
-    }
-    if (spec.environment === undefined && spec.entrypoint === undefined) return { containerId };
+    // After an interrupted recreate the change is applied again, to the replacement.
+    const containerId =
+      (spec.hostname && (await this.finishReplacement(client, recordedId, spec.hostname, ctx))) || recordedId;
+    const limits = await this.limits(node, spec.resources ?? {}, ctx);
+    const limitsSet = !limits || (await this.updateInPlace(client, node, containerId, limits, ctx));
+    const recreateFor = [
+      ...(spec.environment !== undefined || spec.entrypoint !== undefined
+        ? ['environment and entrypoint']
+        : []),
+      ...(limitsSet ? [] : ['resources']),
+    ];
+    if (!recreateFor.length) return { containerId };
     const inspected = (
       await client.json<InspectedContainer>({
         method: 'GET',
@@ -217,19 +280,19 @@ export class EngineProvider implements Provider {
         signal: ctx.signal,
       })
     ).body!;
-    await ctx.log(`Recreating ${inspected.Name.replace(/^\//, '')} with the new environment and entrypoint`);
-    await client.json({
-      method: 'DELETE',
-      path: `/containers/${containerId}`,
-      query: { force: true },
-      signal: ctx.signal,
-    });
+    const name = inspected.Name.replace(/^\//, '');
+    await ctx.log(`Recreating ${name} with the new ${recreateFor.join(' and ')}`);
+    // The replacement is made before the container goes, so that a worker dying half-way leaves
+    // one of the two on the node, never neither (see finishReplacement).
+    const replacement = `${name}${REPLACEMENT_SUFFIX}`;
+    await this.removeIfPresent(client, replacement, ctx);
     const created = await client.json<{ Id: string }>({
       method: 'POST',
       path: '/containers/create',
-      query: { name: inspected.Name.replace(/^\//, '') },
+      query: { name: replacement },
       body: {
         ...inspected.Config,
+        Labels: { ...inspected.Config.Labels, [RUN_AFTER_REPLACING]: String(inspected.State.Running) },
         ...(spec.environment
           ? { Env: Object.entries(spec.environment).map(([key, value]) => `${key}=${value}`) }
           : {}),
@@ -238,14 +301,130 @@ export class EngineProvider implements Provider {
         ...(spec.entrypoint !== undefined
           ? { Entrypoint: spec.entrypoint ? splitCommand(spec.entrypoint) : null, Cmd: null }
           : {}),
-        HostConfig: inspected.HostConfig,
+        HostConfig: recreatable({ ...inspected.HostConfig, ...limits }),
+        NetworkingConfig: { EndpointsConfig: sameEndpoints(inspected) },
       },
       signal: ctx.signal,
     });
-    const id = created.body!.Id;
-    if (inspected.State.Running)
-      await client.json({ method: 'POST', path: `/containers/${id}/start`, signal: ctx.signal });
+    await client.json({
+      method: 'DELETE',
+      path: `/containers/${containerId}`,
+      query: { force: true },
+      signal: ctx.signal,
+    });
+    return this.takeOver(client, created.body!.Id, name, inspected.State.Running, ctx);
+  }
+
+  /** The replacement takes the replaced container's name, and runs if that one ran. */
+  private async takeOver(
+    client: EngineClient,
+    id: string,
+    name: string,
+    run: boolean,
+    ctx: OperationContext,
+  ) {
+    await client.json({
+      method: 'POST',
+      path: `/containers/${id}/rename`,
+      query: { name },
+      signal: ctx.signal,
+    });
+    if (run) await client.json({ method: 'POST', path: `/containers/${id}/start`, signal: ctx.signal });
     return { containerId: id };
+  }
+
+  /**
+   * For a recreate whose worker died after the replaced container was removed: the replacement (still
+   * under its own name, or renamed but perhaps not started) takes over, and its id is returned.
+   * Undefined when the recorded container is still there.
+   */
+  private async finishReplacement(
+    client: EngineClient,
+    containerId: string,
+    hostname: string,
+    ctx: OperationContext,
+  ): Promise<string | undefined> {
+    if (await this.inspectIfPresent(client, containerId, ctx)) return undefined;
+    for (const name of [hostname, `${hostname}${REPLACEMENT_SUFFIX}`]) {
+      const found = await this.inspectIfPresent(client, name, ctx);
+      if (found?.Config.Labels?.[RUN_AFTER_REPLACING] === undefined) continue;
+      await ctx.log(`Finishing the interrupted recreate of ${hostname}: ${name} takes its place`);
+      const run = found.Config.Labels[RUN_AFTER_REPLACING] === 'true' && !found.State.Running;
+      if (name !== hostname) return (await this.takeOver(client, found.Id, hostname, run, ctx)).containerId;
+      if (run)
+        await client.json({ method: 'POST', path: `/containers/${found.Id}/start`, signal: ctx.signal });
+      return found.Id;
+    }
+    return undefined;
+  }
+
+  private async inspectIfPresent(client: EngineClient, ref: string, ctx: OperationContext) {
+    try {
+      return (
+        await client.json<InspectedContainer>({
+          method: 'GET',
+          path: `/containers/${encodeURIComponent(ref)}/json`,
+          signal: ctx.signal,
+        })
+      ).body!;
+    } catch (error) {
+      if (error instanceof EngineApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  }
+
+  private async removeIfPresent(client: EngineClient, name: string, ctx: OperationContext) {
+    const leftover = await this.inspectIfPresent(client, name, ctx);
+    if (!leftover) return;
+    await ctx.log(`Removing ${name}, left by an interrupted recreate`);
+    await client.json({
+      method: 'DELETE',
+      path: `/containers/${leftover.Id}`,
+      query: { force: true },
+      signal: ctx.signal,
+    });
+  }
+
+  /** The engine's limits for changed `resources`, or undefined when neither memory nor CPUs change. */
+  private async limits(node: NodeConnection, resources: Partial<Resources>, ctx: OperationContext) {
+    if (!resources.memoryMb && !resources.cores && resources.swapMb === undefined) return undefined;
+    const memory = resources.memoryMb ? resources.memoryMb * MiB : undefined;
+    return {
+      ...(memory ? { Memory: memory, MemorySwap: memory + (resources.swapMb ?? 0) * MiB } : {}),
+      ...(resources.cores ? { NanoCpus: await this.nanoCpus(node, resources.cores, ctx) } : {}),
+    };
+  }
+
+  /**
+   * Changes the limits of the container as it runs; false where the engine has no such call: Podman
+   * before 5.1 answers 404 (its own update changes the running cgroups only, which inspect does not
+   * show and a restart undoes).
+   */
+  private async updateInPlace(
+    client: EngineClient,
+    node: NodeConnection,
+    containerId: string,
+    limits: Record<string, number>,
+    ctx: OperationContext,
+  ) {
+    await ctx.log(`Updating resources of ${containerId.slice(0, 12)}`);
+    try {
+      await client.json({
+        method: 'POST',
+        path: `/containers/${containerId}/update`,
+        body: limits,
+        signal: ctx.signal,
+      });
+      return true;
+    } catch (error) {
+      const noSuchCall =
+        error instanceof EngineApiError &&
+        error.status === 404 &&
+        (await client.negotiate(ctx.signal)).podman;
+      if (!noSuchCall) throw error;
+      await ctx.log(`Node ${node.name} cannot change the limits of a container in place`);
+      return false;
+    }
   }
 
   async delete(node: NodeConnection, containerId: string, ctx: OperationContext) {
@@ -261,6 +440,16 @@ export class EngineProvider implements Provider {
       if (!(error instanceof EngineApiError && error.status === 404)) throw error;
       await ctx.log('The container was already gone');
     }
+  }
+
+  /** `made` is the container's name; only a container this manager labelled, with that hostname, goes. */
+  async discard(node: NodeConnection, made: string, hostname: string, ctx: OperationContext) {
+    const inspected = await this.inspectIfPresent(this.client(node), made, ctx);
+    if (!inspected) return false;
+    if (inspected.Config.Labels?.[MANAGED_LABEL] !== 'true' || inspected.Config.Hostname !== hostname)
+      return false;
+    await this.delete(node, inspected.Id, ctx);
+    return true;
   }
 
   private async list(node: NodeConnection, signal: AbortSignal): Promise<ListedContainer[]> {
@@ -333,6 +522,45 @@ interface EngineInfo {
   ContainersRunning?: number;
   Architecture?: string;
 }
+
+/**
+ * The inspected host config made fit to create with again. Podman reports a `NanoCpus` limit also as
+ * the `CpuPeriod` and `CpuQuota` it made of it, and ulimits by their kernel names (`RLIMIT_NOFILE`),
+ * and refuses both in a create ("NanoCpus conflicts with CpuPeriod and CpuQuota", "invalid ulimit type").
+ */
+export const recreatable = (hostConfig: Record<string, unknown>) => {
+  const { CpuPeriod, CpuQuota, Ulimits, ...rest } = hostConfig;
+  return {
+    ...rest,
+    ...(rest.NanoCpus ? {} : { CpuPeriod, CpuQuota }),
+    ...(Array.isArray(Ulimits)
+      ? {
+          Ulimits: (Ulimits as Array<{ Name: string }>).map((limit) => ({
+            ...limit,
+            Name: limit.Name.replace(/^RLIMIT_/, '').toLowerCase(),
+          })),
+        }
+      : { Ulimits }),
+  };
+};
+
+/**
+ * The recreated container keeps its MAC, and in a site network its address. Podman's inspect leaves
+ * `IPAMConfig` empty even for a requested address, so then it is the address the container has.
+ */
+export const sameEndpoints = (inspected: InspectedContainer) =>
+  Object.fromEntries(
+    Object.entries(inspected.NetworkSettings?.Networks ?? {}).map(([name, network]) => {
+      const address = network.IPAMConfig?.IPv4Address || network.IPAddress;
+      return [
+        name,
+        {
+          ...(address && isSiteNetwork(name) ? { IPAMConfig: { IPv4Address: address } } : {}),
+          ...(network.MacAddress ? { MacAddress: network.MacAddress } : {}),
+        },
+      ];
+    }),
+  );
 
 const toInfo = (entry: ListedContainer): InstanceInfo => ({
   containerId: entry.Id,

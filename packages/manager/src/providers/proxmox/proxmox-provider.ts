@@ -19,6 +19,7 @@ import { DEFAULT_PLATFORM, platformOfMachine, type Platform } from '../../images
 import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
 import { waitForTask } from './pve-tasks.ts';
 import {
+  checkOciOverrides,
   formatMountPoint,
   lxcListToInstances,
   mergeEnv,
@@ -101,6 +102,7 @@ export class ProxmoxProvider implements Provider {
     const client = this.client(node);
     if (spec.nvidia) checkMayPassDevices(node);
     const template = await this.template(client, node, spec.image, ctx);
+    if (template.oci) checkOciOverrides(spec);
     const params: PveParams = {
       ostemplate: template.volid,
       hostname: spec.hostname,
@@ -200,6 +202,7 @@ export class ProxmoxProvider implements Provider {
     for (let attempt = 1; ; attempt++) {
       const vmid = String(await client.get<string | number>('/cluster/nextid', {}, ctx.signal));
       try {
+        await ctx.made?.(vmid);
         await ctx.log(`Creating CT ${vmid} (${String(params.hostname)}) on ${node.name}`);
         const upid = await client.post<string>(this.lxc(node), { ...params, vmid }, ctx.signal);
         await this.waitTask(client, node, upid, ctx);
@@ -270,6 +273,7 @@ export class ProxmoxProvider implements Provider {
       if (spec.entrypoint) params.entrypoint = spec.entrypoint;
       else remove.push('entrypoint');
     }
+    if (!classic) checkOciOverrides(spec);
     if (remove.length) params.delete = remove.join(',');
     if (Object.values(params).every((value) => value === undefined)) return { containerId };
     await ctx.log(`Updating the configuration of CT ${containerId}`);
@@ -291,6 +295,20 @@ export class ProxmoxProvider implements Provider {
 
   async delete(node: NodeConnection, containerId: string, ctx: OperationContext) {
     await this.destroy(this.client(node), node, containerId, ctx);
+  }
+
+  async discard(node: NodeConnection, made: string, hostname: string, ctx: OperationContext) {
+    const client = this.client(node);
+    let config: { hostname?: string };
+    try {
+      config = await client.get<{ hostname?: string }>(`${this.lxc(node, made)}/config`, {}, ctx.signal);
+    } catch (error) {
+      if (error instanceof PveApiError && /does not exist/.test(error.message)) return false;
+      throw error;
+    }
+    if (config.hostname !== hostname) return false;
+    await this.destroy(client, node, made, ctx);
+    return true;
   }
 
   private async destroy(client: PveClient, node: NodeConnection, vmid: string, ctx: OperationContext) {

@@ -79,11 +79,12 @@ export class PveClient {
     return this.call<T>('DELETE', path, params, signal);
   }
 
-  async call<T>(
+  private async call<T>(
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     params: PveParams,
     signal?: AbortSignal,
+    loginAgainOn401 = true,
   ): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     const write = method === 'POST' || method === 'PUT';
@@ -105,9 +106,19 @@ export class PveClient {
       timeoutMs: this.timeoutMs,
       signal,
     });
+    if (response.status === 401 && this.auth.kind === 'ticket' && loginAgainOn401) {
+      // The cluster no longer takes the cached ticket (its auth key changed): one fresh login, once.
+      await response.body?.cancel();
+      tickets.delete(this.ticketKey());
+      return this.call<T>(method, path, params, signal, false);
+    }
     if (response.status === 595 || response.status === 596) {
       await response.body?.cancel();
-      throw new NodeUnreachableError(`${what}: ${response.statusText || 'cluster member unreachable'}`);
+      const member = /^\/nodes\/([^/]+)/.exec(path)?.[1];
+      const who = member ? `Proxmox VE node ${decodeURIComponent(member)}` : 'A Proxmox VE cluster member';
+      throw new NodeUnreachableError(
+        `${who} is unreachable from its cluster (${response.statusText || response.status}): is it offline? (${what})`,
+      );
     }
     if (response.status !== 200) {
       const text = await readText(response, what, signal);

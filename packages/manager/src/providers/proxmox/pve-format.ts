@@ -1,4 +1,4 @@
-import type { BindMount, InstanceInfo } from '../types.ts';
+import { ProviderError, type BindMount, type InstanceInfo } from '../types.ts';
 
 /** One entry of `GET /nodes/{node}/lxc` (vmid is a string before PVE 8.2). */
 export interface PveLxc {
@@ -63,3 +63,28 @@ export function mergeEnv(base: Record<string, string>, ours: Record<string, stri
 /** A bind mount point as `mpN` takes it: `/host/dir,mp=/data[,ro=1]`. */
 export const formatMountPoint = (mount: BindMount) =>
   `${mount.hostPath},mp=${mount.mountPath}${mount.readOnly ? ',ro=1' : ''}`;
+
+/** What Proxmox VE 9.1's schema refuses in `env` values and `entrypoint`: C0 controls but \t–\x0F, and DEL. */
+const refusedByPve = (code: number) => code <= 0x08 || (code >= 0x10 && code <= 0x1f) || code === 0x7f;
+
+/**
+ * Refuses, before the node is asked, an environment value or entrypoint PVE's schema would refuse
+ * (`env: value does not match the regex pattern`), naming the variable and the character.
+ */
+export function checkOciOverrides(spec: {
+  environment?: Record<string, string>;
+  entrypoint?: string | null;
+}) {
+  const texts = [
+    ...Object.entries(spec.environment ?? {}).map(([key, value]) => [`the value of ${key}`, value] as const),
+    ...(spec.entrypoint ? [['the entrypoint', spec.entrypoint] as const] : []),
+  ];
+  for (const [what, text] of texts) {
+    const refused = [...text].find((character) => refusedByPve(character.charCodeAt(0)));
+    if (refused === undefined) continue;
+    const code = `U+${refused.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new ProviderError(
+      `Proxmox VE does not accept the control character ${code} in ${what}; remove it and try again.`,
+    );
+  }
+}

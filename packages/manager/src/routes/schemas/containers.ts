@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { DateTime, Nullable } from '../../common/schemas.ts';
 import { ENV_LIMITS } from '../../containers/container-rules.ts';
+import { JobStatusSchema } from './fleet.ts';
 
 export const ContainerStatusSchema = Type.Union([
   Type.Literal('running'),
@@ -134,4 +135,19 @@ export const ImageMetadataSchema = Type.Object({
   ),
   entrypoint: Nullable(Type.String()),
   env: Type.Array(EnvVarSchema),
+});
+
+export const ContainerJobSchema = Type.Object({
+  id: Type.Integer(),
+  command: Type.String({ description: 'container.create or container.apply' }),
+  status: JobStatusSchema,
+  createdAt: DateTime,
+  updatedAt: DateTime,
+  finishedAt: Nullable(DateTime),
+  lastOutput: Nullable(
+    Type.Array(Type.String(), {
+      description:
+        'the last output lines of a failed job, for its creator and administrators; null otherwise',
+    }),
+  ),
 });

@@ -28,6 +28,10 @@ export const NodeTypeSchema = Type.Union([
   Type.Literal('engine'),
 ]);
 
+const VOLUME_ID_SHIFT =
+  "added to a container's uid/gid to get the host owner of its volume folders; null: the node type's default " +
+  '(hypervisor 100000, unprivileged containers; engine 0)';
+
 const OptionalText = Type.Optional(Nullable(Type.String()));
 
 export const NodeInputSchema = Type.Object({
@@ -54,6 +58,7 @@ export const NodeInputSchema = Type.Object({
   volumeStorage: OptionalText,
   networkBridge: OptionalText,
   nvidiaAvailable: Type.Optional(Nullable(Type.Boolean())),
+  volumeIdShift: Type.Optional(Nullable(Type.Integer({ description: VOLUME_ID_SHIFT }))),
 });
 
 export const NodeSchema = Type.Object({
@@ -70,6 +75,7 @@ export const NodeSchema = Type.Object({
   volumeStorage: Type.String(),
   networkBridge: Type.String(),
   nvidiaAvailable: Type.Boolean(),
+  volumeIdShift: Nullable(Type.Integer({ description: VOLUME_ID_SHIFT })),
   hasSecret: Type.Boolean(),
 });
 
@@ -118,16 +124,18 @@ export const ImportInputSchema = Type.Object({
   ),
 });
 
+export const JobStatusSchema = Type.Union([
+  Type.Literal('pending'),
+  Type.Literal('running'),
+  Type.Literal('success'),
+  Type.Literal('failure'),
+  Type.Literal('cancelled'),
+]);
+
 export const JobSchema = Type.Object({
   id: Type.Integer(),
   command: Type.String(),
-  status: Type.Union([
-    Type.Literal('pending'),
-    Type.Literal('running'),
-    Type.Literal('success'),
-    Type.Literal('failure'),
-    Type.Literal('cancelled'),
-  ]),
+  status: JobStatusSchema,
   createdBy: Type.String(),
   createdAt: DateTime,
   updatedAt: DateTime,

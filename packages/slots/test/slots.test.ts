@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOnlySlots, normaliseKey, slotSignature } from '../src/phrases/slots.ts';
+import { isOnlySlots, normaliseKey, slotSignature } from '../src/index.ts';
 
 describe('normaliseKey', () => {
   it.each([

@@ -1,0 +1,58 @@
+import type { Principal } from '../auth/principal.ts';
+import type { ContainerJob } from '../jobs/types.ts';
+import { fail } from '../errors/catalogue.ts';
+import { CONTAINER_COMMANDS, type ContainerCreatePayload } from './container-jobs.ts';
+import type { ContainerDeps, ContainersService } from './containers-service.ts';
+
+const LISTED_JOBS = 20;
+const FAILURE_LINES = 8;
+
+/**
+ * A container job with the end of its output when it failed, for those who may read its log (its
+ * creator and administrators: what a node said may name the node's address).
+ */
+export type ContainerJobEntry = ContainerJob & { lastOutput: string[] | null };
+
+/** The jobs of one container and a second try of its failed create. */
+export class ContainerHistory {
+  constructor(
+    private readonly deps: ContainerDeps,
+    private readonly containers: ContainersService,
+  ) {}
+
+  async jobsOf(principal: Principal, siteId: number, id: number): Promise<ContainerJobEntry[]> {
+    const record = await this.containers.record(principal, siteId, id, 'read');
+    const { jobs } = this.deps;
+    const listed = await jobs.forContainer(Object.values(CONTAINER_COMMANDS), record.id, LISTED_JOBS);
+    return Promise.all(
+      listed.map(async ({ createdByUid, ...job }) => ({
+        ...job,
+        lastOutput:
+          job.status === 'failure' && (principal.isAdmin || createdByUid === principal.uidNumber)
+            ? (await jobs.lastRows(job.id, FAILURE_LINES)).map((row) => row.output ?? '')
+            : null,
+      })),
+    );
+  }
+
+  /** Enqueues the create again for the same record (addresses and services stay as they were). */
+  async retryCreate(principal: Principal, siteId: number, id: number) {
+    const record = await this.containers.record(principal, siteId, id, 'manage');
+    const failed = record.creationJobStatus === 'failure' || record.creationJobStatus === 'cancelled';
+    if (record.containerId || !record.creationJobId || !failed) {
+      throw fail('create_not_failed', 'Only a container whose create failed can be created again.');
+    }
+    const { db, repo, jobs } = this.deps;
+    const previous = record.creationJobId;
+    const payload: ContainerCreatePayload = { containerId: record.id };
+    const jobId = await db.transaction().execute(async (trx) => {
+      const job = await jobs.insertIn(trx, CONTAINER_COMMANDS.create, principal.uidNumber, payload);
+      if (!(await repo.replaceCreationJob(trx, record.id, previous, job.id))) {
+        throw fail('create_not_failed', 'The container was changed meanwhile: reload it.');
+      }
+      return job.id;
+    });
+    await jobs.announceNew(jobId);
+    return { containerId: record.id, jobId, hostname: record.hostname, status: 'creating' as const };
+  }
+}

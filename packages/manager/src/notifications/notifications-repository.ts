@@ -1,0 +1,64 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { ManagerDB, NotificationsTable } from '../db/schema.ts';
+import { usernameOf } from '../users/users-repository.ts';
+
+/** A notification row with its owner and acknowledger as usernames. */
+export type NotificationRow = Selectable<NotificationsTable> & {
+  owner: string | null;
+  acknowledged_by: string | null;
+};
+
+/** `notifications`: one owner's events and their acknowledgement. */
+export class NotificationsRepository {
+  constructor(private readonly db: Kysely<ManagerDB>) {}
+
+  private select() {
+    return this.db
+      .selectFrom('notifications')
+      .selectAll()
+      .select([
+        usernameOf('notifications.owner_uid_number').as('owner'),
+        usernameOf('notifications.acknowledged_by_uid_number').as('acknowledged_by'),
+      ]);
+  }
+
+  async insert(values: Insertable<NotificationsTable>): Promise<number> {
+    const { id } = await this.db
+      .insertInto('notifications')
+      .values(values)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return id;
+  }
+
+  byId(id: number): Promise<NotificationRow> {
+    return this.select().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  ownedById(owner: number, id: number): Promise<NotificationRow | undefined> {
+    return this.select().where('id', '=', id).where('owner_uid_number', '=', owner).executeTakeFirst();
+  }
+
+  /** The owner's (uidNumber) notifications: unacknowledged first, then newest first. */
+  listOwned(owner: number, limit: number): Promise<NotificationRow[]> {
+    return this.select()
+      .where('owner_uid_number', '=', owner)
+      .orderBy((eb) => eb.case().when('acknowledged_at', 'is', null).then(0).else(1).end())
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Acknowledges the owner's unacknowledged notification `id`, or all of them; answers how many. */
+  async acknowledge(owner: number, at: string, id?: number): Promise<number> {
+    let update = this.db
+      .updateTable('notifications')
+      .set({ acknowledged_at: at, acknowledged_by_uid_number: owner, updated_at: at })
+      .where('owner_uid_number', '=', owner)
+      .where('acknowledged_at', 'is', null);
+    if (id !== undefined) update = update.where('id', '=', id);
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+}

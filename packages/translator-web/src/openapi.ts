@@ -1,0 +1,1197 @@
+// Generated from the translator's OpenAPI document by `npm run generate`: do not edit.
+
+export interface paths {
+  '/openapi.json': {
+    get: {
+      responses: {
+        200: unknown;
+      };
+      errorCode: 'invalid_request' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/openapi.yaml': {
+    get: {
+      responses: {
+        200: unknown;
+      };
+      errorCode: 'invalid_request' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/livez': {
+    get: {
+      responses: {
+        200: {
+          status: string;
+        };
+      };
+      errorCode: 'invalid_request' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/readyz': {
+    get: {
+      responses: {
+        200: {
+          status: string;
+        };
+      };
+      errorCode: 'invalid_request' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/metrics': {
+    get: {
+      responses: {
+        200: string;
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/': {
+    get: {
+      responses: {
+        200: {
+          name: string;
+          status: string;
+          version: string;
+        };
+      };
+      errorCode: 'invalid_request' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/project': {
+    get: {
+      responses: {
+        200: {
+          id: number;
+          name: string;
+          api_key?: string;
+          /** publishable page key (tpk_…) for the install snippet */
+          page_key?: string;
+          settings: {
+            languages: string[];
+            translationProviderApiKey: string;
+            translationProviderApiKeySet: boolean;
+            blockedTags: string[];
+            inlineTags: string[];
+            domContextSelectors: string[];
+            contextDepth: number;
+            domContextEnabled: boolean;
+            screenshotsEnabled: boolean;
+            allowedOrigins: string[];
+          };
+          /** the last page origin the full key was used from (the dashboard warns) */
+          full_key_used_from?: {
+            origin: string;
+            at: string;
+          } | null;
+          created_at: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    patch: {
+      body: {
+        name: string;
+      };
+      responses: {
+        200: {
+          id: number;
+          name: string;
+          api_key?: string;
+          /** publishable page key (tpk_…) for the install snippet */
+          page_key?: string;
+          settings: {
+            languages: string[];
+            translationProviderApiKey: string;
+            translationProviderApiKeySet: boolean;
+            blockedTags: string[];
+            inlineTags: string[];
+            domContextSelectors: string[];
+            contextDepth: number;
+            domContextEnabled: boolean;
+            screenshotsEnabled: boolean;
+            allowedOrigins: string[];
+          };
+          /** the last page origin the full key was used from (the dashboard warns) */
+          full_key_used_from?: {
+            origin: string;
+            at: string;
+          } | null;
+          created_at: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/project/regenerate-key': {
+    post: {
+      responses: {
+        200: {
+          id: number;
+          name: string;
+          api_key: string;
+          /** publishable page key (tpk_…) for the install snippet */
+          page_key: string;
+          settings: {
+            languages: string[];
+            translationProviderApiKey: string;
+            translationProviderApiKeySet: boolean;
+            blockedTags: string[];
+            inlineTags: string[];
+            domContextSelectors: string[];
+            contextDepth: number;
+            domContextEnabled: boolean;
+            screenshotsEnabled: boolean;
+            allowedOrigins: string[];
+          };
+          /** the last page origin the full key was used from (the dashboard warns) */
+          full_key_used_from?: {
+            origin: string;
+            at: string;
+          } | null;
+          created_at: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/project/regenerate-page-key': {
+    post: {
+      responses: {
+        200: {
+          id: number;
+          name: string;
+          api_key: string;
+          /** publishable page key (tpk_…) for the install snippet */
+          page_key: string;
+          settings: {
+            languages: string[];
+            translationProviderApiKey: string;
+            translationProviderApiKeySet: boolean;
+            blockedTags: string[];
+            inlineTags: string[];
+            domContextSelectors: string[];
+            contextDepth: number;
+            domContextEnabled: boolean;
+            screenshotsEnabled: boolean;
+            allowedOrigins: string[];
+          };
+          /** the last page origin the full key was used from (the dashboard warns) */
+          full_key_used_from?: {
+            origin: string;
+            at: string;
+          } | null;
+          created_at: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/project/full-key-warning': {
+    delete: {
+      responses: {
+        200: {
+          id: number;
+          name: string;
+          api_key?: string;
+          /** publishable page key (tpk_…) for the install snippet */
+          page_key?: string;
+          settings: {
+            languages: string[];
+            translationProviderApiKey: string;
+            translationProviderApiKeySet: boolean;
+            blockedTags: string[];
+            inlineTags: string[];
+            domContextSelectors: string[];
+            contextDepth: number;
+            domContextEnabled: boolean;
+            screenshotsEnabled: boolean;
+            allowedOrigins: string[];
+          };
+          /** the last page origin the full key was used from (the dashboard warns) */
+          full_key_used_from?: {
+            origin: string;
+            at: string;
+          } | null;
+          created_at: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/project/settings': {
+    patch: {
+      body: {
+        settings: {
+          languages?: string[];
+          translationProviderApiKey?: string | null;
+          blockedTags?: string[];
+          inlineTags?: string[];
+          domContextSelectors?: string[];
+          contextDepth?: number;
+          domContextEnabled?: boolean;
+          screenshotsEnabled?: boolean;
+          allowedOrigins?: string[];
+        };
+      };
+      responses: {
+        200: {
+          id: number;
+          name: string;
+          api_key?: string;
+          /** publishable page key (tpk_…) for the install snippet */
+          page_key?: string;
+          settings: {
+            languages: string[];
+            translationProviderApiKey: string;
+            translationProviderApiKeySet: boolean;
+            blockedTags: string[];
+            inlineTags: string[];
+            domContextSelectors: string[];
+            contextDepth: number;
+            domContextEnabled: boolean;
+            screenshotsEnabled: boolean;
+            allowedOrigins: string[];
+          };
+          /** the last page origin the full key was used from (the dashboard warns) */
+          full_key_used_from?: {
+            origin: string;
+            at: string;
+          } | null;
+          created_at: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/project/crawler-config': {
+    get: {
+      responses: {
+        200: {
+          blockedTags: string[];
+          inlineTags: string[];
+          domContextSelectors: string[];
+          contextDepth: number;
+          domContextEnabled: boolean;
+          screenshotsEnabled: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'origin_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/project/reset-database': {
+    post: {
+      responses: {
+        200: {
+          ok: boolean;
+          deletedPhrases: number;
+          deletedTranslations: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/textnodes': {
+    post: {
+      body: {
+        keys: {
+          key: string;
+          context?: string;
+        }[];
+        url?: string;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+          registered: number;
+          keyMap: {
+            [key: string]: string;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'origin_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/translations/counts': {
+    get: {
+      responses: {
+        200: {
+          pending: number;
+          approved: number;
+          trash: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/textnodes/status': {
+    patch: {
+      body: {
+        ids: number[];
+        status: 'pending' | 'approved' | 'trash';
+      };
+      responses: {
+        200: {
+          ok: boolean;
+          updated: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/textnodes/untranslated-ids': {
+    get: {
+      query: {
+        lang: string;
+      };
+      responses: {
+        200: {
+          ids: number[];
+          total: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/textnodes/bulk-delete': {
+    post: {
+      body: {
+        ids: number[];
+      };
+      responses: {
+        200: {
+          ok: boolean;
+          deleted: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/textnodes/clear-pending': {
+    post: {
+      responses: {
+        200: {
+          ok: boolean;
+          deleted: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/textnodes/{id}': {
+    delete: {
+      path: {
+        id: number;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+          deleted: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/phrases/{id}': {
+    patch: {
+      path: {
+        id: number;
+      };
+      body: {
+        key?: string;
+        varSlots?: {
+          type: string;
+          index: number;
+        }[];
+      };
+      responses: {
+        200: {
+          id: number;
+          key: string;
+          context: string;
+          status: 'pending' | 'approved' | 'trash';
+          varSlots: {
+            type: string;
+            index: number;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/translations': {
+    get: {
+      query: {
+        lang: string;
+      };
+      responses: {
+        200: {
+          key: string;
+          context: string;
+          value: string;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'origin_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    post: {
+      body: {
+        lang: string;
+        translations: {
+          id?: number;
+          key?: string;
+          context?: string;
+          value: string;
+        }[];
+      };
+      responses: {
+        200: {
+          ok: boolean;
+          saved: number;
+          created: number;
+          updated: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'unknown_language'
+        | 'unknown_phrase'
+        | 'slot_mismatch'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/translations/all': {
+    get: {
+      query?: {
+        lang?: string;
+        status?: 'pending' | 'approved' | 'trash';
+        search?: string;
+        search_field?: 'key' | 'value' | 'context' | 'url' | 'all';
+        translated?: 'yes' | 'no';
+        page?: number;
+        limit?: number;
+      };
+      responses: {
+        200: {
+          rows: {
+            id: number;
+            key: string;
+            context: string;
+            status: 'pending' | 'approved' | 'trash';
+            varSlots: {
+              type: string;
+              index: number;
+            }[];
+            value: string | null;
+            translated: boolean;
+            translationId: number | null;
+            urls: string[];
+          }[];
+          total: number;
+          page: number;
+          limit: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/translations/{id}': {
+    delete: {
+      path: {
+        id: number;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/languages': {
+    get: {
+      responses: {
+        200: {
+          code: string;
+          name: string;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'origin_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/export': {
+    get: {
+      responses: {
+        200: {
+          languages: string[];
+          languageNames: {
+            [key: string]: string;
+          };
+          translations: {
+            [key: string]: {
+              key: string;
+              context: string;
+              value: string;
+            }[];
+          };
+          timestamp: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/export/{lang}': {
+    get: {
+      path: {
+        lang: string;
+      };
+      responses: {
+        200: {
+          languages: string[];
+          languageNames: {
+            [key: string]: string;
+          };
+          translations: {
+            [key: string]: {
+              key: string;
+              context: string;
+              value: string;
+            }[];
+          };
+          timestamp: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'unknown_language'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/ai-jobs': {
+    get: {
+      responses: {
+        200: {
+          jobs: {
+            id: string;
+            status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+            lang: string;
+            promptId: string | null;
+            total: number;
+            completed: number;
+            failed: number;
+            /** seconds */
+            estimatedTimeRemaining: number;
+            includeScreenshots: boolean;
+            error: string | null;
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+          }[];
+          stats: {
+            running: number;
+            pending: number;
+            total: number;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    post: {
+      body: {
+        key_ids: number[];
+        lang: string;
+        prompt_id?: string;
+        include_screenshots?: boolean;
+      };
+      responses: {
+        202: {
+          jobId: string;
+          total: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'unknown_language'
+        | 'provider_not_configured'
+        | 'unknown_prompt'
+        | 'unknown_phrase'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/ai-jobs/log': {
+    get: {
+      responses: {
+        200: {
+          id: string;
+          status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+          lang: string;
+          promptId: string | null;
+          total: number;
+          completed: number;
+          failed: number;
+          /** seconds */
+          estimatedTimeRemaining: number;
+          includeScreenshots: boolean;
+          error: string | null;
+          createdAt: string;
+          startedAt: string | null;
+          finishedAt: string | null;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/ai-jobs/{jobId}': {
+    get: {
+      path: {
+        jobId: string;
+      };
+      responses: {
+        200: {
+          id: string;
+          status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+          lang: string;
+          promptId: string | null;
+          total: number;
+          completed: number;
+          failed: number;
+          /** seconds */
+          estimatedTimeRemaining: number;
+          includeScreenshots: boolean;
+          error: string | null;
+          createdAt: string;
+          startedAt: string | null;
+          finishedAt: string | null;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    delete: {
+      path: {
+        jobId: string;
+      };
+      responses: {
+        200: {
+          id: string;
+          status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+          lang: string;
+          promptId: string | null;
+          total: number;
+          completed: number;
+          failed: number;
+          /** seconds */
+          estimatedTimeRemaining: number;
+          includeScreenshots: boolean;
+          error: string | null;
+          createdAt: string;
+          startedAt: string | null;
+          finishedAt: string | null;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'job_finished'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/prompts': {
+    get: {
+      responses: {
+        200: {
+          id: string;
+          name: string;
+          text: string;
+          isDefault: boolean;
+          createdAt: string;
+          updatedAt: string;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    post: {
+      body: {
+        name: string;
+        text: string;
+        isDefault?: boolean;
+      };
+      responses: {
+        201: {
+          id: string;
+          name: string;
+          text: string;
+          isDefault: boolean;
+          createdAt: string;
+          updatedAt: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/prompts/{id}': {
+    put: {
+      path: {
+        id: string;
+      };
+      body: {
+        name?: string;
+        text?: string;
+        isDefault?: boolean;
+      };
+      responses: {
+        200: {
+          id: string;
+          name: string;
+          text: string;
+          isDefault: boolean;
+          createdAt: string;
+          updatedAt: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'default_prompt'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    delete: {
+      path: {
+        id: string;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'default_prompt'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/analytics': {
+    get: {
+      responses: {
+        200: {
+          totalPhrases: number;
+          approvedPhrases: number;
+          pendingPhrases: number;
+          trashPhrases: number;
+          uniqueUrls: number;
+          totalTranslations: number;
+          languageCount: number;
+          phrasesWithSlots: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/analytics/languages': {
+    get: {
+      responses: {
+        200: {
+          lang: string;
+          translated: number;
+          coverage: number;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/analytics/urls': {
+    get: {
+      query?: {
+        search?: string;
+        limit?: number;
+        offset?: number;
+      };
+      responses: {
+        200: {
+          total: number;
+          rows: {
+            url: string;
+            phraseCount: number;
+            approved: number;
+            pending: number;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/analytics/url-detail': {
+    get: {
+      query: {
+        url: string;
+      };
+      responses: {
+        200: {
+          url: string;
+          totalPhrases: number;
+          approved: number;
+          pending: number;
+          pendingKeyIds: number[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/analytics/activity': {
+    get: {
+      responses: {
+        200: {
+          day: string;
+          count: number;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/analytics/phrase-detail': {
+    get: {
+      query: {
+        id: number;
+      };
+      responses: {
+        200: {
+          id: number;
+          key: string;
+          context: string;
+          status: string;
+          translations: {
+            lang: string;
+            value: string;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/backups': {
+    get: {
+      responses: {
+        200: {
+          filename: string;
+          size: number;
+          created: string;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    post: {
+      responses: {
+        201: {
+          filename: string;
+          size: number;
+          created: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/backups/{filename}': {
+    get: {
+      path: {
+        filename: string;
+      };
+      responses: {
+        200: string;
+      };
+      errorCode: never;
+    };
+    delete: {
+      path: {
+        filename: string;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'invalid_filename'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/backup': {
+    get: {
+      responses: {
+        200: string;
+      };
+      errorCode: never;
+    };
+  };
+}

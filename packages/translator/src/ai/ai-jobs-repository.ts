@@ -1,0 +1,332 @@
+import { sql, type Kysely, type Selectable, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import type { AiJobStatus, AiJobsTable, TranslatorDB } from '../db/schema.ts';
+import { chunks } from '../common/chunks.ts';
+import { nowIso } from '../common/time.ts';
+import { saveTranslations } from '../translations/translations-repository.ts';
+
+export type AiJobRow = Selectable<AiJobsTable>;
+type JobUpdate = UpdateQueryBuilder<TranslatorDB, 'ai_jobs', 'ai_jobs', UpdateResult>;
+
+export const ACTIVE: AiJobStatus[] = ['pending', 'running'];
+
+/** A run's hold on a job: writes made under it land only while the job is running under this token. */
+export interface JobHold {
+  jobId: string;
+  token: string;
+}
+
+export interface NewJob {
+  id: string;
+  projectId: number;
+  lang: string;
+  promptId: string | null;
+  includeScreenshots: boolean;
+  phraseIds: number[];
+}
+
+/** The outcome of one batch: translations to save, and the phrases that failed. */
+export interface BatchOutcome {
+  projectId: number;
+  lang: string;
+  values: Map<number, string>;
+  failed: number[];
+  runMs: number;
+}
+
+/** The record of a job just created: pending, nothing done yet. */
+export function newJobRow(job: NewJob, now: string): AiJobRow {
+  return {
+    id: job.id,
+    project_id: job.projectId,
+    lang: job.lang,
+    prompt_id: job.promptId,
+    status: 'pending',
+    total: job.phraseIds.length,
+    completed: 0,
+    failed: 0,
+    include_screenshots: job.includeScreenshots ? 1 : 0,
+    error: null,
+    lease_owner: null,
+    lease_until: null,
+    run_ms: 0,
+    created_at: now,
+    started_at: null,
+    finished_at: null,
+    updated_at: now,
+  };
+}
+
+/** Thrown inside a transaction to roll it back when the job's hold is gone. */
+class HoldLost extends Error {}
+
+/** `ai_jobs` and their `ai_job_items`: the job records and the leases the runner holds them under. */
+export class AiJobsRepository {
+  constructor(private readonly db: Kysely<TranslatorDB>) {}
+
+  /** The job and its pending items, in one transaction. */
+  async create(job: NewJob): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('ai_jobs').values(newJobRow(job, nowIso())).execute();
+      for (const part of chunks(job.phraseIds, 1000)) {
+        await trx
+          .insertInto('ai_job_items')
+          .values(
+            part.map((phraseId) => ({ job_id: job.id, phrase_id: phraseId, state: 'pending' as const })),
+          )
+          .execute();
+      }
+    });
+  }
+
+  async countActive(): Promise<{ status: AiJobStatus; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('ai_jobs')
+      .select(['status', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('status', 'in', ACTIVE)
+      .groupBy('status')
+      .execute();
+    return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
+  }
+
+  active(projectId: number): Promise<AiJobRow[]> {
+    return this.db
+      .selectFrom('ai_jobs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('status', 'in', ACTIVE)
+      .orderBy('created_at')
+      .execute();
+  }
+
+  inProject(projectId: number, id: string): Promise<AiJobRow | undefined> {
+    return this.db
+      .selectFrom('ai_jobs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  byId(id: string): Promise<AiJobRow> {
+    return this.db.selectFrom('ai_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  }
+
+  /** Finished jobs, newest first. */
+  finished(projectId: number, limit: number): Promise<AiJobRow[]> {
+    return this.db
+      .selectFrom('ai_jobs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('status', 'not in', ACTIVE)
+      .orderBy('finished_at', 'desc')
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Cancels the job if it is pending or running; false when it had already ended. */
+  async cancel(projectId: number, id: string): Promise<boolean> {
+    const now = nowIso();
+    const result = await this.db
+      .updateTable('ai_jobs')
+      .set({ status: 'cancelled', finished_at: now, updated_at: now, lease_owner: null, lease_until: null })
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .where('status', 'in', ACTIVE)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async dropItems(jobId: string): Promise<void> {
+    await this.db.deleteFrom('ai_job_items').where('job_id', '=', jobId).execute();
+  }
+
+  /** Running jobs whose lease ran out go back to pending, except those held by the given tokens. */
+  async releaseExpired(now: number, keep: string[]): Promise<void> {
+    let expired = this.db
+      .updateTable('ai_jobs')
+      .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() })
+      .where('status', '=', 'running')
+      .where('lease_until', '<', now);
+    if (keep.length) expired = expired.where('lease_owner', 'not in', keep);
+    await expired.execute();
+  }
+
+  /** The oldest pending jobs. */
+  pending(limit: number): Promise<{ id: string; project_id: number }[]> {
+    return this.db
+      .selectFrom('ai_jobs')
+      .select(['id', 'project_id'])
+      .where('status', '=', 'pending')
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** pending → running under the hold, unless the project already runs `cap` jobs. */
+  async claim(hold: JobHold, projectId: number, leaseUntil: number, cap: number): Promise<boolean> {
+    const claimed = await this.db
+      .updateTable('ai_jobs')
+      .set({
+        status: 'running',
+        lease_owner: hold.token,
+        lease_until: leaseUntil,
+        started_at: sql`coalesce(started_at, ${nowIso()})`,
+        updated_at: nowIso(),
+      })
+      .where('id', '=', hold.jobId)
+      .where('status', '=', 'pending')
+      .where(
+        (eb) =>
+          eb
+            .selectFrom('ai_jobs as other')
+            .select((inner) => inner.fn.countAll<number>().as('n'))
+            .where('other.project_id', '=', projectId)
+            .where('other.status', '=', 'running'),
+        '<',
+        cap,
+      )
+      .executeTakeFirst();
+    return Number(claimed.numUpdatedRows) === 1;
+  }
+
+  /** Extends the lease; false when the hold is gone. */
+  async renew(hold: JobHold, leaseUntil: number): Promise<boolean> {
+    const result = await owned(
+      this.db.updateTable('ai_jobs').set({ lease_until: leaseUntil }),
+      hold,
+    ).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Hands the job back as pending (this process stops), keeping the run time so far. */
+  async handBack(hold: JobHold, runMs: number): Promise<void> {
+    await owned(
+      this.db.updateTable('ai_jobs').set({
+        status: 'pending',
+        lease_owner: null,
+        lease_until: null,
+        run_ms: runMs,
+        updated_at: nowIso(),
+      }),
+      hold,
+    ).execute();
+  }
+
+  /** The job's pending items, with the phrase key, or none when the phrase is gone from the project. */
+  pendingItems(jobId: string, projectId: number): Promise<{ phrase_id: number; key: string | null }[]> {
+    return this.db
+      .selectFrom('ai_job_items as i')
+      .leftJoin('phrases as p', (join) =>
+        join.onRef('p.id', '=', 'i.phrase_id').on('p.project_id', '=', projectId),
+      )
+      .select(['i.phrase_id', 'p.key'])
+      .where('i.job_id', '=', jobId)
+      .where('i.state', '=', 'pending')
+      .orderBy('i.phrase_id')
+      .execute();
+  }
+
+  counters(jobId: string): Promise<{ completed: number; failed: number } | undefined> {
+    return this.db
+      .selectFrom('ai_jobs')
+      .select(['completed', 'failed'])
+      .where('id', '=', jobId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Saves a batch's translations (of phrases still in the project; the others count as failed), sets
+   * the item states and moves the counters, in one transaction, which rolls back when the hold is gone.
+   * Returns whether it was written.
+   */
+  async recordBatch(hold: JobHold, batch: BatchOutcome): Promise<boolean> {
+    const now = nowIso();
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        const still = batch.values.size
+          ? await trx
+              .selectFrom('phrases')
+              .select('id')
+              .where('project_id', '=', batch.projectId)
+              .where('id', 'in', [...batch.values.keys()])
+              .execute()
+          : [];
+        const saved = still.map((row) => row.id);
+        const lostIds = [...batch.values.keys()].filter((id) => !saved.includes(id));
+        const failedIds = [...batch.failed, ...lostIds];
+        if (saved.length) {
+          await saveTranslations(
+            trx,
+            batch.projectId,
+            batch.lang,
+            new Map(saved.map((id) => [id, batch.values.get(id)!])),
+          );
+          await trx
+            .updateTable('ai_job_items')
+            .set({ state: 'done' })
+            .where('job_id', '=', hold.jobId)
+            .where('phrase_id', 'in', saved)
+            .execute();
+        }
+        if (failedIds.length) {
+          await trx
+            .updateTable('ai_job_items')
+            .set({ state: 'failed' })
+            .where('job_id', '=', hold.jobId)
+            .where('phrase_id', 'in', failedIds)
+            .execute();
+        }
+        const moved = await owned(
+          trx.updateTable('ai_jobs').set((eb) => ({
+            completed: eb('completed', '+', saved.length),
+            failed: eb('failed', '+', failedIds.length),
+            run_ms: batch.runMs,
+            updated_at: now,
+          })),
+          hold,
+        ).executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw new HoldLost();
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof HoldLost) return false;
+      throw error;
+    }
+  }
+
+  /** Ends the job if the hold still holds it, and drops its items (finished jobs keep none). */
+  async finish(
+    hold: JobHold,
+    status: 'completed' | 'failed',
+    error: string | null,
+    runMs: number | undefined,
+  ): Promise<boolean> {
+    const now = nowIso();
+    return this.db.transaction().execute(async (trx) => {
+      const update = await owned(
+        trx.updateTable('ai_jobs').set({
+          status,
+          error,
+          finished_at: now,
+          updated_at: now,
+          lease_owner: null,
+          lease_until: null,
+          ...(runMs === undefined ? {} : { run_ms: runMs }),
+        }),
+        hold,
+      ).executeTakeFirst();
+      if (Number(update.numUpdatedRows) !== 1) return false;
+      await trx.deleteFrom('ai_job_items').where('job_id', '=', hold.jobId).execute();
+      return true;
+    });
+  }
+}
+
+/** Restricts an update of `ai_jobs` to the hold's job while the hold still holds it. */
+function owned(query: JobUpdate, hold: JobHold): JobUpdate {
+  return query
+    .where('id', '=', hold.jobId)
+    .where('status', '=', 'running')
+    .where('lease_owner', '=', hold.token);
+}

@@ -1,0 +1,36 @@
+import { BASE_ERRORS, useCatalogue, type ErrorCatalogue } from '@app/server-kit';
+
+/**
+ * Every error code the translator answers with, its status and its default message. A new code goes
+ * here first; `fail` and `errorsOf` accept no other, and the web client's union is generated from it.
+ */
+export const TRANSLATOR_ERRORS = {
+  ...BASE_ERRORS,
+  page_key_not_allowed: {
+    status: 403,
+    message: 'A page key (tpk_…) can only register phrases and read translations: use a project API key.',
+  },
+  origin_not_allowed: {
+    status: 403,
+    message: 'This page key only works from the project’s allowed origins: add the page’s origin.',
+  },
+  unknown_language: {
+    status: 422,
+    alsoStatus: 404,
+    message: 'This language is not configured for the project: add it to settings.languages first.',
+  },
+  unknown_phrase: { status: 422, message: 'A phrase does not exist in this project: register it first.' },
+  unknown_prompt: { status: 422, message: 'No prompt with this id: pick an existing prompt.' },
+  slot_mismatch: { status: 422, message: 'Some translations lose or add slot tokens; nothing was saved.' },
+  provider_not_configured: {
+    status: 422,
+    message: 'Set settings.translationProviderApiKey before starting an AI job.',
+  },
+  default_prompt: { status: 409, message: 'Make another prompt the default first.' },
+  job_finished: { status: 409, message: 'The job has already finished.' },
+  invalid_filename: { status: 400, message: 'Not a backup file name: pick one from the list of backups.' },
+} as const satisfies ErrorCatalogue;
+
+export type TranslatorErrorCode = keyof typeof TRANSLATOR_ERRORS;
+
+export const { fail, failAs, errorsOf } = useCatalogue(TRANSLATOR_ERRORS);

@@ -1,0 +1,171 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { PhraseStatus, TranslatorDB } from '../db/schema.ts';
+import { chunks, likeEscape } from '../common/chunks.ts';
+import { nowIso } from '../common/time.ts';
+
+type Db = Kysely<TranslatorDB> | Transaction<TranslatorDB>;
+
+export interface PageFilter {
+  lang: string;
+  status?: PhraseStatus | undefined;
+  translated?: 'yes' | 'no' | undefined;
+  search?: string | undefined;
+  searchField: 'key' | 'value' | 'context' | 'url' | 'all';
+  limit: number;
+  offset: number;
+}
+
+/** Creates or replaces the translations of one language (phrase id → value). */
+export async function saveTranslations(db: Db, projectId: number, lang: string, values: Map<number, string>) {
+  const now = nowIso();
+  for (const part of chunks([...values.keys()], 500)) {
+    await db
+      .insertInto('translations')
+      .values(
+        part.map((phraseId) => ({
+          project_id: projectId,
+          phrase_id: phraseId,
+          lang,
+          value: values.get(phraseId)!,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['phrase_id', 'lang']).doUpdateSet((eb) => ({
+          value: eb.ref('excluded.value'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** `translations`, and the phrases they are looked up and listed with. */
+export class TranslationsRepository {
+  constructor(private readonly db: Kysely<TranslatorDB>) {}
+
+  transaction<T>(work: (trx: Transaction<TranslatorDB>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  /** The approved phrases' translations into `lang`, by phrase. */
+  approved(projectId: number, lang: string) {
+    return this.db
+      .selectFrom('translations as t')
+      .innerJoin('phrases as p', 'p.id', 't.phrase_id')
+      .select(['p.key', 'p.context', 't.value'])
+      .where('t.project_id', '=', projectId)
+      .where('t.lang', '=', lang)
+      .where('p.status', '=', 'approved')
+      .orderBy('p.id')
+      .execute();
+  }
+
+  /** One page of phrases with their translation into `filter.lang` (if any), newest first, and the total. */
+  async page(projectId: number, filter: PageFilter) {
+    let base = this.db
+      .selectFrom('phrases as p')
+      .leftJoin('translations as t', (join) =>
+        join.onRef('t.phrase_id', '=', 'p.id').on('t.lang', '=', filter.lang),
+      )
+      .where('p.project_id', '=', projectId);
+    if (filter.status) base = base.where('p.status', '=', filter.status);
+    if (filter.translated === 'yes') base = base.where('t.id', 'is not', null);
+    if (filter.translated === 'no') base = base.where('t.id', 'is', null);
+    const search = filter.search?.trim();
+    if (search) {
+      const pattern = `%${likeEscape(search.toLowerCase())}%`;
+      const like = (column: 'p.key' | 'p.context' | 't.value') =>
+        sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+      const inUrl = sql<boolean>`exists (select 1 from phrase_urls u where u.phrase_id = p.id and lower(u.url) like ${pattern} escape '\\')`;
+      const field = filter.searchField;
+      base = base.where(({ or }) =>
+        field === 'all'
+          ? or([like('p.key'), like('p.context'), like('t.value'), inUrl])
+          : field === 'url'
+            ? inUrl
+            : like(field === 'value' ? 't.value' : field === 'context' ? 'p.context' : 'p.key'),
+      );
+    }
+    const total = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const rows = await base
+      .select(['p.id', 'p.key', 'p.context', 'p.status', 'p.var_slots', 't.value', 't.id as translation_id'])
+      .orderBy('p.id', 'desc')
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    return { rows, total: Number(total.count) };
+  }
+
+  /** The URLs the phrases were seen on, by URL. */
+  urlsOf(phraseIds: number[]) {
+    if (!phraseIds.length) return Promise.resolve([]);
+    return this.db
+      .selectFrom('phrase_urls')
+      .select(['phrase_id', 'url'])
+      .where('phrase_id', 'in', phraseIds)
+      .orderBy('url')
+      .execute();
+  }
+
+  async phrasesByHash(projectId: number, hashes: string[], db: Db = this.db) {
+    const found = [];
+    for (const part of chunks(hashes, 500)) {
+      found.push(
+        ...(await db
+          .selectFrom('phrases')
+          .select(['id', 'key', 'key_hash'])
+          .where('project_id', '=', projectId)
+          .where('key_hash', 'in', part)
+          .execute()),
+      );
+    }
+    return found;
+  }
+
+  async phrasesByIds(projectId: number, ids: number[], db: Db = this.db) {
+    const found = [];
+    for (const part of chunks(ids, 500)) {
+      found.push(
+        ...(await db
+          .selectFrom('phrases')
+          .select(['id', 'key'])
+          .where('project_id', '=', projectId)
+          .where('id', 'in', part)
+          .execute()),
+      );
+    }
+    return found;
+  }
+
+  /** How many of the phrases already have a translation into `lang`. */
+  async countExisting(lang: string, phraseIds: number[], db: Db = this.db): Promise<number> {
+    let existing = 0;
+    for (const part of chunks(phraseIds, 500)) {
+      const row = await db
+        .selectFrom('translations')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('lang', '=', lang)
+        .where('phrase_id', 'in', part)
+        .executeTakeFirstOrThrow();
+      existing += Number(row.count);
+    }
+    return existing;
+  }
+
+  /** Creates or replaces the translations of one language (phrase id → value). */
+  save(projectId: number, lang: string, values: Map<number, string>, db: Db = this.db): Promise<void> {
+    return saveTranslations(db, projectId, lang, values);
+  }
+
+  /** False when there is no such translation. */
+  async deleteOne(projectId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('translations')
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Boolean(result.numDeletedRows);
+  }
+}

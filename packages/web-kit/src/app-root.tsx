@@ -1,0 +1,44 @@
+import { createTheme, MantineProvider, type MantineColor } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode, type ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { ApiError } from './api-error.ts';
+
+/**
+ * Renders a web client into `#root` inside what every page needs: Mantine with its notifications, the
+ * query client and the router.
+ */
+export function renderApp({
+  primaryColor,
+  staleTime,
+  children,
+}: {
+  primaryColor: MantineColor;
+  /** How long a query's data counts as fresh, in milliseconds. */
+  staleTime: number;
+  children: ReactNode;
+}) {
+  const queryClient = new QueryClient({
+    defaultOptions: {
+      queries: {
+        // Every 4xx/5xx counts toward the server's rate limit: retry only when the network failed.
+        retry: (count, error) => count < 2 && error instanceof ApiError && error.status === 0,
+        refetchOnWindowFocus: false,
+        staleTime,
+      },
+    },
+  });
+  const theme = createTheme({ primaryColor, defaultRadius: 'sm' });
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <MantineProvider theme={theme} defaultColorScheme="auto">
+        <Notifications position="bottom-right" />
+        <QueryClientProvider client={queryClient}>
+          <BrowserRouter>{children}</BrowserRouter>
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  );
+}

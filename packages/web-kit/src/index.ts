@@ -1,0 +1,17 @@
+export { AppFrame } from './AppFrame.tsx';
+export { renderApp } from './app-root.tsx';
+export { ApiError, type FieldErrors } from './api-error.ts';
+export { createClient, typedApi, type ClientOptions, type TypedCall } from './client.ts';
+export { errorMessage, notifyError, notifySuccess } from './notify.ts';
+export { operationUrl, queryString, type Init } from './operation-url.ts';
+export type {
+  AnswerOf,
+  ErrorCodeOf,
+  InitArgs,
+  InitOf,
+  Method,
+  Operation,
+  PathOf,
+  QueryOf,
+  SuccessOf,
+} from './operations.ts';
