@@ -20,6 +20,8 @@ import { GroupsRepository } from './users/groups-repository.ts';
 import { UsersService } from './users/users-service.ts';
 import { UsersRepository } from './users/users-repository.ts';
 import { LastAdminGuard } from './users/last-admin-guard.ts';
+import { Notices } from './notifications/notices.ts';
+import { NotificationsRepository } from './notifications/notifications-repository.ts';
 import { createFleetServices } from './fleet.ts';
 import { createContainerServices } from './containers/wiring.ts';
 import { ContainersRepository } from './containers/containers-repository.ts';
@@ -34,6 +36,7 @@ export function createServices(ctx: ManagerContext) {
   const groups = new GroupsRepository(db);
   const usersRepo = new UsersRepository(db);
   const adminGuard = new LastAdminGuard(db, dialect, usersRepo);
+  const notices = new Notices(new NotificationsRepository(db), usersRepo);
   const users = new UsersService(
     db,
     dialect,
@@ -43,6 +46,7 @@ export function createServices(ctx: ManagerContext) {
     principals,
     new ContainersRepository(db),
     adminGuard,
+    notices,
   );
   const settings = new SettingsService(db, new SettingsRepository(db), secrets);
   const mailer = new Mailer(settings, log);
@@ -76,7 +80,7 @@ export function createServices(ctx: ManagerContext) {
       oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users, settings) : undefined,
     },
     fleet,
-    createContainerServices(ctx, fleet, { settings, users: users.repo }),
+    createContainerServices(ctx, fleet, { settings, users: users.repo, notices }),
     createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener, fleet.sites),
   );
 }

@@ -61,6 +61,13 @@ describe('single sign-on approval', () => {
     expect(erin.finalUrl).toBe(`${base}/login?oidc_error=account_inactive`);
     expect((await sessionOf(erin.managerCookie)).status).toBe(401);
     expect(await statusOf('erin')).toBe('pending');
+    const notices = (await asAdmin('GET', '/notifications')).body.data as {
+      action: string;
+      message: string;
+    }[];
+    expect(notices.filter((n) => n.action === 'user.pending').map((n) => n.message)).toEqual([
+      'erin registered and waits for approval: approve or suspend the account under Users.',
+    ]);
     // Still waiting on the next try; an administrator's approval lets them in.
     expect((await signIn('erin')).finalUrl).toBe(`${base}/login?oidc_error=account_inactive`);
     const erinUid = (await asAdmin('GET', '/users')).body.data.find((u: { uid: string }) => u.uid === 'erin');

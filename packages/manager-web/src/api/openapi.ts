@@ -376,6 +376,24 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/users/pending/count': {
+    get: {
+      responses: {
+        200: {
+          data: {
+            count: number;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/users/{uidNumber}': {
     get: {
       path: {

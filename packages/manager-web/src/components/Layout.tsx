@@ -12,6 +12,8 @@ interface Item {
   to: string;
   label: string;
   badge?: number;
+  /** What the badge counts, for screen readers ("3 unread"). */
+  badgeLabel?: string;
   /** Paths this entry is active for (default: the entry's path and below). */
   match?: RegExp;
 }
@@ -34,7 +36,12 @@ function Nav({ items, onNavigate }: { items: Item[]; onNavigate: () => void }) {
           onClick={onNavigate}
           rightSection={
             item.badge ? (
-              <Badge size="xs" color="red" circle aria-label={`${badgeText(item.badge)} unread`}>
+              <Badge
+                size="xs"
+                color="red"
+                circle
+                aria-label={`${badgeText(item.badge)} ${item.badgeLabel ?? 'unread'}`}
+              >
                 {badgeText(item.badge)}
               </Badge>
             ) : null
@@ -58,11 +65,28 @@ function useUnreadNotifications(enabled: boolean) {
   return query.data?.filter((n) => !n.acknowledgedAt).length ?? 0;
 }
 
+/** Administrators' pending approvals: accounts waiting and resource requests waiting. */
+function usePendingApprovals(isAdmin: boolean) {
+  const every = { enabled: isAdmin, refetchInterval: 60_000 };
+  const users = useQuery({
+    queryKey: ['users', 'pending-count'],
+    queryFn: () => api.get('/users/pending/count'),
+    ...every,
+  });
+  const requests = useQuery({
+    queryKey: ['resource-requests', 'count'],
+    queryFn: () => api.get('/resource-requests/count'),
+    ...every,
+  });
+  return { users: users.data?.count ?? 0, requests: requests.data?.count ?? 0 };
+}
+
 /** The signed-in frame: header, navigation (admin entries only for admins), banner, page. */
 export function Layout() {
   const session = useSession();
   const location = useLocation();
   const unread = useUnreadNotifications(Boolean(session.data));
+  const pending = usePendingApprovals(Boolean(session.data?.isAdmin));
 
   if (session.isPending)
     return (
@@ -94,14 +118,18 @@ export function Layout() {
 
   const everyone: Item[] = [
     { to: '/containers', label: 'Containers', match: /^\/(containers|sites\/\d+\/containers|jobs)(\/|$)/ },
-    { to: '/resource-requests', label: isAdmin ? 'Resource requests' : 'My resource requests' },
+    {
+      to: '/resource-requests',
+      label: isAdmin ? 'Resource requests' : 'My resource requests',
+      ...(isAdmin ? { badge: pending.requests, badgeLabel: 'waiting for a decision' } : {}),
+    },
     { to: '/notifications', label: 'Notifications', badge: unread },
     { to: '/apikeys', label: 'API keys' },
   ];
   const admin: Item[] = [
     { to: '/sites', label: 'Sites', match: /^\/sites\/?$/ },
     { to: '/nodes', label: 'Nodes', match: /^\/(nodes|sites\/\d+\/nodes)(\/|$)/ },
-    { to: '/users', label: 'Users' },
+    { to: '/users', label: 'Users', badge: pending.users, badgeLabel: 'waiting for approval' },
     { to: '/groups', label: 'Groups' },
     { to: '/external-domains', label: 'External domains' },
     { to: '/agents', label: 'Agents' },

@@ -1,8 +1,35 @@
-import { Button, Card, Code, Group, Spoiler, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Card, Code, Group, Spoiler, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api } from '../api/client.ts';
 import { showError, showSuccess } from '../api/errors.ts';
 import { EmptyState, formatDate, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
+
+interface Notice {
+  source: string;
+  action: string | null;
+  evidence: Record<string, unknown> | null;
+}
+
+/** Where a notice the manager raised leads: the container it concerns, or the users to approve. */
+function noticeLink(notice: Notice): { to: string; label: string } | undefined {
+  if (notice.source !== 'manager') return undefined;
+  if (notice.action === 'user.pending') return { to: '/users', label: 'Open Users' };
+  const { siteId, containerId } = notice.evidence ?? {};
+  if (typeof siteId === 'number' && typeof containerId === 'number') {
+    return { to: `/sites/${siteId}/containers/${containerId}`, label: 'Open container' };
+  }
+  return undefined;
+}
+
+function NoticeLink({ notice }: { notice: Notice }) {
+  const link = noticeLink(notice);
+  return link ? (
+    <Anchor component={Link} to={link.to} size="sm">
+      {link.label}
+    </Anchor>
+  ) : null;
+}
 
 export function NotificationsPage() {
   const client = useQueryClient();
@@ -36,7 +63,8 @@ export function NotificationsPage() {
         query={list}
         empty={
           <EmptyState title="No notifications">
-            Events from the nodes about your containers appear here.
+            Events about your containers, containers shared with you and, for administrators, accounts waiting
+            for approval appear here.
           </EmptyState>
         }
       >
@@ -73,9 +101,10 @@ export function NotificationsPage() {
                     )}
                   </Group>
                 </Group>
-                <Text size="sm" mt={4}>
-                  {n.message}
-                </Text>
+                <Group gap="sm" mt={4} wrap="wrap">
+                  <Text size="sm">{n.message}</Text>
+                  <NoticeLink notice={n} />
+                </Group>
                 {n.evidence ? (
                   <Spoiler maxHeight={0} showLabel="Evidence" hideLabel="Hide evidence" mt={4}>
                     <Code block>{JSON.stringify(n.evidence, null, 2)}</Code>

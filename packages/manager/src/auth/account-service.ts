@@ -67,6 +67,7 @@ export class AccountService {
         row.uid_number,
         first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
       );
+      await this.users.announceIfWaiting(trx, row);
       return status;
     });
     const message =

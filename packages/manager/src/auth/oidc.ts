@@ -172,6 +172,7 @@ export class OidcService {
           row.uid_number,
           first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
         );
+        await this.users.announceIfWaiting(trx, row);
         return { uidNumber: row.uid_number, uid, isAdmin: first, status: row.status };
       }),
     );

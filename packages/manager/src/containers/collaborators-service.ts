@@ -1,16 +1,21 @@
+import type { Kysely } from 'kysely';
+import type { ManagerDB } from '../db/schema.ts';
 import { notFound } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { ContainersRepository } from './containers-repository.ts';
 import type { ContainersService } from './containers-service.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import { fail } from '../errors/catalogue.ts';
+import type { Notices } from '../notifications/notices.ts';
 
-/** Sharing: owner and admins manage it; collaborators may list it. */
+/** Sharing: owner and admins manage it; collaborators may list it. A new collaborator is told. */
 export class CollaboratorsService {
   constructor(
+    private readonly db: Kysely<ManagerDB>,
     private readonly repo: ContainersRepository,
     private readonly containers: ContainersService,
     private readonly users: UsersRepository,
+    private readonly notices: Notices,
   ) {}
 
   async list(principal: Principal, siteId: number, id: number) {
@@ -26,8 +31,14 @@ export class CollaboratorsService {
     if (uidNumber === record.ownerUid) {
       throw fail('already_owner', `${name} owns this container already.`);
     }
-    await this.repo.addCollaborators(record.id, [uidNumber!]);
-    return { collaborators: await this.repo.collaborators(record.id) };
+    return this.db.transaction().execute(async (trx) => {
+      const before = await this.repo.collaborators(record.id, trx);
+      await this.repo.addCollaborators(record.id, [uidNumber!], trx);
+      if (!before.includes(name)) {
+        await this.notices.containerShared(trx, record, principal.uid, [uidNumber!]);
+      }
+      return { collaborators: await this.repo.collaborators(record.id, trx) };
+    });
   }
 
   async remove(principal: Principal, siteId: number, id: number, username: string) {

@@ -15,6 +15,7 @@ import { DEFAULT_PLATFORM } from '../images/platform.ts';
 import type { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import type { CrossSiteDns } from '../dns/cross-site-dns.ts';
 import type { HttpNameGuard } from '../dns/http-name-guard.ts';
+import type { Notices } from '../notifications/notices.ts';
 import type { KeptVolumes } from '../volumes/kept-volumes.ts';
 import type { ImageMetadataService } from '../images/image-metadata.ts';
 import type { ServicesRepository } from '../services/services-repository.ts';
@@ -69,6 +70,7 @@ export interface ContainerDeps {
   httpNames: HttpNameGuard;
   images: ImageMetadataService;
   keptVolumes: KeptVolumes;
+  notices: Notices;
   log: FastifyBaseLogger;
 }
 
@@ -241,10 +243,13 @@ export class ContainersService {
           // The payload names the container; it is only known now, inside the same transaction.
           const payload: ContainerCreatePayload = { containerId };
           await jobs.setPayload(trx, job.id, payload);
-          await repo.addCollaborators(
-            containerId,
-            collaborators.filter((uid) => uid !== ownerUid),
+          const sharedWith = collaborators.filter((uid) => uid !== ownerUid);
+          await repo.addCollaborators(containerId, sharedWith, trx);
+          await this.deps.notices.containerShared(
             trx,
+            { id: containerId, siteId, hostname },
+            principal.uid,
+            sharedWith.filter((uid) => uid !== principal.uidNumber),
           );
           for (const service of services) await this.deps.services.insert(trx, containerId, service);
           return { containerId, jobId: job.id };

@@ -1,5 +1,5 @@
-import { nowIso } from '../common/time.ts';
 import type { NotificationsRepository } from '../notifications/notifications-repository.ts';
+import { noticeRow } from '../notifications/notices.ts';
 import type { OperationContext } from '../providers/types.ts';
 import type { ContainerRecord } from './containers-repository.ts';
 
@@ -31,21 +31,16 @@ export class FailureNotices {
       what === 'create'
         ? `Creating ${record.hostname} failed (job ${jobId}): open the container to retry or delete it.`
         : `Changing or restarting ${record.hostname} failed (job ${jobId}): see the job's log.`;
-    const now = nowIso();
-    await this.notifications.insert({
-      source: 'manager',
-      severity: 'warning',
-      node: record.nodeName,
-      node_ctid: record.containerId,
-      owner_uid_number: record.ownerUid,
-      action: `container.${what}`,
-      message,
-      evidence: JSON.stringify({ siteId: record.siteId, containerId: record.id, jobId }),
-      event_at: now,
-      acknowledged_at: null,
-      acknowledged_by_uid_number: null,
-      created_at: now,
-      updated_at: now,
-    });
+    await this.notifications.insert(
+      noticeRow({
+        ownerUid: record.ownerUid,
+        severity: 'warning',
+        action: `container.${what}`,
+        message,
+        node: record.nodeName,
+        ctid: record.containerId,
+        evidence: { siteId: record.siteId, containerId: record.id, jobId },
+      }),
+    );
   }
 }

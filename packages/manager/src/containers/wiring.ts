@@ -2,6 +2,7 @@ import type { ManagerContext } from '../context.ts';
 import type { FleetServices } from '../fleet.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
+import type { Notices } from '../notifications/notices.ts';
 import { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import { CloudflareClient } from '../dns/cloudflare-client.ts';
 import { CrossSiteDns } from '../dns/cross-site-dns.ts';
@@ -28,7 +29,7 @@ import { KeptVolumesRepository } from '../volumes/kept-volumes-repository.ts';
 export function createContainerServices(
   ctx: ManagerContext,
   fleet: FleetServices,
-  core: { settings: SettingsService; users: UsersRepository },
+  core: { settings: SettingsService; users: UsersRepository; notices: Notices },
 ) {
   const { db, config, secrets } = ctx;
   const domains = new ExternalDomainsRepository(db, secrets);
@@ -55,6 +56,7 @@ export function createContainerServices(
     httpNames: new HttpNameGuard(domains, dnsClient),
     images: imageMetadata,
     keptVolumes,
+    notices: core.notices,
     log: ctx.log,
   };
   const containers = new ContainersService(deps);
@@ -80,7 +82,7 @@ export function createContainerServices(
     keptVolumes,
     containerUpdates: new ContainerUpdates(deps, containers),
     containerHistory: new ContainerHistory(deps, containers),
-    collaborators: new CollaboratorsService(repo, containers, core.users),
+    collaborators: new CollaboratorsService(db, repo, containers, core.users, core.notices),
     imageMetadata,
     resourceRequests: new ResourceRequestsService(
       resourcesRepo,

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { ManagerDB, NotificationsTable } from '../db/schema.ts';
 import { usernameOf } from '../users/users-repository.ts';
 
@@ -22,13 +22,23 @@ export class NotificationsRepository {
       ]);
   }
 
-  async insert(values: Insertable<NotificationsTable>): Promise<number> {
-    const { id } = await this.db
+  async insert(
+    values: Insertable<NotificationsTable>,
+    db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db,
+  ): Promise<number> {
+    const { id } = await db
       .insertInto('notifications')
       .values(values)
       .returning('id')
       .executeTakeFirstOrThrow();
     return id;
+  }
+
+  async insertMany(
+    rows: Insertable<NotificationsTable>[],
+    db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db,
+  ): Promise<void> {
+    if (rows.length) await db.insertInto('notifications').values(rows).execute();
   }
 
   byId(id: number): Promise<NotificationRow> {

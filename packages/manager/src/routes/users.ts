@@ -32,6 +32,19 @@ export async function userRoutes(api: Api, services: Services) {
     }),
   );
 
+  api.get(
+    '/users/pending/count',
+    {
+      onRequest: requireAdmin,
+      schema: {
+        tags,
+        summary: 'How many accounts wait for approval (the badge of the Users page)',
+        response: responses({ 200: Data(Type.Object({ count: Type.Integer() })) }),
+      },
+    },
+    async () => ({ data: { count: await users.countWaiting() } }),
+  );
+
   api.post(
     '/users',
     {

@@ -128,6 +128,26 @@ export class UsersRepository {
     return Number(row.n);
   }
 
+  /** The uidNumbers of the active administrators. */
+  async activeAdminNumbers(db: Db = this.db): Promise<number[]> {
+    const rows = await db
+      .selectFrom('users')
+      .select('uid_number')
+      .where('status', '=', 'active')
+      .where((eb) => eb(isAdminExpression(eb), '=', 1))
+      .execute();
+    return rows.map((row) => row.uid_number);
+  }
+
+  async countWithStatus(status: UserStatus): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', '=', status)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Users with their groups; all users, or those whose numbers are given. */
   async withGroups(rows: UserRow[], db: Db = this.db): Promise<User[]> {
     if (!rows.length) return [];

@@ -11,6 +11,7 @@ import { fullName, type User, type UserStatus, type UsersRepository } from './us
 import type { GroupsRepository } from './groups-repository.ts';
 import type { LastAdminGuard } from './last-admin-guard.ts';
 import { fail } from '../errors/catalogue.ts';
+import type { Notices } from '../notifications/notices.ts';
 
 export interface UserInput {
   uid: string;
@@ -38,7 +39,22 @@ export class UsersService {
     private readonly principals: PrincipalCache,
     private readonly containers: ContainersRepository,
     private readonly adminGuard: LastAdminGuard,
+    private readonly notices: Notices,
   ) {}
+
+  /** A self-registered account that waits for approval is announced to the administrators. */
+  async announceIfWaiting(
+    trx: Transaction<ManagerDB>,
+    row: { uid: string; uid_number: number; status: UserStatus },
+  ) {
+    if (row.status === 'pending') {
+      await this.notices.registrationWaiting(trx, { uid: row.uid, uidNumber: row.uid_number });
+    }
+  }
+
+  countWaiting(): Promise<number> {
+    return this.repo.countWithStatus('pending');
+  }
 
   list(): Promise<User[]> {
     return this.repo.list();

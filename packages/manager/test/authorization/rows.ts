@@ -202,6 +202,7 @@ export const ROWS: Row[] = [
 
   // Users
   { route: 'GET /users', expect: adminOnly(200), request: fixed('/users') },
+  { route: 'GET /users/pending/count', expect: adminOnly(200), request: fixed('/users/pending/count') },
   {
     route: 'POST /users',
     expect: adminOnly(201),

@@ -1,0 +1,79 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { ManagerDB, NotificationsTable } from '../db/schema.ts';
+import { nowIso } from '../common/time.ts';
+import type { UsersRepository } from '../users/users-repository.ts';
+import type { NotificationsRepository } from './notifications-repository.ts';
+
+type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
+
+export interface Notice {
+  ownerUid: number;
+  action: string;
+  message: string;
+  severity?: NotificationsTable['severity'];
+  node?: string | null;
+  ctid?: string | null;
+  evidence?: Record<string, unknown>;
+}
+
+/** A notification the manager raises itself (source `manager`), unacknowledged, dated now. */
+export function noticeRow(notice: Notice): Insertable<NotificationsTable> {
+  const now = nowIso();
+  return {
+    source: 'manager',
+    severity: notice.severity ?? 'info',
+    node: notice.node ?? null,
+    node_ctid: notice.ctid ?? null,
+    owner_uid_number: notice.ownerUid,
+    action: notice.action,
+    message: notice.message,
+    evidence: notice.evidence ? JSON.stringify(notice.evidence) : null,
+    event_at: now,
+    acknowledged_at: null,
+    acknowledged_by_uid_number: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export interface SharedContainer {
+  id: number;
+  siteId: number;
+  hostname: string;
+}
+
+/**
+ * Tells people what waits for them: administrators of a registration to approve, a user of a container
+ * shared with them. Written in the transaction of the change, so a notice exists exactly when it happened.
+ */
+export class Notices {
+  constructor(
+    private readonly notifications: NotificationsRepository,
+    private readonly users: UsersRepository,
+  ) {}
+
+  async registrationWaiting(trx: Db, user: { uid: string; uidNumber: number }): Promise<void> {
+    const admins = await this.users.activeAdminNumbers(trx);
+    const rows = admins.map((ownerUid) =>
+      noticeRow({
+        ownerUid,
+        action: 'user.pending',
+        message: `${user.uid} registered and waits for approval: approve or suspend the account under Users.`,
+        evidence: { uidNumber: user.uidNumber },
+      }),
+    );
+    await this.notifications.insertMany(rows, trx);
+  }
+
+  async containerShared(trx: Db, container: SharedContainer, by: string, uidNumbers: number[]) {
+    const rows = uidNumbers.map((ownerUid) =>
+      noticeRow({
+        ownerUid,
+        action: 'container.shared',
+        message: `${by} shared ${container.hostname} with you.`,
+        evidence: { siteId: container.siteId, containerId: container.id },
+      }),
+    );
+    await this.notifications.insertMany(rows, trx);
+  }
+}
