@@ -43,6 +43,9 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
       }).observe(document.body, { subtree: true, childList: true });
     `);
     await page.getByRole('button', { name: 'Restart', exact: true }).click();
+    const confirm = page.getByRole('dialog', { name: 'Restart web1' });
+    await confirm.getByText('Restart web1? Its services are unavailable for a moment.').waitFor();
+    await confirm.getByRole('button', { name: 'Restart' }).click();
     await page.waitForURL(new RegExp(`/sites/${siteId}/containers/${id}\\?job=\\d+$`));
 
     const jobId = Number(new URL(page.url()).searchParams.get('job'));

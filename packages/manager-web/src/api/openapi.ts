@@ -1497,6 +1497,8 @@ export interface paths {
               [key: string]: string;
             };
             nvidiaRequested: boolean;
+            /** true while environment or entrypoint changes saved with restart false wait for a restart to take effect */
+            restartPending: boolean;
             sshPort: number | null;
             sshHost: string | null;
             httpEntries: {
@@ -1693,6 +1695,8 @@ export interface paths {
               [key: string]: string;
             };
             nvidiaRequested: boolean;
+            /** true while environment or entrypoint changes saved with restart false wait for a restart to take effect */
+            restartPending: boolean;
             sshPort: number | null;
             sshHost: string | null;
             httpEntries: {

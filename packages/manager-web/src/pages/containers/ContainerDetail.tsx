@@ -14,7 +14,6 @@ import {
   Text,
   TextInput,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -34,12 +33,8 @@ import {
 } from '../../components/common.tsx';
 import { sshCommand } from './ContainerList.tsx';
 import { JobLog } from './JobLog.tsx';
-import {
-  ContainerJobHistory,
-  FailedCreate,
-  noInstanceReason,
-  type ContainerPanelProps,
-} from './ContainerJobs.tsx';
+import { RestartButton, RestartPendingNotice } from './RestartAction.tsx';
+import { ContainerJobHistory, FailedCreate, type ContainerPanelProps } from './ContainerJobs.tsx';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -192,20 +187,8 @@ function Details({ siteId, container }: { siteId: number; container: Container }
   const applying = Boolean(jobParam) && finishedJob !== jobParam;
   const ssh = sshCommand(container, user);
   const refresh = () => void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
-  const noInstance = noInstanceReason(container);
+  const showJob = (id: number) => setParams({ job: String(id) }, { replace: true });
 
-  const restart = useMutation({
-    mutationFn: () =>
-      api.put('/sites/{siteId}/containers/{id}', {
-        path: { siteId, id: container.id },
-        body: { restart: true },
-      }),
-    onSuccess: (result) => {
-      showSuccess(result.message || 'Restarting');
-      if (result.jobId) setParams({ job: String(result.jobId) }, { replace: true });
-    },
-    onError: (error) => showError(error),
-  });
   const remove = useMutation({
     mutationFn: () => api.delete('/sites/{siteId}/containers/{id}', { path: { siteId, id: container.id } }),
     onSuccess: (result) => {
@@ -234,17 +217,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
       >
         {canManage ? (
           <>
-            <Tooltip label={noInstance ?? ''} disabled={!noInstance}>
-              <Button
-                variant="default"
-                loading={restart.isPending}
-                disabled={Boolean(noInstance)}
-                onClick={() => restart.mutate()}
-                data-testid="restart"
-              >
-                Restart
-              </Button>
-            </Tooltip>
+            <RestartButton siteId={siteId} container={container} onQueued={showJob} />
             <Button
               variant="default"
               component={Link}
@@ -268,6 +241,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
           Shared with you by {container.owner}: read-only.
         </Alert>
       ) : null}
+      <RestartPendingNotice siteId={siteId} container={container} canManage={canManage} onQueued={showJob} />
       {container.status === 'failed' ? (
         <FailedCreate siteId={siteId} container={container} canManage={canManage} />
       ) : null}
