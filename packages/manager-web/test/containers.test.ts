@@ -117,6 +117,7 @@ describe('manager web client: container lifecycle', { timeout: 180_000 }, () => 
     await page.getByLabel('Share with username').fill('erin');
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByTestId('collaborators').getByText('erin').waitFor();
+    await page.getByTestId('shared-with').getByText('Shared with erin.').waitFor();
     const detailUrl = page.url().split('?')[0]!;
 
     const other = await newPage(browser, test.baseUrl);

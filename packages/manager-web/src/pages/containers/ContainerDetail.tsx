@@ -88,6 +88,8 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
   });
   const [username, setUsername] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Said beside the field, where the eye already is, instead of in a toast over it.
+  const [sharedWith, setSharedWith] = useState<string | null>(null);
   const done = (data: { collaborators: string[] }) => {
     client.setQueryData(key, data);
     void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
@@ -98,8 +100,8 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
         path: { siteId, id: container.id },
         body: { username: name },
       }),
-    onSuccess: (data) => {
-      showSuccess(`Shared with ${username}`);
+    onSuccess: (data, name) => {
+      setSharedWith(name);
       setUsername('');
       done(data);
     },
@@ -160,7 +162,17 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
               placeholder="username"
               value={username}
               error={error}
-              onChange={(event) => setUsername(event.currentTarget.value)}
+              description={
+                sharedWith ? (
+                  <span role="status" data-testid="shared-with">
+                    Shared with {sharedWith}.
+                  </span>
+                ) : undefined
+              }
+              onChange={(event) => {
+                setUsername(event.currentTarget.value);
+                setSharedWith(null);
+              }}
               style={{ flex: 1 }}
             />
             <Button type="submit" loading={add.isPending}>
