@@ -280,8 +280,11 @@ function Details({ siteId, container }: { siteId: number; container: Container }
           <Field label="Provider id">{container.containerId ?? '—'}</Field>
           <Field label="SSH">
             {ssh ? (
-              <Group gap={4}>
-                <Code style={{ whiteSpace: 'nowrap' }}>{ssh}</Code>
+              <Group gap={4} wrap="wrap">
+                {/* Whole and selectable on any width: it wraps rather than being cut off. */}
+                <Code data-testid="ssh-command" style={{ whiteSpace: 'normal', wordBreak: 'break-all' }}>
+                  {ssh}
+                </Code>
                 <CopyButton value={ssh}>
                   {({ copied, copy }) => (
                     <Button size="compact-xs" variant="subtle" onClick={copy}>
