@@ -12,10 +12,11 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { FormErrorSummary, useFormGuide } from '../components/FormGuide.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { api } from '../api/client.ts';
-import { showError, showSuccess } from '../api/errors.ts';
+import { showSuccess } from '../api/errors.ts';
 import { useSites } from '../api/fleet.ts';
 import { useSession } from '../api/session.ts';
 import type { ResourceRequest, ResourceType } from '../api/types.ts';
@@ -42,6 +43,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
       value: (v) => (Number(v) > 0 ? null : 'A positive number'),
     },
   });
+  const guide = useFormGuide(form);
   // The sites may still be loading when the form opens (a fresh page load): start on the first one
   // once they are there, unless a site was chosen meanwhile.
   const firstSite = sites.data?.[0]?.id;
@@ -64,11 +66,11 @@ function RequestForm({ onDone }: { onDone: () => void }) {
       void client.invalidateQueries({ queryKey: ['resource-requests'] });
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   const type = form.values.resourceType;
   return (
-    <form onSubmit={form.onSubmit((values) => file.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => file.mutate(values), guide.failed)} noValidate>
       <Stack>
         <Select
           label="Site"
@@ -98,6 +100,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
         />
         <Textarea label="Why do you need it?" autosize minRows={2} {...form.getInputProps('comment')} />
         <Group justify="flex-end">
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={file.isPending}>
             File request
           </Button>
@@ -118,6 +121,7 @@ function ReviewForm({
 }) {
   const client = useQueryClient();
   const form = useForm({ mode: 'controlled', initialValues: { adminComment: '' } });
+  const guide = useFormGuide(form);
   const review = useMutation({
     mutationFn: (values: { adminComment: string }) =>
       api.put(action === 'approve' ? '/resource-requests/{id}/approve' : '/resource-requests/{id}/deny', {
@@ -129,10 +133,10 @@ function ReviewForm({
       void client.invalidateQueries({ queryKey: ['resource-requests'] });
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => review.mutate(values))}>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => review.mutate(values), guide.failed)}>
       <Stack>
         <Text size="sm">
           {request.username} asks for {request.value} {UNITS[request.resourceType]} of {request.resourceType}{' '}
@@ -146,6 +150,7 @@ function ReviewForm({
           {...form.getInputProps('adminComment')}
         />
         <Group justify="flex-end">
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" color={action === 'approve' ? 'green' : 'red'} loading={review.isPending}>
             {action === 'approve' ? 'Approve' : 'Deny'}
           </Button>

@@ -1,5 +1,6 @@
 import { Button, Checkbox, Group as Row, Modal, Stack, Table, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../api/client.ts';
@@ -20,6 +21,7 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
     initialValues: { cn: group?.cn ?? '', isAdmin: group?.isAdmin ?? false },
     validate: { cn: (v) => (v.trim() ? null : 'Required') },
   });
+  const guide = useFormGuide(form);
   const save = useMutation({
     mutationFn: (values: { cn: string; isAdmin: boolean }) =>
       group
@@ -30,10 +32,10 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
       void client.invalidateQueries({ queryKey: ['groups'] });
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
       <Stack>
         <TextInput label="Name" required data-autofocus {...form.getInputProps('cn')} />
         <Checkbox
@@ -44,6 +46,7 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={save.isPending}>
             Save
           </Button>

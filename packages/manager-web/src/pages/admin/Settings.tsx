@@ -10,9 +10,10 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
-import { showError, showSuccess } from '../../api/errors.ts';
+import { showSuccess } from '../../api/errors.ts';
 import type { Settings } from '../../api/types.ts';
 import { BannerText } from '../../components/Banner.tsx';
 import { KeyValueEditor } from '../../components/KeyValueEditor.tsx';
@@ -30,6 +31,7 @@ function lineErrors(errors: Record<string, unknown>, field: string): string | un
 function SettingsForm({ settings }: { settings: Settings }) {
   const client = useQueryClient();
   const form = useForm<Settings>({ mode: 'controlled', initialValues: settings });
+  const guide = useFormGuide(form);
   const save = useMutation({
     mutationFn: (values: Settings) =>
       api.put('/settings', {
@@ -45,11 +47,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
       form.setValues(saved);
       void client.invalidateQueries({ queryKey: ['health'] });
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   const banner = form.values.bannerMessage;
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
       <Stack maw={860}>
         <Fieldset legend="Announcement banner">
           <Textarea
@@ -128,6 +130,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </Stack>
         </Fieldset>
         <Group>
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={save.isPending}>
             Save settings
           </Button>

@@ -14,6 +14,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { api } from '../../api/client.ts';
@@ -69,6 +70,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
       mail: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address'),
     },
   });
+  const guide = useFormGuide(form);
   const save = useMutation({
     mutationFn: (values: UserValues) => {
       const body = { ...values, groupIds: values.groupIds.map(Number) };
@@ -85,7 +87,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
     onError: (error) => {
       setConfirming(null);
       setRefusal(lastAdminRefusal(error));
-      if (!lastAdminRefusal(error)) showError(error, form);
+      if (!lastAdminRefusal(error)) guide.showError(error);
     },
   });
   const submit = (values: UserValues) => {
@@ -95,7 +97,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
     else save.mutate(values);
   };
   return (
-    <form onSubmit={form.onSubmit(submit)} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit(submit, guide.failed)} noValidate>
       <Stack>
         <TextInput label="Username" required data-autofocus {...form.getInputProps('uid')} />
         <Group grow align="flex-start">
@@ -139,6 +141,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={save.isPending}>
             Save
           </Button>
@@ -154,20 +157,26 @@ function InviteForm({ onDone }: { onDone: () => void }) {
     initialValues: { email: '' },
     validate: { email: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address') },
   });
+  const guide = useFormGuide(form);
   const invite = useMutation({
     mutationFn: (values: { email: string }) => api.post('/users/invite', { body: values }),
     onSuccess: (result) => {
       showSuccess(result.message);
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => invite.mutate(values))} noValidate>
+    <form
+      ref={guide.ref}
+      onSubmit={form.onSubmit((values) => invite.mutate(values), guide.failed)}
+      noValidate
+    >
       <Stack>
         <Text size="sm">The invitation link is valid for 24 hours; the account is active at once.</Text>
         <TextInput label="E-mail" type="email" required data-autofocus {...form.getInputProps('email')} />
         <Group justify="flex-end">
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={invite.isPending}>
             Send invitation
           </Button>
@@ -186,6 +195,7 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
       message: (v) => (v.trim() ? null : 'Required'),
     },
   });
+  const guide = useFormGuide(form);
   const send = useMutation({
     mutationFn: (values: { subject: string; message: string }) =>
       api.post('/users/email-all', { body: values }),
@@ -193,14 +203,15 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
       showSuccess(`Sent to ${result.sent} users${result.failed ? `, ${result.failed} failed` : ''}`);
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => send.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => send.mutate(values), guide.failed)} noValidate>
       <Stack>
         <TextInput label="Subject" required data-autofocus {...form.getInputProps('subject')} />
         <Textarea label="Message" required autosize minRows={4} {...form.getInputProps('message')} />
         <Group justify="flex-end">
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={send.isPending}>
             Send to every active user
           </Button>
