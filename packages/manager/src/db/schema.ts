@@ -137,6 +137,7 @@ export interface JobsTable {
   status: 'pending' | 'running' | 'success' | 'failure' | 'cancelled';
   created_by_uid_number: number;
   payload: string;
+  container_id: number | null;
   lease_owner: string | null;
   lease_expires_at: number | null;
   attempts: number;

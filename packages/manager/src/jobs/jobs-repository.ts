@@ -38,6 +38,7 @@ export class JobsRepository {
         status: 'pending',
         created_by_uid_number: createdBy,
         payload: JSON.stringify(payload ?? {}),
+        container_id: containerOf(payload),
         attempts: 0,
         created_at: now,
         updated_at: now,
@@ -54,7 +55,7 @@ export class JobsRepository {
   ): Promise<void> {
     await db
       .updateTable('jobs')
-      .set({ payload: JSON.stringify(payload) })
+      .set({ payload: JSON.stringify(payload), container_id: containerOf(payload) })
       .where('id', '=', jobId)
       .execute();
   }
@@ -99,10 +100,7 @@ export class JobsRepository {
     return rows.map(toRow);
   }
 
-  /**
-   * The newest jobs whose payload names container `containerId`, newest first. Container payloads are
-   * written by JSON.stringify with `containerId` as their first key, so the serialized prefix names it.
-   */
+  /** The newest jobs of container `containerId`, newest first. */
   async forContainer(
     commands: string[],
     containerId: number,
@@ -112,12 +110,7 @@ export class JobsRepository {
       .selectFrom('jobs')
       .selectAll()
       .where('command', 'in', commands)
-      .where((eb) =>
-        eb.or([
-          eb('payload', '=', `{"containerId":${containerId}}`),
-          eb('payload', 'like', `{"containerId":${containerId},%`),
-        ]),
-      )
+      .where('container_id', '=', containerId)
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
@@ -304,6 +297,12 @@ export class JobsRepository {
     return true;
   }
 }
+
+/** The container a job is for: container jobs name it as `containerId` in their payload. */
+const containerOf = (payload: unknown): number | null => {
+  const id = (payload as { containerId?: unknown } | null | undefined)?.containerId;
+  return typeof id === 'number' ? id : null;
+};
 
 /** A job's own fields; the creator's username is joined where a job is answered (see get). */
 const toJob = (row: Selectable<JobsTable>) => ({
