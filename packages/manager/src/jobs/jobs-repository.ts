@@ -121,16 +121,25 @@ export class JobsRepository {
     }));
   }
 
-  /** The last `count` output rows of a job, oldest first. */
-  async lastRows(jobId: number, count: number): Promise<JobStatusRow[]> {
+  /** The last `count` output rows of each job, oldest first, in one query. */
+  async lastRowsOf(jobIds: number[], count: number): Promise<Map<number, JobStatusRow[]>> {
+    const last = new Map<number, JobStatusRow[]>(jobIds.map((id) => [id, []]));
+    if (!jobIds.length) return last;
     const rows = await this.db
-      .selectFrom('job_statuses')
-      .selectAll()
-      .where('job_id', '=', jobId)
-      .orderBy('id', 'desc')
-      .limit(count)
+      .selectFrom((db) =>
+        db
+          .selectFrom('job_statuses')
+          .selectAll()
+          .select(sql<number>`row_number() over (partition by job_id order by id desc)`.as('nth'))
+          .where('job_id', 'in', jobIds)
+          .as('ranked'),
+      )
+      .select(['id', 'job_id', 'output', 'created_at', 'updated_at'])
+      .where('nth', '<=', count)
+      .orderBy('id')
       .execute();
-    return rows.reverse().map(toRow);
+    for (const row of rows) last.get(row.job_id)!.push(toRow(row));
+    return last;
   }
 
   /** Appends one output row; on PostgreSQL the insert and its NOTIFY are one statement. */
