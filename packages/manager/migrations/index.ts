@@ -11,6 +11,7 @@ import { agentTokens } from './009_agent_tokens.ts';
 import { madeInstance } from './010_made_instance.ts';
 import { volumeOwners } from './011_volume_owners.ts';
 import { jobContainer } from './012_job_container.ts';
+import { jobResult } from './013_job_result.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -25,4 +26,5 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '010_made_instance': madeInstance,
   '011_volume_owners': volumeOwners(dialect),
   '012_job_container': jobContainer(dialect),
+  '013_job_result': jobResult,
 });

@@ -138,6 +138,7 @@ export interface JobsTable {
   created_by_uid_number: number;
   payload: string;
   container_id: number | null;
+  result: string | null;
   lease_owner: string | null;
   lease_expires_at: number | null;
   attempts: number;

@@ -64,6 +64,32 @@ export class JobsRepository {
     return this.events.announce({ kind: 'new', jobId });
   }
 
+  /** The pending or running job `command` of container `containerId`, if any. */
+  async activeFor(command: string, containerId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('command', '=', command)
+      .where('container_id', '=', containerId)
+      .where('status', 'in', ['pending', 'running'])
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Records what a job answers its caller with; written by the handler before it returns or throws. */
+  async setResult(jobId: number, result: unknown): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ result: JSON.stringify(result) })
+      .where('id', '=', jobId)
+      .execute();
+  }
+
+  async resultOf<T>(jobId: number): Promise<T | undefined> {
+    const row = await this.db.selectFrom('jobs').select('result').where('id', '=', jobId).executeTakeFirst();
+    return row?.result ? (JSON.parse(row.result) as T) : undefined;
+  }
+
   async get(id: number): Promise<JobRecord | undefined> {
     const row = await this.db
       .selectFrom('jobs')

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialect } from '@app/server-kit/testing';
+import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
+import { createAndWait, jobOutputs } from './container-helpers.ts';
+
+const DELETE = 'container.delete';
+
+describe(`container delete is a job (${testDialect()})`, () => {
+  let test: TestManager;
+  let owner: ManagerClient;
+  let siteId: number;
+  let base: string;
+
+  const db = () => test.manager.database.db;
+  const worker = () => test.manager.services.worker;
+  const create = async (hostname: string) => {
+    const { status, container } = await createAndWait(owner, siteId, { hostname, template: 'debian:12' });
+    expect(status).toBe('success');
+    return container as { id: number; containerId: string };
+  };
+  const deleteJobs = (containerId: number) =>
+    db()
+      .selectFrom('jobs')
+      .selectAll()
+      .where('command', '=', DELETE)
+      .where('container_id', '=', containerId)
+      .orderBy('id')
+      .execute();
+  const renameInstance = (vmid: string, hostname: string) =>
+    db().updateTable('dummy_instances').set({ hostname }).where('vmid', '=', Number(vmid)).execute();
+  const instance = (vmid: string) =>
+    db().selectFrom('dummy_instances').selectAll().where('vmid', '=', Number(vmid)).executeTakeFirst();
+
+  beforeAll(async () => {
+    test = await startFleetManager();
+    const admin = await adminClient(test);
+    owner = await userClient(test, admin, 'dora');
+    siteId = (await admin.post('/sites', siteInput())).body.data.id;
+    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
+    base = `/sites/${siteId}/containers`;
+  });
+  afterAll(() => test.close());
+
+  it("is listed in the container's jobs with its output, and the answer is the job's result", async () => {
+    const container = await create('gone1');
+    await renameInstance(container.containerId, 'someone-else');
+    const refused = await owner.delete(`${base}/${container.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('hostname_mismatch');
+    const listed = (await owner.get(`${base}/${container.id}/jobs`)).body.data as {
+      command: string;
+      status: string;
+      lastOutput: string[] | null;
+    }[];
+    expect(listed[0]).toMatchObject({ command: DELETE, status: 'failure' });
+    expect(listed[0]!.lastOutput!.join('\n')).toContain('"someone-else", not "gone1"; deletion aborted');
+
+    await renameInstance(container.containerId, 'gone1');
+    const deleted = await owner.delete(`${base}/${container.id}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    const [failed, done] = await deleteJobs(container.id);
+    expect(failed!.status).toBe('failure');
+    expect(done!.status).toBe('success');
+    expect(deleted.body.data).toEqual(JSON.parse(done!.result!));
+    expect(deleted.body.data).toEqual({ deleted: true, dnsWarnings: [], keptVolumes: [] });
+    expect(await instance(container.containerId)).toBeUndefined();
+    expect(await jobOutputs(owner, done!.id)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Deleting instance /), 'Deleted the record of gone1.']),
+    );
+    // The container is gone, so is its jobs list; each job stays readable by its creator.
+    expect((await owner.get(`${base}/${container.id}/jobs`)).status).toBe(404);
+    expect((await owner.get(`/jobs/${done!.id}`)).body.data).toMatchObject({ command: DELETE });
+  });
+
+  it('a second DELETE while one is queued joins its job; both hear the outcome from the worker', async () => {
+    const container = await create('gone2');
+    await worker().stop(0);
+    try {
+      const first = owner.delete(`${base}/${container.id}`);
+      await eventually(async () => (await deleteJobs(container.id)).length === 1);
+      const second = owner.delete(`${base}/${container.id}`);
+      // Both requests wait on the one queued job.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await deleteJobs(container.id)).map((job) => job.status)).toEqual(['pending']);
+      worker().start();
+      const answers = await Promise.all([first, second]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect(answers[1]!.body).toEqual(answers[0]!.body);
+      expect((await deleteJobs(container.id)).map((job) => job.status)).toEqual(['success']);
+    } finally {
+      worker().start();
+    }
+  });
+
+  it('a delete whose worker died is taken over and finishes; the waiting request gets its answer', async () => {
+    const container = await create('gone3');
+    await worker().stop(0);
+    try {
+      const answer = owner.delete(`${base}/${container.id}`);
+      await eventually(async () => (await deleteJobs(container.id)).length === 1);
+      // A worker claims it with a lease it never renews, as one that died at once.
+      const claimed = await test.manager.services.jobs.repo.claim('dead-worker', [DELETE], 1);
+      expect(claimed?.command).toBe(DELETE);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      worker().start();
+      const deleted = await answer;
+      expect(deleted.status, deleted.text).toBe(200);
+      expect(deleted.body.data.deleted).toBe(true);
+      const [job] = await deleteJobs(container.id);
+      expect(job).toMatchObject({ status: 'success', attempts: 2 });
+      expect(await jobOutputs(owner, job!.id)).toContain(
+        'The worker running this job stopped responding; the job was queued again.',
+      );
+      expect(await instance(container.containerId)).toBeUndefined();
+      expect((await owner.get(`${base}/${container.id}`)).status).toBe(404);
+    } finally {
+      worker().start();
+    }
+  });
+});
