@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '@app/server-kit/testing';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
@@ -14,6 +15,15 @@ describe(`container delete is a job (${testDialect()})`, () => {
 
   const db = () => test.manager.database.db;
   const worker = () => test.manager.services.worker;
+  /** Runs `work` with the worker stopped until `work` starts it again, and starts it whatever happens. */
+  const withWorkerStopped = async (work: () => Promise<void>) => {
+    await worker().stop(0);
+    try {
+      await work();
+    } finally {
+      worker().start();
+    }
+  };
   const create = async (hostname: string) => {
     const { status, container } = await createAndWait(owner, siteId, { hostname, template: 'debian:12' });
     expect(status).toBe('success');
@@ -75,8 +85,7 @@ describe(`container delete is a job (${testDialect()})`, () => {
 
   it('a second DELETE while one is queued joins its job; both hear the outcome from the worker', async () => {
     const container = await create('gone2');
-    await worker().stop(0);
-    try {
+    await withWorkerStopped(async () => {
       const first = owner.delete(`${base}/${container.id}`);
       await eventually(async () => (await deleteJobs(container.id)).length === 1);
       const second = owner.delete(`${base}/${container.id}`);
@@ -88,15 +97,12 @@ describe(`container delete is a job (${testDialect()})`, () => {
       expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
       expect(answers[1]!.body).toEqual(answers[0]!.body);
       expect((await deleteJobs(container.id)).map((job) => job.status)).toEqual(['success']);
-    } finally {
-      worker().start();
-    }
+    });
   });
 
   it('a delete whose worker died is taken over and finishes; the waiting request gets its answer', async () => {
     const container = await create('gone3');
-    await worker().stop(0);
-    try {
+    await withWorkerStopped(async () => {
       const answer = owner.delete(`${base}/${container.id}`);
       await eventually(async () => (await deleteJobs(container.id)).length === 1);
       // A worker claims it with a lease it never renews, as one that died at once.
@@ -114,8 +120,49 @@ describe(`container delete is a job (${testDialect()})`, () => {
       );
       expect(await instance(container.containerId)).toBeUndefined();
       expect((await owner.get(`${base}/${container.id}`)).status).toBe(404);
-    } finally {
+    });
+  });
+
+  it('a DELETE whose client went away still deletes the container', async () => {
+    const container = await create('gone4');
+    await withWorkerStopped(async () => {
+      const request = http.request(`${test.baseUrl}/api/v1${base}/${container.id}`, {
+        method: 'DELETE',
+        headers: { ...owner.defaultHeaders, cookie: `connect.sid=${owner.cookie('connect.sid')}` },
+      });
+      request.on('error', () => undefined);
+      request.end();
+      await eventually(async () => (await deleteJobs(container.id)).length === 1);
+      request.destroy();
       worker().start();
-    }
+      await eventually(async () => (await deleteJobs(container.id))[0]!.status === 'success');
+      expect((await owner.get(`${base}/${container.id}`)).status).toBe(404);
+      expect(await instance(container.containerId)).toBeUndefined();
+    });
+  });
+});
+
+describe(`container delete on shutdown (${testDialect()})`, () => {
+  it('a DELETE still waiting when the manager stops answers 503 instead of holding the server open', async () => {
+    const test = await startFleetManager();
+    const admin = await adminClient(test);
+    const siteId = (await admin.post('/sites', siteInput())).body.data.id;
+    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
+    const { container } = await createAndWait(admin, siteId, { hostname: 'late1', template: 'debian:12' });
+    await test.manager.services.worker.stop(0);
+    const answer = admin.delete(`/sites/${siteId}/containers/${container.id}`);
+    const job = await eventually(() =>
+      test.manager.database.db
+        .selectFrom('jobs')
+        .selectAll()
+        .where('command', '=', DELETE)
+        .executeTakeFirst(),
+    );
+    expect(job.status).toBe('pending');
+    const stopping = test.close();
+    const refused = await answer;
+    await stopping;
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('service_unavailable');
   });
 });

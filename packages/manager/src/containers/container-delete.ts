@@ -27,6 +27,10 @@ type DeleteDeps = Pick<
   'db' | 'repo' | 'services' | 'sites' | 'nodes' | 'jobs' | 'providers' | 'dns' | 'keptVolumes' | 'log'
 >;
 
+/** Why a container whose create is running cannot be deleted now. */
+export const beingCreated = (record: ContainerRecord) =>
+  `The container is being created (job ${record.creationJobId}); wait for it or cancel the job first.`;
+
 class Refused extends Error {
   constructor(readonly result: Extract<ContainerDeleteResult, { deleted: false }>) {
     super(result.message);
@@ -70,11 +74,7 @@ async function deleteContainer(
     // Not started yet: cancelled, it will never create anything.
     await deps.jobs.cancel(record.creationJobId);
   } else if (record.creationJobStatus === 'running') {
-    throw new Refused({
-      deleted: false,
-      code: 'conflict',
-      message: `The container is being created (job ${record.creationJobId}); wait for it or cancel the job first.`,
-    });
+    throw new Refused({ deleted: false, code: 'conflict', message: beingCreated(record) });
   }
   if (record.containerId) await removeInstance(deps, status, record, ctx);
   const site = await deps.sites.get(record.siteId);

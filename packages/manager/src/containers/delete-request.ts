@@ -7,6 +7,7 @@ import { fail } from '../errors/catalogue.ts';
 import type { ContainersService } from './containers-service.ts';
 import { CONTAINER_COMMANDS } from './container-jobs.ts';
 import {
+  beingCreated,
   DELETE_TIMEOUT_MS,
   type ContainerDeletePayload,
   type ContainerDeleteResult,
@@ -22,6 +23,8 @@ const WAIT_MS = DELETE_TIMEOUT_MS + 30_000;
  * joins that job.
  */
 export class DeleteRequests {
+  private readonly waiting = new Set<() => void>();
+
   constructor(
     private readonly containers: ContainersService,
     private readonly jobs: JobsRepository,
@@ -30,12 +33,7 @@ export class DeleteRequests {
 
   async delete(principal: Principal, siteId: number, id: number) {
     const record = await this.containers.record(principal, siteId, id, 'manage');
-    if (record.creationJobStatus === 'running') {
-      throw fail(
-        'conflict',
-        `The container is being created (job ${record.creationJobId}); wait for it or cancel the job first.`,
-      );
-    }
+    if (record.creationJobStatus === 'running') throw fail('conflict', beingCreated(record));
     const jobId = await this.jobOf(principal, record.id);
     const status = await this.end(jobId);
     const result = await this.jobs.resultOf<ContainerDeleteResult>(jobId);
@@ -68,25 +66,33 @@ export class DeleteRequests {
     }
   }
 
-  /** The job's final status, or undefined when it has not ended within WAIT_MS. */
+  /** Answers every waiting request now (the server is shutting down); their jobs go on. */
+  stopWaiting(): void {
+    for (const stop of [...this.waiting]) stop();
+  }
+
+  /** The job's final status, or undefined when it has not ended within WAIT_MS (or stopWaiting). */
   private end(jobId: number): Promise<JobStatus | undefined> {
     return new Promise((resolve, reject) => {
-      let settled = false;
-      const settle = (status: JobStatus | undefined) => {
-        if (settled) return;
-        settled = true;
+      const settle = (finish: () => void) => {
+        if (!this.waiting.delete(stop)) return;
         clearTimeout(timer);
         unsubscribe();
-        resolve(status);
+        finish();
       };
-      const timer = setTimeout(() => settle(undefined), WAIT_MS);
+      const stop = () => settle(() => resolve(undefined));
+      this.waiting.add(stop);
+      const timer = setTimeout(stop, WAIT_MS);
       const unsubscribe = this.events.subscribe(jobId, (event) => {
-        if (event.kind === 'status' && isFinished(event.status)) settle(event.status);
+        if (event.kind === 'status' && isFinished(event.status)) settle(() => resolve(event.status));
       });
       // Subscribed first, so an end between the two is heard either way.
-      this.jobs.statusOf(jobId).then((status) => {
-        if (status && isFinished(status)) settle(status);
-      }, reject);
+      this.jobs.statusOf(jobId).then(
+        (status) => {
+          if (status && isFinished(status)) settle(() => resolve(status));
+        },
+        (error: unknown) => settle(() => reject(error)),
+      );
     });
   }
 }
