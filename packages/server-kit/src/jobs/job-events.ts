@@ -1,21 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DialectName, PgListener } from '@app/server-kit';
-import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
+import type { DialectName } from '../database.ts';
+import type { PgListener } from '../pg-listener.ts';
+import type { JobReader } from './job-store.ts';
+import { isFinished, type JobEvent, type JobId, type JobStatus } from './types.ts';
 
-/** What the bus reads back when another process wrote rows (PostgreSQL NOTIFY, or SQLite's shared file). */
-export interface JobReader {
-  rows(jobId: number, page: { afterId: number; limit: number }): Promise<JobStatusRow[]>;
-  statusOf(jobId: number): Promise<JobStatus | undefined>;
-}
+export type Announcement<Id extends JobId = number> =
+  { kind: 'new'; jobId: Id } | { kind: 'status'; jobId: Id; status: JobStatus };
 
-export type Announcement =
-  { kind: 'new'; jobId: number } | { kind: 'status'; jobId: number; status: JobStatus };
+type Listener<Id extends JobId> = (event: JobEvent<Id>) => void;
 
-type Listener = (event: JobEvent) => void;
-
-interface Feed {
-  listeners: Set<Listener>;
+interface Feed<Id extends JobId> {
+  listeners: Set<Listener<Id>>;
   /** Highest row id this feed has passed to listeners (rows are only ever emitted past it). */
   cursor: number;
   /** Fetches from the database run one after another, so events stay in row order. */
@@ -23,8 +19,10 @@ interface Feed {
   finishedSent: boolean;
 }
 
-export interface JobEventsOptions {
+export interface JobEventsOptions<Id extends JobId = number> {
   dialect: DialectName;
+  /** Reads a job id back from a notification's text. */
+  parseId: (text: string) => Id;
   /** PostgreSQL: the process's LISTEN connection (started and closed by its owner). */
   listener?: PgListener | undefined;
   log: FastifyBaseLogger;
@@ -41,16 +39,16 @@ const PAGE = 1000;
  * API and worker processes share it. On SQLite a second process (`--role worker`) is caught up by one
  * re-read per watched job every `sqliteResyncMs`.
  */
-export class JobEvents {
+export class JobEvents<Id extends JobId = number> {
   readonly origin = randomBytes(6).toString('hex');
   readonly channel: string;
-  private readonly feeds = new Map<number, Feed>();
-  private readonly newJobListeners = new Set<(jobId: number) => void>();
-  private reader: JobReader | undefined;
+  private readonly feeds = new Map<Id, Feed<Id>>();
+  private readonly newJobListeners = new Set<() => void>();
+  private reader: JobReader<Id> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private notifier: ((payload: string) => Promise<void>) | undefined;
 
-  constructor(private readonly options: JobEventsOptions) {
+  constructor(private readonly options: JobEventsOptions<Id>) {
     this.channel = options.listener?.channelName('job_events') ?? 'job_events';
     options.listener?.on(this.channel, {
       onMessage: (payload) => {
@@ -59,12 +57,12 @@ export class JobEvents {
       // Anything announced while the connection was away is read back from the tables.
       onGap: () => {
         this.resyncAll();
-        for (const listener of [...this.newJobListeners]) listener(0);
+        for (const listener of [...this.newJobListeners]) listener();
       },
     });
   }
 
-  bind(reader: JobReader, notify: (payload: string) => Promise<void>) {
+  bind(reader: JobReader<Id>, notify: (payload: string) => Promise<void>) {
     this.reader = reader;
     this.notifier = notify;
   }
@@ -85,7 +83,7 @@ export class JobEvents {
    * (the rows it has already read), so a catch-up from the database never skips a row it has not
    * seen; later subscribers read their own backlog and drop rows they already have.
    */
-  subscribe(jobId: number, listener: Listener, afterId = 0): () => void {
+  subscribe(jobId: Id, listener: Listener<Id>, afterId = 0): () => void {
     let feed = this.feeds.get(jobId);
     if (!feed) {
       feed = { listeners: new Set(), cursor: afterId, chain: Promise.resolve(), finishedSent: false };
@@ -100,13 +98,13 @@ export class JobEvents {
   }
 
   /** Called when a job is queued (here or in another process): wakes idle workers. */
-  onNewJob(listener: (jobId: number) => void): () => void {
+  onNewJob(listener: () => void): () => void {
     this.newJobListeners.add(listener);
     return () => this.newJobListeners.delete(listener);
   }
 
   /** Delivers an event that happened in this process to this process's subscribers. */
-  emitLocal(event: JobEvent) {
+  emitLocal(event: JobEvent<Id>) {
     const jobId = event.kind === 'row' ? event.row.jobId : event.jobId;
     const feed = this.feeds.get(jobId);
     if (!feed) return;
@@ -120,9 +118,8 @@ export class JobEvents {
   }
 
   /** Tells this process and (on PostgreSQL) every other one about a new job or a status change. */
-  async announce(announcement: Announcement): Promise<void> {
-    if (announcement.kind === 'new')
-      for (const listener of [...this.newJobListeners]) listener(announcement.jobId);
+  async announce(announcement: Announcement<Id>): Promise<void> {
+    if (announcement.kind === 'new') for (const listener of [...this.newJobListeners]) listener();
     else this.emitLocal(announcement);
     if (this.options.dialect !== 'postgres' || !this.notifier) return;
     const value = announcement.kind === 'status' ? announcement.status : '';
@@ -131,7 +128,7 @@ export class JobEvents {
     );
   }
 
-  private requireReader(): JobReader {
+  private requireReader(): JobReader<Id> {
     if (!this.reader) throw new Error('JobEvents used before bind()');
     return this.reader;
   }
@@ -139,11 +136,11 @@ export class JobEvents {
   private onNotification(payload: string) {
     const [origin, kind, job, value] = payload.split(':');
     if (origin === this.origin) return;
-    const jobId = Number(job);
     if (kind === 'n') {
-      for (const listener of [...this.newJobListeners]) listener(jobId);
+      for (const listener of [...this.newJobListeners]) listener();
       return;
     }
+    const jobId = this.options.parseId(job ?? '');
     const feed = this.feeds.get(jobId);
     if (!feed) return;
     this.enqueue(feed, jobId, async () => {
@@ -152,13 +149,13 @@ export class JobEvents {
     });
   }
 
-  private enqueue(feed: Feed, jobId: number, step: () => Promise<void>) {
+  private enqueue(feed: Feed<Id>, jobId: Id, step: () => Promise<void>) {
     feed.chain = feed.chain.then(step).catch((error: unknown) => {
       this.options.log.warn({ err: error, jobId }, 'job feed read failed');
     });
   }
 
-  private async catchUp(feed: Feed, jobId: number) {
+  private async catchUp(feed: Feed<Id>, jobId: Id) {
     for (;;) {
       const rows = await this.requireReader().rows(jobId, { afterId: feed.cursor, limit: PAGE });
       for (const row of rows) this.emitLocal({ kind: 'row', row });

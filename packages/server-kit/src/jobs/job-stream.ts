@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import type { JobsRepository } from './jobs-repository.ts';
+import type { JobReader } from './job-store.ts';
 import type { JobEvents } from './job-events.ts';
-import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
-import { fail } from '../errors/catalogue.ts';
+import { isFinished, type JobEvent, type JobId, type JobStatus, type JobStatusRow } from './types.ts';
 
 export interface JobStreamOptions {
   keepAliveMs: number;
@@ -11,11 +10,16 @@ export interface JobStreamOptions {
   /** Open streams one user may hold, and all users together (per process). */
   maxPerUser: number;
   maxTotal: number;
+  /** The service's refusal (429, from its error catalogue) when a user or the server is at its limit. */
+  tooMany: (message: string) => Error;
 }
+
+/** Who holds a stream place (the manager's users are numbers). */
+type UserKey = number | string;
 
 const PAGE = 1000;
 
-const logEvent = (row: JobStatusRow) =>
+const logEvent = (row: JobStatusRow<JobId>) =>
   `id: ${row.id}\nevent: log\ndata: ${JSON.stringify({ id: row.id, output: row.output ?? '', timestamp: row.createdAt })}\n\n`;
 
 /**
@@ -23,14 +27,14 @@ const logEvent = (row: JobStatusRow) =>
  * the event bus delivers them (no per-client polling), then one `status` event and the end.
  * One timer sends keep-alive comments to every open stream; `closeAll` ends them on shutdown.
  */
-export class JobStreams {
+export class JobStreams<Id extends JobId = number> {
   private readonly open = new Set<ServerResponse>();
-  private readonly openPerUser = new Map<number, number>();
+  private readonly openPerUser = new Map<UserKey, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly repo: JobsRepository,
-    private readonly events: JobEvents,
+    private readonly repo: JobReader<Id>,
+    private readonly events: JobEvents<Id>,
     private readonly options: JobStreamOptions,
   ) {
     this.timer = setInterval(() => {
@@ -47,7 +51,7 @@ export class JobStreams {
    * Takes one of `user`'s stream places, or refuses (429) when they or the server hold all theirs.
    * Call before hijacking the reply, so the refusal is an ordinary error answer; `stream` gives it back.
    */
-  reserve(user: number): void {
+  reserve(user: UserKey): void {
     const held = this.openPerUser.get(user) ?? 0;
     const full =
       held >= this.options.maxPerUser
@@ -55,11 +59,11 @@ export class JobStreams {
         : this.open.size >= this.options.maxTotal
           ? 'The server has too many job streams open; try again shortly.'
           : undefined;
-    if (full) throw fail('too_many_streams', full, undefined, { 'retry-after': '5' });
+    if (full) throw this.options.tooMany(full);
     this.openPerUser.set(user, held + 1);
   }
 
-  private release(user: number) {
+  private release(user: UserKey) {
     const held = (this.openPerUser.get(user) ?? 1) - 1;
     if (held > 0) this.openPerUser.set(user, held);
     else this.openPerUser.delete(user);
@@ -69,7 +73,7 @@ export class JobStreams {
    * Streams job `jobId` to `response` (already authorised, with a place `reserve`d for `user`), starting
    * after row `lastId`.
    */
-  async stream(jobId: number, lastId: number, response: ServerResponse, user: number): Promise<void> {
+  async stream(jobId: Id, lastId: number, response: ServerResponse, user: UserKey): Promise<void> {
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -82,7 +86,7 @@ export class JobStreams {
     let sent = lastId;
     let live = false;
     let ended = false;
-    const early: JobEvent[] = [];
+    const early: JobEvent<Id>[] = [];
 
     const finish = (status?: JobStatus) => {
       if (ended) return;
@@ -90,13 +94,13 @@ export class JobStreams {
       if (status) response.write(`event: status\ndata: ${JSON.stringify({ status })}\n\n`);
       response.end();
     };
-    const send = (row: JobStatusRow) => {
+    const send = (row: JobStatusRow<Id>) => {
       if (ended || row.id <= sent) return;
       sent = row.id;
       response.write(logEvent(row));
       if (response.writableLength > this.options.maxBufferedBytes) finish();
     };
-    const handle = (event: JobEvent) => {
+    const handle = (event: JobEvent<Id>) => {
       if (event.kind === 'row') send(event.row);
       else if (isFinished(event.status))
         void this.drainThenFinish(
@@ -150,9 +154,9 @@ export class JobStreams {
   }
 
   private async sendStored(
-    jobId: number,
+    jobId: Id,
     sent: () => number,
-    send: (row: JobStatusRow) => void,
+    send: (row: JobStatusRow<Id>) => void,
     ended: () => boolean,
   ) {
     for (;;) {
@@ -164,9 +168,9 @@ export class JobStreams {
 
   /** The status is written after the last row, so reading once more before `status` misses nothing. */
   private async drainThenFinish(
-    jobId: number,
+    jobId: Id,
     sent: () => number,
-    send: (row: JobStatusRow) => void,
+    send: (row: JobStatusRow<Id>) => void,
     finish: () => void,
   ) {
     try {
