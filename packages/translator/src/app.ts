@@ -30,8 +30,7 @@ import { aiRoutes } from './routes/ai-jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { pageClientRoutes } from './routes/page-client.ts';
-import { JobRunner } from './ai/job-runner.ts';
-import { AiJobsRepository } from './ai/ai-jobs-repository.ts';
+import { createAiWorker } from './ai/ai-worker.ts';
 import { TranslatorMetrics } from './observability/metrics.ts';
 import { routeErrors } from './http/route-errors.ts';
 import { metricsRoutes } from './routes/metrics.ts';
@@ -111,16 +110,14 @@ export async function buildTranslator(
   if (options.extend) await options.extend(app);
 
   const workers = options.workers ?? true;
-  const runner = new JobRunner(
-    ctx,
-    new AiJobsRepository(ctx.db),
-    services.projects,
-    services.prompts,
-    services.changed,
-  );
+  const aiWorker = createAiWorker(ctx, {
+    projects: services.projects,
+    prompts: services.prompts,
+    onTranslated: services.changed,
+  });
   if (workers) {
-    services.aiJobs.onChange = () => runner.kick();
-    runner.start();
+    services.aiJobs.onChange = () => aiWorker.wake();
+    aiWorker.start();
   }
   const stopBackups = workers ? scheduleBackups(ctx, services) : () => {};
 
@@ -139,7 +136,7 @@ export async function buildTranslator(
       await app.close();
       pageLimiter.close();
       stopBackups();
-      await runner.stop();
+      await aiWorker.stop(0);
       await listener?.close();
       await database.close();
     },

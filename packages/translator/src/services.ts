@@ -26,7 +26,13 @@ export function createServices(ctx: TranslatorContext) {
   const projects = new ProjectsService(ctx, projectsRepository, changes);
   const phrases = new PhrasesService(new PhrasesRepository(ctx.db), changed);
   const prompts = new PromptsService(new PromptsRepository(ctx.db));
-  const aiJobs = new AiJobsService(ctx, new AiJobsRepository(ctx.db), projects, phrases, prompts);
+  const aiJobs = new AiJobsService(
+    ctx,
+    new AiJobsRepository(ctx.db, ctx.config.ai.jobsPerProject),
+    projects,
+    phrases,
+    prompts,
+  );
   const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db));
   const backups = new BackupsService(ctx, projectsRepository);
   return { projects, phrases, translations, prompts, aiJobs, analytics, backups, changes, changed };

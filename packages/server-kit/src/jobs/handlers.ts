@@ -9,6 +9,8 @@ export interface JobLogContext {
 
 export interface JobContext<Id extends JobId = number> extends JobLogContext {
   job: ClaimedJob<Id>;
+  /** The lease owner: a handler's own writes made conditional on it land only while the run holds the job. */
+  owner: string;
 }
 
 /** A typed job handler: no shell strings, a payload it understands, and how it behaves on recovery. */

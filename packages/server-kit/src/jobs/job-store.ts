@@ -19,8 +19,8 @@ export interface JobStore<Id extends JobId = number> extends JobReader<Id> {
   expired(): Promise<ExpiredJob<Id>[]>;
   /** Moves an expired lease to `owner`; false when another worker was first. */
   takeOver(id: Id, owner: string, leaseMs: number): Promise<boolean>;
-  /** Ends a running job of `owner`; false when it was no longer theirs. */
-  finish(id: Id, owner: string, status: 'success' | 'failure'): Promise<boolean>;
+  /** Ends a running job of `owner` (`error`: why it failed); false when it was no longer theirs. */
+  finish(id: Id, owner: string, status: 'success' | 'failure', error?: string): Promise<boolean>;
   /** Puts a running job of `owner` back in the queue; `started: false` gives back its attempt. */
   requeue(id: Id, owner: string, options?: { started?: boolean }): Promise<boolean>;
   /** Appends one line to the job's output. */

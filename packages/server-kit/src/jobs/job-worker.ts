@@ -150,7 +150,7 @@ export class JobWorker<Id extends JobId = number> {
       // without I/O) and starve the socket writes that carry its rows to stream clients.
       await new Promise<void>((resolve) => setImmediate(resolve));
     };
-    const ctx: JobContext<Id> = { job, signal: controller.signal, log };
+    const ctx: JobContext<Id> = { job, owner: this.owner, signal: controller.signal, log };
     this.log.info({ jobId: job.id, command: job.command, attempt: job.attempts }, 'job started');
     const started = performance.now();
     let outcome: JobOutcome = 'failure';
@@ -191,7 +191,7 @@ export class JobWorker<Id extends JobId = number> {
       this.log.warn({ err: reason, jobId: job.id, command: job.command }, 'job failed');
     }
     await this.repo.appendOutput(job.id, `Error: ${describe(reason)}`);
-    await this.repo.finish(job.id, this.owner, 'failure');
+    await this.repo.finish(job.id, this.owner, 'failure', describe(reason));
   }
 
   private async heartbeat() {
@@ -228,11 +228,9 @@ export class JobWorker<Id extends JobId = number> {
         this.log.warn({ jobId: job.id }, 'requeued a job whose worker died');
       } else {
         if (handler?.abandon) await this.abandon(job, handler);
-        await this.repo.appendOutput(
-          job.id,
-          'Error: the worker running this job stopped responding; the job failed.',
-        );
-        await this.repo.finish(job.id, this.owner, 'failure');
+        const error = 'the worker running this job stopped responding; the job failed.';
+        await this.repo.appendOutput(job.id, `Error: ${error}`);
+        await this.repo.finish(job.id, this.owner, 'failure', error);
         this.log.warn({ jobId: job.id }, 'failed a job whose worker died');
       }
     }
