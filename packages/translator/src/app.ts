@@ -30,7 +30,6 @@ import { aiRoutes } from './routes/ai-jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { pageClientRoutes } from './routes/page-client.ts';
-import { createAiWorker } from './ai/ai-worker.ts';
 import { TranslatorMetrics } from './observability/metrics.ts';
 import { routeErrors } from './http/route-errors.ts';
 import { metricsRoutes } from './routes/metrics.ts';
@@ -110,11 +109,8 @@ export async function buildTranslator(
   if (options.extend) await options.extend(app);
 
   const workers = options.workers ?? true;
-  const aiWorker = createAiWorker(ctx, {
-    projects: services.projects,
-    prompts: services.prompts,
-    onTranslated: services.changed,
-  });
+  const { worker: aiWorker, events: aiEvents } = services.aiEngine;
+  aiEvents.start();
   if (workers) {
     services.aiJobs.onChange = () => aiWorker.wake();
     aiWorker.start();
@@ -137,6 +133,7 @@ export async function buildTranslator(
       pageLimiter.close();
       stopBackups();
       await aiWorker.stop(0);
+      aiEvents.close();
       await listener?.close();
       await database.close();
     },

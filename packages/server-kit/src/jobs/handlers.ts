@@ -1,4 +1,4 @@
-import type { ClaimedJob, JobId } from './types.ts';
+import type { ClaimedJob, JobId, JobProgress } from './types.ts';
 
 /** What a handler gets besides its payload when it undoes a dead run (see JobHandler.abandon). */
 export interface JobLogContext {
@@ -11,6 +11,8 @@ export interface JobContext<Id extends JobId = number> extends JobLogContext {
   job: ClaimedJob<Id>;
   /** The lease owner: a handler's own writes made conditional on it land only while the run holds the job. */
   owner: string;
+  /** Tells the job's subscribers how far it has got (after the progress is stored). */
+  progress(progress: JobProgress): Promise<void>;
 }
 
 /** A typed job handler: no shell strings, a payload it understands, and how it behaves on recovery. */

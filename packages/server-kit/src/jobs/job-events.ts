@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DialectName } from '../database.ts';
 import type { PgListener } from '../pg-listener.ts';
 import type { JobReader } from './job-store.ts';
-import { isFinished, type JobEvent, type JobId, type JobStatus } from './types.ts';
+import { isFinished, type JobEvent, type JobId, type JobProgress, type JobStatus } from './types.ts';
 
 export type Announcement<Id extends JobId = number> =
-  { kind: 'new'; jobId: Id } | { kind: 'status'; jobId: Id; status: JobStatus };
+  { kind: 'new'; jobId: Id } | Exclude<JobEvent<Id>, { kind: 'row' }>;
 
 type Listener<Id extends JobId> = (event: JobEvent<Id>) => void;
 
@@ -17,6 +17,8 @@ interface Feed<Id extends JobId> {
   /** Fetches from the database run one after another, so events stay in row order. */
   chain: Promise<void>;
   finishedSent: boolean;
+  /** The last progress passed to listeners (the same progress is not sent twice). */
+  progress: string;
 }
 
 export interface JobEventsOptions<Id extends JobId = number> {
@@ -26,8 +28,8 @@ export interface JobEventsOptions<Id extends JobId = number> {
   /** PostgreSQL: the process's LISTEN connection (started and closed by its owner). */
   listener?: PgListener | undefined;
   log: FastifyBaseLogger;
-  /** SQLite: how often jobs with subscribers are re-read, for writers in other processes. */
-  sqliteResyncMs?: number;
+  /** Without a listener: how often jobs with subscribers are re-read, for writers in other processes. */
+  resyncMs?: number;
 }
 
 const PAGE = 1000;
@@ -36,8 +38,8 @@ const PAGE = 1000;
  * The job event bus. In one process, rows and status changes reach subscribers the moment they are
  * written. On PostgreSQL every change is also announced with NOTIFY (payload `origin:kind:job:value`,
  * a few bytes; the rows themselves are read once per process, not once per client), so any number of
- * API and worker processes share it. On SQLite a second process (`--role worker`) is caught up by one
- * re-read per watched job every `sqliteResyncMs`.
+ * API and worker processes share it. Without a listener (SQLite) a second process (`--role worker`) is
+ * caught up by one re-read per watched job every `resyncMs`.
  */
 export class JobEvents<Id extends JobId = number> {
   readonly origin = randomBytes(6).toString('hex');
@@ -62,15 +64,15 @@ export class JobEvents<Id extends JobId = number> {
     });
   }
 
-  bind(reader: JobReader<Id>, notify: (payload: string) => Promise<void>) {
+  bind(reader: JobReader<Id>, notify?: (payload: string) => Promise<void>) {
     this.reader = reader;
     this.notifier = notify;
   }
 
-  /** SQLite: starts the re-read of watched jobs (PostgreSQL hears the listener instead). */
+  /** Without a listener: starts the re-read of watched jobs. */
   start(): void {
-    if (this.options.dialect === 'postgres') return;
-    this.timer = setInterval(() => this.resyncAll(), this.options.sqliteResyncMs ?? 500);
+    if (this.options.listener) return;
+    this.timer = setInterval(() => this.resyncAll(), this.options.resyncMs ?? 500);
     this.timer.unref();
   }
 
@@ -86,7 +88,13 @@ export class JobEvents<Id extends JobId = number> {
   subscribe(jobId: Id, listener: Listener<Id>, afterId = 0): () => void {
     let feed = this.feeds.get(jobId);
     if (!feed) {
-      feed = { listeners: new Set(), cursor: afterId, chain: Promise.resolve(), finishedSent: false };
+      feed = {
+        listeners: new Set(),
+        cursor: afterId,
+        chain: Promise.resolve(),
+        finishedSent: false,
+        progress: '',
+      };
       this.feeds.set(jobId, feed);
     }
     const joined = feed;
@@ -111,21 +119,28 @@ export class JobEvents<Id extends JobId = number> {
     if (event.kind === 'row') {
       if (event.row.id <= feed.cursor) return;
       feed.cursor = event.row.id;
+    } else if (event.kind === 'progress') {
+      const key = progressText(event.progress);
+      if (key === feed.progress) return;
+      feed.progress = key;
     } else if (isFinished(event.status)) {
       feed.finishedSent = true;
     }
     for (const listener of [...feed.listeners]) listener(event);
   }
 
-  /** Tells this process and (on PostgreSQL) every other one about a new job or a status change. */
+  /** Tells this process and (on PostgreSQL) every other one about a new job, progress or a status change. */
   async announce(announcement: Announcement<Id>): Promise<void> {
     if (announcement.kind === 'new') for (const listener of [...this.newJobListeners]) listener();
     else this.emitLocal(announcement);
     if (this.options.dialect !== 'postgres' || !this.notifier) return;
-    const value = announcement.kind === 'status' ? announcement.status : '';
-    await this.notifier(
-      `${this.origin}:${announcement.kind === 'new' ? 'n' : 's'}:${announcement.jobId}:${value}`,
-    );
+    const [kind, value] =
+      announcement.kind === 'new'
+        ? ['n', '']
+        : announcement.kind === 'status'
+          ? ['s', announcement.status]
+          : ['p', progressText(announcement.progress)];
+    await this.notifier(`${this.origin}:${kind}:${announcement.jobId}:${value}`);
   }
 
   private requireReader(): JobReader<Id> {
@@ -146,6 +161,7 @@ export class JobEvents<Id extends JobId = number> {
     this.enqueue(feed, jobId, async () => {
       await this.catchUp(feed, jobId);
       if (kind === 's') this.emitLocal({ kind: 'status', jobId, status: value as JobStatus });
+      if (kind === 'p') this.emitLocal({ kind: 'progress', jobId, progress: parseProgress(value ?? '') });
     });
   }
 
@@ -167,10 +183,20 @@ export class JobEvents<Id extends JobId = number> {
     for (const [jobId, feed] of this.feeds) {
       this.enqueue(feed, jobId, async () => {
         await this.catchUp(feed, jobId);
+        const progress = await this.requireReader().progressOf?.(jobId);
+        if (progress) this.emitLocal({ kind: 'progress', jobId, progress });
         const status = await this.requireReader().statusOf(jobId);
         if (status && isFinished(status) && !feed.finishedSent)
           this.emitLocal({ kind: 'status', jobId, status });
       });
     }
   }
+}
+
+/** Progress in a notification: `total,completed,failed`. */
+const progressText = ({ total, completed, failed }: JobProgress) => `${total},${completed},${failed}`;
+
+function parseProgress(text: string): JobProgress {
+  const [total = 0, completed = 0, failed = 0] = text.split(',').map(Number);
+  return { total, completed, failed };
 }

@@ -1,9 +1,11 @@
-import type { ClaimedJob, ExpiredJob, JobId, JobStatus, JobStatusRow } from './types.ts';
+import type { ClaimedJob, ExpiredJob, JobId, JobProgress, JobStatus, JobStatusRow } from './types.ts';
 
-/** What the event bus and the streams read back: a job's output rows and its status. */
+/** What the event bus and the streams read back: a job's output rows, its status and its progress. */
 export interface JobReader<Id extends JobId = number> {
   rows(jobId: Id, page: { afterId: number; limit: number }): Promise<JobStatusRow<Id>[]>;
   statusOf(jobId: Id): Promise<JobStatus | undefined>;
+  /** For jobs that report progress (JobContext.progress). */
+  progressOf?(jobId: Id): Promise<JobProgress | undefined>;
 }
 
 /**

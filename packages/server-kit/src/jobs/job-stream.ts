@@ -1,7 +1,14 @@
 import type { ServerResponse } from 'node:http';
 import type { JobReader } from './job-store.ts';
 import type { JobEvents } from './job-events.ts';
-import { isFinished, type JobEvent, type JobId, type JobStatus, type JobStatusRow } from './types.ts';
+import {
+  isFinished,
+  type JobEvent,
+  type JobId,
+  type JobProgress,
+  type JobStatus,
+  type JobStatusRow,
+} from './types.ts';
 
 export interface JobStreamOptions {
   keepAliveMs: number;
@@ -12,6 +19,8 @@ export interface JobStreamOptions {
   maxTotal: number;
   /** The service's refusal (429, from its error catalogue) when a user or the server is at its limit. */
   tooMany: (message: string) => Error;
+  /** The status as the service names it in its API (the engine's names when absent). */
+  statusLabel?: (status: JobStatus) => string;
 }
 
 /** Who holds a stream place (the manager's users are numbers). */
@@ -22,9 +31,12 @@ const PAGE = 1000;
 const logEvent = (row: JobStatusRow<JobId>) =>
   `id: ${row.id}\nevent: log\ndata: ${JSON.stringify({ id: row.id, output: row.output ?? '', timestamp: row.createdAt })}\n\n`;
 
+const progressEvent = (progress: JobProgress) => `event: progress\ndata: ${JSON.stringify(progress)}\n\n`;
+
 /**
- * Server-sent events for job output. Each stream sends the stored rows after `lastId`, then rows as
- * the event bus delivers them (no per-client polling), then one `status` event and the end.
+ * Server-sent events for job output. Each stream sends the stored rows after `lastId` and the job's
+ * progress (for a store that keeps it), then rows and `progress` as the event bus delivers them (no
+ * per-client polling), then one `status` event and the end.
  * One timer sends keep-alive comments to every open stream; `closeAll` ends them on shutdown.
  */
 export class JobStreams<Id extends JobId = number> {
@@ -84,6 +96,8 @@ export class JobStreams<Id extends JobId = number> {
     this.open.add(response);
 
     let sent = lastId;
+    /** Items done (completed + failed) in the last progress sent: progress only moves forward. */
+    let shown = -1;
     let live = false;
     let ended = false;
     const early: JobEvent<Id>[] = [];
@@ -91,7 +105,10 @@ export class JobStreams<Id extends JobId = number> {
     const finish = (status?: JobStatus) => {
       if (ended) return;
       ended = true;
-      if (status) response.write(`event: status\ndata: ${JSON.stringify({ status })}\n\n`);
+      if (status) {
+        const label = this.options.statusLabel?.(status) ?? status;
+        response.write(`event: status\ndata: ${JSON.stringify({ status: label })}\n\n`);
+      }
       response.end();
     };
     const send = (row: JobStatusRow<Id>) => {
@@ -100,8 +117,15 @@ export class JobStreams<Id extends JobId = number> {
       response.write(logEvent(row));
       if (response.writableLength > this.options.maxBufferedBytes) finish();
     };
+    const sendProgress = (progress: JobProgress) => {
+      const done = progress.completed + progress.failed;
+      if (ended || done <= shown) return;
+      shown = done;
+      response.write(progressEvent(progress));
+    };
     const handle = (event: JobEvent<Id>) => {
       if (event.kind === 'row') send(event.row);
+      else if (event.kind === 'progress') sendProgress(event.progress);
       else if (isFinished(event.status))
         void this.drainThenFinish(
           jobId,
@@ -131,6 +155,8 @@ export class JobStreams<Id extends JobId = number> {
         send,
         () => ended,
       );
+      const progress = await this.repo.progressOf?.(jobId);
+      if (progress) sendProgress(progress);
       live = true;
       for (const event of early.splice(0)) handle(event);
       const status = await this.repo.statusOf(jobId);

@@ -6,7 +6,7 @@ import type { JobStore } from './job-store.ts';
 import type { JobEvents } from './job-events.ts';
 import type { JobContext, JobHandler, JobHandlers } from './handlers.ts';
 import { JobCancelledError, JobTimeoutError, LeaseLostError, WorkerShutdownError } from './errors.ts';
-import type { ClaimedJob, ExpiredJob, JobId, JobOutcome } from './types.ts';
+import type { ClaimedJob, ExpiredJob, JobId, JobOutcome, JobProgress } from './types.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -150,7 +150,12 @@ export class JobWorker<Id extends JobId = number> {
       // without I/O) and starve the socket writes that carry its rows to stream clients.
       await new Promise<void>((resolve) => setImmediate(resolve));
     };
-    const ctx: JobContext<Id> = { job, owner: this.owner, signal: controller.signal, log };
+    const progress = (value: JobProgress) =>
+      // Subscribers also re-read it; a lost announcement must not fail the job.
+      this.events.announce({ kind: 'progress', jobId: job.id, progress: value }).catch((error: unknown) => {
+        this.log.warn({ err: error, jobId: job.id }, 'job progress announcement failed');
+      });
+    const ctx: JobContext<Id> = { job, owner: this.owner, signal: controller.signal, log, progress };
     this.log.info({ jobId: job.id, command: job.command, attempt: job.attempts }, 'job started');
     const started = performance.now();
     let outcome: JobOutcome = 'failure';

@@ -31,6 +31,15 @@ export interface JobStatusRow<Id extends JobId = number> {
   updatedAt: string;
 }
 
-/** What subscribers of one job hear: an output row as it is written, or the job's new status. */
+/** How far a job that works through items has got. */
+export interface JobProgress {
+  total: number;
+  completed: number;
+  failed: number;
+}
+
+/** What subscribers of one job hear: an output row as it is written, its progress, or its new status. */
 export type JobEvent<Id extends JobId = number> =
-  { kind: 'row'; row: JobStatusRow<Id> } | { kind: 'status'; jobId: Id; status: JobStatus };
+  | { kind: 'row'; row: JobStatusRow<Id> }
+  | { kind: 'progress'; jobId: Id; progress: JobProgress }
+  | { kind: 'status'; jobId: Id; status: JobStatus };

@@ -1,5 +1,13 @@
 import { sql, type Kysely, type Selectable, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
-import type { ClaimedJob, ExpiredJob, JobStatus, JobStatusRow, JobStore } from '@app/server-kit';
+import type {
+  ClaimedJob,
+  ExpiredJob,
+  JobEvents,
+  JobProgress,
+  JobStatus,
+  JobStatusRow,
+  JobStore,
+} from '@app/server-kit';
 import type { AiJobStatus, AiJobsTable, TranslatorDB } from '../db/schema.ts';
 import { chunks } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
@@ -77,10 +85,14 @@ class HoldLost extends Error {}
  * always 1). AI jobs keep no output log: their progress is the counters, a failure's reason `error`.
  */
 export class AiJobsRepository implements JobStore<string> {
-  /** `jobsPerProject`: running jobs one project may have; a claim skips a project at its cap. */
+  /**
+   * `jobsPerProject`: running jobs one project may have; a claim skips a project at its cap. `events`
+   * hears when a job ends.
+   */
   constructor(
     private readonly db: Kysely<TranslatorDB>,
     private readonly jobsPerProject: number,
+    private readonly events: JobEvents<string>,
   ) {}
 
   /** The job and its pending items, in one transaction. */
@@ -154,7 +166,9 @@ export class AiJobsRepository implements JobStore<string> {
       .where('id', '=', id)
       .where('status', 'in', ACTIVE)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    if (!Number(result.numUpdatedRows)) return false;
+    await this.events.announce({ kind: 'status', jobId: id, status: 'cancelled' });
+    return true;
   }
 
   async dropItems(jobId: string): Promise<void> {
@@ -269,6 +283,14 @@ export class AiJobsRepository implements JobStore<string> {
     return row && ENGINE_STATUS[row.status];
   }
 
+  progressOf(id: string): Promise<JobProgress | undefined> {
+    return this.db
+      .selectFrom('ai_jobs')
+      .select(['total', 'completed', 'failed'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
   /** Writes the run time so far, if the hold still holds the job. */
   async saveRunMs(hold: JobHold, runMs: number): Promise<void> {
     await owned(this.db.updateTable('ai_jobs').set({ run_ms: runMs }), hold).execute();
@@ -299,12 +321,12 @@ export class AiJobsRepository implements JobStore<string> {
   /**
    * Saves a batch's translations (of phrases still in the project; the others count as failed), sets
    * the item states and moves the counters, in one transaction, which rolls back when the hold is gone.
-   * Returns whether it was written.
+   * Returns the job's progress after it, or undefined when nothing was written.
    */
-  async recordBatch(hold: JobHold, batch: BatchOutcome): Promise<boolean> {
+  async recordBatch(hold: JobHold, batch: BatchOutcome): Promise<JobProgress | undefined> {
     const now = nowIso();
     try {
-      await this.db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         const still = batch.values.size
           ? await trx
               .selectFrom('phrases')
@@ -346,12 +368,14 @@ export class AiJobsRepository implements JobStore<string> {
             updated_at: now,
           })),
           hold,
-        ).executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) throw new HoldLost();
+        )
+          .returning(['total', 'completed', 'failed'])
+          .executeTakeFirst();
+        if (!moved) throw new HoldLost();
+        return moved;
       });
-      return true;
     } catch (error) {
-      if (error instanceof HoldLost) return false;
+      if (error instanceof HoldLost) return undefined;
       throw error;
     }
   }
@@ -359,7 +383,7 @@ export class AiJobsRepository implements JobStore<string> {
   /** Ends the job if `owner` still holds it, and drops its items (finished jobs keep none). */
   async finish(id: string, owner: string, status: 'success' | 'failure', error?: string): Promise<boolean> {
     const now = nowIso();
-    return this.db.transaction().execute(async (trx) => {
+    const ended = await this.db.transaction().execute(async (trx) => {
       const update = await owned(
         trx.updateTable('ai_jobs').set({
           status: status === 'success' ? 'completed' : 'failed',
@@ -375,6 +399,8 @@ export class AiJobsRepository implements JobStore<string> {
       await trx.deleteFrom('ai_job_items').where('job_id', '=', id).execute();
       return true;
     });
+    if (ended) await this.events.announce({ kind: 'status', jobId: id, status });
+    return ended;
   }
 }
 

@@ -22,6 +22,7 @@ interface RunState {
   job: AiJobRow;
   hold: JobHold;
   signal: AbortSignal;
+  progress: JobContext<string>['progress'];
   apiKey: string;
   prompt: string;
   /** run_ms when this run started, and when. */
@@ -50,7 +51,7 @@ export class TranslateJob implements JobHandler<unknown, string> {
     this.provider = new ChatProvider(deps.ctx.config.ai, deps.ctx.metrics);
   }
 
-  async run(_payload: unknown, { job: claimed, owner, signal }: JobContext<string>): Promise<void> {
+  async run(_payload: unknown, { job: claimed, owner, signal, progress }: JobContext<string>): Promise<void> {
     const { jobs, projects, prompts } = this.deps;
     const hold: JobHold = { jobId: claimed.id, token: owner };
     const job = await jobs.byId(claimed.id);
@@ -61,6 +62,7 @@ export class TranslateJob implements JobHandler<unknown, string> {
       job,
       hold,
       signal,
+      progress,
       apiKey,
       prompt: prompt.text,
       baseRunMs: job.run_ms,
@@ -153,9 +155,11 @@ export class TranslateJob implements JobHandler<unknown, string> {
   private async record(state: RunState, values: Map<number, string>, failed: number[]) {
     const { job } = state;
     const batch = { projectId: job.project_id, lang: job.lang, values, failed, runMs: this.runMs(state) };
+    const progress = await this.deps.jobs.recordBatch(state.hold, batch);
     // Cancelled (or taken over) meanwhile: nothing was written.
-    if (!(await this.deps.jobs.recordBatch(state.hold, batch))) throw new LeaseLostError();
+    if (!progress) throw new LeaseLostError();
     if (values.size) this.deps.onTranslated(job.project_id);
+    await state.progress(progress);
   }
 
   private runMs(state: RunState) {
