@@ -1,16 +1,12 @@
 import { sql } from 'kysely';
-import { PgListener } from '@app/server-kit';
+import { JobEvents, JobHandlers, JobStreams, JobWorker, PgListener } from '@app/server-kit';
 import type { ManagerContext } from './context.ts';
 import { SitesService } from './sites/sites-service.ts';
 import { SitesRepository } from './sites/sites-repository.ts';
 import { NodesService } from './nodes/nodes-service.ts';
 import { NodesRepository } from './nodes/nodes-repository.ts';
-import { JobEvents } from './jobs/job-events.ts';
 import { JobsRepository } from './jobs/jobs-repository.ts';
 import { JobsService } from './jobs/jobs-service.ts';
-import { JobHandlers } from './jobs/handlers.ts';
-import { JobWorker } from './jobs/job-worker.ts';
-import { JobStreams } from './jobs/job-stream.ts';
 import { ProviderRegistry } from './providers/registry.ts';
 import { DummyProvider } from './providers/dummy/dummy-provider.ts';
 import { DummyInstancesRepository } from './providers/dummy/dummy-instances-repository.ts';
@@ -20,6 +16,7 @@ import { registerInstanceJobs } from './providers/provider-jobs.ts';
 import { closeHttpAgents } from './providers/http.ts';
 import { NodeImportService } from './nodes/node-import.ts';
 import { ContainersRepository } from './containers/containers-repository.ts';
+import { fail } from './errors/catalogue.ts';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -31,7 +28,7 @@ export function createFleetServices(ctx: ManagerContext) {
     dialect === 'postgres'
       ? new PgListener({ databaseUrl: config.databaseUrl, schema: ctx.databaseSchema, log })
       : undefined;
-  const jobEvents = new JobEvents({ dialect, listener: pgListener, log });
+  const jobEvents = new JobEvents({ dialect, listener: pgListener, log, parseId: Number });
   const jobsRepo = new JobsRepository(db, dialect, jobEvents);
   jobEvents.bind(jobsRepo, async (payload) => {
     await sql`select pg_notify(${jobEvents.channel}, ${payload})`.execute(db);
@@ -70,6 +67,7 @@ export function createFleetServices(ctx: ManagerContext) {
     maxBufferedBytes: 8 * 1024 * 1024,
     maxPerUser: fleet.sseMaxPerUser,
     maxTotal: fleet.sseMaxTotal,
+    tooMany: (message) => fail('too_many_streams', message, undefined, { 'retry-after': '5' }),
   });
 
   return {

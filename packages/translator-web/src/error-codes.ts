@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'provider_not_configured',
   'default_prompt',
   'job_finished',
+  'too_many_streams',
   'invalid_filename',
 ] as const;
 

@@ -886,6 +886,17 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/ai-jobs/{jobId}/events': {
+    get: {
+      path: {
+        jobId: string;
+      };
+      responses: {
+        200: string;
+      };
+      errorCode: never;
+    };
+  };
   '/prompts': {
     get: {
       responses: {

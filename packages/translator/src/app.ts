@@ -30,8 +30,6 @@ import { aiRoutes } from './routes/ai-jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { backupRoutes } from './routes/backups.ts';
 import { pageClientRoutes } from './routes/page-client.ts';
-import { JobRunner } from './ai/job-runner.ts';
-import { AiJobsRepository } from './ai/ai-jobs-repository.ts';
 import { TranslatorMetrics } from './observability/metrics.ts';
 import { routeErrors } from './http/route-errors.ts';
 import { metricsRoutes } from './routes/metrics.ts';
@@ -111,16 +109,11 @@ export async function buildTranslator(
   if (options.extend) await options.extend(app);
 
   const workers = options.workers ?? true;
-  const runner = new JobRunner(
-    ctx,
-    new AiJobsRepository(ctx.db),
-    services.projects,
-    services.prompts,
-    services.changed,
-  );
+  const { worker: aiWorker, events: aiEvents } = services.aiEngine;
+  aiEvents.start();
   if (workers) {
-    services.aiJobs.onChange = () => runner.kick();
-    runner.start();
+    services.aiJobs.onChange = () => aiWorker.wake();
+    aiWorker.start();
   }
   const stopBackups = workers ? scheduleBackups(ctx, services) : () => {};
 
@@ -139,7 +132,8 @@ export async function buildTranslator(
       await app.close();
       pageLimiter.close();
       stopBackups();
-      await runner.stop();
+      await aiWorker.stop(0);
+      aiEvents.close();
       await listener?.close();
       await database.close();
     },

@@ -17,6 +17,8 @@ export interface AiConfig {
   parallelCalls: number;
   /** Jobs running at once per project; more wait as pending. */
   jobsPerProject: number;
+  /** Jobs one process runs at once (across projects). */
+  jobsPerProcess: number;
   /** Attempts per call on 429/5xx/network errors before its items count as failed. */
   maxAttempts: number;
   /** First back-off delay; doubled on every retry (a Retry-After from the provider wins). */
@@ -85,6 +87,7 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
       batchSize: env.int('TRANSLATOR_AI_BATCH_SIZE', 25, { min: 1, max: 200 }),
       parallelCalls: env.int('TRANSLATOR_AI_PARALLEL', 4, { min: 1, max: 32 }),
       jobsPerProject: env.int('TRANSLATOR_AI_JOBS_PER_PROJECT', 1, { min: 1, max: 16 }),
+      jobsPerProcess: 16,
       maxAttempts: 5,
       backoffMs: 500,
       requestTimeoutMs: env.int('TRANSLATOR_AI_TIMEOUT_S', 120, { min: 1 }) * 1000,

@@ -9,7 +9,7 @@ import { TranslationsRepository } from './translations/translations-repository.t
 import { PromptsService } from './ai/prompts-service.ts';
 import { PromptsRepository } from './ai/prompts-repository.ts';
 import { AiJobsService } from './ai/jobs-service.ts';
-import { AiJobsRepository } from './ai/ai-jobs-repository.ts';
+import { createAiEngine } from './ai/ai-engine.ts';
 import { AnalyticsService } from './analytics/analytics-service.ts';
 import { AnalyticsRepository } from './analytics/analytics-repository.ts';
 import { BackupsService } from './backups/backups-service.ts';
@@ -26,10 +26,22 @@ export function createServices(ctx: TranslatorContext) {
   const projects = new ProjectsService(ctx, projectsRepository, changes);
   const phrases = new PhrasesService(new PhrasesRepository(ctx.db), changed);
   const prompts = new PromptsService(new PromptsRepository(ctx.db));
-  const aiJobs = new AiJobsService(ctx, new AiJobsRepository(ctx.db), projects, phrases, prompts);
+  const aiEngine = createAiEngine(ctx, { projects, prompts, onTranslated: changed });
+  const aiJobs = new AiJobsService(ctx, aiEngine.jobs, projects, phrases, prompts);
   const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db));
   const backups = new BackupsService(ctx, projectsRepository);
-  return { projects, phrases, translations, prompts, aiJobs, analytics, backups, changes, changed };
+  return {
+    projects,
+    phrases,
+    translations,
+    prompts,
+    aiJobs,
+    aiEngine,
+    analytics,
+    backups,
+    changes,
+    changed,
+  };
 }
 
 export type TranslatorServices = ReturnType<typeof createServices>;

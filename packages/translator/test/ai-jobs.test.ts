@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultBehaviour, startFakeOpenAI, type FakeOpenAI } from '@app/fakes/openai';
+import { readSse } from '@app/server-kit/testing';
 import { startHarness, type Harness } from './helpers.ts';
 
 let h: Harness;
@@ -258,7 +259,29 @@ describe('AI jobs', () => {
     const other = await h.newProject('Peeker');
     expect((await other.client.get(`/api/ai-jobs/${res.body.jobId}`)).status).toBe(404);
     expect((await other.client.delete(`/api/ai-jobs/${res.body.jobId}`)).status).toBe(404);
+    expect((await other.client.get(`/api/ai-jobs/${res.body.jobId}/events`)).status).toBe(404);
     expect((await other.client.get('/api/ai-jobs/log')).body).toEqual([]);
+  });
+
+  it('streams a running job’s progress batch by batch, then its status (events)', async () => {
+    const ids = await phrases(60);
+    fake.set({ latencyMs: 150 });
+    const res = await h.client.post('/api/ai-jobs', { key_ids: ids, lang: 'de' });
+    const url = `${h.url}/api/ai-jobs/${res.body.jobId}/events`;
+    const { status, events, contentType } = await readSse(url, { 'x-api-key': h.key });
+    expect(status).toBe(200);
+    expect(contentType).toContain('text/event-stream');
+    const progress = events
+      .filter((event) => event.event === 'progress')
+      .map((event) => JSON.parse(event.data) as { total: number; completed: number; failed: number });
+    const done = progress.map((step) => step.completed + step.failed);
+    // Six batches of 10, two calls at a time, 150 ms each: the stream hears (nearly) every batch as it is
+    // written, never a step backwards.
+    expect(done.length).toBeGreaterThanOrEqual(5);
+    expect(done).toEqual([...done].sort((a, b) => a - b));
+    expect(progress.at(-1)).toEqual({ total: 60, completed: 60, failed: 0 });
+    expect(events.at(-1)).toEqual({ event: 'status', data: JSON.stringify({ status: 'completed' }) });
+    expect((await h.anonymous.get(`/api/ai-jobs/${res.body.jobId}/events`)).status).toBe(401);
   });
 
   it('resumes a job after a restart without repeating finished items', async () => {

@@ -48,6 +48,8 @@ interface World {
   fresh(): Promise<Keys>;
   /** A pending AI job of the main project (no worker runs in this test), to read or cancel. */
   pendingJob(): Promise<string>;
+  /** An AI job of the main project, cancelled. */
+  cancelledJob(): Promise<string>;
 }
 
 const ALLOWED_ORIGIN = 'http://localhost:8080';
@@ -220,6 +222,12 @@ const ROWS: Row[] = [
     request: async (world) => ({ path: `/ai-jobs/${await world.pendingJob()}` }),
   },
   {
+    route: 'GET /ai-jobs/{jobId}/events',
+    expect: keyRoute(200, 404),
+    // A cancelled job: its stream sends the progress and the status, and ends.
+    request: async (world) => ({ path: `/ai-jobs/${await world.cancelledJob()}/events` }),
+  },
+  {
     route: 'DELETE /ai-jobs/{jobId}',
     expect: keyRoute(200, 404),
     request: async (world) => ({ path: `/ai-jobs/${await world.pendingJob()}` }),
@@ -317,6 +325,11 @@ describe('who may call what (translator)', () => {
       fresh: () => keysOf(unique('Fresh')),
       pendingJob: async () =>
         (await mainClient.post('/api/ai-jobs', { key_ids: [phrase], lang: 'fr' })).body.jobId as string,
+      async cancelledJob() {
+        const id = await this.pendingJob();
+        await mainClient.delete(`/api/ai-jobs/${id}`);
+        return id;
+      },
     };
   }, 60_000);
   afterAll(() => world?.harness.stop());

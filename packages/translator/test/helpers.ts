@@ -34,6 +34,7 @@ export function testConfig(database: TestDatabase, overrides: ConfigOverrides = 
       batchSize: 10,
       parallelCalls: 2,
       jobsPerProject: 1,
+      jobsPerProcess: 16,
       maxAttempts: 4,
       backoffMs: 10,
       requestTimeoutMs: 5000,

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import { retryWhileUnavailable } from '@app/server-kit';
+import { JobTimeoutError, retryWhileUnavailable, type JobContext, type JobHandlers } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
-import { JobTimeoutError, type JobContext, type JobHandlers } from '../jobs/handlers.ts';
 import type { NodesService } from '../nodes/nodes-service.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { NodeConnection, Provider, ReconfigureSpec } from '../providers/types.ts';

@@ -1,13 +1,20 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { DialectName } from '@app/server-kit';
+import type {
+  ClaimedJob,
+  DialectName,
+  ExpiredJob,
+  JobEvents,
+  JobStatus,
+  JobStatusRow,
+  JobStore,
+} from '@app/server-kit';
 import type { JobsTable, JobStatusesTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
-import type { JobEvents } from './job-events.ts';
-import type { ClaimedJob, ContainerJob, JobRecord, JobStatus, JobStatusRow } from './types.ts';
+import type { ContainerJob, JobRecord } from './types.ts';
 import { usernameOf } from '../users/users-repository.ts';
 
 /** Every query over `jobs` and `job_statuses`; announces what it changes through the event bus. */
-export class JobsRepository {
+export class JobsRepository implements JobStore {
   constructor(
     private readonly db: Kysely<ManagerDB>,
     private readonly dialect: DialectName,
@@ -297,14 +304,21 @@ export class JobsRepository {
   }
 
   /** Running jobs whose lease ran out: their worker died or hangs. */
-  expired() {
-    return this.db
+  async expired(): Promise<ExpiredJob[]> {
+    const rows = await this.db
       .selectFrom('jobs')
       .select(['id', 'command', 'attempts', 'lease_owner', 'payload'])
       .where('status', '=', 'running')
       .where('lease_expires_at', '<', Date.now())
       .orderBy('id')
       .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      command: row.command,
+      attempts: row.attempts,
+      leaseOwner: row.lease_owner,
+      payload: JSON.parse(row.payload),
+    }));
   }
 
   /** How many jobs wait and run, by command and status (the queue depth for the metrics). */

@@ -1,7 +1,7 @@
-import { notFound } from '@app/server-kit';
+import { notFound, type JobStatusRow } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { JobsRepository } from './jobs-repository.ts';
-import type { Job, JobRecord, JobStatusRow } from './types.ts';
+import type { Job, JobRecord } from './types.ts';
 import { fail } from '../errors/catalogue.ts';
 
 const jobNotFound = () => notFound('Job not found.');

@@ -1,6 +1,6 @@
-export const JOB_STATUSES = ['pending', 'running', 'success', 'failure', 'cancelled'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export const isFinished = (status: JobStatus) => status !== 'pending' && status !== 'running';
+import type { JobStatus } from '@app/server-kit';
+
+export type { JobStatus };
 
 export interface Job {
   id: number;
@@ -21,21 +21,3 @@ export interface ContainerJob extends Omit<Job, 'createdBy'> {
 export interface JobRecord extends Job {
   createdByUid: number;
 }
-
-/** A job as the worker sees it. */
-export interface ClaimedJob extends Omit<Job, 'createdBy'> {
-  payload: unknown;
-  attempts: number;
-}
-
-export interface JobStatusRow {
-  id: number;
-  jobId: number;
-  output: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** What subscribers of one job hear: an output row as it is written, or the job's new status. */
-export type JobEvent =
-  { kind: 'row'; row: JobStatusRow } | { kind: 'status'; jobId: number; status: JobStatus };

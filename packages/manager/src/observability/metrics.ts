@@ -1,8 +1,5 @@
 import { Gauge, Histogram } from 'prom-client';
-import { ServiceMetrics } from '@app/server-kit';
-
-/** How a job run ended, as the worker saw it. */
-export type JobOutcome = 'success' | 'failure' | 'cancelled';
+import { ServiceMetrics, type JobOutcome } from '@app/server-kit';
 
 export interface ManagerGaugeSources {
   /** Jobs waiting and running, by command and status. */

@@ -1,4 +1,4 @@
-import type { JobHandlers } from '../jobs/handlers.ts';
+import type { JobHandlers } from '@app/server-kit';
 import type { NodesService } from '../nodes/nodes-service.ts';
 import type { ProviderRegistry } from './registry.ts';
 import type { CreateSpec, ReconfigureSpec } from './types.ts';

@@ -5,3 +5,4 @@ export * from './upgrade-fixture.ts';
 export * from './service-process.ts';
 export * from './bench-server.ts';
 export * from './schema-drift.ts';
+export * from './sse.ts';

@@ -1,4 +1,13 @@
 import { sql, type Kysely, type Selectable, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import type {
+  ClaimedJob,
+  ExpiredJob,
+  JobEvents,
+  JobProgress,
+  JobStatus,
+  JobStatusRow,
+  JobStore,
+} from '@app/server-kit';
 import type { AiJobStatus, AiJobsTable, TranslatorDB } from '../db/schema.ts';
 import { chunks } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
@@ -8,6 +17,17 @@ export type AiJobRow = Selectable<AiJobsTable>;
 type JobUpdate = UpdateQueryBuilder<TranslatorDB, 'ai_jobs', 'ai_jobs', UpdateResult>;
 
 export const ACTIVE: AiJobStatus[] = ['pending', 'running'];
+
+/** The one command of AI jobs (the job engine dispatches on it). */
+export const TRANSLATE = 'ai-translate';
+
+const ENGINE_STATUS: Record<AiJobStatus, JobStatus> = {
+  pending: 'pending',
+  running: 'running',
+  completed: 'success',
+  failed: 'failure',
+  cancelled: 'cancelled',
+};
 
 /** A run's hold on a job: writes made under it land only while the job is running under this token. */
 export interface JobHold {
@@ -59,9 +79,21 @@ export function newJobRow(job: NewJob, now: string): AiJobRow {
 /** Thrown inside a transaction to roll it back when the job's hold is gone. */
 class HoldLost extends Error {}
 
-/** `ai_jobs` and their `ai_job_items`: the job records and the leases the runner holds them under. */
-export class AiJobsRepository {
-  constructor(private readonly db: Kysely<TranslatorDB>) {}
+/**
+ * `ai_jobs` and their `ai_job_items`: the job records, and the job engine's store for them. A run resumes
+ * from the job's pending items, so any number of runs is safe and `ai_jobs` counts none (attempts is
+ * always 1). AI jobs keep no output log: their progress is the counters, a failure's reason `error`.
+ */
+export class AiJobsRepository implements JobStore<string> {
+  /**
+   * `jobsPerProject`: running jobs one project may have; a claim skips a project at its cap. `events`
+   * hears when a job ends.
+   */
+  constructor(
+    private readonly db: Kysely<TranslatorDB>,
+    private readonly jobsPerProject: number,
+    private readonly events: JobEvents<string>,
+  ) {}
 
   /** The job and its pending items, in one transaction. */
   async create(job: NewJob): Promise<void> {
@@ -134,47 +166,44 @@ export class AiJobsRepository {
       .where('id', '=', id)
       .where('status', 'in', ACTIVE)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+    if (!Number(result.numUpdatedRows)) return false;
+    await this.events.announce({ kind: 'status', jobId: id, status: 'cancelled' });
+    return true;
   }
 
   async dropItems(jobId: string): Promise<void> {
     await this.db.deleteFrom('ai_job_items').where('job_id', '=', jobId).execute();
   }
 
-  /** Running jobs whose lease ran out go back to pending, except those held by the given tokens. */
-  async releaseExpired(now: number, keep: string[]): Promise<void> {
-    let expired = this.db
-      .updateTable('ai_jobs')
-      .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() })
-      .where('status', '=', 'running')
-      .where('lease_until', '<', now);
-    if (keep.length) expired = expired.where('lease_owner', 'not in', keep);
-    await expired.execute();
-  }
-
-  /** The oldest pending jobs. */
-  pending(limit: number): Promise<{ id: string; project_id: number }[]> {
-    return this.db
+  /** The oldest pending job whose project is below its cap of running jobs, now running under `owner`. */
+  async claim(owner: string, commands: string[], leaseMs: number): Promise<ClaimedJob<string> | undefined> {
+    if (!commands.includes(TRANSLATE)) return undefined;
+    const pending = await this.db
       .selectFrom('ai_jobs')
       .select(['id', 'project_id'])
       .where('status', '=', 'pending')
       .orderBy('created_at')
-      .limit(limit)
+      .limit(100)
       .execute();
+    for (const candidate of pending) {
+      if (await this.claimOne(candidate.id, candidate.project_id, owner, Date.now() + leaseMs))
+        return { id: candidate.id, command: TRANSLATE, payload: {}, attempts: 1 };
+    }
+    return undefined;
   }
 
-  /** pending → running under the hold, unless the project already runs `cap` jobs. */
-  async claim(hold: JobHold, projectId: number, leaseUntil: number, cap: number): Promise<boolean> {
+  /** pending → running under `owner`, unless the project already runs its cap of jobs. */
+  private async claimOne(id: string, projectId: number, owner: string, leaseUntil: number): Promise<boolean> {
     const claimed = await this.db
       .updateTable('ai_jobs')
       .set({
         status: 'running',
-        lease_owner: hold.token,
+        lease_owner: owner,
         lease_until: leaseUntil,
         started_at: sql`coalesce(started_at, ${nowIso()})`,
         updated_at: nowIso(),
       })
-      .where('id', '=', hold.jobId)
+      .where('id', '=', id)
       .where('status', '=', 'pending')
       .where(
         (eb) =>
@@ -184,33 +213,87 @@ export class AiJobsRepository {
             .where('other.project_id', '=', projectId)
             .where('other.status', '=', 'running'),
         '<',
-        cap,
+        this.jobsPerProject,
       )
       .executeTakeFirst();
     return Number(claimed.numUpdatedRows) === 1;
   }
 
-  /** Extends the lease; false when the hold is gone. */
-  async renew(hold: JobHold, leaseUntil: number): Promise<boolean> {
+  async heartbeat(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
+    if (!ids.length) return [];
+    const held = await this.db
+      .updateTable('ai_jobs')
+      .set({ lease_until: Date.now() + leaseMs })
+      .where('id', 'in', ids)
+      .where('status', '=', 'running')
+      .where('lease_owner', '=', owner)
+      .returning('id')
+      .execute();
+    const still = new Set(held.map((row) => row.id));
+    return ids.filter((id) => !still.has(id));
+  }
+
+  async expired(): Promise<ExpiredJob<string>[]> {
+    const rows = await this.db
+      .selectFrom('ai_jobs')
+      .select(['id', 'lease_owner'])
+      .where('status', '=', 'running')
+      .where('lease_until', '<', Date.now())
+      .orderBy('created_at')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      command: TRANSLATE,
+      payload: {},
+      attempts: 1,
+      leaseOwner: row.lease_owner,
+    }));
+  }
+
+  async takeOver(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('ai_jobs')
+      .set({ lease_owner: owner, lease_until: Date.now() + leaseMs, updated_at: nowIso() })
+      .where('id', '=', id)
+      .where('status', '=', 'running')
+      .where('lease_until', '<', Date.now())
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Hands the job back as pending (its worker stops, or died); the run time so far stays. */
+  async requeue(id: string, owner: string): Promise<boolean> {
     const result = await owned(
-      this.db.updateTable('ai_jobs').set({ lease_until: leaseUntil }),
-      hold,
+      this.db
+        .updateTable('ai_jobs')
+        .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() }),
+      { jobId: id, token: owner },
     ).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Hands the job back as pending (this process stops), keeping the run time so far. */
-  async handBack(hold: JobHold, runMs: number): Promise<void> {
-    await owned(
-      this.db.updateTable('ai_jobs').set({
-        status: 'pending',
-        lease_owner: null,
-        lease_until: null,
-        run_ms: runMs,
-        updated_at: nowIso(),
-      }),
-      hold,
-    ).execute();
+  async appendOutput(): Promise<void> {}
+
+  async rows(): Promise<JobStatusRow<string>[]> {
+    return [];
+  }
+
+  async statusOf(id: string): Promise<JobStatus | undefined> {
+    const row = await this.db.selectFrom('ai_jobs').select('status').where('id', '=', id).executeTakeFirst();
+    return row && ENGINE_STATUS[row.status];
+  }
+
+  progressOf(id: string): Promise<JobProgress | undefined> {
+    return this.db
+      .selectFrom('ai_jobs')
+      .select(['total', 'completed', 'failed'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Writes the run time so far, if the hold still holds the job. */
+  async saveRunMs(hold: JobHold, runMs: number): Promise<void> {
+    await owned(this.db.updateTable('ai_jobs').set({ run_ms: runMs }), hold).execute();
   }
 
   /** The job's pending items, with the phrase key, or none when the phrase is gone from the project. */
@@ -238,12 +321,12 @@ export class AiJobsRepository {
   /**
    * Saves a batch's translations (of phrases still in the project; the others count as failed), sets
    * the item states and moves the counters, in one transaction, which rolls back when the hold is gone.
-   * Returns whether it was written.
+   * Returns the job's progress after it, or undefined when nothing was written.
    */
-  async recordBatch(hold: JobHold, batch: BatchOutcome): Promise<boolean> {
+  async recordBatch(hold: JobHold, batch: BatchOutcome): Promise<JobProgress | undefined> {
     const now = nowIso();
     try {
-      await this.db.transaction().execute(async (trx) => {
+      return await this.db.transaction().execute(async (trx) => {
         const still = batch.values.size
           ? await trx
               .selectFrom('phrases')
@@ -285,41 +368,39 @@ export class AiJobsRepository {
             updated_at: now,
           })),
           hold,
-        ).executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) throw new HoldLost();
+        )
+          .returning(['total', 'completed', 'failed'])
+          .executeTakeFirst();
+        if (!moved) throw new HoldLost();
+        return moved;
       });
-      return true;
     } catch (error) {
-      if (error instanceof HoldLost) return false;
+      if (error instanceof HoldLost) return undefined;
       throw error;
     }
   }
 
-  /** Ends the job if the hold still holds it, and drops its items (finished jobs keep none). */
-  async finish(
-    hold: JobHold,
-    status: 'completed' | 'failed',
-    error: string | null,
-    runMs: number | undefined,
-  ): Promise<boolean> {
+  /** Ends the job if `owner` still holds it, and drops its items (finished jobs keep none). */
+  async finish(id: string, owner: string, status: 'success' | 'failure', error?: string): Promise<boolean> {
     const now = nowIso();
-    return this.db.transaction().execute(async (trx) => {
+    const ended = await this.db.transaction().execute(async (trx) => {
       const update = await owned(
         trx.updateTable('ai_jobs').set({
-          status,
-          error,
+          status: status === 'success' ? 'completed' : 'failed',
+          error: error ?? null,
           finished_at: now,
           updated_at: now,
           lease_owner: null,
           lease_until: null,
-          ...(runMs === undefined ? {} : { run_ms: runMs }),
         }),
-        hold,
+        { jobId: id, token: owner },
       ).executeTakeFirst();
       if (Number(update.numUpdatedRows) !== 1) return false;
-      await trx.deleteFrom('ai_job_items').where('job_id', '=', hold.jobId).execute();
+      await trx.deleteFrom('ai_job_items').where('job_id', '=', id).execute();
       return true;
     });
+    if (ended) await this.events.announce({ kind: 'status', jobId: id, status });
+    return ended;
   }
 }
 

@@ -28,6 +28,7 @@ export const TRANSLATOR_ERRORS = {
   },
   default_prompt: { status: 409, message: 'Make another prompt the default first.' },
   job_finished: { status: 409, message: 'The job has already finished.' },
+  too_many_streams: { status: 429, message: 'Too many open job streams: close some and try again.' },
   invalid_filename: { status: 400, message: 'Not a backup file name: pick one from the list of backups.' },
 } as const satisfies ErrorCatalogue;
 

@@ -43,6 +43,9 @@ const PromptSchema = Type.Object({
 export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { aiJobs, prompts } = services;
+  const { streams } = services.aiEngine;
+  // Open streams must not keep the server from closing.
+  app.addHook('preClose', async () => streams.closeAll());
 
   api.post(
     '/api/ai-jobs',
@@ -114,6 +117,32 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
       },
     },
     async (request) => aiJobs.get(projectOf(request).id, request.params.jobId),
+  );
+
+  api.get(
+    '/api/ai-jobs/:jobId/events',
+    {
+      config: { errors: errorsOf('too_many_streams') },
+      schema: {
+        tags: ['ai'],
+        summary:
+          'Server-sent events: `progress` {total, completed, failed} now and after every batch, then one ' +
+          '`status` {status} when the job ends',
+        description:
+          'Keep-alive comments every 15 s. 429 too_many_streams when the project (20) or the server (2000) ' +
+          'has too many streams open.',
+        params: Type.Object({ jobId: Uuid }),
+        produces: ['text/event-stream'],
+      },
+    },
+    async (request, reply) => {
+      const project = projectOf(request).id;
+      await aiJobs.get(project, request.params.jobId);
+      streams.reserve(project);
+      reply.hijack();
+      await streams.stream(request.params.jobId, 0, reply.raw, project);
+      return reply;
+    },
   );
 
   api.delete(

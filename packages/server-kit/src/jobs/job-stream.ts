@@ -1,8 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import type { JobsRepository } from './jobs-repository.ts';
+import type { JobReader } from './job-store.ts';
 import type { JobEvents } from './job-events.ts';
-import { isFinished, type JobEvent, type JobStatus, type JobStatusRow } from './types.ts';
-import { fail } from '../errors/catalogue.ts';
+import {
+  isFinished,
+  type JobEvent,
+  type JobId,
+  type JobProgress,
+  type JobStatus,
+  type JobStatusRow,
+} from './types.ts';
 
 export interface JobStreamOptions {
   keepAliveMs: number;
@@ -11,26 +17,36 @@ export interface JobStreamOptions {
   /** Open streams one user may hold, and all users together (per process). */
   maxPerUser: number;
   maxTotal: number;
+  /** The service's refusal (429, from its error catalogue) when a user or the server is at its limit. */
+  tooMany: (message: string) => Error;
+  /** The status as the service names it in its API (the engine's names when absent). */
+  statusLabel?: (status: JobStatus) => string;
 }
+
+/** Who holds a stream place (the manager's users are numbers). */
+type UserKey = number | string;
 
 const PAGE = 1000;
 
-const logEvent = (row: JobStatusRow) =>
+const logEvent = (row: JobStatusRow<JobId>) =>
   `id: ${row.id}\nevent: log\ndata: ${JSON.stringify({ id: row.id, output: row.output ?? '', timestamp: row.createdAt })}\n\n`;
 
+const progressEvent = (progress: JobProgress) => `event: progress\ndata: ${JSON.stringify(progress)}\n\n`;
+
 /**
- * Server-sent events for job output. Each stream sends the stored rows after `lastId`, then rows as
- * the event bus delivers them (no per-client polling), then one `status` event and the end.
+ * Server-sent events for job output. Each stream sends the stored rows after `lastId` and the job's
+ * progress (for a store that keeps it), then rows and `progress` as the event bus delivers them (no
+ * per-client polling), then one `status` event and the end.
  * One timer sends keep-alive comments to every open stream; `closeAll` ends them on shutdown.
  */
-export class JobStreams {
+export class JobStreams<Id extends JobId = number> {
   private readonly open = new Set<ServerResponse>();
-  private readonly openPerUser = new Map<number, number>();
+  private readonly openPerUser = new Map<UserKey, number>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly repo: JobsRepository,
-    private readonly events: JobEvents,
+    private readonly repo: JobReader<Id>,
+    private readonly events: JobEvents<Id>,
     private readonly options: JobStreamOptions,
   ) {
     this.timer = setInterval(() => {
@@ -47,7 +63,7 @@ export class JobStreams {
    * Takes one of `user`'s stream places, or refuses (429) when they or the server hold all theirs.
    * Call before hijacking the reply, so the refusal is an ordinary error answer; `stream` gives it back.
    */
-  reserve(user: number): void {
+  reserve(user: UserKey): void {
     const held = this.openPerUser.get(user) ?? 0;
     const full =
       held >= this.options.maxPerUser
@@ -55,11 +71,11 @@ export class JobStreams {
         : this.open.size >= this.options.maxTotal
           ? 'The server has too many job streams open; try again shortly.'
           : undefined;
-    if (full) throw fail('too_many_streams', full, undefined, { 'retry-after': '5' });
+    if (full) throw this.options.tooMany(full);
     this.openPerUser.set(user, held + 1);
   }
 
-  private release(user: number) {
+  private release(user: UserKey) {
     const held = (this.openPerUser.get(user) ?? 1) - 1;
     if (held > 0) this.openPerUser.set(user, held);
     else this.openPerUser.delete(user);
@@ -69,7 +85,7 @@ export class JobStreams {
    * Streams job `jobId` to `response` (already authorised, with a place `reserve`d for `user`), starting
    * after row `lastId`.
    */
-  async stream(jobId: number, lastId: number, response: ServerResponse, user: number): Promise<void> {
+  async stream(jobId: Id, lastId: number, response: ServerResponse, user: UserKey): Promise<void> {
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
@@ -80,24 +96,36 @@ export class JobStreams {
     this.open.add(response);
 
     let sent = lastId;
+    /** Items done (completed + failed) in the last progress sent: progress only moves forward. */
+    let shown = -1;
     let live = false;
     let ended = false;
-    const early: JobEvent[] = [];
+    const early: JobEvent<Id>[] = [];
 
     const finish = (status?: JobStatus) => {
       if (ended) return;
       ended = true;
-      if (status) response.write(`event: status\ndata: ${JSON.stringify({ status })}\n\n`);
+      if (status) {
+        const label = this.options.statusLabel?.(status) ?? status;
+        response.write(`event: status\ndata: ${JSON.stringify({ status: label })}\n\n`);
+      }
       response.end();
     };
-    const send = (row: JobStatusRow) => {
+    const send = (row: JobStatusRow<Id>) => {
       if (ended || row.id <= sent) return;
       sent = row.id;
       response.write(logEvent(row));
       if (response.writableLength > this.options.maxBufferedBytes) finish();
     };
-    const handle = (event: JobEvent) => {
+    const sendProgress = (progress: JobProgress) => {
+      const done = progress.completed + progress.failed;
+      if (ended || done <= shown) return;
+      shown = done;
+      response.write(progressEvent(progress));
+    };
+    const handle = (event: JobEvent<Id>) => {
       if (event.kind === 'row') send(event.row);
+      else if (event.kind === 'progress') sendProgress(event.progress);
       else if (isFinished(event.status))
         void this.drainThenFinish(
           jobId,
@@ -127,6 +155,8 @@ export class JobStreams {
         send,
         () => ended,
       );
+      const progress = await this.repo.progressOf?.(jobId);
+      if (progress) sendProgress(progress);
       live = true;
       for (const event of early.splice(0)) handle(event);
       const status = await this.repo.statusOf(jobId);
@@ -150,9 +180,9 @@ export class JobStreams {
   }
 
   private async sendStored(
-    jobId: number,
+    jobId: Id,
     sent: () => number,
-    send: (row: JobStatusRow) => void,
+    send: (row: JobStatusRow<Id>) => void,
     ended: () => boolean,
   ) {
     for (;;) {
@@ -164,9 +194,9 @@ export class JobStreams {
 
   /** The status is written after the last row, so reading once more before `status` misses nothing. */
   private async drainThenFinish(
-    jobId: number,
+    jobId: Id,
     sent: () => number,
-    send: (row: JobStatusRow) => void,
+    send: (row: JobStatusRow<Id>) => void,
     finish: () => void,
   ) {
     try {

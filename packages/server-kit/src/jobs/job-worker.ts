@@ -1,20 +1,12 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { retryWhileUnavailable } from '@app/server-kit';
-import type { JobsRepository } from './jobs-repository.ts';
+import { retryWhileUnavailable } from '../errors.ts';
+import type { JobStore } from './job-store.ts';
 import type { JobEvents } from './job-events.ts';
-import {
-  JobCancelledError,
-  JobTimeoutError,
-  LeaseLostError,
-  WorkerShutdownError,
-  type JobContext,
-  type JobHandler,
-  type JobHandlers,
-} from './handlers.ts';
-import type { ClaimedJob } from './types.ts';
-import type { JobOutcome } from '../observability/metrics.ts';
+import type { JobContext, JobHandler, JobHandlers } from './handlers.ts';
+import { JobCancelledError, JobTimeoutError, LeaseLostError, WorkerShutdownError } from './errors.ts';
+import type { ClaimedJob, ExpiredJob, JobId, JobOutcome, JobProgress } from './types.ts';
 
 export interface WorkerOptions {
   concurrency: number;
@@ -28,8 +20,13 @@ export interface WorkerOptions {
   maxAttempts: number;
 }
 
-interface Running {
-  job: ClaimedJob;
+/** Observes each run's duration and outcome (the service's metrics). */
+export interface JobMetrics {
+  jobFinished(command: string, outcome: JobOutcome, seconds: number): void;
+}
+
+interface Running<Id extends JobId> {
+  job: ClaimedJob<Id>;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -40,13 +37,13 @@ const describe = (error: unknown) => (error instanceof Error ? error.message : S
  * Claims jobs with a lease, renews it with a heartbeat, runs the typed handler with an AbortSignal
  * (cancellation, timeout, lost lease, shutdown), and recovers jobs whose worker died.
  */
-export class JobWorker {
+export class JobWorker<Id extends JobId = number> {
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  private readonly running = new Map<number, Running>();
+  private readonly running = new Map<Id, Running<Id>>();
   /** Jobs this worker ran whose outcome it could not record (the database stayed out of reach). */
-  private readonly unrecorded = new Set<number>();
+  private readonly unrecorded = new Set<Id>();
   /** Jobs of dead workers this worker took over and is undoing (their lease is renewed meanwhile). */
-  private readonly abandoning = new Set<number>();
+  private readonly abandoning = new Set<Id>();
   private started = false;
   private pumping = false;
   private again = false;
@@ -54,15 +51,15 @@ export class JobWorker {
   private unsubscribeNew: (() => void) | undefined;
 
   constructor(
-    private readonly repo: JobsRepository,
-    private readonly events: JobEvents,
-    private readonly handlers: JobHandlers,
+    private readonly repo: JobStore<Id>,
+    private readonly events: JobEvents<Id>,
+    private readonly handlers: JobHandlers<Id>,
     private readonly options: WorkerOptions,
     private readonly log: FastifyBaseLogger,
-    private readonly metrics?: { jobFinished(command: string, outcome: JobOutcome, seconds: number): void },
+    private readonly metrics?: JobMetrics,
   ) {}
 
-  get activeJobs(): number[] {
+  get activeJobs(): Id[] {
     return [...this.running.keys()];
   }
 
@@ -129,9 +126,9 @@ export class JobWorker {
     })();
   }
 
-  private launch(job: ClaimedJob) {
+  private launch(job: ClaimedJob<Id>) {
     const controller = new AbortController();
-    const entry: Running = { job, controller, done: Promise.resolve() };
+    const entry: Running<Id> = { job, controller, done: Promise.resolve() };
     this.running.set(job.id, entry);
     entry.done = this.run(job, controller).finally(() => {
       this.running.delete(job.id);
@@ -139,7 +136,7 @@ export class JobWorker {
     });
   }
 
-  private async run(job: ClaimedJob, controller: AbortController) {
+  private async run(job: ClaimedJob<Id>, controller: AbortController) {
     const handler = this.handlers.get(job.command)!;
     const timeoutMs = handler.timeoutMs ?? this.options.defaultTimeoutMs;
     const timer = setTimeout(() => controller.abort(new JobTimeoutError(timeoutMs)), timeoutMs);
@@ -153,7 +150,12 @@ export class JobWorker {
       // without I/O) and starve the socket writes that carry its rows to stream clients.
       await new Promise<void>((resolve) => setImmediate(resolve));
     };
-    const ctx: JobContext = { job, signal: controller.signal, log };
+    const progress = (value: JobProgress) =>
+      // Subscribers also re-read it; a lost announcement must not fail the job.
+      this.events.announce({ kind: 'progress', jobId: job.id, progress: value }).catch((error: unknown) => {
+        this.log.warn({ err: error, jobId: job.id }, 'job progress announcement failed');
+      });
+    const ctx: JobContext<Id> = { job, owner: this.owner, signal: controller.signal, log, progress };
     this.log.info({ jobId: job.id, command: job.command, attempt: job.attempts }, 'job started');
     const started = performance.now();
     let outcome: JobOutcome = 'failure';
@@ -179,7 +181,7 @@ export class JobWorker {
     }
   }
 
-  private async settleFailure(job: ClaimedJob, reason: unknown, retryable: boolean) {
+  private async settleFailure(job: ClaimedJob<Id>, reason: unknown, retryable: boolean) {
     if (reason instanceof JobCancelledError || reason instanceof LeaseLostError) {
       // Already cancelled (status written by the canceller) or owned by another worker now.
       await this.repo.appendOutput(job.id, reason.message);
@@ -194,7 +196,7 @@ export class JobWorker {
       this.log.warn({ err: reason, jobId: job.id, command: job.command }, 'job failed');
     }
     await this.repo.appendOutput(job.id, `Error: ${describe(reason)}`);
-    await this.repo.finish(job.id, this.owner, 'failure');
+    await this.repo.finish(job.id, this.owner, 'failure', describe(reason));
   }
 
   private async heartbeat() {
@@ -212,7 +214,7 @@ export class JobWorker {
   async recoverExpired(): Promise<void> {
     for (const job of await this.repo.expired()) {
       if (this.running.has(job.id) || this.abandoning.has(job.id)) continue;
-      if (job.lease_owner === this.owner && !this.unrecorded.has(job.id)) {
+      if (job.leaseOwner === this.owner && !this.unrecorded.has(job.id)) {
         // Claimed by this worker, which never ran it: the claim's answer was lost (the database went away
         // just after it). It never started, so it simply goes back to the queue.
         if (await this.repo.requeue(job.id, this.owner, { started: false }))
@@ -231,18 +233,16 @@ export class JobWorker {
         this.log.warn({ jobId: job.id }, 'requeued a job whose worker died');
       } else {
         if (handler?.abandon) await this.abandon(job, handler);
-        await this.repo.appendOutput(
-          job.id,
-          'Error: the worker running this job stopped responding; the job failed.',
-        );
-        await this.repo.finish(job.id, this.owner, 'failure');
+        const error = 'the worker running this job stopped responding; the job failed.';
+        await this.repo.appendOutput(job.id, `Error: ${error}`);
+        await this.repo.finish(job.id, this.owner, 'failure', error);
         this.log.warn({ jobId: job.id }, 'failed a job whose worker died');
       }
     }
   }
 
   /** Runs the handler's undo for a job of a dead worker; its failure is told in the job output. */
-  private async abandon(job: { id: number; payload: string }, handler: JobHandler<unknown>) {
+  private async abandon(job: ExpiredJob<Id>, handler: JobHandler<unknown, Id>) {
     const timeoutMs = handler.timeoutMs ?? this.options.defaultTimeoutMs;
     const log = async (line: string) => {
       await retryWhileUnavailable(() => this.repo.appendOutput(job.id, line));
@@ -250,7 +250,7 @@ export class JobWorker {
     this.abandoning.add(job.id);
     try {
       await log('The worker running this job stopped responding; undoing what it did.');
-      await handler.abandon!(JSON.parse(job.payload), { signal: AbortSignal.timeout(timeoutMs), log });
+      await handler.abandon!(job.payload, { signal: AbortSignal.timeout(timeoutMs), log });
     } catch (error) {
       this.log.warn({ err: error, jobId: job.id }, 'could not undo a job whose worker died');
       await log(`Error: ${describe(error)}`);
