@@ -1,4 +1,4 @@
-import type { JobContext, JobHandlers } from '../jobs/handlers.ts';
+import type { JobContext, JobHandlers } from '@app/server-kit';
 import { NODE_FAILURE_FOR_USERS } from '../nodes/node-visibility.ts';
 import type { ContainerRecord } from './containers-repository.ts';
 import type { ContainerDeps } from './containers-service.ts';

@@ -1,8 +1,6 @@
-import { uniqueViolationColumns } from '@app/server-kit';
+import { isFinished, uniqueViolationColumns, type JobEvents, type JobStatus } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
-import type { JobEvents } from '../jobs/job-events.ts';
 import type { JobsRepository } from '../jobs/jobs-repository.ts';
-import { isFinished, type JobStatus } from '../jobs/types.ts';
 import { fail } from '../errors/catalogue.ts';
 import type { ContainersService } from './containers-service.ts';
 import { CONTAINER_COMMANDS } from './container-jobs.ts';
