@@ -74,3 +74,36 @@ export function useRetryCreate(siteId: number) {
     onSuccess: invalidate,
   });
 }
+
+/** Who a container is shared with; starts from the list its container answer holds. */
+export const useCollaborators = (siteId: number, container: { id: number; collaborators: string[] }) =>
+  useQuery({
+    queryKey: containerKeys.collaborators(siteId, container.id),
+    queryFn: () =>
+      api.get('/sites/{siteId}/containers/{id}/collaborators', { path: { siteId, id: container.id } }),
+    initialData: { collaborators: container.collaborators },
+    staleTime: 0,
+  });
+
+/** Shares a container with a user (`share`) or stops sharing it (`unshare`); answers who remains. */
+export function useSharing(siteId: number, id: number) {
+  const client = useQueryClient();
+  const invalidate = useInvalidateContainers(siteId);
+  const onSuccess = (data: { collaborators: string[] }) => {
+    client.setQueryData(containerKeys.collaborators(siteId, id), data);
+    invalidate();
+  };
+  const share = useMutation({
+    mutationFn: (username: string) =>
+      api.post('/sites/{siteId}/containers/{id}/collaborators', { path: { siteId, id }, body: { username } }),
+    onSuccess,
+  });
+  const unshare = useMutation({
+    mutationFn: (username: string) =>
+      api.delete('/sites/{siteId}/containers/{id}/collaborators/{username}', {
+        path: { siteId, id, username },
+      }),
+    onSuccess,
+  });
+  return { share, unshare };
+}

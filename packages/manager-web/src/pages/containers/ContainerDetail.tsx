@@ -16,10 +16,16 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api } from '../../api/client.ts';
+import {
+  useCollaborators,
+  useContainer,
+  useDeleteContainer,
+  useInvalidateContainers,
+  useRestartContainer,
+  useSharing,
+} from '../../api/containers.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import type { Container, ContainerService } from '../../api/types.ts';
@@ -82,42 +88,19 @@ function serviceType(service: ContainerService) {
 }
 
 function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
-  const client = useQueryClient();
-  const key = ['sites', siteId, 'containers', container.id, 'collaborators'];
-  const collaborators = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      api.get('/sites/{siteId}/containers/{id}/collaborators', { path: { siteId, id: container.id } }),
-    initialData: { collaborators: container.collaborators },
-    staleTime: 0,
-  });
+  const collaborators = useCollaborators(siteId, container);
+  const { share, unshare } = useSharing(siteId, container.id);
   const [username, setUsername] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const done = (data: { collaborators: string[] }) => {
-    client.setQueryData(key, data);
-    void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
-  };
-  const add = useMutation({
-    mutationFn: (name: string) =>
-      api.post('/sites/{siteId}/containers/{id}/collaborators', {
-        path: { siteId, id: container.id },
-        body: { username: name },
-      }),
-    onSuccess: (data) => {
-      showSuccess(`Shared with ${username}`);
-      setUsername('');
-      done(data);
-    },
-    onError: (e) => setError(e.message),
-  });
-  const remove = useMutation({
-    mutationFn: (name: string) =>
-      api.delete('/sites/{siteId}/containers/{id}/collaborators/{username}', {
-        path: { siteId, id: container.id, username: name },
-      }),
-    onSuccess: done,
-    onError: (e) => showError(e),
-  });
+  const add = (name: string) =>
+    share.mutate(name, {
+      onSuccess: () => {
+        showSuccess(`Shared with ${name}`);
+        setUsername('');
+      },
+      onError: (e) => setError(e.message),
+    });
+  const remove = (name: string) => unshare.mutate(name, { onError: (e) => showError(e) });
   const list = collaborators.data?.collaborators ?? [];
   return (
     <Card withBorder>
@@ -141,7 +124,7 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
                   size="xs"
                   variant="subtle"
                   color="red"
-                  onClick={() => remove.mutate(name)}
+                  onClick={() => remove(name)}
                   aria-label={`Stop sharing with ${name}`}
                 >
                   Remove
@@ -156,7 +139,7 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
           onSubmit={(event) => {
             event.preventDefault();
             setError(null);
-            if (username.trim()) add.mutate(username.trim());
+            if (username.trim()) add(username.trim());
           }}
         >
           <Group align="flex-start" gap="xs">
@@ -168,7 +151,7 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
               onChange={(event) => setUsername(event.currentTarget.value)}
               style={{ flex: 1 }}
             />
-            <Button type="submit" loading={add.isPending}>
+            <Button type="submit" loading={share.isPending}>
               Share
             </Button>
           </Group>
@@ -181,7 +164,6 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
 function Details({ siteId, container }: { siteId: number; container: Container }) {
   const session = useSession();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const user = session.data?.user ?? '';
   const canManage = Boolean(session.data?.isAdmin) || container.owner === user;
@@ -191,31 +173,28 @@ function Details({ siteId, container }: { siteId: number; container: Container }
   const [finishedJob, setFinishedJob] = useState<number | null>(null);
   const applying = Boolean(jobParam) && finishedJob !== jobParam;
   const ssh = sshCommand(container, user);
-  const refresh = () => void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
+  const refresh = useInvalidateContainers(siteId);
   const noInstance = noInstanceReason(container);
 
-  const restart = useMutation({
-    mutationFn: () =>
-      api.put('/sites/{siteId}/containers/{id}', {
-        path: { siteId, id: container.id },
-        body: { restart: true },
-      }),
-    onSuccess: (result) => {
-      showSuccess(result.message || 'Restarting');
-      if (result.jobId) setParams({ job: String(result.jobId) }, { replace: true });
-    },
-    onError: (error) => showError(error),
-  });
-  const remove = useMutation({
-    mutationFn: () => api.delete('/sites/{siteId}/containers/{id}', { path: { siteId, id: container.id } }),
-    onSuccess: (result) => {
-      showSuccess(`${container.hostname} deleted`);
-      for (const warning of result?.dnsWarnings ?? []) showError(new Error(warning));
-      refresh();
-      navigate(`/sites/${siteId}/containers`);
-    },
-    onError: (error) => showError(error),
-  });
+  const restart = useRestartContainer(siteId);
+  const restartNow = () =>
+    restart.mutate(container.id, {
+      onSuccess: (result) => {
+        showSuccess(result.message || 'Restarting');
+        if (result.jobId) setParams({ job: String(result.jobId) }, { replace: true });
+      },
+      onError: (error) => showError(error),
+    });
+  const remove = useDeleteContainer(siteId);
+  const removeNow = () =>
+    remove.mutateAsync(container.id, {
+      onSuccess: (result) => {
+        showSuccess(`${container.hostname} deleted`);
+        for (const warning of result?.dnsWarnings ?? []) showError(new Error(warning));
+        navigate(`/sites/${siteId}/containers`);
+      },
+      onError: (error) => showError(error),
+    });
 
   return (
     <Stack>
@@ -239,7 +218,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
                 variant="default"
                 loading={restart.isPending}
                 disabled={Boolean(noInstance)}
-                onClick={() => restart.mutate()}
+                onClick={restartNow}
                 data-testid="restart"
               >
                 Restart
@@ -258,7 +237,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
               title={`Delete ${container.hostname}`}
               message="The container, its services and its DNS records are removed from the node. This cannot be undone."
               loading={remove.isPending}
-              onConfirm={() => remove.mutateAsync()}
+              onConfirm={removeNow}
             />
           </>
         ) : null}
@@ -380,11 +359,7 @@ export function ContainerDetailPage() {
   const params = useParams();
   const siteId = Number(params.siteId);
   const id = Number(params.id);
-  const container = useQuery({
-    queryKey: ['sites', siteId, 'containers', id],
-    queryFn: () => api.get('/sites/{siteId}/containers/{id}', { path: { siteId, id } }),
-    refetchInterval: (q) => (q.state.data?.status === 'creating' ? 3000 : false),
-  });
+  const container = useContainer(siteId, id);
   return (
     <>
       <Anchor component={Link} to={`/sites/${siteId}/containers`} size="sm">
