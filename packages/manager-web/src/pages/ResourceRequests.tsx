@@ -12,11 +12,10 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api } from '../api/client.ts';
 import { showError, showSuccess } from '../api/errors.ts';
 import { useSites } from '../api/fleet.ts';
+import { useFileRequest, useResourceRequests, useReviewRequest } from '../api/resource-requests.ts';
 import { useSession } from '../api/session.ts';
 import type { ResourceRequest, ResourceType } from '../api/types.ts';
 import { EmptyState, formatDate, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
@@ -25,7 +24,6 @@ const UNITS: Record<ResourceType, string> = { memory: 'MB', swap: 'MB', rootfs: 
 const DEFAULTS: Record<ResourceType, number> = { cpus: 4, memory: 4096, swap: 0, rootfs: 50 };
 
 function RequestForm({ onDone }: { onDone: () => void }) {
-  const client = useQueryClient();
   const sites = useSites();
   const form = useForm({
     mode: 'controlled',
@@ -48,27 +46,23 @@ function RequestForm({ onDone }: { onDone: () => void }) {
   useEffect(() => {
     if (firstSite !== undefined && !form.getValues().siteId) form.setFieldValue('siteId', String(firstSite));
   }, [firstSite]);
-  const file = useMutation({
-    mutationFn: (values: typeof form.values) =>
-      api.post('/resource-requests', {
-        body: {
-          ...values,
-          siteId: Number(values.siteId),
-          value: Number(values.value),
-        },
-      }),
+  const file = useFileRequest({
     onSuccess: (request) => {
       showSuccess(
         request.status === 'approved' ? 'Approved at once (within the defaults)' : 'Request filed for review',
       );
-      void client.invalidateQueries({ queryKey: ['resource-requests'] });
       onDone();
     },
     onError: (error) => showError(error, form),
   });
   const type = form.values.resourceType;
   return (
-    <form onSubmit={form.onSubmit((values) => file.mutate(values))} noValidate>
+    <form
+      onSubmit={form.onSubmit((values) =>
+        file.mutate({ ...values, siteId: Number(values.siteId), value: Number(values.value) }),
+      )}
+      noValidate
+    >
       <Stack>
         <Select
           label="Site"
@@ -116,17 +110,10 @@ function ReviewForm({
   action: 'approve' | 'deny';
   onDone: () => void;
 }) {
-  const client = useQueryClient();
   const form = useForm({ mode: 'controlled', initialValues: { adminComment: '' } });
-  const review = useMutation({
-    mutationFn: (values: { adminComment: string }) =>
-      api.put(action === 'approve' ? '/resource-requests/{id}/approve' : '/resource-requests/{id}/deny', {
-        path: { id: request.id },
-        body: values,
-      }),
+  const review = useReviewRequest(request, action, {
     onSuccess: () => {
       showSuccess(action === 'approve' ? 'Approved' : 'Denied');
-      void client.invalidateQueries({ queryKey: ['resource-requests'] });
       onDone();
     },
     onError: (error) => showError(error, form),
@@ -159,10 +146,7 @@ export function ResourceRequestsPage() {
   const session = useSession();
   const isAdmin = Boolean(session.data?.isAdmin);
   const [status, setStatus] = useState<ResourceRequest['status'] | ''>(isAdmin ? 'pending' : '');
-  const requests = useQuery({
-    queryKey: ['resource-requests', status],
-    queryFn: () => api.get('/resource-requests', { query: { status } }),
-  });
+  const requests = useResourceRequests(status);
   const [filing, setFiling] = useState(false);
   const [review, setReview] = useState<{ request: ResourceRequest; action: 'approve' | 'deny' } | null>(null);
   return (

@@ -1,10 +1,9 @@
 import { Button, Checkbox, Group as Row, Modal, Stack, Table, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group } from '../../api/types.ts';
+import { useDeleteGroup, useGroups, useSaveGroup } from '../../api/users.ts';
 import {
   EditDeleteActions,
   EmptyState,
@@ -14,20 +13,14 @@ import {
 } from '../../components/common.tsx';
 
 function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void }) {
-  const client = useQueryClient();
   const form = useForm({
     mode: 'controlled',
     initialValues: { cn: group?.cn ?? '', isAdmin: group?.isAdmin ?? false },
     validate: { cn: (v) => (v.trim() ? null : 'Required') },
   });
-  const save = useMutation({
-    mutationFn: (values: { cn: string; isAdmin: boolean }) =>
-      group
-        ? api.put('/groups/{gidNumber}', { path: { gidNumber: group.gidNumber }, body: values })
-        : api.post('/groups', { body: values }),
+  const save = useSaveGroup(group, {
     onSuccess: () => {
       showSuccess('Group saved');
-      void client.invalidateQueries({ queryKey: ['groups'] });
       onDone();
     },
     onError: (error) => showError(error, form),
@@ -54,15 +47,10 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
 }
 
 export function GroupsPage() {
-  const client = useQueryClient();
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get('/groups') });
+  const groups = useGroups();
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
-  const remove = useMutation({
-    mutationFn: (group: Group) => api.delete('/groups/{gidNumber}', { path: { gidNumber: group.gidNumber } }),
-    onSuccess: () => {
-      showSuccess('Group deleted');
-      void client.invalidateQueries({ queryKey: ['groups'] });
-    },
+  const remove = useDeleteGroup({
+    onSuccess: () => showSuccess('Group deleted'),
     onError: (error) => showError(error),
   });
   return (

@@ -14,11 +14,18 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group as UserGroup, User, UserStatus } from '../../api/types.ts';
+import {
+  useEmailAllUsers,
+  useGroups,
+  useInviteUser,
+  useSaveUser,
+  useSetUserStatus,
+  useUsers,
+  type UserInput,
+} from '../../api/users.ts';
 import { EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
 import { ConfirmAction, ConfirmDialog, lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
 import { DeleteUserButton } from './DeleteUser.tsx';
@@ -33,6 +40,8 @@ interface UserValues {
   groupIds: string[];
 }
 
+const inputOf = (values: UserValues): UserInput => ({ ...values, groupIds: values.groupIds.map(Number) });
+
 /** What saving these values would take from the user, as a question naming them; null when nothing. */
 function lossOf(user: User | null, values: UserValues, groups: UserGroup[]): string | null {
   if (!user) return null;
@@ -46,7 +55,6 @@ function lossOf(user: User | null, values: UserValues, groups: UserGroup[]): str
 }
 
 function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGroup[]; onDone: () => void }) {
-  const client = useQueryClient();
   const [confirming, setConfirming] = useState<{ values: UserValues; question: string } | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<UserValues>({
@@ -69,17 +77,9 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
       mail: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address'),
     },
   });
-  const save = useMutation({
-    mutationFn: (values: UserValues) => {
-      const body = { ...values, groupIds: values.groupIds.map(Number) };
-      return user
-        ? api.put('/users/{uidNumber}', { path: { uidNumber: user.uidNumber }, body })
-        : api.post('/users', { body });
-    },
+  const save = useSaveUser(user, {
     onSuccess: () => {
       showSuccess(user ? 'User saved' : 'User created');
-      void client.invalidateQueries({ queryKey: ['users'] });
-      void client.invalidateQueries({ queryKey: ['groups'] });
       onDone();
     },
     onError: (error) => {
@@ -92,7 +92,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
     setRefusal(null);
     const question = lossOf(user, values, groups);
     if (question) setConfirming({ values, question });
-    else save.mutate(values);
+    else save.mutate(inputOf(values));
   };
   return (
     <form onSubmit={form.onSubmit(submit)} noValidate>
@@ -130,7 +130,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
           <ConfirmAction
             question={confirming.question}
             confirmLabel="Save"
-            onConfirm={() => save.mutate(confirming.values)}
+            onConfirm={() => save.mutate(inputOf(confirming.values))}
             onCancel={() => setConfirming(null)}
             pending={save.isPending}
           />
@@ -154,8 +154,7 @@ function InviteForm({ onDone }: { onDone: () => void }) {
     initialValues: { email: '' },
     validate: { email: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address') },
   });
-  const invite = useMutation({
-    mutationFn: (values: { email: string }) => api.post('/users/invite', { body: values }),
+  const invite = useInviteUser({
     onSuccess: (result) => {
       showSuccess(result.message);
       onDone();
@@ -186,9 +185,7 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
       message: (v) => (v.trim() ? null : 'Required'),
     },
   });
-  const send = useMutation({
-    mutationFn: (values: { subject: string; message: string }) =>
-      api.post('/users/email-all', { body: values }),
+  const send = useEmailAllUsers({
     onSuccess: (result) => {
       showSuccess(`Sent to ${result.sent} users${result.failed ? `, ${result.failed} failed` : ''}`);
       onDone();
@@ -211,9 +208,8 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
 }
 
 export function UsersPage() {
-  const client = useQueryClient();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users') });
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get('/groups') });
+  const users = useUsers();
+  const groups = useGroups();
   const [filter, setFilter] = useState<'all' | UserStatus>('all');
   const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<User | 'new' | null>(null);
@@ -222,13 +218,10 @@ export function UsersPage() {
   const [refusal, setRefusal] = useState<string | null>(null);
   const pending = users.data?.filter((u) => u.status === 'pending').length ?? 0;
 
-  const setStatus = useMutation({
-    mutationFn: ({ user, status }: { user: User; status: UserStatus }) =>
-      api.put('/users/{uidNumber}', { path: { uidNumber: user.uidNumber }, body: { status } }),
+  const setStatus = useSetUserStatus({
     onSuccess: (user) => {
       showSuccess(`${user.uid} is now ${user.status}`);
       setSuspending(null);
-      void client.invalidateQueries({ queryKey: ['users'] });
     },
     onError: (error) => {
       setRefusal(lastAdminRefusal(error));
