@@ -1,8 +1,7 @@
 import { Checkbox, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useParams } from 'react-router';
-import { api } from '../../api/client.ts';
+import { useNode, useSaveNode } from '../../api/fleet.ts';
 import { showSuccess } from '../../api/errors.ts';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import type { Node, NodeType } from '../../api/types.ts';
@@ -26,8 +25,17 @@ interface NodeValues {
   volumeIdShift: string;
 }
 
+const nodeBody = (values: NodeValues) => ({
+  ...values,
+  ipv4Address: values.ipv4Address.trim() || null,
+  apiUrl: values.apiUrl.trim() || null,
+  tokenId: values.tokenId.trim() || null,
+  tlsFingerprint: values.tlsFingerprint.trim() || null,
+  secret: values.secret || undefined,
+  volumeIdShift: values.volumeIdShift.trim() ? Number(values.volumeIdShift) : null,
+});
+
 function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
-  const client = useQueryClient();
   const navigate = useNavigate();
   const form = useForm<NodeValues>({
     mode: 'controlled',
@@ -54,31 +62,20 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
     },
   });
   const guide = useFormGuide(form);
-  const save = useMutation({
-    mutationFn: (values: NodeValues) => {
-      const body = {
-        ...values,
-        ipv4Address: values.ipv4Address.trim() || null,
-        apiUrl: values.apiUrl.trim() || null,
-        tokenId: values.tokenId.trim() || null,
-        tlsFingerprint: values.tlsFingerprint.trim() || null,
-        secret: values.secret || undefined,
-        volumeIdShift: values.volumeIdShift.trim() ? Number(values.volumeIdShift) : null,
-      };
-      return node
-        ? api.put('/sites/{siteId}/nodes/{id}', { path: { siteId, id: node.id }, body })
-        : api.post('/sites/{siteId}/nodes', { path: { siteId }, body });
-    },
+  const save = useSaveNode(siteId, node, {
     onSuccess: (saved) => {
       showSuccess('Node saved');
-      void client.invalidateQueries({ queryKey: ['sites'] });
       navigate(`/sites/${siteId}/nodes/${saved.id}`);
     },
     onError: (error) => guide.showError(error, { secret: 'secret' }),
   });
   const type = form.values.nodeType;
   return (
-    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
+    <form
+      ref={guide.ref}
+      onSubmit={form.onSubmit((values) => save.mutate(nodeBody(values)), guide.failed)}
+      noValidate
+    >
       <Stack maw={760}>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
@@ -168,11 +165,7 @@ export function NodeFormPage() {
   const params = useParams();
   const siteId = Number(params.siteId);
   const id = params.id ? Number(params.id) : null;
-  const node = useQuery({
-    queryKey: ['sites', siteId, 'nodes', id],
-    queryFn: () => api.get('/sites/{siteId}/nodes/{id}', { path: { siteId, id: id! } }),
-    enabled: id !== null,
-  });
+  const node = useNode(siteId, id);
   return (
     <>
       <PageHeader title={id ? `Edit node ${node.data?.name ?? ''}` : 'New node'} />

@@ -1,10 +1,7 @@
 import { Anchor, Badge, Button, Group, Table, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
-import { rememberedSite, rememberSite, useNodes, useSites } from '../../api/fleet.ts';
-import type { Node } from '../../api/types.ts';
+import { rememberedSite, rememberSite, useDeleteNode, useNodes, useSites } from '../../api/fleet.ts';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import { ConfirmButton, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
 
@@ -39,17 +36,11 @@ function PickSite({ to }: { to: (siteId: number) => string }) {
 export function NodesPage() {
   const params = useParams();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const siteId = params.siteId ? Number(params.siteId) : undefined;
   const nodes = useNodes(siteId);
   const sites = useSites();
-  const remove = useMutation({
-    mutationFn: (node: Node) =>
-      api.delete('/sites/{siteId}/nodes/{id}', { path: { siteId: siteId!, id: node.id } }),
-    onSuccess: () => {
-      showSuccess('Node deleted');
-      void client.invalidateQueries({ queryKey: ['sites'] });
-    },
+  const remove = useDeleteNode(siteId ?? 0, {
+    onSuccess: () => showSuccess('Node deleted'),
     onError: (error) => showError(error),
   });
   if (siteId === undefined) return <PickSite to={(id) => `/sites/${id}/nodes`} />;
