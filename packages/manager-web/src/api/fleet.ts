@@ -108,3 +108,11 @@ export const rememberedSite = (): number | null => {
     return null;
   }
 };
+
+/** The site agents that checked in, read again every 15 seconds. */
+export const useAgents = () =>
+  useQuery({
+    queryKey: ['agents'],
+    queryFn: () => api.get('/agents'),
+    refetchInterval: (q) => (q.state.status === 'error' ? false : 15_000),
+  });

@@ -10,8 +10,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.ts';
+import { useSaveSettings, useSettings } from '../../api/settings.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Settings } from '../../api/types.ts';
 import { BannerText } from '../../components/Banner.tsx';
@@ -28,28 +27,26 @@ function lineErrors(errors: Record<string, unknown>, field: string): string | un
 }
 
 function SettingsForm({ settings }: { settings: Settings }) {
-  const client = useQueryClient();
   const form = useForm<Settings>({ mode: 'controlled', initialValues: settings });
-  const save = useMutation({
-    mutationFn: (values: Settings) =>
-      api.put('/settings', {
-        body: {
-          ...values,
-          defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
-        },
-      }),
+  const save = useSaveSettings({
     onSuccess: (saved) => {
       showSuccess('Settings saved');
-      client.setQueryData(['settings'], saved);
       form.setInitialValues(saved);
       form.setValues(saved);
-      void client.invalidateQueries({ queryKey: ['health'] });
     },
     onError: (error) => showError(error, form),
   });
   const banner = form.values.bannerMessage;
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form
+      onSubmit={form.onSubmit((values) =>
+        save.mutate({
+          ...values,
+          defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
+        }),
+      )}
+      noValidate
+    >
       <Stack maw={860}>
         <Fieldset legend="Announcement banner">
           <Textarea
@@ -141,7 +138,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
 }
 
 export function SettingsPage() {
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.get('/settings') });
+  const settings = useSettings();
   return (
     <>
       <PageHeader title="Settings" />
