@@ -14,7 +14,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { api, type Row, type QueryOf } from '../api.ts';
@@ -29,7 +29,7 @@ import {
 } from '../components/common.tsx';
 import { Icon } from '../components/icons.tsx';
 import { SlotKey, slotsOf, slotToken } from '../components/SlotKey.tsx';
-import { useLanguages } from '../hooks.ts';
+import { useLanguages } from '../data/project.ts';
 import {
   phraseStatusParam,
   SEARCH_FIELDS,
@@ -37,6 +37,8 @@ import {
   usePageParam,
   useParam,
 } from '../list-params.ts';
+import { rowKeys, useRows } from '../data/phrases.ts';
+import { analyticsKeys } from '../data/analytics.ts';
 
 const LIMIT = 50;
 
@@ -65,12 +67,7 @@ export function Grid() {
     page,
     limit: LIMIT,
   };
-  const rows = useQuery({
-    queryKey: ['rows', 'grid', params],
-    queryFn: () => api.get('/translations/all', { query: params }),
-    enabled: !!lang,
-    placeholderData: keepPreviousData,
-  });
+  const rows = useRows('grid', params, !!lang);
 
   return (
     <>
@@ -173,8 +170,8 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
   const missing = slotsOf(row.key).filter((slot) => value.trim() && !value.includes(slotToken(slot)));
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['rows'] }),
-      queryClient.invalidateQueries({ queryKey: ['analytics'] }),
+      queryClient.invalidateQueries({ queryKey: rowKeys.all }),
+      queryClient.invalidateQueries({ queryKey: analyticsKeys.all }),
     ]);
   const save = useMutation({
     mutationFn: () => api.post('/translations', { body: { lang, translations: [{ id: row.id, value }] } }),
