@@ -330,6 +330,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
         },
         1: { id: 12, deleted: true },
       },
+      restart: false,
     });
     await context.close();
   });

@@ -10,6 +10,7 @@ import { nodeTlsFingerprint } from './008_node_tls_fingerprint.ts';
 import { agentTokens } from './009_agent_tokens.ts';
 import { madeInstance } from './010_made_instance.ts';
 import { volumeOwners } from './011_volume_owners.ts';
+import { appliedEnvironment } from './012_applied_environment.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -23,4 +24,5 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '009_agent_tokens': agentTokens,
   '010_made_instance': madeInstance,
   '011_volume_owners': volumeOwners(dialect),
+  '012_applied_environment': appliedEnvironment,
 });

@@ -157,6 +157,56 @@ describe('containers: update, delete, collaborators, access', () => {
     await jobEnds(owner, cleared.body.data.jobId);
   });
 
+  it('PUT with restart false saves environment changes without a restart; the next restart applies them', async () => {
+    const id = await create(owner, { hostname: 'later1', environmentVars: [{ key: 'A', value: '1' }] });
+    const url = `${base}/${id}`;
+    const instanceEnvironment = async () => {
+      const vmid = Number((await owner.get(url)).body.data.containerId);
+      const row = await test.manager.database.db
+        .selectFrom('dummy_instances')
+        .select('config')
+        .where('vmid', '=', vmid)
+        .executeTakeFirstOrThrow();
+      return JSON.parse(row.config).environment as Record<string, string>;
+    };
+    const jobsOf = async () => ((await owner.get(`${url}/jobs`)).body.data as unknown[]).length;
+    const jobsBefore = await jobsOf();
+
+    const saved = await owner.put(url, { environmentVars: [{ key: 'A', value: '2' }], restart: false });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.jobId).toBeNull();
+    expect(saved.body.data.message).toMatch(/take effect at its next restart/);
+    let shown = (await owner.get(url)).body.data;
+    expect(shown.environmentVars).toEqual({ TZ: 'UTC', A: '2' });
+    expect(shown.restartPending).toBe(true);
+    expect(await instanceEnvironment()).toEqual({ TZ: 'UTC', A: '1' });
+    expect(await jobsOf()).toBe(jobsBefore);
+
+    // A change of services only, still without a restart: the saved changes keep waiting.
+    const servicesOnly = await owner.put(url, {
+      environmentVars: [{ key: 'A', value: '2' }],
+      services: {
+        web: { type: 'http', internalPort: 8080, externalHostname: 'later1', externalDomainId: domainId },
+      },
+      restart: false,
+    });
+    expect(servicesOnly.body.data.jobId).toBeNull();
+    expect((await owner.get(url)).body.data.restartPending).toBe(true);
+
+    // Restart alone applies what waits.
+    const restart = await owner.put(url, { restart: true });
+    expect(await jobEnds(owner, restart.body.data.jobId)).toBe('success');
+    shown = (await owner.get(url)).body.data;
+    expect(shown.restartPending).toBe(false);
+    expect(await instanceEnvironment()).toEqual({ TZ: 'UTC', A: '2' });
+
+    // restart omitted: a change is applied at once, as before.
+    const now = await owner.put(url, { environmentVars: [{ key: 'A', value: '3' }] });
+    expect(await jobEnds(owner, now.body.data.jobId)).toBe('success');
+    expect(await instanceEnvironment()).toEqual({ TZ: 'UTC', A: '3' });
+    expect((await owner.get(url)).body.data.restartPending).toBe(false);
+  });
+
   it('PUT rule 6: only admins reassign ownership (403, 404 user_not_found)', async () => {
     const id = await create(owner, { hostname: 'own1' });
     const url = `${base}/${id}`;

@@ -11,6 +11,7 @@ export const containerKeys = {
   collaborators: (siteId: number, id: number) =>
     [...containerKeys.detail(siteId, id), 'collaborators'] as const,
   newForm: (siteId: number) => [...containerKeys.site(siteId), 'new'] as const,
+  onNode: (siteId: number, nodeId: number) => [...containerKeys.site(siteId), 'node', nodeId] as const,
 };
 
 /** The site's containers (of these owners, when named); read again often while one is being created. */
@@ -20,6 +21,13 @@ export const useContainers = (siteId: number, owners: string[] = []) =>
     queryFn: () => api.get('/sites/{siteId}/containers', { path: { siteId }, query: { user: owners } }),
     refetchInterval: (q) =>
       q.state.status === 'error' ? false : q.state.data?.some((c) => c.status === 'creating') ? 3000 : 30_000,
+  });
+
+/** The containers a node holds. */
+export const useNodeContainers = (siteId: number, nodeId: number) =>
+  useQuery({
+    queryKey: containerKeys.onNode(siteId, nodeId),
+    queryFn: () => api.get('/sites/{siteId}/containers', { path: { siteId }, query: { nodeId } }),
   });
 
 export const useContainer = (siteId: number, id: number) =>

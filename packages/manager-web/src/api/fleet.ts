@@ -30,12 +30,12 @@ export const useNode = (siteId: number, id: number | null) =>
     enabled: id !== null,
   });
 
-/** A node's live usage, read every 5 seconds while its page is open. */
-export const useNodeStats = (siteId: number, id: number) =>
+/** A node's live usage and whether it answers, read every `every` milliseconds (not again after an error). */
+export const useNodeStats = (siteId: number, id: number, every: number) =>
   useQuery({
     queryKey: siteKeys.nodeStats(siteId, id),
     queryFn: () => api.get('/sites/{siteId}/nodes/{id}/stats', { path: { siteId, id } }),
-    refetchInterval: (q) => (q.state.status === 'error' ? false : 5000),
+    refetchInterval: (q) => (q.state.status === 'error' ? false : every),
     staleTime: 0,
   });
 
@@ -58,19 +58,6 @@ export const useSaveSite = (site: Site | null, callbacks?: WriteCallbacks<unknow
 
 export const useDeleteSite = (callbacks?: WriteCallbacks<unknown, Site>) =>
   useWrite((site: Site) => api.delete('/sites/{id}', { path: { id: site.id } }), [siteKeys.all], callbacks);
-
-type NodeBody = BodyOf<'post', '/sites/{siteId}/nodes'>;
-
-/** Adds a node to the site (`node` null) or changes one. */
-export const useSaveNode = (siteId: number, node: Node | null, callbacks?: WriteCallbacks<Node, NodeBody>) =>
-  useWrite(
-    (body: NodeBody) =>
-      node
-        ? api.put('/sites/{siteId}/nodes/{id}', { path: { siteId, id: node.id }, body })
-        : api.post('/sites/{siteId}/nodes', { path: { siteId }, body }),
-    [siteKeys.all],
-    callbacks,
-  );
 
 export const useDeleteNode = (siteId: number, callbacks?: WriteCallbacks<unknown, Node>) =>
   useWrite(

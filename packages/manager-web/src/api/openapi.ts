@@ -1113,6 +1113,86 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/sites/{siteId}/nodes/test': {
+    post: {
+      path: {
+        siteId: number;
+      };
+      body: {
+        name: string;
+        /** hypervisor (default), dummy or engine; proxmox and docker are accepted */
+        nodeType?: string;
+        ipv4Address?: string | null;
+        apiUrl?: string | null;
+        tokenId?: string | null;
+        /** write-only; blank or omitted on update keeps the stored one */
+        secret?: string | null;
+        tlsVerify?: boolean | null;
+        /** SHA-256 fingerprint of the node's certificate (AB:CD:…): when set, the connection is accepted iff it matches, whatever the CA */
+        tlsFingerprint?: string | null;
+        imageStorage?: string | null;
+        volumeStorage?: string | null;
+        networkBridge?: string | null;
+        nvidiaAvailable?: boolean | null;
+        /** added to a container's uid/gid to get the host owner of its volume folders; null: the node type's default (hypervisor 100000, unprivileged containers; engine 0) */
+        volumeIdShift?: number | null;
+      } & {
+        nodeId?: number;
+      };
+      responses: {
+        200: {
+          data: {
+            available: boolean;
+            reason?: string;
+            cpu?: {
+              /** fraction 0–1 */
+              usage?: number;
+              cores: number;
+            };
+            memory?: {
+              total: number;
+              used?: number;
+            };
+            swap?: {
+              total: number;
+              used?: number;
+            };
+            rootfs?: {
+              total: number;
+              used?: number;
+            };
+            /** seconds */
+            uptime?: number;
+            loadavg?: number[];
+            containers?: {
+              total: number;
+              running: number;
+            };
+            datastores?: {
+              name: string;
+              total: number;
+              used: number;
+              available: number;
+            }[];
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'invalid_node_type'
+        | 'invalid_engine_host'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'csrf_invalid'
+        | 'not_found'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/sites/{siteId}/nodes/import': {
     post: {
       path: {
@@ -1497,6 +1577,8 @@ export interface paths {
               [key: string]: string;
             };
             nvidiaRequested: boolean;
+            /** true while environment or entrypoint changes saved with restart false wait for a restart to take effect */
+            restartPending: boolean;
             sshPort: number | null;
             sshHost: string | null;
             httpEntries: {
@@ -1693,6 +1775,8 @@ export interface paths {
               [key: string]: string;
             };
             nvidiaRequested: boolean;
+            /** true while environment or entrypoint changes saved with restart false wait for a restart to take effect */
+            restartPending: boolean;
             sshPort: number | null;
             sshHost: string | null;
             httpEntries: {

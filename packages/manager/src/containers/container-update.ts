@@ -79,11 +79,22 @@ export class ContainerUpdates {
     const configChanged =
       !sameEnvironment(environment, record.environmentVars) || entrypoint !== record.entrypoint;
 
-    await retryOnConflict(ALLOCATED_COLUMNS, () =>
+    // Rules 4 and 5: a job when the instance must pick up a change or a restart was asked for. Changes
+    // saved with `restart: false` wait, with the environment the instance still runs, for a restart.
+    const pending = record.appliedEnvironment !== null;
+    const running = record.appliedEnvironment ?? record.environmentVars;
+    const restart =
+      Boolean(record.containerId) && (input.restart === true || (configChanged && input.restart !== false));
+    const deferred = Boolean(record.containerId) && !restart && (configChanged || pending);
+    const reconfigure: ReconfigureSpec | undefined =
+      restart && (configChanged || pending) ? { environment, entrypoint } : undefined;
+
+    const jobId = await retryOnConflict(ALLOCATED_COLUMNS, () =>
       db.transaction().execute(async (trx) => {
         await repo.update(trx, record.id, {
           environment_vars: JSON.stringify(environment),
           entrypoint,
+          applied_environment: deferred ? JSON.stringify(running) : null,
           ...(ownerUid !== undefined ? { owner_uid_number: ownerUid } : {}),
         });
         for (const serviceId of plan.remove) await this.deps.services.delete(trx, record.id, serviceId);
@@ -91,22 +102,17 @@ export class ContainerUpdates {
           await this.deps.services.setAuthRequired(trx, toggle.httpServiceId, toggle.authRequired);
         }
         for (const service of added) await this.deps.services.insert(trx, record.id, service);
+        if (!restart) return null;
+        const payload: ContainerApplyPayload = {
+          containerId: record.id,
+          ...(reconfigure ? { reconfigure, previousEnvironment: running } : {}),
+          restart: true,
+        };
+        return (await this.deps.jobs.insertIn(trx, CONTAINER_COMMANDS.apply, principal.uidNumber, payload))
+          .id;
       }),
     );
-
-    // Rules 4 and 5: a job when the instance must pick up a change or a restart was asked for.
-    let jobId: number | null = null;
-    if (record.containerId && (input.restart === true || configChanged)) {
-      const reconfigure: ReconfigureSpec | undefined = configChanged
-        ? { environment, entrypoint }
-        : undefined;
-      const payload: ContainerApplyPayload = {
-        containerId: record.id,
-        ...(reconfigure ? { reconfigure, previousEnvironment: record.environmentVars } : {}),
-        restart: true,
-      };
-      jobId = (await this.deps.jobs.create(CONTAINER_COMMANDS.apply, principal.uidNumber, payload)).id;
-    }
+    if (jobId !== null) await this.deps.jobs.announceNew(jobId);
 
     const removedNames = current
       .filter((service) => plan.remove.includes(service.id) && service.httpService)
@@ -124,7 +130,9 @@ export class ContainerUpdates {
         ? restartOnly
           ? 'Container restart queued.'
           : 'Container updated; a restart was queued to apply the changes.'
-        : 'Container updated.',
+        : deferred
+          ? 'Container updated; the environment and entrypoint changes take effect at its next restart.'
+          : 'Container updated.',
     };
   }
 }

@@ -17,6 +17,8 @@ export interface Container {
   entrypoint: string | null;
   environmentVars: Record<string, string>;
   nvidiaRequested: boolean;
+  /** Saved environment or entrypoint changes wait for a restart. */
+  restartPending: boolean;
   sshPort: number | null;
   sshHost: string | null;
   httpEntries: Array<{ port: number; externalUrl: string | null }>;
@@ -67,6 +69,7 @@ export function toContainer(
     entrypoint: record.entrypoint,
     environmentVars: record.environmentVars,
     nvidiaRequested: record.nvidiaRequested,
+    restartPending: record.appliedEnvironment !== null,
     sshPort: ssh?.transportService?.externalPort ?? null,
     sshHost: ssh ? extra.site.sshHost : null,
     httpEntries: services.flatMap((service) =>

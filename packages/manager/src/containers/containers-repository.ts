@@ -31,6 +31,8 @@ export interface ContainerRecord {
   imageEnvironment: Record<string, string> | null;
   /** What an unfinished create named on the node before making it; see migration 010. */
   madeInstance: string | null;
+  /** While saved changes wait for a restart, the environment the instance runs with; else null. */
+  appliedEnvironment: Record<string, string> | null;
   nvidiaRequested: boolean;
   createdAt: string;
 }
@@ -45,7 +47,10 @@ export interface ListFilter {
   visibleTo?: number | undefined;
 }
 
-export type NewContainer = Omit<ContainersTable, 'id' | 'created_at' | 'updated_at' | 'made_instance'>;
+export type NewContainer = Omit<
+  ContainersTable,
+  'id' | 'created_at' | 'updated_at' | 'made_instance' | 'applied_environment'
+>;
 
 /** Every query over `containers` and `container_collaborators`. */
 export class ContainersRepository {
@@ -337,6 +342,8 @@ const toRecord = (row: Row): ContainerRecord => ({
   imageEnvironment:
     row.image_environment === null ? null : (JSON.parse(row.image_environment) as Record<string, string>),
   madeInstance: row.made_instance,
+  appliedEnvironment:
+    row.applied_environment === null ? null : (JSON.parse(row.applied_environment) as Record<string, string>),
   nvidiaRequested: Boolean(row.nvidia_requested),
   createdAt: row.created_at,
 });

@@ -171,6 +171,8 @@ export interface ContainersTable {
   image_environment: string | null;
   /** What a create in progress named on the node before making it (migration 010). */
   made_instance: string | null;
+  /** JSON object: what the instance runs with while saved changes wait for a restart (migration 012). */
+  applied_environment: string | null;
   nvidia_requested: number;
   created_at: string;
   updated_at: string;

@@ -134,6 +134,34 @@ export class NodesService {
     return toNode(row);
   }
 
+  /**
+   * The connection a node form describes, without saving it, to try it: the secret given, or for a
+   * saved node (`id`) with a blank secret the stored one, if it stays with the destination (as update).
+   */
+  async draft(siteId: number, input: NodeInput, id?: number): Promise<NodeConnection> {
+    const current = id === undefined ? undefined : await this.row(siteId, id);
+    if (!current) await this.sites.assertExists(siteId);
+    const nodeType =
+      current && input.nodeType === undefined
+        ? current.node_type
+        : parseNodeType(input.nodeType ?? 'hypervisor');
+    const values = this.columns(input, nodeType);
+    const stored =
+      current?.secret_sealed && secretStaysWith(destinationOf(current), destinationOf(values))
+        ? this.secrets.open(current.secret_sealed)
+        : null;
+    const now = nowIso();
+    const { hasSecret: _hasSecret, ...node } = toNode({
+      ...values,
+      id: id ?? 0,
+      site_id: siteId,
+      secret_sealed: null,
+      created_at: now,
+      updated_at: now,
+    });
+    return { ...node, secret: input.secret || stored };
+  }
+
   async delete(siteId: number, id: number): Promise<void> {
     await this.row(siteId, id);
     if ((await this.nodes.containerCount(id)) > 0) throw hasContainers();

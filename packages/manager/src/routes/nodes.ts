@@ -59,6 +59,27 @@ export async function nodeRoutes(api: Api, services: Services) {
   );
 
   api.post(
+    '/sites/:siteId/nodes/test',
+    {
+      config: { errors: errorsOf('invalid_node_type', 'invalid_engine_host') },
+      onRequest: requireAdmin,
+      schema: {
+        tags,
+        summary:
+          "Try a node's connection before saving it: its live usage, or available false with the node's answer; nodeId reuses a saved node's secret when the form leaves it blank",
+        params: SiteParams,
+        body: Type.Intersect([NodeInputSchema, Type.Object({ nodeId: Type.Optional(RowId()) })]),
+        response: responses({ 200: Data(NodeStatsSchema) }),
+      },
+    },
+    async (request) => {
+      const { nodeId, ...input } = request.body;
+      const node = await nodes.draft(request.params.siteId, blankless(input), nodeId);
+      return { data: await providers.stats(node) };
+    },
+  );
+
+  api.post(
     '/sites/:siteId/nodes/import',
     {
       config: { errors: errorsOf('import_failed') },

@@ -310,6 +310,14 @@ export const ROWS: Row[] = [
     request: (world) => ({ path: `${site(world)}/nodes`, body: { name: unique('n'), nodeType: 'dummy' } }),
   },
   {
+    route: 'POST /sites/{siteId}/nodes/test',
+    expect: adminOnly(200),
+    request: (world) => ({
+      path: `${site(world)}/nodes/test`,
+      body: { name: unique('n'), nodeType: 'dummy' },
+    }),
+  },
+  {
     route: 'POST /sites/{siteId}/nodes/import',
     expect: adminOnly(502),
     request: fixed((w) => `${site(w)}/nodes/import`, {

@@ -16,6 +16,7 @@ import { Link, useParams } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useNode, useNodeStats, useNodeStorages } from '../../api/fleet.ts';
 import type { Usage } from '../../api/types.ts';
+import { NodeContainers } from './NodeContainers.tsx';
 import { EmptyState, formatBytes, PageHeader, QueryState } from '../../components/common.tsx';
 
 interface Sample {
@@ -23,6 +24,9 @@ interface Sample {
   cpu: number | null;
   memory: number | null;
 }
+
+/** Usage above this percentage is marked high. */
+const HIGH_USAGE = 90;
 
 const percent = (usage: Usage | undefined) =>
   usage?.used !== undefined && usage.total > 0 ? Math.round((usage.used / usage.total) * 1000) / 10 : null;
@@ -34,12 +38,13 @@ function UsageCard({ label, usage }: { label: string; usage: Usage | undefined }
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text fw={600} size="lg">
+      <Text fw={600} size="lg" c={value !== null && value > HIGH_USAGE ? 'red.8' : undefined}>
         {value === null ? '—' : `${value}%`}
+        {value !== null && value > HIGH_USAGE ? ' · high' : ''}
       </Text>
       <Progress
         value={value ?? 0}
-        color={value !== null && value > 90 ? 'red' : 'blue'}
+        color={value !== null && value > HIGH_USAGE ? 'red' : 'blue'}
         aria-label={`${label} usage`}
       />
       <Text size="xs" c="dimmed" mt={4}>
@@ -59,7 +64,7 @@ function uptime(seconds: number | undefined) {
 }
 
 function LiveStats({ siteId, nodeId }: { siteId: number; nodeId: number }) {
-  const stats = useNodeStats(siteId, nodeId);
+  const stats = useNodeStats(siteId, nodeId, 5000);
   const [history, setHistory] = useState<Sample[]>([]);
   const data = stats.data;
   useEffect(() => {
@@ -215,6 +220,10 @@ export default function NodeDetailPage() {
             Live statistics
           </Title>
           <LiveStats siteId={siteId} nodeId={id} />
+          <Title order={3} size="h4">
+            Containers
+          </Title>
+          <NodeContainers siteId={siteId} nodeId={id} />
           <Title order={3} size="h4">
             Template storages
           </Title>

@@ -1,12 +1,16 @@
-import { Checkbox, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
+import { Button, Checkbox, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useNode, useSaveNode } from '../../api/fleet.ts';
+import { api } from '../../api/client.ts';
+import { siteKeys, useNode } from '../../api/fleet.ts';
 import { showSuccess } from '../../api/errors.ts';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
-import type { Node, NodeType } from '../../api/types.ts';
+import type { Node, NodeStats, NodeType } from '../../api/types.ts';
 import { PageHeader, QueryState, SubmitOrCancel } from '../../components/common.tsx';
 import { FingerprintInput } from './FingerprintInput.tsx';
+import { NodeConnectionResult } from './NodeConnectionCheck.tsx';
 
 interface NodeValues {
   name: string;
@@ -25,7 +29,10 @@ interface NodeValues {
   volumeIdShift: string;
 }
 
-const nodeBody = (values: NodeValues) => ({
+/** Proxmox VE's storage and bridge names; an engine or a dummy node uses none of them but the volume storage. */
+const HYPERVISOR_DEFAULTS = { imageStorage: 'local', volumeStorage: 'local-lvm', networkBridge: 'vmbr0' };
+
+const bodyOf = (values: NodeValues) => ({
   ...values,
   ipv4Address: values.ipv4Address.trim() || null,
   apiUrl: values.apiUrl.trim() || null,
@@ -36,6 +43,7 @@ const nodeBody = (values: NodeValues) => ({
 });
 
 function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
+  const client = useQueryClient();
   const navigate = useNavigate();
   const form = useForm<NodeValues>({
     mode: 'controlled',
@@ -48,9 +56,9 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
       secret: '',
       tlsVerify: node?.tlsVerify ?? true,
       tlsFingerprint: node?.tlsFingerprint ?? '',
-      imageStorage: node?.imageStorage ?? 'local',
-      volumeStorage: node?.volumeStorage ?? 'local-lvm',
-      networkBridge: node?.networkBridge ?? 'vmbr0',
+      imageStorage: node?.imageStorage ?? HYPERVISOR_DEFAULTS.imageStorage,
+      volumeStorage: node?.volumeStorage ?? HYPERVISOR_DEFAULTS.volumeStorage,
+      networkBridge: node?.networkBridge ?? HYPERVISOR_DEFAULTS.networkBridge,
       nvidiaAvailable: node?.nvidiaAvailable ?? false,
       volumeIdShift: node?.volumeIdShift?.toString() ?? '',
     },
@@ -62,20 +70,45 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
     },
   });
   const guide = useFormGuide(form);
-  const save = useSaveNode(siteId, node, {
+  // What the node answered the last time its connection was tried, and whether Save now saves anyway.
+  const [checked, setChecked] = useState<{ stats: NodeStats; saveAnyway: boolean } | null>(null);
+  const tryConnection = (values: NodeValues) =>
+    api.post('/sites/{siteId}/nodes/test', {
+      path: { siteId },
+      body: { ...bodyOf(values), ...(node ? { nodeId: node.id } : {}) },
+    });
+  const check = useMutation({
+    mutationFn: tryConnection,
+    onSuccess: (stats) => setChecked({ stats, saveAnyway: false }),
+    onError: (error) => guide.showError(error, { secret: 'secret' }),
+  });
+  const save = useMutation({
+    mutationFn: async (values: NodeValues) => {
+      if (values.nodeType !== 'dummy' && !checked?.saveAnyway) {
+        const stats = await tryConnection(values);
+        if (!stats.available) {
+          setChecked({ stats, saveAnyway: true });
+          return null;
+        }
+      }
+      const body = bodyOf(values);
+      return node
+        ? api.put('/sites/{siteId}/nodes/{id}', { path: { siteId, id: node.id }, body })
+        : api.post('/sites/{siteId}/nodes', { path: { siteId }, body });
+    },
     onSuccess: (saved) => {
+      if (!saved) return;
       showSuccess('Node saved');
+      void client.invalidateQueries({ queryKey: siteKeys.all });
       navigate(`/sites/${siteId}/nodes/${saved.id}`);
     },
     onError: (error) => guide.showError(error, { secret: 'secret' }),
   });
+  form.watch('apiUrl', () => setChecked(null));
+  form.watch('secret', () => setChecked(null));
   const type = form.values.nodeType;
   return (
-    <form
-      ref={guide.ref}
-      onSubmit={form.onSubmit((values) => save.mutate(nodeBody(values)), guide.failed)}
-      noValidate
-    >
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
       <Stack maw={760}>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
@@ -95,6 +128,10 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
               { value: 'dummy', label: 'Dummy (simulated)' },
             ]}
             {...form.getInputProps('nodeType')}
+            onChange={(value) => {
+              form.setFieldValue('nodeType', value as NodeType);
+              setChecked(null);
+            }}
           />
           <TextInput label="IPv4 address" {...form.getInputProps('ipv4Address')} />
           {type !== 'dummy' ? (
@@ -128,9 +165,21 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
               {...form.getInputProps('secret')}
             />
           ) : null}
-          <TextInput label="Image storage" {...form.getInputProps('imageStorage')} />
-          <TextInput label="Volume storage" {...form.getInputProps('volumeStorage')} />
-          <TextInput label="Network bridge" {...form.getInputProps('networkBridge')} />
+          {type === 'hypervisor' ? (
+            <TextInput label="Image storage" {...form.getInputProps('imageStorage')} />
+          ) : null}
+          <TextInput
+            label="Volume storage"
+            description={
+              type === 'hypervisor'
+                ? 'The Proxmox VE storage of container volumes'
+                : 'A folder on the host (absolute path) or a storage name under the volume root'
+            }
+            {...form.getInputProps('volumeStorage')}
+          />
+          {type === 'hypervisor' ? (
+            <TextInput label="Network bridge" {...form.getInputProps('networkBridge')} />
+          ) : null}
           <TextInput
             label="Volume id shift"
             description="Added to the container user's uid/gid for the owner of its volume folders; blank: 100000 for a hypervisor (unprivileged containers), 0 for an engine"
@@ -153,7 +202,23 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
           label="NVIDIA GPU available for passthrough"
           {...form.getInputProps('nvidiaAvailable', { type: 'checkbox' })}
         />
-        <SubmitOrCancel label="Save node" loading={save.isPending} cancelTo={`/sites/${siteId}/nodes`}>
+        {checked ? <NodeConnectionResult {...checked} /> : null}
+        <SubmitOrCancel
+          label={checked?.saveAnyway ? 'Save anyway' : 'Save node'}
+          loading={save.isPending}
+          cancelTo={`/sites/${siteId}/nodes`}
+        >
+          {type !== 'dummy' ? (
+            <Button
+              variant="default"
+              loading={check.isPending}
+              onClick={() => {
+                if (!form.validate().hasErrors) check.mutate(form.values);
+              }}
+            >
+              Test connection
+            </Button>
+          ) : null}
           <FormErrorSummary problems={guide.summary} />
         </SubmitOrCancel>
       </Stack>

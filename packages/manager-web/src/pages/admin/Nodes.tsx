@@ -3,6 +3,7 @@ import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { rememberedSite, rememberSite, useDeleteNode, useNodes, useSites } from '../../api/fleet.ts';
 import { SitePicker } from '../../components/SitePicker.tsx';
+import { NodeOnlineBadge } from './NodeConnectionCheck.tsx';
 import { ConfirmButton, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
 
 /** `/nodes` without a site: the last one used, or the first. */
@@ -72,6 +73,7 @@ export function NodesPage() {
                 <Table.Tr>
                   <Table.Th>Name</Table.Th>
                   <Table.Th>Type</Table.Th>
+                  <Table.Th>State</Table.Th>
                   <Table.Th>Address</Table.Th>
                   <Table.Th>API</Table.Th>
                   <Table.Th>GPU</Table.Th>
@@ -88,6 +90,9 @@ export function NodesPage() {
                     </Table.Td>
                     <Table.Td>
                       <Badge variant="light">{node.nodeType}</Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <NodeOnlineBadge siteId={siteId} nodeId={node.id} />
                     </Table.Td>
                     <Table.Td>{node.ipv4Address ?? '—'}</Table.Td>
                     <Table.Td>

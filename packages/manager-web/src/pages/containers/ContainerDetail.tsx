@@ -14,7 +14,6 @@ import {
   Text,
   TextInput,
   Title,
-  Tooltip,
 } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
@@ -23,7 +22,6 @@ import {
   useContainer,
   useDeleteContainer,
   useInvalidateContainers,
-  useRestartContainer,
   useSharing,
 } from '../../api/containers.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
@@ -40,12 +38,8 @@ import {
 } from '../../components/common.tsx';
 import { sshCommand } from './ContainerList.tsx';
 import { JobLog } from './JobLog.tsx';
-import {
-  ContainerJobHistory,
-  FailedCreate,
-  noInstanceReason,
-  type ContainerPanelProps,
-} from './ContainerJobs.tsx';
+import { RestartButton, RestartPendingNotice } from './RestartAction.tsx';
+import { ContainerJobHistory, FailedCreate, type ContainerPanelProps } from './ContainerJobs.tsx';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -174,17 +168,8 @@ function Details({ siteId, container }: { siteId: number; container: Container }
   const applying = Boolean(jobParam) && finishedJob !== jobParam;
   const ssh = sshCommand(container, user);
   const refresh = useInvalidateContainers(siteId);
-  const noInstance = noInstanceReason(container);
+  const showJob = (id: number) => setParams({ job: String(id) }, { replace: true });
 
-  const restart = useRestartContainer(siteId);
-  const restartNow = () =>
-    restart.mutate(container.id, {
-      onSuccess: (result) => {
-        showSuccess(result.message || 'Restarting');
-        if (result.jobId) setParams({ job: String(result.jobId) }, { replace: true });
-      },
-      onError: (error) => showError(error),
-    });
   const remove = useDeleteContainer(siteId);
   const removeNow = () =>
     remove.mutateAsync(container.id, {
@@ -213,17 +198,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
       >
         {canManage ? (
           <>
-            <Tooltip label={noInstance ?? ''} disabled={!noInstance}>
-              <Button
-                variant="default"
-                loading={restart.isPending}
-                disabled={Boolean(noInstance)}
-                onClick={restartNow}
-                data-testid="restart"
-              >
-                Restart
-              </Button>
-            </Tooltip>
+            <RestartButton siteId={siteId} container={container} onQueued={showJob} />
             <Button
               variant="default"
               component={Link}
@@ -247,6 +222,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
           Shared with you by {container.owner}: read-only.
         </Alert>
       ) : null}
+      <RestartPendingNotice siteId={siteId} container={container} canManage={canManage} onQueued={showJob} />
       {container.status === 'failed' ? (
         <FailedCreate siteId={siteId} container={container} canManage={canManage} />
       ) : null}

@@ -330,6 +330,27 @@ export function ContainerCreatePage() {
   );
 }
 
+/** Whether the form changes what only a restart applies: the environment or the entrypoint. */
+function needsRestart(container: Container, values: EditValues): boolean {
+  const environment = Object.fromEntries(
+    values.environmentVars.filter((row) => row.key.trim()).map((row) => [row.key.trim(), row.value]),
+  );
+  const before = container.environmentVars;
+  const sameEnvironment =
+    Object.keys(environment).length === Object.keys(before).length &&
+    Object.entries(environment).every(([key, value]) => before[key] === value);
+  return !sameEnvironment || (values.entrypoint.trim() || null) !== container.entrypoint;
+}
+
+/** What saving will do to the running container, said before Save. */
+function restartAdvice(container: Container, changed: boolean, restart: boolean): string {
+  if (restart) return 'The container restarts after saving: its services are unavailable for a moment.';
+  if (changed || container.restartPending) {
+    return 'The environment and entrypoint changes take effect at the next restart: turn this on to restart now, or restart later from the container page.';
+  }
+  return 'Service changes take effect without a restart.';
+}
+
 interface EditValues {
   entrypoint: string;
   username: string;
@@ -375,7 +396,7 @@ function EditForm({
           ...(isAdmin && values.username && values.username !== container.owner
             ? { username: values.username }
             : {}),
-          ...(values.restart ? { restart: true } : {}),
+          restart: values.restart,
         },
       }),
     onSuccess: (result) => {
@@ -424,7 +445,11 @@ function EditForm({
         <Switch
           label="Restart the container after saving"
           disabled={Boolean(noInstanceReason(container))}
-          description={noInstanceReason(container)}
+          description={
+            noInstanceReason(container) ??
+            restartAdvice(container, needsRestart(container, form.values), form.values.restart)
+          }
+          data-testid="restart-after-saving"
           {...form.getInputProps('restart', { type: 'checkbox' })}
         />
         <Group align="flex-start">

@@ -53,6 +53,10 @@ export const ContainerSchema = Type.Object({
   entrypoint: Nullable(Type.String()),
   environmentVars: Type.Record(Type.String(), Type.String()),
   nvidiaRequested: Type.Boolean(),
+  restartPending: Type.Boolean({
+    description:
+      'true while environment or entrypoint changes saved with restart false wait for a restart to take effect',
+  }),
   sshPort: Nullable(Type.Integer()),
   sshHost: Nullable(Type.String()),
   httpEntries: Type.Array(Type.Object({ port: Type.Integer(), externalUrl: Nullable(Type.String()) })),
