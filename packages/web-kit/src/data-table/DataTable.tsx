@@ -2,7 +2,6 @@ import {
   Checkbox,
   Group,
   Pagination,
-  Paper,
   Select,
   Stack,
   Table,
@@ -55,11 +54,18 @@ export interface DataTableProps<T> {
 }
 
 const count = (n: number) => n.toLocaleString('en');
+const cardStyle = {
+  display: 'block',
+  border: '1px solid var(--mantine-color-default-border)',
+  borderRadius: 'var(--mantine-radius-sm)',
+  padding: 'var(--mantine-spacing-sm)',
+  marginBottom: 'var(--mantine-spacing-xs)',
+};
 const PHONE = '(max-width: 48em)';
 
 /**
  * A list of rows with a substring filter, select filters, sortable columns, a count, pages and
- * optional selection for bulk actions; a phone shows each row as a card, so no action hides off-screen.
+ * optional selection for bulk actions.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { rows, rowKey, columns, view, onViewChange } = props;
@@ -108,27 +114,33 @@ export function DataTable<T>(props: DataTableProps<T>) {
   };
 
   const title = columns.find((c) => c.phone === 'title') ?? columns[0]!;
+  // On a phone each row is a card (a label beside each value) inside the same table, so no column
+  // hides off-screen and the rows keep their place in the document.
   const body = phone ? (
-    <Stack gap="xs" role="list">
-      {shown.page.map((row) => (
-        <Paper key={rowKey(row)} withBorder p="sm" role="listitem" {...props.rowAttributes?.(row)}>
-          <Group gap="xs" wrap="nowrap" mb={4}>
-            {props.bulkActions ? selectBox(row) : null}
-            <Text fw={600}>{title.cell(row)}</Text>
-          </Group>
-          {columns
-            .filter((c) => c !== title && c.phone !== 'hidden')
-            .map((c) => (
-              <Group key={c.key} gap="xs" wrap="nowrap" align="flex-start">
-                <Text size="sm" c="dimmed" miw={96}>
-                  {c.header}
-                </Text>
-                <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{c.cell(row)}</div>
-              </Group>
-            ))}
-        </Paper>
-      ))}
-    </Stack>
+    <Table style={{ display: 'block' }}>
+      <Table.Tbody style={{ display: 'block' }}>
+        {shown.page.map((row) => (
+          <Table.Tr key={rowKey(row)} style={cardStyle} {...props.rowAttributes?.(row)}>
+            <Table.Td style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '0 0 4px' }}>
+              {props.bulkActions ? selectBox(row) : null}
+              <Text fw={600} component="span">
+                {title.cell(row)}
+              </Text>
+            </Table.Td>
+            {columns
+              .filter((c) => c !== title && c.phone !== 'hidden')
+              .map((c) => (
+                <Table.Td key={c.key} style={{ display: 'flex', gap: 8, padding: '2px 0', border: 0 }}>
+                  <Text size="sm" c="dimmed" miw={96} component="span">
+                    {c.header}
+                  </Text>
+                  <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{c.cell(row)}</div>
+                </Table.Td>
+              ))}
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   ) : (
     <Table striped highlightOnHover verticalSpacing="xs">
       <Table.Thead>

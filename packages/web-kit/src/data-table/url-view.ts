@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TableView } from './table-rows.ts';
 
@@ -73,6 +73,24 @@ export function useUrlView(defaults: ViewDefaults): [TableView, (change: Partial
         { replace: true },
       ),
     [setParams, filterKeys, defaultSize, fallbackSort],
+  );
+  return [view, update];
+}
+
+/** A list's view kept in the page alone: for a list that shares its page with another one. */
+export function useLocalView(
+  sort: TableView['sort'] = null,
+): [TableView, (change: Partial<TableView>) => void] {
+  const [view, setView] = useState<TableView>({
+    search: '',
+    filters: {},
+    sort,
+    page: 1,
+    pageSize: PAGE_SIZES[0],
+  });
+  const update = useCallback(
+    (change: Partial<TableView>) => setView((current) => ({ ...current, page: 1, ...change })),
+    [],
   );
   return [view, update];
 }

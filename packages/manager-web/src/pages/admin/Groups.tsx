@@ -1,4 +1,5 @@
-import { Button, Checkbox, Group as Row, Modal, Stack, Table, TextInput } from '@mantine/core';
+import { DataTable, useUrlView, type Column } from '@app/web-kit';
+import { Button, Checkbox, Group as Row, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { showError, showSuccess } from '../../api/errors.ts';
@@ -53,6 +54,30 @@ export function GroupsPage() {
     onSuccess: () => showSuccess('Group deleted'),
     onError: (error) => showError(error),
   });
+  const [view, changeView] = useUrlView({ filterKeys: [], sort: 'cn' });
+  const columns: Array<Column<Group>> = [
+    { key: 'cn', header: 'Name', phone: 'title', sortValue: (g) => g.cn, cell: (g) => g.cn },
+    { key: 'gid', header: 'GID', sortValue: (g) => g.gidNumber, cell: (g) => g.gidNumber },
+    {
+      key: 'role',
+      header: 'Role',
+      sortValue: (g) => (g.isAdmin ? 0 : 1),
+      cell: (g) => (g.isAdmin ? <StatusBadge status="admin" /> : 'member'),
+    },
+    { key: 'members', header: 'Members', sortValue: (g) => g.userCount, cell: (g) => g.userCount ?? '—' },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (group) => (
+        <EditDeleteActions
+          name={group.cn}
+          message="Members lose the group's rights."
+          onEdit={() => setEditing(group)}
+          onDelete={() => remove.mutateAsync(group)}
+        />
+      ),
+    },
+  ];
   return (
     <>
       <PageHeader title="Groups">
@@ -60,37 +85,17 @@ export function GroupsPage() {
       </PageHeader>
       <QueryState query={groups} empty={<EmptyState title="No groups" />}>
         {(list) => (
-          <Table.ScrollContainer minWidth={480}>
-            <Table striped highlightOnHover data-testid="groups-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>GID</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Members</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((group) => (
-                  <Table.Tr key={group.gidNumber} data-group={group.cn}>
-                    <Table.Td fw={500}>{group.cn}</Table.Td>
-                    <Table.Td>{group.gidNumber}</Table.Td>
-                    <Table.Td>{group.isAdmin ? <StatusBadge status="admin" /> : 'member'}</Table.Td>
-                    <Table.Td>{group.userCount ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <EditDeleteActions
-                        name={group.cn}
-                        message="Members lose the group's rights."
-                        onEdit={() => setEditing(group)}
-                        onDelete={() => remove.mutateAsync(group)}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            data-testid="groups-table"
+            rows={list}
+            rowKey={(group) => group.gidNumber}
+            rowAttributes={(group) => ({ 'data-group': group.cn })}
+            columns={columns}
+            searchText={(group) => group.cn}
+            searchLabel="Name"
+            view={view}
+            onViewChange={changeView}
+          />
         )}
       </QueryState>
       <Modal

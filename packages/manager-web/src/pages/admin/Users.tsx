@@ -8,11 +8,11 @@ import {
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { DataTable, useUrlView, type Column } from '@app/web-kit';
 import { useForm } from '@mantine/form';
 import { useMemo, useState } from 'react';
 import { showError, showSuccess } from '../../api/errors.ts';
@@ -211,7 +211,6 @@ export function UsersPage() {
   const users = useUsers();
   const groups = useGroups();
   const [filter, setFilter] = useState<'all' | UserStatus>('all');
-  const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [dialog, setDialog] = useState<'invite' | 'email' | null>(null);
   const [suspending, setSuspending] = useState<User | null>(null);
@@ -233,14 +232,62 @@ export function UsersPage() {
     setSuspending(user);
   };
 
-  const visible = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    return (users.data ?? []).filter(
-      (u) =>
-        (filter === 'all' || u.status === filter) &&
-        (!needle || [u.uid, u.cn, u.mail].some((value) => value.toLowerCase().includes(needle))),
-    );
-  }, [users.data, filter, search]);
+  const visible = useMemo(
+    () => (users.data ?? []).filter((u) => filter === 'all' || u.status === filter),
+    [users.data, filter],
+  );
+  const [view, changeView] = useUrlView({ filterKeys: [], sort: 'uid' });
+  const columns: Array<Column<User>> = [
+    { key: 'uid', header: 'Username', phone: 'title', sortValue: (u) => u.uid, cell: (u) => u.uid },
+    { key: 'cn', header: 'Name', sortValue: (u) => u.cn, cell: (u) => u.cn },
+    { key: 'mail', header: 'E-mail', sortValue: (u) => u.mail, cell: (u) => u.mail },
+    {
+      key: 'status',
+      header: 'Status',
+      sortValue: (u) => u.status,
+      cell: (u) => <StatusBadge status={u.status} />,
+    },
+    {
+      key: 'groups',
+      header: 'Groups',
+      cell: (u) => (
+        <Group gap={4}>
+          {(u.groups ?? []).map((g) => (
+            <Badge key={g.gidNumber} variant="outline" color={g.isAdmin ? 'grape' : 'gray'} size="sm">
+              {g.cn}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (user) => (
+        <Group gap={4} wrap="wrap">
+          {user.status === 'pending' ? (
+            <Button size="xs" color="green" onClick={() => setStatus.mutate({ user, status: 'active' })}>
+              Approve
+            </Button>
+          ) : null}
+          {user.status === 'active' ? (
+            <Button size="xs" variant="light" color="orange" onClick={() => askSuspend(user)}>
+              Suspend
+            </Button>
+          ) : null}
+          {user.status === 'suspended' ? (
+            <Button size="xs" variant="light" onClick={() => setStatus.mutate({ user, status: 'active' })}>
+              Reactivate
+            </Button>
+          ) : null}
+          <Button size="xs" variant="default" onClick={() => setEditing(user)}>
+            Edit
+          </Button>
+          <DeleteUserButton user={user} users={users.data ?? []} />
+        </Group>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -264,92 +311,22 @@ export function UsersPage() {
             { value: 'suspended', label: 'Suspended' },
           ]}
         />
-        <TextInput
-          placeholder="Search name, username, e-mail"
-          aria-label="Search users"
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          style={{ flex: '1 1 200px' }}
-        />
       </Group>
       <QueryState query={users} empty={<EmptyState title="No users" />}>
-        {() =>
-          visible.length === 0 ? (
-            <EmptyState title="No user matches" />
-          ) : (
-            <Table.ScrollContainer minWidth={760}>
-              <Table striped highlightOnHover data-testid="users-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Username</Table.Th>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>E-mail</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>Groups</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {visible.map((user) => (
-                    <Table.Tr key={user.uidNumber} data-user={user.uid}>
-                      <Table.Td fw={500}>{user.uid}</Table.Td>
-                      <Table.Td>{user.cn}</Table.Td>
-                      <Table.Td>{user.mail}</Table.Td>
-                      <Table.Td>
-                        <StatusBadge status={user.status} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>
-                          {(user.groups ?? []).map((g) => (
-                            <Badge
-                              key={g.gidNumber}
-                              variant="outline"
-                              color={g.isAdmin ? 'grape' : 'gray'}
-                              size="sm"
-                            >
-                              {g.cn}
-                            </Badge>
-                          ))}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4} justify="flex-end" wrap="nowrap">
-                          {user.status === 'pending' ? (
-                            <Button
-                              size="xs"
-                              color="green"
-                              onClick={() => setStatus.mutate({ user, status: 'active' })}
-                            >
-                              Approve
-                            </Button>
-                          ) : null}
-                          {user.status === 'active' ? (
-                            <Button size="xs" variant="light" color="orange" onClick={() => askSuspend(user)}>
-                              Suspend
-                            </Button>
-                          ) : null}
-                          {user.status === 'suspended' ? (
-                            <Button
-                              size="xs"
-                              variant="light"
-                              onClick={() => setStatus.mutate({ user, status: 'active' })}
-                            >
-                              Reactivate
-                            </Button>
-                          ) : null}
-                          <Button size="xs" variant="default" onClick={() => setEditing(user)}>
-                            Edit
-                          </Button>
-                          <DeleteUserButton user={user} users={users.data ?? []} />
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )
-        }
+        {() => (
+          <DataTable
+            data-testid="users-table"
+            rows={visible}
+            rowKey={(user) => user.uidNumber}
+            rowAttributes={(user) => ({ 'data-user': user.uid })}
+            columns={columns}
+            searchText={(u) => `${u.uid} ${u.cn} ${u.mail}`}
+            searchLabel="Search name, username, e-mail"
+            view={view}
+            onViewChange={changeView}
+            noMatch={<EmptyState title="No user matches" />}
+          />
+        )}
       </QueryState>
       <Modal
         opened={editing !== null}
