@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { freePort } from '@app/server-kit/testing';
 import { PHONE } from '@app/server-kit/testing/chromium';
-import { uidNumberOf } from '@app/manager/testing';
+import { insertContainers } from '@app/manager/testing/containers';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { browserSuite, newPage, poll, screenshot, signIn, signedInPage } from './browser.ts';
 import { addContainer, addDummyNode, addSite } from './fixtures.ts';
@@ -36,33 +36,15 @@ describe('manager web client: a list of 2,000 containers', { timeout: 180_000 },
       apiUrl: `http://127.0.0.1:${await freePort()}`,
     });
     const goneId = (gone.body.data as { id: number }).id;
-    const owner = await uidNumberOf(suite.test, 'admin');
-    const now = new Date().toISOString();
-    const rows = Array.from({ length: SEEDED }, (_, index) => {
-      const i = index + 1;
-      return {
-        hostname: hostname(i),
-        owner_uid_number: owner,
-        node_id: i % 2 ? dummy : goneId,
-        container_id: `seeded-${i}`,
-        status: 'running' as const,
-        template: 'debian',
-        ipv4_address: null,
-        mac_address: null,
-        creation_job_id: null,
-        entrypoint: null,
-        environment_vars: '{}',
-        nvidia_requested: 0,
-        created_at: now,
-        updated_at: now,
-      };
-    });
-    const db = suite.test.manager.database.db;
-    for (let start = 0; start < rows.length; start += 500)
-      await db
-        .insertInto('containers')
-        .values(rows.slice(start, start + 500))
-        .execute();
+    await insertContainers(
+      suite.test,
+      'admin',
+      Array.from({ length: SEEDED }, (_, index) => ({
+        hostname: hostname(index + 1),
+        nodeId: (index + 1) % 2 ? dummy : goneId,
+        containerId: `seeded-${index + 1}`,
+      })),
+    );
   });
 
   it('filters by part of a hostname and by status, sorts, pages, and keeps it all in the address', async () => {
