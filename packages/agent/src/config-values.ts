@@ -54,6 +54,7 @@ export function isNetmask(mask: string): boolean {
 
 /** Comma-separated upstream DNS servers, each an IP address with an optional `#port`; undefined otherwise. */
 export function parseDnsForwarders(value: string): string[] | undefined {
+  if (!value.trim()) return []; // none: dnsmasq asks the gateway host's own resolvers
   const servers = value.split(',').map((entry) => entry.replace(/^ +| +$/g, ''));
   const fits = (server: string) => {
     const [address = '', port, ...rest] = server.split('#');

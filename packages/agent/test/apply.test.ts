@@ -198,6 +198,17 @@ describe('applying snapshots to real nginx and dnsmasq', () => {
     ).toEqual(['10.99.0.102']);
   });
 
+  it('leaves the upstream servers to the host when the site names no DNS forwarders', async () => {
+    const none = structuredClone(snapshot);
+    none.site.dnsForwarders = '';
+    const outcome = await applyService(dnsmasqService(sandbox.config.dnsmasq), none);
+    expect(outcome.result).toBe('success');
+    const conf = readFileSync(sandbox.config.dnsmasq.conf, 'utf8');
+    expect(conf).not.toMatch(/^server=/m);
+    expect(conf).toMatch(/^domain=site\.test$/m);
+    await applyService(dnsmasqService(sandbox.config.dnsmasq), snapshot);
+  });
+
   it('rolls back dnsmasq settings it refuses', async () => {
     const bad = structuredClone(snapshot);
     bad.site.dhcpRange = 'everything'; // not a range

@@ -58,7 +58,12 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await dialog.getByRole('button', { name: 'Save' }).click();
     // 409 conflict names the unique column (SQLite reports mail, PostgreSQL uid): the message sits
     // under that input, which is marked invalid.
-    await dialog.getByText('is already taken').waitFor();
+    // At the field, and in the summary beside Save.
+    await dialog.getByText('is already taken').first().waitFor();
+    await dialog
+      .getByTestId('form-error-summary')
+      .getByText(/is already taken/)
+      .waitFor();
     const invalid = await Promise.all(
       [/^Username/, /^E-mail/].map((label) => dialog.getByLabel(label).getAttribute('aria-invalid')),
     );
@@ -231,7 +236,14 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     const allowlist = page.getByLabel('Registry allowlist');
     await allowlist.fill('127.0.0.1:5000\nhttp://registry.lan');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText(/line 2: must be a host or host:port/).waitFor();
+    await page
+      .getByText(/line 2: must be a host or host:port/)
+      .first()
+      .waitFor();
+    await page
+      .getByTestId('form-error-summary')
+      .getByText(/line 2: must be a host or host:port/)
+      .waitFor();
     await allowlist.fill('127.0.0.1:5000\nregistry.lan');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Settings saved').waitFor();
@@ -285,7 +297,11 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await domains.fill('not a domain');
     await domains.press('Enter');
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByText('must be an e-mail domain such as example.com').waitFor();
+    await page.getByText('must be an e-mail domain such as example.com').first().waitFor();
+    await page
+      .getByTestId('form-error-summary')
+      .getByText(/must be an e-mail domain/)
+      .waitFor();
     await page.getByRole('button', { name: 'Discard changes' }).click();
     await domains.fill('Staff.Example.test');
     await domains.press('Enter');

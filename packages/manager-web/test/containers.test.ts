@@ -117,7 +117,19 @@ describe('manager web client: container lifecycle', { timeout: 180_000 }, () => 
     await page.getByLabel('Share with username').fill('erin');
     await page.getByRole('button', { name: 'Share' }).click();
     await page.getByTestId('collaborators').getByText('erin').waitFor();
+    await page.getByTestId('shared-with').getByText('Shared with erin.').waitFor();
     const detailUrl = page.url().split('?')[0]!;
+
+    // At phone width the SSH command wraps, whole, instead of being cut off; on the edit page the
+    // assigned HTTP name keeps its case.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const ssh = page.getByTestId('ssh-command');
+    expect(await ssh.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${detailUrl}/edit`);
+    const assigned = page.getByTestId('assigned-name').first();
+    expect(await assigned.evaluate((el) => getComputedStyle(el).textTransform)).toBe('none');
+    await page.goto(detailUrl);
 
     const other = await newPage(browser, test.baseUrl);
     await signIn(other.page, 'erin');

@@ -10,7 +10,9 @@ import { nodeTlsFingerprint } from './008_node_tls_fingerprint.ts';
 import { agentTokens } from './009_agent_tokens.ts';
 import { madeInstance } from './010_made_instance.ts';
 import { volumeOwners } from './011_volume_owners.ts';
-import { appliedEnvironment } from './012_applied_environment.ts';
+import { jobContainer } from './012_job_container.ts';
+import { jobResult } from './013_job_result.ts';
+import { appliedEnvironment } from './014_applied_environment.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -24,5 +26,7 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '009_agent_tokens': agentTokens,
   '010_made_instance': madeInstance,
   '011_volume_owners': volumeOwners(dialect),
-  '012_applied_environment': appliedEnvironment,
+  '012_job_container': jobContainer(dialect),
+  '013_job_result': jobResult,
+  '014_applied_environment': appliedEnvironment,
 });

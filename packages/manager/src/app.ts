@@ -158,6 +158,8 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     async close() {
       clearInterval(sweep);
       await services.stopFleet();
+      // A DELETE waiting for its job would hold the HTTP server open: it answers 503 now.
+      services.containerDeletes.stopWaiting();
       await app.close();
       await services.background.drain();
       await database.close();

@@ -27,6 +27,18 @@ export const siteInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** A `sites` row as the database holds it, for tests that write rows directly. */
+export const siteRow = (name: string, at: string) => ({
+  name,
+  internal_domain: `${name.toLowerCase()}.internal`,
+  dhcp_range: '10.0.0.100,10.0.0.200',
+  subnet_mask: '255.255.255.0',
+  gateway: '10.0.0.1',
+  dns_forwarders: '1.1.1.1',
+  created_at: at,
+  updated_at: at,
+});
+
 /** A site agent's check-in body (POST /agents) for gateway `gw1`, as the agent sends it. */
 export const checkin = (siteId: number, extra: Record<string, unknown> = {}) => ({
   siteId,

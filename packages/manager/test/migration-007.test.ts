@@ -4,7 +4,7 @@ import { migrate, openDatabase } from '@app/server-kit';
 import { createTestDatabase } from '@app/server-kit/testing';
 import { managerMigrations } from '../migrations/index.ts';
 import { startManager, type ManagerClient, type TestManager } from './helpers.ts';
-import { FAST_JOBS } from './fleet-helpers.ts';
+import { FAST_JOBS, siteRow } from './fleet-helpers.ts';
 
 const BEFORE_IDENTITY = (name: string) => name < '007';
 const NOW = '2025-01-01T00:00:00.000Z';
@@ -38,15 +38,7 @@ async function legacyRows(db: Kysely<any>) {
   const stamps = { created_at: NOW, updated_at: NOW };
   const { id: siteId } = await db
     .insertInto('sites')
-    .values({
-      name: 'Old',
-      internal_domain: 'old.internal',
-      dhcp_range: '10.0.0.100,10.0.0.200',
-      subnet_mask: '255.255.255.0',
-      gateway: '10.0.0.1',
-      dns_forwarders: '1.1.1.1',
-      ...stamps,
-    })
+    .values(siteRow('Old', NOW))
     .returning('id')
     .executeTakeFirstOrThrow();
   const { id: nodeId } = await db

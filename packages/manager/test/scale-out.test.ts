@@ -113,5 +113,17 @@ describe.skipIf(testDialect() !== 'postgres')(
         await client.end();
       }
     });
+
+    it('answers a DELETE on the API process once a worker process has run the delete job', async () => {
+      const siteId = ((await api.get('/sites')).body.data as Array<{ id: number }>)[0]!.id;
+      const [container] = (await api.get(`/sites/${siteId}/containers`)).body.data as Array<{ id: number }>;
+      const deleted = await api.delete(`/sites/${siteId}/containers/${container!.id}`);
+      expect(deleted.status, deleted.text).toBe(200);
+      expect(deleted.body.data).toMatchObject({ deleted: true });
+      expect((await api.get(`/sites/${siteId}/containers/${container!.id}`)).status).toBe(404);
+      const [apiProcess, ...workers] = processes as [RunningService, RunningService, RunningService];
+      expect(jobsStartedBy(apiProcess)).toEqual([]);
+      expect(workers.flatMap(jobsStartedBy)).toHaveLength(CONTAINERS + 1);
+    });
   },
 );

@@ -65,6 +65,14 @@ describe('sites and nodes', () => {
         'gateway',
         'subnetMask',
       ]);
+      // No forwarders at all is a choice (the gateway's own resolvers), not an error.
+      const noForwarders = await admin.post(
+        '/sites',
+        siteInput({ name: 'plain', internalDomain: 'plain.internal', dnsForwarders: ' ' }),
+      );
+      expect(noForwarders.status, noForwarders.text).toBe(201);
+      expect(noForwarders.body.data.dnsForwarders).toBe('');
+      await admin.delete(`/sites/${noForwarders.body.data.id}`);
       const range = await admin.post('/sites', siteInput({ dhcpRange: 'one to two' }));
       expect(range.status).toBe(422);
       expect(range.body.error.fields).toHaveProperty('dhcpRange');

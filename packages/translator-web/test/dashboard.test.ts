@@ -227,7 +227,9 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     expect(await field.inputValue()).toBe('[fr] Welcome to our bakery');
     await field.fill('Bienvenue dans notre boulangerie');
     await field.press('Enter');
-    await page.getByText('Translation saved').waitFor();
+    // Said beside the cell, not in a toast over the grid.
+    const welcomeRow = page.locator('tr', { has: field });
+    await welcomeRow.getByTestId('cell-done').getByText('Saved').waitFor();
     await expect
       .poll(async () => (await rows()).find((row) => row.key === 'Welcome to our bakery')?.value)
       .toBe('Bienvenue dans notre boulangerie');
@@ -242,7 +244,11 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await slotted.press('Escape');
 
     await page.getByRole('button', { name: 'Delete the fr translation of "Search cakes"' }).click();
-    await page.getByText('Translation deleted').waitFor();
+    await page
+      .locator('tr', { has: page.getByLabel('Translation of "Search cakes" (fr)') })
+      .getByTestId('cell-done')
+      .getByText('Deleted')
+      .waitFor();
     await page.getByRole('switch', { name: 'Untranslated only' }).click();
     await page.waitForURL(/untranslated=1/);
     await expect.poll(() => page.getByTestId('grid-table').locator('tbody tr').count()).toBe(1);

@@ -34,7 +34,8 @@ export function renderApp({
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <MantineProvider theme={theme} defaultColorScheme="auto">
-        <Notifications position="bottom-right" />
+        {/* Over the header's empty middle, not over the form controls a page's lower right holds. */}
+        <Notifications position="top-center" limit={3} />
         <QueryClientProvider client={queryClient}>
           <BrowserRouter>{children}</BrowserRouter>
         </QueryClientProvider>

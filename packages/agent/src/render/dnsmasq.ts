@@ -1,5 +1,6 @@
 import type { AgentConfig } from '../config.ts';
 import type { SiteSnapshot } from '../snapshot.ts';
+import { parseDnsForwarders } from '../config-values.ts';
 
 type DnsmasqConfig = AgentConfig['dnsmasq'];
 
@@ -19,7 +20,7 @@ export function renderDnsmasqConf(config: DnsmasqConfig, site: SiteSnapshot): st
     'expand-hosts',
     `dhcp-range=${range(site.dhcpRange)},${site.subnetMask},12h`,
     `dhcp-option=option:router,${site.gateway}`,
-    ...site.dnsForwarders.split(',').map((server) => `server=${server.trim()}`),
+    ...(parseDnsForwarders(site.dnsForwarders) ?? []).map((server) => `server=${server}`),
     `addn-hosts=${config.hostsFile}`,
     `dhcp-hostsfile=${config.dhcpHostsFile}`,
   ];

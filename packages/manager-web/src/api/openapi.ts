@@ -1912,7 +1912,7 @@ export interface paths {
         200: {
           data: {
             id: number;
-            /** container.create or container.apply */
+            /** container.create, container.apply or container.delete */
             command: string;
             status: 'pending' | 'running' | 'success' | 'failure' | 'cancelled';
             createdAt: string;

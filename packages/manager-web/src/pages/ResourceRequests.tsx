@@ -12,8 +12,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { FormErrorSummary, useFormGuide } from '../components/FormGuide.tsx';
 import { useEffect, useState } from 'react';
-import { showError, showSuccess } from '../api/errors.ts';
+import { showSuccess } from '../api/errors.ts';
 import { useSites } from '../api/fleet.ts';
 import { useFileRequest, useResourceRequests, useReviewRequest } from '../api/resource-requests.ts';
 import { useSession } from '../api/session.ts';
@@ -40,6 +41,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
       value: (v) => (Number(v) > 0 ? null : 'A positive number'),
     },
   });
+  const guide = useFormGuide(form);
   // The sites may still be loading when the form opens (a fresh page load): start on the first one
   // once they are there, unless a site was chosen meanwhile.
   const firstSite = sites.data?.[0]?.id;
@@ -53,13 +55,15 @@ function RequestForm({ onDone }: { onDone: () => void }) {
       );
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   const type = form.values.resourceType;
   return (
     <form
-      onSubmit={form.onSubmit((values) =>
-        file.mutate({ ...values, siteId: Number(values.siteId), value: Number(values.value) }),
+      ref={guide.ref}
+      onSubmit={form.onSubmit(
+        (values) => file.mutate({ ...values, siteId: Number(values.siteId), value: Number(values.value) }),
+        guide.failed,
       )}
       noValidate
     >
@@ -92,6 +96,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
         />
         <Textarea label="Why do you need it?" autosize minRows={2} {...form.getInputProps('comment')} />
         <Group justify="flex-end">
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={file.isPending}>
             File request
           </Button>
@@ -111,15 +116,16 @@ function ReviewForm({
   onDone: () => void;
 }) {
   const form = useForm({ mode: 'controlled', initialValues: { adminComment: '' } });
+  const guide = useFormGuide(form);
   const review = useReviewRequest(request, action, {
     onSuccess: () => {
       showSuccess(action === 'approve' ? 'Approved' : 'Denied');
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => review.mutate(values))}>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => review.mutate(values), guide.failed)}>
       <Stack>
         <Text size="sm">
           {request.username} asks for {request.value} {UNITS[request.resourceType]} of {request.resourceType}{' '}
@@ -133,6 +139,7 @@ function ReviewForm({
           {...form.getInputProps('adminComment')}
         />
         <Group justify="flex-end">
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" color={action === 'approve' ? 'green' : 'red'} loading={review.isPending}>
             {action === 'approve' ? 'Approve' : 'Deny'}
           </Button>

@@ -24,15 +24,17 @@ export class ContainerHistory {
     const record = await this.containers.record(principal, siteId, id, 'read');
     const { jobs } = this.deps;
     const listed = await jobs.forContainer(Object.values(CONTAINER_COMMANDS), record.id, LISTED_JOBS);
-    return Promise.all(
-      listed.map(async ({ createdByUid, ...job }) => ({
-        ...job,
-        lastOutput:
-          job.status === 'failure' && (principal.isAdmin || createdByUid === principal.uidNumber)
-            ? (await jobs.lastRows(job.id, FAILURE_LINES)).map((row) => row.output ?? '')
-            : null,
-      })),
+    const readable = listed.filter(
+      (job) => job.status === 'failure' && (principal.isAdmin || job.createdByUid === principal.uidNumber),
     );
+    const last = await jobs.lastRowsOf(
+      readable.map((job) => job.id),
+      FAILURE_LINES,
+    );
+    return listed.map(({ createdByUid: _internal, ...job }) => ({
+      ...job,
+      lastOutput: last.get(job.id)?.map((row) => row.output ?? '') ?? null,
+    }));
   }
 
   /** Enqueues the create again for the same record (addresses and services stay as they were). */

@@ -22,6 +22,7 @@ import type { FailureNotices } from './failure-notices.ts';
 export const CONTAINER_COMMANDS = {
   create: 'container.create',
   apply: 'container.apply',
+  delete: 'container.delete',
 } as const;
 
 export interface ContainerCreatePayload {

@@ -33,9 +33,7 @@ import { hostnameTaken } from './hostname-holder.ts';
 import { StatusResolver, type ContainerStatus } from './container-status.ts';
 import { toContainer, type Container } from './container-view.ts';
 import { chooseNode, leastLoadedNode } from './node-choice.ts';
-import { NODE_FAILURE_FOR_USERS } from '../nodes/node-visibility.ts';
 import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
-import { fail } from '../errors/catalogue.ts';
 
 export interface CreateInput {
   hostname: string;
@@ -77,7 +75,7 @@ export interface ContainerDeps {
 export const httpNamesOf = (services: NewService[]) =>
   services.flatMap((service) => (service.kind === 'http' ? [service] : []));
 
-/** Containers: list, read, create (with every address allocated in one transaction), delete. */
+/** Containers: list, read, create (with every address allocated in one transaction). */
 export class ContainersService {
   readonly status: StatusResolver;
 
@@ -287,72 +285,5 @@ export class ContainersService {
     const node = leastLoadedNode(...(await this.nodeLoad(siteId)), false);
     if (!node) return DEFAULT_PLATFORM;
     return this.deps.providers.platform(await this.deps.nodes.connectionById(node.id));
-  }
-
-  async delete(
-    principal: Principal,
-    siteId: number,
-    id: number,
-  ): Promise<{ deleted: boolean; dnsWarnings: string[]; keptVolumes: { name: string; hostPath: string }[] }> {
-    const { repo, jobs, db, keptVolumes } = this.deps;
-    const record = await this.record(principal, siteId, id, 'manage');
-    if (record.creationJobId && record.creationJobStatus === 'pending') {
-      // Not started yet: cancelled, it will never create anything.
-      await jobs.cancel(record.creationJobId);
-    } else if (record.creationJobStatus === 'running') {
-      throw fail(
-        'conflict',
-        `The container is being created (job ${record.creationJobId}); wait for it or cancel the job first.`,
-      );
-    }
-    if (record.containerId) await this.removeInstance(record, principal);
-    const site = await this.deps.sites.get(siteId);
-    const services = await this.deps.services.forContainer(record.id);
-    // The volume folders stay on the node, listed as kept until an administrator has them removed.
-    const kept = await db.transaction().execute(async (trx) => {
-      const volumes = await keptVolumes.keep(trx, record);
-      await repo.delete(record.id, trx);
-      return volumes;
-    });
-    const dnsWarnings = await this.deps.dns.remove(
-      site,
-      services.flatMap((service) => (service.httpService ? [service.httpService] : [])),
-    );
-    return { deleted: true, dnsWarnings, keptVolumes: kept };
-  }
-
-  /** Deletes the provider instance first; the row is only deleted once the instance is gone. */
-  private async removeInstance(record: ContainerRecord, principal: Principal) {
-    /** What the node said goes to administrators and the log; others get a generic sentence. */
-    const nodeFailure = (code: 'node_unreachable' | 'provider_error', detail: string) => {
-      this.deps.log.warn({ node: record.nodeName, container: record.id, detail }, 'instance not deleted');
-      const said = principal.isAdmin ? detail : NODE_FAILURE_FOR_USERS;
-      return fail(code, `${said} The container was not deleted.`);
-    };
-    const live = await this.status.instanceOf(record);
-    if (!live.reachable) {
-      throw nodeFailure('node_unreachable', `Node ${record.nodeName} cannot be reached (${live.reason}).`);
-    }
-    if (!live.instance) return;
-    if (live.instance.hostname.toLowerCase() !== record.hostname) {
-      throw fail(
-        'hostname_mismatch',
-        `The instance ${record.containerId} on ${record.nodeName} is named "${live.instance.hostname}", not "${record.hostname}"; deletion aborted.`,
-      );
-    }
-    const node = await this.deps.nodes.connectionById(record.nodeId);
-    try {
-      await this.deps.providers.for(node).delete(node, record.containerId!, {
-        signal: AbortSignal.timeout(120_000),
-        log: async () => undefined,
-      });
-    } catch (error) {
-      throw nodeFailure(
-        'provider_error',
-        `Node ${record.nodeName} could not delete instance ${record.containerId}: ${error instanceof Error ? error.message : String(error)}.`,
-      );
-    } finally {
-      this.deps.providers.invalidate(node.id);
-    }
   }
 }

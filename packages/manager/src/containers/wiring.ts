@@ -19,6 +19,8 @@ import { ContainerHistory } from './container-history.ts';
 import { FailureNotices } from './failure-notices.ts';
 import { NotificationsRepository } from '../notifications/notifications-repository.ts';
 import { registerContainerJobs } from './container-jobs.ts';
+import { registerContainerDelete } from './container-delete.ts';
+import { DeleteRequests } from './delete-request.ts';
 import { VolumesRepository } from '../volumes/volumes-repository.ts';
 import { VolumeWaiter } from '../volumes/volume-waiter.ts';
 import { ImageVolumes } from '../volumes/image-volumes.ts';
@@ -60,6 +62,7 @@ export function createContainerServices(
     log: ctx.log,
   };
   const containers = new ContainersService(deps);
+  registerContainerDelete(fleet.jobHandlers, deps, containers.status);
   registerContainerJobs(fleet.jobHandlers, {
     db,
     containers: repo,
@@ -80,6 +83,7 @@ export function createContainerServices(
   return {
     containers,
     keptVolumes,
+    containerDeletes: new DeleteRequests(containers, fleet.jobs.repo, fleet.jobEvents),
     containerUpdates: new ContainerUpdates(deps, containers),
     containerHistory: new ContainerHistory(deps, containers),
     collaborators: new CollaboratorsService(db, repo, containers, core.users, core.notices),

@@ -137,6 +137,8 @@ export interface JobsTable {
   status: 'pending' | 'running' | 'success' | 'failure' | 'cancelled';
   created_by_uid_number: number;
   payload: string;
+  container_id: number | null;
+  result: string | null;
   lease_owner: string | null;
   lease_expires_at: number | null;
   attempts: number;
@@ -171,7 +173,7 @@ export interface ContainersTable {
   image_environment: string | null;
   /** What a create in progress named on the node before making it (migration 010). */
   made_instance: string | null;
-  /** JSON object: what the instance runs with while saved changes wait for a restart (migration 012). */
+  /** JSON object: what the instance runs with while saved changes wait for a restart (migration 014). */
   applied_environment: string | null;
   nvidia_requested: number;
   created_at: string;

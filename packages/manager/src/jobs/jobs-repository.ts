@@ -38,6 +38,7 @@ export class JobsRepository {
         status: 'pending',
         created_by_uid_number: createdBy,
         payload: JSON.stringify(payload ?? {}),
+        container_id: containerOf(payload),
         attempts: 0,
         created_at: now,
         updated_at: now,
@@ -54,13 +55,39 @@ export class JobsRepository {
   ): Promise<void> {
     await db
       .updateTable('jobs')
-      .set({ payload: JSON.stringify(payload) })
+      .set({ payload: JSON.stringify(payload), container_id: containerOf(payload) })
       .where('id', '=', jobId)
       .execute();
   }
 
   announceNew(jobId: number): Promise<void> {
     return this.events.announce({ kind: 'new', jobId });
+  }
+
+  /** The pending or running job `command` of container `containerId`, if any. */
+  async activeFor(command: string, containerId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('command', '=', command)
+      .where('container_id', '=', containerId)
+      .where('status', 'in', ['pending', 'running'])
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Records what a job answers its caller with; written by the handler before it returns or throws. */
+  async setResult(jobId: number, result: unknown): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ result: JSON.stringify(result) })
+      .where('id', '=', jobId)
+      .execute();
+  }
+
+  async resultOf<T>(jobId: number): Promise<T | undefined> {
+    const row = await this.db.selectFrom('jobs').select('result').where('id', '=', jobId).executeTakeFirst();
+    return row?.result ? (JSON.parse(row.result) as T) : undefined;
   }
 
   async get(id: number): Promise<JobRecord | undefined> {
@@ -99,10 +126,7 @@ export class JobsRepository {
     return rows.map(toRow);
   }
 
-  /**
-   * The newest jobs whose payload names container `containerId`, newest first. Container payloads are
-   * written by JSON.stringify with `containerId` as their first key, so the serialized prefix names it.
-   */
+  /** The newest jobs of container `containerId`, newest first. */
   async forContainer(
     commands: string[],
     containerId: number,
@@ -112,12 +136,7 @@ export class JobsRepository {
       .selectFrom('jobs')
       .selectAll()
       .where('command', 'in', commands)
-      .where((eb) =>
-        eb.or([
-          eb('payload', '=', `{"containerId":${containerId}}`),
-          eb('payload', 'like', `{"containerId":${containerId},%`),
-        ]),
-      )
+      .where('container_id', '=', containerId)
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
@@ -128,16 +147,25 @@ export class JobsRepository {
     }));
   }
 
-  /** The last `count` output rows of a job, oldest first. */
-  async lastRows(jobId: number, count: number): Promise<JobStatusRow[]> {
+  /** The last `count` output rows of each job, oldest first, in one query. */
+  async lastRowsOf(jobIds: number[], count: number): Promise<Map<number, JobStatusRow[]>> {
+    const last = new Map<number, JobStatusRow[]>(jobIds.map((id) => [id, []]));
+    if (!jobIds.length) return last;
     const rows = await this.db
-      .selectFrom('job_statuses')
-      .selectAll()
-      .where('job_id', '=', jobId)
-      .orderBy('id', 'desc')
-      .limit(count)
+      .selectFrom((db) =>
+        db
+          .selectFrom('job_statuses')
+          .selectAll()
+          .select(sql<number>`row_number() over (partition by job_id order by id desc)`.as('nth'))
+          .where('job_id', 'in', jobIds)
+          .as('ranked'),
+      )
+      .select(['id', 'job_id', 'output', 'created_at', 'updated_at'])
+      .where('nth', '<=', count)
+      .orderBy('id')
       .execute();
-    return rows.reverse().map(toRow);
+    for (const row of rows) last.get(row.job_id)!.push(toRow(row));
+    return last;
   }
 
   /** Appends one output row; on PostgreSQL the insert and its NOTIFY are one statement. */
@@ -304,6 +332,12 @@ export class JobsRepository {
     return true;
   }
 }
+
+/** The container a job is for: container jobs name it as `containerId` in their payload. */
+const containerOf = (payload: unknown): number | null => {
+  const id = (payload as { containerId?: unknown } | null | undefined)?.containerId;
+  return typeof id === 'number' ? id : null;
+};
 
 /** A job's own fields; the creator's username is joined where a job is answered (see get). */
 const toJob = (row: Selectable<JobsTable>) => ({

@@ -53,7 +53,8 @@ async function bracketUsers(request: FastifyRequest) {
 const given = <T>(value: T | null | undefined): T | undefined => (value === null ? undefined : value);
 
 export async function containerRoutes(api: Api, services: Services) {
-  const { containers, containerUpdates, containerHistory, collaborators, imageMetadata } = services;
+  const { containers, containerDeletes, containerUpdates, containerHistory, collaborators, imageMetadata } =
+    services;
   const tags = ['Containers'];
   api.addHook('onRequest', requireUser);
 
@@ -228,13 +229,22 @@ export async function containerRoutes(api: Api, services: Services) {
     '/sites/:siteId/containers/:id',
     {
       config: {
-        errors: errorsOf('forbidden', 'conflict', 'hostname_mismatch', 'node_unreachable', 'provider_error'),
+        errors: errorsOf(
+          'forbidden',
+          'conflict',
+          'hostname_mismatch',
+          'node_unreachable',
+          'provider_error',
+          'service_unavailable',
+        ),
       },
       schema: {
         tags,
         summary:
           'Deletes the instance on its node, then the record; 409 hostname_mismatch aborts. ' +
-          'Its volume folders are kept on the node (keptVolumes; see GET /sites/{siteId}/kept-volumes)',
+          'Its volume folders are kept on the node (keptVolumes; see GET /sites/{siteId}/kept-volumes). ' +
+          "The work is a container.delete job (listed in the container's jobs while the container exists); " +
+          'the request waits for it and answers with its result, and a second DELETE joins the running one',
         params: ContainerParams,
         response: responses({
           200: Data(
@@ -250,7 +260,7 @@ export async function containerRoutes(api: Api, services: Services) {
       },
     },
     async (request) => ({
-      data: await containers.delete(principalOf(request), request.params.siteId, request.params.id),
+      data: await containerDeletes.delete(principalOf(request), request.params.siteId, request.params.id),
     }),
   );
 

@@ -21,7 +21,6 @@ import { api, type Row, type QueryOf } from '../api.ts';
 import {
   errorMessage,
   notifyError,
-  notifyOk,
   ListPager,
   PageTitle,
   QueryView,
@@ -173,17 +172,19 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
       queryClient.invalidateQueries({ queryKey: rowKeys.all }),
       queryClient.invalidateQueries({ queryKey: analyticsKeys.all }),
     ]);
+  // Said beside the cell instead of in a toast: saving row after row would stack them over the grid.
+  const [done, setDone] = useState<'Saved' | 'Deleted' | null>(null);
   const save = useMutation({
     mutationFn: () => api.post('/translations', { body: { lang, translations: [{ id: row.id, value }] } }),
     onSuccess: async () => {
-      notifyOk('Translation saved');
+      setDone('Saved');
       await refresh();
     },
   });
   const remove = useMutation({
     mutationFn: (id: number) => api.delete('/translations/{id}', { path: { id } }),
     onSuccess: async () => {
-      notifyOk('Translation deleted');
+      setDone('Deleted');
       setValue('');
       await refresh();
     },
@@ -220,6 +221,7 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
               value={value}
               onChange={(event) => {
                 setValue(event.currentTarget.value);
+                setDone(null);
                 if (save.error) save.reset();
               }}
               onKeyDown={(event) => {
@@ -229,6 +231,13 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
                 }
                 if (event.key === 'Escape') setValue(row.value ?? '');
               }}
+              description={
+                done ? (
+                  <span role="status" data-testid="cell-done">
+                    {done}
+                  </span>
+                ) : undefined
+              }
               error={
                 save.error
                   ? errorMessage(save.error)

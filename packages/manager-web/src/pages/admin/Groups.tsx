@@ -1,6 +1,7 @@
 import { DataTable, useUrlView, type Column } from '@app/web-kit';
 import { Button, Checkbox, Group as Row, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useState } from 'react';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group } from '../../api/types.ts';
@@ -19,15 +20,16 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
     initialValues: { cn: group?.cn ?? '', isAdmin: group?.isAdmin ?? false },
     validate: { cn: (v) => (v.trim() ? null : 'Required') },
   });
+  const guide = useFormGuide(form);
   const save = useSaveGroup(group, {
     onSuccess: () => {
       showSuccess('Group saved');
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
       <Stack>
         <TextInput label="Name" required data-autofocus {...form.getInputProps('cn')} />
         <Checkbox
@@ -38,6 +40,7 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={save.isPending}>
             Save
           </Button>

@@ -11,7 +11,8 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useSaveSettings, useSettings } from '../../api/settings.ts';
-import { showError, showSuccess } from '../../api/errors.ts';
+import { showSuccess } from '../../api/errors.ts';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import type { Settings } from '../../api/types.ts';
 import { BannerText } from '../../components/Banner.tsx';
 import { KeyValueEditor } from '../../components/KeyValueEditor.tsx';
@@ -28,22 +29,26 @@ function lineErrors(errors: Record<string, unknown>, field: string): string | un
 
 function SettingsForm({ settings }: { settings: Settings }) {
   const form = useForm<Settings>({ mode: 'controlled', initialValues: settings });
+  const guide = useFormGuide(form);
   const save = useSaveSettings({
     onSuccess: (saved) => {
       showSuccess('Settings saved');
       form.setInitialValues(saved);
       form.setValues(saved);
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   const banner = form.values.bannerMessage;
   return (
     <form
-      onSubmit={form.onSubmit((values) =>
-        save.mutate({
-          ...values,
-          defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
-        }),
+      ref={guide.ref}
+      onSubmit={form.onSubmit(
+        (values) =>
+          save.mutate({
+            ...values,
+            defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
+          }),
+        guide.failed,
       )}
       noValidate
     >
@@ -125,6 +130,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </Stack>
         </Fieldset>
         <Group>
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={save.isPending}>
             Save settings
           </Button>

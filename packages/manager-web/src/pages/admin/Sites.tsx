@@ -71,8 +71,8 @@ function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
           <TextInput label="Gateway" placeholder="10.0.0.1" {...form.getInputProps('gateway')} />
           <TextInput
             label="DNS forwarders"
-            description="IP addresses separated by commas; address#port for another port"
-            placeholder="1.1.1.1,8.8.8.8"
+            description="IP addresses separated by commas; address#port for another port; blank: the gateway host's own resolvers"
+            placeholder="e.g. 1.1.1.1,8.8.8.8"
             {...form.getInputProps('dnsForwarders')}
           />
           <TextInput

@@ -14,6 +14,7 @@ import {
 } from '@mantine/core';
 import { DataTable, useUrlView, type Column } from '@app/web-kit';
 import { useForm } from '@mantine/form';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useMemo, useState } from 'react';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group as UserGroup, User, UserStatus } from '../../api/types.ts';
@@ -77,6 +78,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
       mail: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address'),
     },
   });
+  const guide = useFormGuide(form);
   const save = useSaveUser(user, {
     onSuccess: () => {
       showSuccess(user ? 'User saved' : 'User created');
@@ -85,7 +87,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
     onError: (error) => {
       setConfirming(null);
       setRefusal(lastAdminRefusal(error));
-      if (!lastAdminRefusal(error)) showError(error, form);
+      if (!lastAdminRefusal(error)) guide.showError(error);
     },
   });
   const submit = (values: UserValues) => {
@@ -95,7 +97,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
     else save.mutate(inputOf(values));
   };
   return (
-    <form onSubmit={form.onSubmit(submit)} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit(submit, guide.failed)} noValidate>
       <Stack>
         <TextInput label="Username" required data-autofocus {...form.getInputProps('uid')} />
         <Group grow align="flex-start">
@@ -139,6 +141,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={save.isPending}>
             Save
           </Button>
@@ -154,19 +157,25 @@ function InviteForm({ onDone }: { onDone: () => void }) {
     initialValues: { email: '' },
     validate: { email: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address') },
   });
+  const guide = useFormGuide(form);
   const invite = useInviteUser({
     onSuccess: (result) => {
       showSuccess(result.message);
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => invite.mutate(values))} noValidate>
+    <form
+      ref={guide.ref}
+      onSubmit={form.onSubmit((values) => invite.mutate(values), guide.failed)}
+      noValidate
+    >
       <Stack>
         <Text size="sm">The invitation link is valid for 24 hours; the account is active at once.</Text>
         <TextInput label="E-mail" type="email" required data-autofocus {...form.getInputProps('email')} />
         <Group justify="flex-end">
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={invite.isPending}>
             Send invitation
           </Button>
@@ -185,19 +194,21 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
       message: (v) => (v.trim() ? null : 'Required'),
     },
   });
+  const guide = useFormGuide(form);
   const send = useEmailAllUsers({
     onSuccess: (result) => {
       showSuccess(`Sent to ${result.sent} users${result.failed ? `, ${result.failed} failed` : ''}`);
       onDone();
     },
-    onError: (error) => showError(error, form),
+    onError: (error) => guide.showError(error),
   });
   return (
-    <form onSubmit={form.onSubmit((values) => send.mutate(values))} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit((values) => send.mutate(values), guide.failed)} noValidate>
       <Stack>
         <TextInput label="Subject" required data-autofocus {...form.getInputProps('subject')} />
         <Textarea label="Message" required autosize minRows={4} {...form.getInputProps('message')} />
         <Group justify="flex-end">
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={send.isPending}>
             Send to every active user
           </Button>

@@ -4,7 +4,8 @@ import { useInvitation } from '../../api/auth.ts';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
-import { errorMessage, showError } from '../../api/errors.ts';
+import { errorMessage } from '../../api/errors.ts';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useHealth } from '../../api/session.ts';
 import { AuthFrame } from './AuthFrame.tsx';
 
@@ -28,6 +29,7 @@ export function RegisterPage() {
       confirm: (v, values) => (v === values.userPassword ? null : 'The passwords differ'),
     },
   });
+  const guide = useFormGuide(form);
   const invitedEmail = invitation.data?.email;
   useEffect(() => {
     if (invitedEmail) form.setFieldValue('mail', invitedEmail);
@@ -68,11 +70,11 @@ export function RegisterPage() {
       });
       setDone(result);
     } catch (error) {
-      showError(error, form, { inviteToken: 'mail' });
+      guide.showError(error, { inviteToken: 'mail' });
     } finally {
       setBusy(false);
     }
-  });
+  }, guide.failed);
 
   return (
     <AuthFrame
@@ -101,7 +103,7 @@ export function RegisterPage() {
           You were invited as {invitedEmail}: your account is active as soon as you register.
         </Alert>
       ) : null}
-      <form onSubmit={submit} noValidate>
+      <form ref={guide.ref} onSubmit={submit} noValidate>
         <Stack>
           <TextInput
             label="Username"
@@ -139,6 +141,7 @@ export function RegisterPage() {
             required
             {...form.getInputProps('confirm')}
           />
+          <FormErrorSummary problems={guide.summary} />
           <Button type="submit" loading={busy}>
             Register
           </Button>

@@ -86,10 +86,12 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
   const { share, unshare } = useSharing(siteId, container.id);
   const [username, setUsername] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Said beside the field, where the eye already is, instead of in a toast over it.
+  const [sharedWith, setSharedWith] = useState<string | null>(null);
   const add = (name: string) =>
     share.mutate(name, {
       onSuccess: () => {
-        showSuccess(`Shared with ${name}`);
+        setSharedWith(name);
         setUsername('');
       },
       onError: (e) => setError(e.message),
@@ -142,7 +144,17 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
               placeholder="username"
               value={username}
               error={error}
-              onChange={(event) => setUsername(event.currentTarget.value)}
+              description={
+                sharedWith ? (
+                  <span role="status" data-testid="shared-with">
+                    Shared with {sharedWith}.
+                  </span>
+                ) : undefined
+              }
+              onChange={(event) => {
+                setUsername(event.currentTarget.value);
+                setSharedWith(null);
+              }}
               style={{ flex: 1 }}
             />
             <Button type="submit" loading={share.isPending}>
@@ -249,8 +261,11 @@ function Details({ siteId, container }: { siteId: number; container: Container }
           <Field label="Provider id">{container.containerId ?? '—'}</Field>
           <Field label="SSH">
             {ssh ? (
-              <Group gap={4}>
-                <Code style={{ whiteSpace: 'nowrap' }}>{ssh}</Code>
+              <Group gap={4} wrap="wrap">
+                {/* Whole and selectable on any width: it wraps rather than being cut off. */}
+                <Code data-testid="ssh-command" style={{ whiteSpace: 'normal', wordBreak: 'break-all' }}>
+                  {ssh}
+                </Code>
                 <CopyButton value={ssh}>
                   {({ copied, copy }) => (
                     <Button size="compact-xs" variant="subtle" onClick={copy}>

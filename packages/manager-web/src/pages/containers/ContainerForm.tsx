@@ -98,11 +98,15 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
   const invalidate = useInvalidateContainers(siteId);
   const defaults = useDefaultEnv(isAdmin);
   const users = useUsers(isAdmin);
-  const [lookup, setLookup] = useState<{ busy: boolean; message: string | null; ok: boolean }>({
-    busy: false,
-    message: null,
-    ok: true,
-  });
+  const [lookup, setLookup] = useState<{
+    busy: boolean;
+    message: string | null;
+    ok: boolean;
+    /** The image the last lookup was for. */
+    image?: string;
+  }>({ busy: false, message: null, ok: true });
+  // Create after a failed lookup of the same image only when asked twice: its job would fail.
+  const [createAnyway, setCreateAnyway] = useState(false);
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: {
@@ -159,12 +163,15 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
       setLookup({
         busy: false,
         ok: true,
+        image,
         message: `Pre-filled ${plural(rows.length, 'service')}, ${plural(meta.env.length, 'variable')}${meta.entrypoint ? ' and the entrypoint' : ''} from ${image}.`,
       });
     } catch (error) {
+      setCreateAnyway(false);
       setLookup({
         busy: false,
         ok: false,
+        image,
         message:
           error instanceof ApiError && error.code === 'image_not_found'
             ? `No image ${image} was found.`
@@ -173,6 +180,12 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
               : String(error),
       });
     }
+  };
+
+  const lookupFailed = !lookup.ok && lookup.image === image;
+  const submit = (values: Values) => {
+    if (lookupFailed && !createAnyway) setCreateAnyway(true);
+    else create.mutate(values);
   };
 
   const create = useMutation({
@@ -200,11 +213,7 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
   });
 
   return (
-    <form
-      ref={guide.ref}
-      onSubmit={form.onSubmit((values) => create.mutate(values), guide.failed)}
-      noValidate
-    >
+    <form ref={guide.ref} onSubmit={form.onSubmit(submit, guide.failed)} noValidate>
       <Stack maw={920}>
         <Fieldset legend="Container">
           <Stack>
@@ -304,13 +313,23 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
           </Stack>
         </Fieldset>
         <Group align="flex-start">
-          <Button type="submit" loading={create.isPending}>
-            Create container
+          <Button
+            type="submit"
+            loading={create.isPending}
+            color={createAnyway && lookupFailed ? 'red' : undefined}
+          >
+            {createAnyway && lookupFailed ? 'Create anyway' : 'Create container'}
           </Button>
           <Button variant="default" component={Link} to={`/sites/${siteId}/containers`}>
             Cancel
           </Button>
           <FormErrorSummary problems={guide.summary} />
+          {createAnyway && lookupFailed ? (
+            <Alert color="red" role="alert" data-testid="image-warning" maw={420}>
+              The lookup of {image} failed: its create job will fail unless the node can pull it. Check the
+              image name, or create anyway.
+            </Alert>
+          ) : null}
         </Group>
       </Stack>
     </form>

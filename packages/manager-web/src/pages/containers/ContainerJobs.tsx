@@ -8,6 +8,7 @@ import { EmptyState, formatDate, StatusBadge } from '../../components/common.tsx
 const COMMAND_LABELS: Record<string, string> = {
   'container.create': 'Create',
   'container.apply': 'Change / restart',
+  'container.delete': 'Delete',
 };
 
 const NO_INSTANCE: Partial<Record<Container['status'], string>> = {

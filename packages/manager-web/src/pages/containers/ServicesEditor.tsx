@@ -271,7 +271,7 @@ export function ServicesEditor({
                   {row.assigned ?? 'external port assigned on save'}
                 </Text>
               ) : row.assigned ? (
-                <Badge variant="light" mt={6}>
+                <Badge variant="light" mt={6} tt="none" data-testid="assigned-name">
                   {row.assigned}
                 </Badge>
               ) : null}

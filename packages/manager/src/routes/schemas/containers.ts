@@ -143,7 +143,7 @@ export const ImageMetadataSchema = Type.Object({
 
 export const ContainerJobSchema = Type.Object({
   id: Type.Integer(),
-  command: Type.String({ description: 'container.create or container.apply' }),
+  command: Type.String({ description: 'container.create, container.apply or container.delete' }),
   status: JobStatusSchema,
   createdAt: DateTime,
   updatedAt: DateTime,
