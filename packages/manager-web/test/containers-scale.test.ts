@@ -124,7 +124,7 @@ describe('manager web client: a list of 2,000 containers', { timeout: 180_000 },
     expect(await page.getByTestId('containers-table').locator('thead').count()).toBe(0);
     expect(await card.getByText('Status', { exact: true }).count()).toBe(1);
     await card.locator('[data-status="running"]').waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     await screenshot(page, 'containers-phone');
   });
 });
