@@ -34,33 +34,58 @@ export async function addDomain(
   return row.id;
 }
 
+interface AdoptedContainer {
+  hostname: string;
+  nodeId: number;
+  containerId: string;
+}
+
+/** The row of a container put in place directly (as if adopted from its node), running. */
+function adoptedRow(values: AdoptedContainer, ownerUidNumber: number) {
+  const now = new Date().toISOString();
+  return {
+    hostname: values.hostname,
+    owner_uid_number: ownerUidNumber,
+    node_id: values.nodeId,
+    container_id: values.containerId,
+    status: 'running' as const,
+    template: 'debian',
+    ipv4_address: null,
+    mac_address: null,
+    creation_job_id: null,
+    entrypoint: null,
+    environment_vars: '{}',
+    nvidia_requested: 0,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** A container row put in place directly (as if adopted from its node), running; returns its id. */
 export async function insertContainer(
   test: TestManager,
-  values: { hostname: string; owner: string; nodeId: number; containerId: string },
+  values: AdoptedContainer & { owner: string },
 ): Promise<number> {
-  const now = new Date().toISOString();
   const row = await test.manager.database.db
     .insertInto('containers')
-    .values({
-      hostname: values.hostname,
-      owner_uid_number: await uidNumberOf(test, values.owner),
-      node_id: values.nodeId,
-      container_id: values.containerId,
-      status: 'running',
-      template: 'debian',
-      ipv4_address: null,
-      mac_address: null,
-      creation_job_id: null,
-      entrypoint: null,
-      environment_vars: '{}',
-      nvidia_requested: 0,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(adoptedRow(values, await uidNumberOf(test, values.owner)))
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
+}
+
+/** Many such rows of one owner at once (a site of thousands of containers), 500 to a statement. */
+export async function insertContainers(
+  test: TestManager,
+  owner: string,
+  rows: AdoptedContainer[],
+): Promise<void> {
+  const ownerUidNumber = await uidNumberOf(test, owner);
+  for (let start = 0; start < rows.length; start += 500)
+    await test.manager.database.db
+      .insertInto('containers')
+      .values(rows.slice(start, start + 500).map((row) => adoptedRow(row, ownerUidNumber)))
+      .execute();
 }
 
 /** Waits for a job to end and returns its status. */

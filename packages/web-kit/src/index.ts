@@ -15,3 +15,6 @@ export type {
   QueryOf,
   SuccessOf,
 } from './operations.ts';
+export { DataTable, type Column, type DataTableProps, type SelectFilter } from './data-table/DataTable.tsx';
+export { tableRows, type TableView } from './data-table/table-rows.ts';
+export { PAGE_SIZES, useLocalView, useUrlView } from './data-table/url-view.ts';

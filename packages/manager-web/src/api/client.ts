@@ -1,7 +1,7 @@
 /** The manager's JSON API: envelope unwrapping, typed errors, and the session's CSRF token. */
 
 import { ApiError as KitApiError, createClient, typedApi } from '@app/web-kit';
-import type { AnswerOf, Method, PathOf } from '@app/web-kit';
+import type { AnswerOf, InitOf, Method, PathOf } from '@app/web-kit';
 import type { ManagerErrorCode } from './error-codes.ts';
 import type { paths } from './openapi.ts';
 
@@ -31,6 +31,10 @@ export async function send<T>(method: string, path: string, body?: unknown): Pro
 
 /** What an operation answers: the `data` of its envelope (undefined for 204 No Content). */
 export type ResponseOf<M extends Method, P extends PathOf<paths, M>> = AnswerOf<paths, M, P, 'data'>;
+
+/** The body an operation takes. */
+export type BodyOf<M extends Method, P extends PathOf<paths, M>> =
+  InitOf<paths, M, P> extends { body?: infer B } ? NonNullable<B> : never;
 
 /**
  * The manager's API, typed by its OpenAPI document: `api.get('/sites/{siteId}/nodes/{id}', { path:

@@ -2,9 +2,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError, resetCsrf } from './client.ts';
 import type { Session } from './types.ts';
 
+export const sessionKeys = { health: ['health'] as const, session: ['session'] as const };
+
 export function useHealth() {
   return useQuery({
-    queryKey: ['health'],
+    queryKey: sessionKeys.health,
     queryFn: () => api.get('/health'),
     staleTime: 60_000,
   });
@@ -13,7 +15,7 @@ export function useHealth() {
 /** The signed-in user, or null when there is no session. */
 export function useSession() {
   return useQuery({
-    queryKey: ['session'],
+    queryKey: sessionKeys.session,
     queryFn: async (): Promise<Session | null> => {
       try {
         return await api.get('/session');
@@ -34,6 +36,6 @@ export function useSessionChanged() {
     client.removeQueries({
       predicate: (query) => !['session', 'health'].includes(String(query.queryKey[0])),
     });
-    client.setQueryData(['session'], session);
+    client.setQueryData(sessionKeys.session, session);
   };
 }

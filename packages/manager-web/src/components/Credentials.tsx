@@ -1,4 +1,5 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { DataTable, useLocalView, type Column } from '@app/web-kit';
+import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -64,6 +65,43 @@ export function CredentialsPanel<T extends Credential, C>(props: CredentialsPane
     onError: (error) => showError(error),
   });
 
+  const [view, changeView] = useLocalView({ key: 'created', direction: 'descending' });
+  const columns: Array<Column<T>> = [
+    {
+      key: 'description',
+      header: 'Description',
+      phone: 'title',
+      sortValue: (c) => c.description,
+      cell: (c) => c.description ?? <Text c="dimmed">—</Text>,
+    },
+    { key: 'prefix', header: 'Prefix', cell: (c) => <Code>{props.prefixOf(c)}…</Code> },
+    {
+      key: 'used',
+      header: 'Last used',
+      sortValue: (c) => c.lastUsedAt,
+      cell: (c) => relativeTime(c.lastUsedAt),
+    },
+    {
+      key: 'created',
+      header: 'Created',
+      sortValue: (c) => c.createdAt,
+      cell: (c) => formatDate(c.createdAt),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (c) => (
+        <ConfirmButton
+          label={words.remove}
+          title={words.removeTitle}
+          message={words.removeMessage(props.prefixOf(c))}
+          loading={remove.isPending}
+          onConfirm={() => remove.mutateAsync(c.id)}
+        />
+      ),
+    },
+  ];
+
   return (
     <>
       <form onSubmit={form.onSubmit((values) => create.mutate(values))}>
@@ -81,40 +119,14 @@ export function CredentialsPanel<T extends Credential, C>(props: CredentialsPane
       </form>
       <QueryState query={list} empty={<EmptyState title={words.empty}>Create one above.</EmptyState>}>
         {(credentials) => (
-          <Table.ScrollContainer minWidth={560}>
-            <Table striped highlightOnHover data-testid={props.tableTestId}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Description</Table.Th>
-                  <Table.Th>Prefix</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>Created</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {credentials.map((credential) => (
-                  <Table.Tr key={credential.id}>
-                    <Table.Td>{credential.description ?? <Text c="dimmed">—</Text>}</Table.Td>
-                    <Table.Td>
-                      <Code>{props.prefixOf(credential)}…</Code>
-                    </Table.Td>
-                    <Table.Td>{relativeTime(credential.lastUsedAt)}</Table.Td>
-                    <Table.Td>{formatDate(credential.createdAt)}</Table.Td>
-                    <Table.Td ta="right">
-                      <ConfirmButton
-                        label={words.remove}
-                        title={words.removeTitle}
-                        message={words.removeMessage(props.prefixOf(credential))}
-                        loading={remove.isPending}
-                        onConfirm={() => remove.mutateAsync(credential.id)}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            data-testid={props.tableTestId}
+            rows={credentials}
+            rowKey={(credential) => credential.id}
+            columns={columns}
+            view={view}
+            onViewChange={changeView}
+          />
         )}
       </QueryState>
       <Modal opened={Boolean(shown)} onClose={() => setShown(null)} title={words.newTitle} size="lg">

@@ -1,10 +1,12 @@
 import { AppFrame } from '@app/web-kit';
 import { Badge, Button, Group, NavLink, Text, Center, Loader } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
 import { api } from '../api/client.ts';
 import { showError } from '../api/errors.ts';
+import { useNotificationBadge } from '../api/notifications.ts';
+import { usePendingRequestCount } from '../api/resource-requests.ts';
 import { useSession } from '../api/session.ts';
+import { usePendingUserCount } from '../api/users.ts';
 import { Banner } from './Banner.tsx';
 import { ErrorState } from './basics.tsx';
 
@@ -56,28 +58,15 @@ function Nav({ items, onNavigate }: { items: Item[]; onNavigate: () => void }) {
 const badgeText = (count: number) => (count >= 100 ? '99+' : String(count));
 
 function useUnreadNotifications(enabled: boolean) {
-  const query = useQuery({
-    queryKey: ['notifications', 'badge'],
-    queryFn: () => api.get('/notifications', { query: { limit: 100 } }),
-    enabled,
-    refetchInterval: (q) => (q.state.status === 'error' ? false : 60_000),
-  });
+  const query = useNotificationBadge(enabled);
   return query.data?.filter((n) => !n.acknowledgedAt).length ?? 0;
 }
 
 /** Administrators' pending approvals: accounts waiting and resource requests waiting. */
 function usePendingApprovals(isAdmin: boolean) {
   const every = { enabled: isAdmin, refetchInterval: 60_000 };
-  const users = useQuery({
-    queryKey: ['users', 'pending-count'],
-    queryFn: () => api.get('/users/pending/count'),
-    ...every,
-  });
-  const requests = useQuery({
-    queryKey: ['resource-requests', 'count'],
-    queryFn: () => api.get('/resource-requests/count'),
-    ...every,
-  });
+  const users = usePendingUserCount(every);
+  const requests = usePendingRequestCount(every);
   return { users: users.data?.count ?? 0, requests: requests.data?.count ?? 0 };
 }
 

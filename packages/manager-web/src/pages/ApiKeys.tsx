@@ -1,5 +1,5 @@
 import { Code, Text } from '@mantine/core';
-import { api } from '../api/client.ts';
+import { apiKeyCalls } from '../api/credentials.ts';
 import { PageHeader } from '../components/common.tsx';
 import { CredentialsPanel } from '../components/Credentials.tsx';
 
@@ -11,10 +11,7 @@ export function ApiKeysPage() {
         Automation authenticates with <Code>Authorization: Bearer &lt;key&gt;</Code>. A key acts as you.
       </Text>
       <CredentialsPanel
-        list={() => api.get('/apikeys')}
-        create={(body) => api.post('/apikeys', { body })}
-        remove={(id) => api.delete('/apikeys/{id}', { path: { id } })}
-        queryKey={['apikeys']}
+        {...apiKeyCalls}
         prefixOf={(key) => key.keyPrefix}
         shownOnce={(created) => ({ secret: created.key, warning: created.warning })}
         tableTestId="apikeys-table"

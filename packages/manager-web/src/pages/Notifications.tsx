@@ -1,7 +1,6 @@
 import { Anchor, Button, Card, Code, Group, Spoiler, Stack, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api } from '../api/client.ts';
+import { useAcknowledge, useAcknowledgeAll, useNotifications } from '../api/notifications.ts';
 import { showError, showSuccess } from '../api/errors.ts';
 import { EmptyState, formatDate, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
 
@@ -32,23 +31,10 @@ function NoticeLink({ notice }: { notice: Notice }) {
 }
 
 export function NotificationsPage() {
-  const client = useQueryClient();
-  const list = useQuery({
-    queryKey: ['notifications', 'list'],
-    queryFn: () => api.get('/notifications', { query: { limit: 100 } }),
-  });
-  const refresh = () => void client.invalidateQueries({ queryKey: ['notifications'] });
-  const ack = useMutation({
-    mutationFn: (id: number) => api.post('/notifications/{id}/ack', { path: { id } }),
-    onSuccess: refresh,
-    onError: (error) => showError(error),
-  });
-  const ackAll = useMutation({
-    mutationFn: () => api.post('/notifications/all/ack'),
-    onSuccess: (result) => {
-      showSuccess(`${result.acknowledged} acknowledged`);
-      refresh();
-    },
+  const list = useNotifications();
+  const ack = useAcknowledge({ onError: (error) => showError(error) });
+  const ackAll = useAcknowledgeAll({
+    onSuccess: (result) => showSuccess(`${result.acknowledged} acknowledged`),
     onError: (error) => showError(error),
   });
   const unread = list.data?.filter((n) => !n.acknowledgedAt).length ?? 0;

@@ -13,11 +13,10 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormErrorSummary, useFormGuide } from '../components/FormGuide.tsx';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api } from '../api/client.ts';
 import { showSuccess } from '../api/errors.ts';
 import { useSites } from '../api/fleet.ts';
+import { useFileRequest, useResourceRequests, useReviewRequest } from '../api/resource-requests.ts';
 import { useSession } from '../api/session.ts';
 import type { ResourceRequest, ResourceType } from '../api/types.ts';
 import { EmptyState, formatDate, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
@@ -26,7 +25,6 @@ const UNITS: Record<ResourceType, string> = { memory: 'MB', swap: 'MB', rootfs: 
 const DEFAULTS: Record<ResourceType, number> = { cpus: 4, memory: 4096, swap: 0, rootfs: 50 };
 
 function RequestForm({ onDone }: { onDone: () => void }) {
-  const client = useQueryClient();
   const sites = useSites();
   const form = useForm({
     mode: 'controlled',
@@ -50,27 +48,25 @@ function RequestForm({ onDone }: { onDone: () => void }) {
   useEffect(() => {
     if (firstSite !== undefined && !form.getValues().siteId) form.setFieldValue('siteId', String(firstSite));
   }, [firstSite]);
-  const file = useMutation({
-    mutationFn: (values: typeof form.values) =>
-      api.post('/resource-requests', {
-        body: {
-          ...values,
-          siteId: Number(values.siteId),
-          value: Number(values.value),
-        },
-      }),
+  const file = useFileRequest({
     onSuccess: (request) => {
       showSuccess(
         request.status === 'approved' ? 'Approved at once (within the defaults)' : 'Request filed for review',
       );
-      void client.invalidateQueries({ queryKey: ['resource-requests'] });
       onDone();
     },
     onError: (error) => guide.showError(error),
   });
   const type = form.values.resourceType;
   return (
-    <form ref={guide.ref} onSubmit={form.onSubmit((values) => file.mutate(values), guide.failed)} noValidate>
+    <form
+      ref={guide.ref}
+      onSubmit={form.onSubmit(
+        (values) => file.mutate({ ...values, siteId: Number(values.siteId), value: Number(values.value) }),
+        guide.failed,
+      )}
+      noValidate
+    >
       <Stack>
         <Select
           label="Site"
@@ -119,18 +115,11 @@ function ReviewForm({
   action: 'approve' | 'deny';
   onDone: () => void;
 }) {
-  const client = useQueryClient();
   const form = useForm({ mode: 'controlled', initialValues: { adminComment: '' } });
   const guide = useFormGuide(form);
-  const review = useMutation({
-    mutationFn: (values: { adminComment: string }) =>
-      api.put(action === 'approve' ? '/resource-requests/{id}/approve' : '/resource-requests/{id}/deny', {
-        path: { id: request.id },
-        body: values,
-      }),
+  const review = useReviewRequest(request, action, {
     onSuccess: () => {
       showSuccess(action === 'approve' ? 'Approved' : 'Denied');
-      void client.invalidateQueries({ queryKey: ['resource-requests'] });
       onDone();
     },
     onError: (error) => guide.showError(error),
@@ -164,10 +153,7 @@ export function ResourceRequestsPage() {
   const session = useSession();
   const isAdmin = Boolean(session.data?.isAdmin);
   const [status, setStatus] = useState<ResourceRequest['status'] | ''>(isAdmin ? 'pending' : '');
-  const requests = useQuery({
-    queryKey: ['resource-requests', status],
-    queryFn: () => api.get('/resource-requests', { query: { status } }),
-  });
+  const requests = useResourceRequests(status);
   const [filing, setFiling] = useState(false);
   const [review, setReview] = useState<{ request: ResourceRequest; action: 'approve' | 'deny' } | null>(null);
   return (

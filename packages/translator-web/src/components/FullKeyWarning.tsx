@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { api, type Project } from '../api.ts';
 import { errorMessage } from './basics.tsx';
+import { projectKeys } from '../data/project.ts';
 
 /**
  * Shown on every page while the server has seen the full key used from a web page (until dismissed or
@@ -14,7 +15,7 @@ export function FullKeyWarning({ seen }: { seen: NonNullable<Project['full_key_u
   const [problem, setProblem] = useState<string | null>(null);
   const dismiss = async () => {
     try {
-      queryClient.setQueryData(['project'], await api.delete('/project/full-key-warning'));
+      queryClient.setQueryData(projectKeys.project, await api.delete('/project/full-key-warning'));
     } catch (error) {
       setProblem(errorMessage(error));
     }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, type Row, type VarSlot } from '../api.ts';
 import { errorMessage, fieldError, notifyOk } from './common.tsx';
 import { SlotKey, slotsOf, slotToken } from './SlotKey.tsx';
+import { rowKeys } from '../data/phrases.ts';
 
 const sameSlot = (a: VarSlot, b: VarSlot) => a.type === b.type && a.index === b.index;
 
@@ -22,7 +23,7 @@ export function KeyEditor({ row, onClose }: { row: Row; onClose: () => void }) {
       api.patch('/phrases/{id}', { path: { id: row.id }, body: { key: key.trim(), varSlots: slots } }),
     onSuccess: async () => {
       notifyOk('Key saved');
-      await queryClient.invalidateQueries({ queryKey: ['rows'] });
+      await queryClient.invalidateQueries({ queryKey: rowKeys.all });
       onClose();
     },
   });

@@ -3,7 +3,7 @@ import { Button, NavLink, Text } from '@mantine/core';
 import { Suspense } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useAuth } from '../auth.tsx';
-import { useProject } from '../hooks.ts';
+import { useProject } from '../data/project.ts';
 import { Loading } from './basics.tsx';
 import { FullKeyWarning } from './FullKeyWarning.tsx';
 

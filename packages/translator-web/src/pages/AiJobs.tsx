@@ -17,7 +17,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { ApiError, api, type QueryOf } from '../api.ts';
@@ -32,9 +32,11 @@ import {
   StatusBadge,
 } from '../components/common.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
-import { useLanguages, useProject } from '../hooks.ts';
-
-const ACTIVE = new Set(['pending', 'running']);
+import { useLanguages, useProject } from '../data/project.ts';
+import { rowKeys, useRows, useUntranslatedIds } from '../data/phrases.ts';
+import { analyticsKeys } from '../data/analytics.ts';
+import { usePrompts } from '../data/prompts.ts';
+import { ACTIVE_JOB_STATUSES, aiJobKeys, useActiveAiJobs, useAiJob, useAiJobLog } from '../data/ai-jobs.ts';
 
 export function AiJobs() {
   const [params, setParams] = useSearchParams();
@@ -72,7 +74,7 @@ function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
   const chosenFromReview = (location.state as { ids?: number[] } | null)?.ids ?? [];
   const languages = useLanguages();
   const project = useProject();
-  const prompts = useQuery({ queryKey: ['prompts'], queryFn: () => api.get('/prompts') });
+  const prompts = usePrompts();
   const [lang, setLang] = useState<string | null>(null);
   const [promptId, setPromptId] = useState<string | null>(null);
   const [scope, setScope] = useState<'untranslated' | 'chosen'>(
@@ -83,11 +85,7 @@ function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
   const effectiveLang = lang ?? languages.data?.[0]?.code ?? null;
   const effectivePrompt = promptId ?? prompts.data?.find((p) => p.isDefault)?.id ?? null;
 
-  const untranslated = useQuery({
-    queryKey: ['rows', 'untranslated-ids', effectiveLang],
-    queryFn: () => api.get('/textnodes/untranslated-ids', { query: { lang: effectiveLang! } }),
-    enabled: !!effectiveLang,
-  });
+  const untranslated = useUntranslatedIds(effectiveLang);
 
   const start = useMutation({
     mutationFn: async () => {
@@ -106,7 +104,7 @@ function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
       notifyOk(`Job started: ${result.total} phrase(s)`);
       onStarted(result.jobId);
       setChosen(new Set());
-      await queryClient.invalidateQueries({ queryKey: ['jobs'] });
+      await queryClient.invalidateQueries({ queryKey: aiJobKeys.all });
     },
   });
 
@@ -232,10 +230,7 @@ function PhrasePicker({
     search_field: debounced ? 'all' : undefined,
     limit: 100,
   };
-  const rows = useQuery({
-    queryKey: ['rows', 'picker', params],
-    queryFn: () => api.get('/translations/all', { query: params }),
-  });
+  const rows = useRows('picker', params);
   const toggle = (id: number) => {
     const copy = new Set(chosen);
     if (copy.has(id)) copy.delete(id);
@@ -301,25 +296,21 @@ function PhrasePicker({
 
 function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
   const queryClient = useQueryClient();
-  const job = useQuery({
-    queryKey: ['jobs', 'one', id],
-    queryFn: () => api.get('/ai-jobs/{jobId}', { path: { jobId: id } }),
-    refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : 1000),
-  });
+  const job = useAiJob(id);
   const status = job.data?.status;
   useEffect(() => {
-    if (status && !ACTIVE.has(status)) {
-      void queryClient.invalidateQueries({ queryKey: ['rows'] });
-      void queryClient.invalidateQueries({ queryKey: ['analytics'] });
-      void queryClient.invalidateQueries({ queryKey: ['jobs', 'log'] });
-      void queryClient.invalidateQueries({ queryKey: ['jobs', 'active'] });
+    if (status && !ACTIVE_JOB_STATUSES.has(status)) {
+      void queryClient.invalidateQueries({ queryKey: rowKeys.all });
+      void queryClient.invalidateQueries({ queryKey: analyticsKeys.all });
+      void queryClient.invalidateQueries({ queryKey: aiJobKeys.log });
+      void queryClient.invalidateQueries({ queryKey: aiJobKeys.active });
     }
   }, [status, queryClient]);
   const cancel = useMutation({
     mutationFn: () => api.delete('/ai-jobs/{jobId}', { path: { jobId: id } }),
     onSuccess: async () => {
       notifyOk('Job cancelled');
-      await queryClient.invalidateQueries({ queryKey: ['jobs'] });
+      await queryClient.invalidateQueries({ queryKey: aiJobKeys.all });
     },
     onError: (error) => notifyError(error),
   });
@@ -348,7 +339,8 @@ function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
               <Text size="sm" aria-live="polite" data-testid="job-counts">
                 {j.completed} of {j.total} translated
                 {j.failed ? `, ${j.failed} failed` : ''}
-                {ACTIVE.has(j.status) && ` · about ${formatDuration(j.estimatedTimeRemaining)} left`}
+                {ACTIVE_JOB_STATUSES.has(j.status) &&
+                  ` · about ${formatDuration(j.estimatedTimeRemaining)} left`}
               </Text>
               {j.error && (
                 <Alert color="red" p="xs">
@@ -356,7 +348,7 @@ function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
                 </Alert>
               )}
               <Group gap="xs">
-                {ACTIVE.has(j.status) ? (
+                {ACTIVE_JOB_STATUSES.has(j.status) ? (
                   <Button
                     color="red"
                     variant="light"
@@ -386,11 +378,7 @@ function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
 }
 
 function ActiveJobs({ current, onWatch }: { current: string | null; onWatch: (id: string) => void }) {
-  const active = useQuery({
-    queryKey: ['jobs', 'active'],
-    queryFn: () => api.get('/ai-jobs'),
-    refetchInterval: 3000,
-  });
+  const active = useActiveAiJobs();
   const others = (active.data?.jobs ?? []).filter((job) => job.id !== current);
   if (active.error) return <Alert color="red">{errorMessage(active.error)}</Alert>;
   if (!others.length) return null;
@@ -416,7 +404,7 @@ function ActiveJobs({ current, onWatch }: { current: string | null; onWatch: (id
 }
 
 function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
-  const log = useQuery({ queryKey: ['jobs', 'log'], queryFn: () => api.get('/ai-jobs/log') });
+  const log = useAiJobLog();
   return (
     <div>
       <Title order={3} size="h4" mb="xs">

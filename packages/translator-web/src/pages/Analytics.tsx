@@ -12,19 +12,16 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { api, type Language } from '../api.ts';
+import { type Language } from '../api.ts';
 import { PageTitle, QueryView } from '../components/common.tsx';
-import { useLanguages } from '../hooks.ts';
+import { useLanguages } from '../data/project.ts';
+import { useActivity, useCoverage, useSummary, useUrls } from '../data/analytics.ts';
 
 export function Analytics() {
-  const summary = useQuery({
-    queryKey: ['analytics', 'summary'],
-    queryFn: () => api.get('/analytics'),
-  });
+  const summary = useSummary();
   return (
     <>
       <PageTitle>Analytics</PageTitle>
@@ -67,10 +64,7 @@ function Card({ label, value, color }: { label: string; value: number; color?: s
 }
 
 function CoveragePanel() {
-  const coverage = useQuery({
-    queryKey: ['analytics', 'languages'],
-    queryFn: () => api.get('/analytics/languages'),
-  });
+  const coverage = useCoverage();
   const languages = useLanguages();
   const name = (code: string, list: Language[] | undefined) =>
     list?.find((l) => l.code === code)?.name ?? code;
@@ -113,10 +107,7 @@ function CoveragePanel() {
 }
 
 function ActivityPanel() {
-  const activity = useQuery({
-    queryKey: ['analytics', 'activity'],
-    queryFn: () => api.get('/analytics/activity'),
-  });
+  const activity = useActivity();
   return (
     <Paper withBorder p="md">
       <Title order={3} size="h5" mb="sm">
@@ -157,11 +148,7 @@ function UrlTable() {
   const [debounced] = useDebouncedValue(search, 300);
   const [page, setPage] = useState(1);
   const params = { search: debounced || undefined, limit: URL_LIMIT, offset: (page - 1) * URL_LIMIT };
-  const urls = useQuery({
-    queryKey: ['analytics', 'urls', params],
-    queryFn: () => api.get('/analytics/urls', { query: params }),
-    placeholderData: keepPreviousData,
-  });
+  const urls = useUrls(params);
   return (
     <Paper withBorder p="md">
       <Group justify="space-between" mb="sm" wrap="wrap">

@@ -1,5 +1,5 @@
 import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, download } from '../api.ts';
 import {
@@ -12,7 +12,8 @@ import {
   PageTitle,
   QueryView,
 } from '../components/common.tsx';
-import { useLanguages } from '../hooks.ts';
+import { useLanguages } from '../data/project.ts';
+import { backupKeys, useBackups } from '../data/backups.ts';
 
 /** A stored backup's URL: GET downloads it, DELETE removes it. */
 const fileUrl = (filename: string) => `/api/backups/${encodeURIComponent(filename)}`;
@@ -20,13 +21,13 @@ const fileUrl = (filename: string) => `/api/backups/${encodeURIComponent(filenam
 export function Backups() {
   const queryClient = useQueryClient();
   const languages = useLanguages();
-  const backups = useQuery({ queryKey: ['backups'], queryFn: () => api.get('/backups') });
+  const backups = useBackups();
   const [downloading, setDownloading] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: () => api.post('/backups'),
     onSuccess: async (backup) => {
       notifyOk(`Backup ${backup.filename} created`);
-      await queryClient.invalidateQueries({ queryKey: ['backups'] });
+      await queryClient.invalidateQueries({ queryKey: backupKeys.all });
     },
     onError: (error) => notifyError(error),
   });
@@ -144,7 +145,7 @@ export function Backups() {
                                     () =>
                                       api.delete('/backups/{filename}', { path: { filename: b.filename } }),
                                     'Backup deleted',
-                                    () => queryClient.invalidateQueries({ queryKey: ['backups'] }),
+                                    () => queryClient.invalidateQueries({ queryKey: backupKeys.all }),
                                   )
                                 }
                               >

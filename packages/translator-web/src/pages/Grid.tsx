@@ -14,7 +14,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { api, type Row, type QueryOf } from '../api.ts';
@@ -28,7 +28,7 @@ import {
 } from '../components/common.tsx';
 import { Icon } from '../components/icons.tsx';
 import { SlotKey, slotsOf, slotToken } from '../components/SlotKey.tsx';
-import { useLanguages } from '../hooks.ts';
+import { useLanguages } from '../data/project.ts';
 import {
   phraseStatusParam,
   SEARCH_FIELDS,
@@ -36,6 +36,8 @@ import {
   usePageParam,
   useParam,
 } from '../list-params.ts';
+import { rowKeys, useRows } from '../data/phrases.ts';
+import { analyticsKeys } from '../data/analytics.ts';
 
 const LIMIT = 50;
 
@@ -64,12 +66,7 @@ export function Grid() {
     page,
     limit: LIMIT,
   };
-  const rows = useQuery({
-    queryKey: ['rows', 'grid', params],
-    queryFn: () => api.get('/translations/all', { query: params }),
-    enabled: !!lang,
-    placeholderData: keepPreviousData,
-  });
+  const rows = useRows('grid', params, !!lang);
 
   return (
     <>
@@ -172,8 +169,8 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
   const missing = slotsOf(row.key).filter((slot) => value.trim() && !value.includes(slotToken(slot)));
   const refresh = () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['rows'] }),
-      queryClient.invalidateQueries({ queryKey: ['analytics'] }),
+      queryClient.invalidateQueries({ queryKey: rowKeys.all }),
+      queryClient.invalidateQueries({ queryKey: analyticsKeys.all }),
     ]);
   // Said beside the cell instead of in a toast: saving row after row would stack them over the grid.
   const [done, setDone] = useState<'Saved' | 'Deleted' | null>(null);

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Code, CopyButton, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { PageTitle, QueryView } from '../components/common.tsx';
-import { useLanguages, useProject } from '../hooks.ts';
+import { useLanguages, useProject } from '../data/project.ts';
 
 export function Install() {
   const project = useProject();

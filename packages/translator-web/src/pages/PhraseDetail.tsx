@@ -1,18 +1,14 @@
 import { Anchor, Breadcrumbs, Group, Paper, Stack, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { api } from '../api.ts';
 import { PageTitle, QueryView, StatusBadge } from '../components/common.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
-import { useLanguages } from '../hooks.ts';
+import { useLanguages } from '../data/project.ts';
+import { usePhraseDetail } from '../data/analytics.ts';
 
 export function PhraseDetailPage() {
   const { id } = useParams();
   const languages = useLanguages();
-  const detail = useQuery({
-    queryKey: ['analytics', 'phrase', id],
-    queryFn: () => api.get('/analytics/phrase-detail', { query: { id: Number(id) } }),
-  });
+  const detail = usePhraseDetail(id);
   return (
     <>
       <Breadcrumbs mb="xs">

@@ -11,7 +11,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, type Prompt } from '../api.ts';
 import {
@@ -23,9 +23,10 @@ import {
   PageTitle,
   QueryView,
 } from '../components/common.tsx';
+import { promptKeys, usePrompts } from '../data/prompts.ts';
 
 export function Prompts() {
-  const prompts = useQuery({ queryKey: ['prompts'], queryFn: () => api.get('/prompts') });
+  const prompts = usePrompts();
   const [adding, setAdding] = useState(false);
   return (
     <>
@@ -72,7 +73,7 @@ function PromptForm({ prompt, onDone }: { prompt?: Prompt; onDone?: () => void }
         : api.post('/prompts', { body: { name, text, isDefault } }),
     onSuccess: async () => {
       notifyOk(prompt ? 'Prompt saved' : 'Prompt added');
-      await queryClient.invalidateQueries({ queryKey: ['prompts'] });
+      await queryClient.invalidateQueries({ queryKey: promptKeys.all });
       onDone?.();
     },
   });
@@ -146,7 +147,7 @@ function PromptForm({ prompt, onDone }: { prompt?: Prompt; onDone?: () => void }
                 deleteAndRefresh(
                   () => api.delete('/prompts/{id}', { path: { id: prompt.id } }),
                   'Prompt deleted',
-                  () => queryClient.invalidateQueries({ queryKey: ['prompts'] }),
+                  () => queryClient.invalidateQueries({ queryKey: promptKeys.all }),
                 )
               }
             >

@@ -14,7 +14,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, type PhraseStatus, type Row, type QueryOf } from '../api.ts';
@@ -37,6 +37,8 @@ import {
   usePageParam,
   useParam,
 } from '../list-params.ts';
+import { rowKeys, useRowCounts, useRows } from '../data/phrases.ts';
+import { analyticsKeys, useAllUrls } from '../data/analytics.ts';
 
 const LIMIT = 50;
 export function Review() {
@@ -56,14 +58,8 @@ export function Review() {
     if (debounced !== searchParam) setSearchParam(debounced);
   }, [debounced]);
 
-  const counts = useQuery({
-    queryKey: ['rows', 'counts'],
-    queryFn: () => api.get('/translations/counts'),
-  });
-  const urls = useQuery({
-    queryKey: ['analytics', 'urls', 'all'],
-    queryFn: () => api.get('/analytics/urls', { query: { limit: 500 } }),
-  });
+  const counts = useRowCounts();
+  const urls = useAllUrls();
   const params: QueryOf<'get', '/translations/all'> = {
     status: phraseStatusParam(status),
     // The API has one search: a URL filter searches the URL field, else the text search applies.
@@ -72,19 +68,15 @@ export function Review() {
     page,
     limit: LIMIT,
   };
-  const rows = useQuery({
-    queryKey: ['rows', 'review', params],
-    queryFn: () => api.get('/translations/all', { query: params }),
-    placeholderData: keepPreviousData,
-  });
+  const rows = useRows('review', params);
 
   useEffect(() => setSelected(new Set()), [status, page, url, searchParam, field]);
 
   const done = async (message: string) => {
     notifyOk(message);
     setSelected(new Set());
-    await queryClient.invalidateQueries({ queryKey: ['rows'] });
-    await queryClient.invalidateQueries({ queryKey: ['analytics'] });
+    await queryClient.invalidateQueries({ queryKey: rowKeys.all });
+    await queryClient.invalidateQueries({ queryKey: analyticsKeys.all });
   };
   const setStatusOf = useMutation({
     mutationFn: (next: PhraseStatus) =>

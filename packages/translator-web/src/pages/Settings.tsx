@@ -25,8 +25,9 @@ import {
   PageTitle,
   QueryView,
 } from '../components/common.tsx';
-import { useLanguages, useProject } from '../hooks.ts';
+import { projectKeys, useLanguages, useProject } from '../data/project.ts';
 import { FullKeyPanel, PageKeyPanel } from './SettingsKeys.tsx';
+import { analyticsKeys } from '../data/analytics.ts';
 
 export function SettingsPage() {
   const project = useProject();
@@ -54,7 +55,7 @@ function NameForm({ project }: { project: Project }) {
   const save = useMutation({
     mutationFn: () => api.patch('/project', { body: { name } }),
     onSuccess: (updated) => {
-      queryClient.setQueryData(['project'], updated);
+      queryClient.setQueryData(projectKeys.project, updated);
       notifyOk('Project renamed');
     },
   });
@@ -109,11 +110,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
       });
     },
     onSuccess: async (updated) => {
-      queryClient.setQueryData(['project'], updated);
+      queryClient.setQueryData(projectKeys.project, updated);
       setProviderKey('');
       notifyOk('Settings saved');
-      await queryClient.invalidateQueries({ queryKey: ['languages'] });
-      await queryClient.invalidateQueries({ queryKey: ['analytics'] });
+      await queryClient.invalidateQueries({ queryKey: projectKeys.languages });
+      await queryClient.invalidateQueries({ queryKey: analyticsKeys.all });
     },
   });
   const err = (name: string) => fieldError(save.error, name, `settings.${name}`);

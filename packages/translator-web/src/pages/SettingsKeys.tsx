@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api } from '../api.ts';
 import { useAuth } from '../auth.tsx';
 import { ConfirmButton, notifyError, notifyOk } from '../components/common.tsx';
+import { projectKeys } from '../data/project.ts';
 
 function CopyKey({ value, label }: { value: string; label: string }) {
   return (
@@ -42,7 +43,7 @@ export function PageKeyPanel({ pageKey }: { pageKey: string }) {
             onConfirm={async () => {
               try {
                 const project = await api.post('/project/regenerate-page-key');
-                queryClient.setQueryData(['project'], project);
+                queryClient.setQueryData(projectKeys.project, project);
                 notifyOk('New page key: update your pages’ script tag');
               } catch (error) {
                 notifyError(error);
@@ -81,7 +82,7 @@ export function FullKeyPanel() {
               try {
                 const project = await api.post('/project/regenerate-key');
                 switchKey(project.api_key);
-                queryClient.setQueryData(['project'], project);
+                queryClient.setQueryData(projectKeys.project, project);
                 setNewKey(project.api_key);
               } catch (error) {
                 notifyError(error);

@@ -1,24 +1,22 @@
 import { Anchor, Breadcrumbs, Button, Group, Paper, SimpleGrid, Text } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { notifyError, notifyOk, PageTitle, QueryView } from '../components/common.tsx';
+import { rowKeys } from '../data/phrases.ts';
+import { analyticsKeys, useUrlDetail } from '../data/analytics.ts';
 
 export function UrlDetailPage() {
   const [params] = useSearchParams();
   const url = params.get('url') ?? '';
   const queryClient = useQueryClient();
-  const detail = useQuery({
-    queryKey: ['analytics', 'url-detail', url],
-    queryFn: () => api.get('/analytics/url-detail', { query: { url } }),
-    enabled: !!url,
-  });
+  const detail = useUrlDetail(url);
   const approveAll = useMutation({
     mutationFn: (ids: number[]) => api.patch('/textnodes/status', { body: { ids, status: 'approved' } }),
     onSuccess: async (result) => {
       notifyOk(`${result.updated} phrase(s) approved`);
-      await queryClient.invalidateQueries({ queryKey: ['analytics'] });
-      await queryClient.invalidateQueries({ queryKey: ['rows'] });
+      await queryClient.invalidateQueries({ queryKey: analyticsKeys.all });
+      await queryClient.invalidateQueries({ queryKey: rowKeys.all });
     },
     onError: (error) => notifyError(error),
   });

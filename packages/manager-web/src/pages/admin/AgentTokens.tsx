@@ -1,7 +1,7 @@
 import { Code, Group, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { rememberedSite, useSites } from '../../api/fleet.ts';
-import { api } from '../../api/client.ts';
+import { agentTokenCalls } from '../../api/credentials.ts';
 import { CredentialsPanel } from '../../components/Credentials.tsx';
 import { SitePicker } from '../../components/SitePicker.tsx';
 
@@ -27,10 +27,7 @@ export function AgentTokensSection() {
       </Text>
       <CredentialsPanel
         key={siteId}
-        list={() => api.get('/sites/{siteId}/agent-tokens', { path: { siteId } })}
-        create={(body) => api.post('/sites/{siteId}/agent-tokens', { path: { siteId }, body })}
-        remove={(id) => api.delete('/sites/{siteId}/agent-tokens/{id}', { path: { siteId, id } })}
-        queryKey={['sites', siteId, 'agent-tokens']}
+        {...agentTokenCalls(siteId)}
         prefixOf={(token) => token.tokenPrefix}
         shownOnce={(created) => ({ secret: created.token, warning: created.warning })}
         tableTestId="agent-tokens-table"

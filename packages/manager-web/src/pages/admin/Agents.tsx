@@ -1,6 +1,5 @@
 import { Badge, Group, Table, Text } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client.ts';
+import { useAgents } from '../../api/fleet.ts';
 import { ago, EmptyState, formatDate, PageHeader, QueryState } from '../../components/common.tsx';
 import { AgentTokensSection } from './AgentTokens.tsx';
 
@@ -10,11 +9,7 @@ export const STALE_AFTER_S = 90;
 const applyColor = { success: 'green', failure: 'red', unknown: 'gray' } as const;
 
 export function AgentsPage() {
-  const agents = useQuery({
-    queryKey: ['agents'],
-    queryFn: () => api.get('/agents'),
-    refetchInterval: (q) => (q.state.status === 'error' ? false : 15_000),
-  });
+  const agents = useAgents();
   return (
     <>
       <PageHeader title="Site agents" />

@@ -1,9 +1,9 @@
 import { Alert, Button, Select, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { User } from '../../api/types.ts';
+import { useDeleteUser } from '../../api/users.ts';
 import { ConfirmDialog, lastAdminRefusal } from '../../components/ConfirmAction.tsx';
 
 /**
@@ -12,22 +12,14 @@ import { ConfirmDialog, lastAdminRefusal } from '../../components/ConfirmAction.
  * active administrator is refused too (409 last_admin), the reason shown in the dialog.
  */
 export function DeleteUserButton({ user, users }: { user: User; users: User[] }) {
-  const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const [owned, setOwned] = useState<string | null>(null);
   const [heir, setHeir] = useState<string | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const remove = useMutation({
-    mutationFn: (reassignTo: string | null) =>
-      api.delete('/users/{uidNumber}', {
-        path: { uidNumber: user.uidNumber },
-        query: { reassignTo: reassignTo ?? undefined },
-      }),
+  const remove = useDeleteUser(user, {
     onSuccess: () => {
       showSuccess(heir ? `${user.uid} deleted; ${heir} owns the containers now` : `${user.uid} deleted`);
       setOpen(false);
-      void client.invalidateQueries({ queryKey: ['users'] });
-      void client.invalidateQueries({ queryKey: ['groups'] });
     },
     onError: (error) => {
       if (error instanceof ApiError && error.code === 'has_containers') setOwned(error.message);

@@ -11,9 +11,8 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client.ts';
+import { useDeleteDomain, useExternalDomains, useSaveDomain } from '../../api/external-domains.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useSites } from '../../api/fleet.ts';
@@ -30,8 +29,17 @@ interface DomainValues {
   authServer: string;
 }
 
+const domainBody = (values: DomainValues) => ({
+  name: values.name.trim(),
+  acmeEmail: values.acmeEmail.trim() || null,
+  acmeDirectoryUrl: values.acmeDirectoryUrl.trim() || null,
+  dnsProviderApiEmail: values.dnsProviderApiEmail.trim() || null,
+  dnsProviderApiKey: values.dnsProviderApiKey || undefined,
+  siteId: values.siteId ? Number(values.siteId) : null,
+  authServer: values.authServer.trim() || null,
+});
+
 function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone: () => void }) {
-  const client = useQueryClient();
   const sites = useSites();
   const form = useForm<DomainValues>({
     mode: 'controlled',
@@ -47,30 +55,19 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
     validate: { name: (v) => (v.trim() ? null : 'Required') },
   });
   const guide = useFormGuide(form);
-  const save = useMutation({
-    mutationFn: (values: DomainValues) => {
-      const body = {
-        name: values.name.trim(),
-        acmeEmail: values.acmeEmail.trim() || null,
-        acmeDirectoryUrl: values.acmeDirectoryUrl.trim() || null,
-        dnsProviderApiEmail: values.dnsProviderApiEmail.trim() || null,
-        dnsProviderApiKey: values.dnsProviderApiKey || undefined,
-        siteId: values.siteId ? Number(values.siteId) : null,
-        authServer: values.authServer.trim() || null,
-      };
-      return domain
-        ? api.put('/external-domains/{id}', { path: { id: domain.id }, body })
-        : api.post('/external-domains', { body });
-    },
+  const save = useSaveDomain(domain, {
     onSuccess: () => {
       showSuccess('External domain saved');
-      void client.invalidateQueries({ queryKey: ['external-domains'] });
       onDone();
     },
     onError: (error) => guide.showError(error),
   });
   return (
-    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
+    <form
+      ref={guide.ref}
+      onSubmit={form.onSubmit((values) => save.mutate(domainBody(values)), guide.failed)}
+      noValidate
+    >
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
@@ -122,18 +119,10 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
 }
 
 export function ExternalDomainsPage() {
-  const client = useQueryClient();
-  const domains = useQuery({
-    queryKey: ['external-domains'],
-    queryFn: () => api.get('/external-domains'),
-  });
+  const domains = useExternalDomains();
   const [editing, setEditing] = useState<ExternalDomain | 'new' | null>(null);
-  const remove = useMutation({
-    mutationFn: (domain: ExternalDomain) => api.delete('/external-domains/{id}', { path: { id: domain.id } }),
-    onSuccess: () => {
-      showSuccess('External domain deleted');
-      void client.invalidateQueries({ queryKey: ['external-domains'] });
-    },
+  const remove = useDeleteDomain({
+    onSuccess: () => showSuccess('External domain deleted'),
     onError: (error) => showError(error),
   });
   return (

@@ -1,11 +1,11 @@
-import { Button, Checkbox, Group as Row, Modal, Stack, Table, TextInput } from '@mantine/core';
+import { DataTable, useUrlView, type Column } from '@app/web-kit';
+import { Button, Checkbox, Group as Row, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group } from '../../api/types.ts';
+import { useDeleteGroup, useGroups, useSaveGroup } from '../../api/users.ts';
 import {
   EditDeleteActions,
   EmptyState,
@@ -15,21 +15,15 @@ import {
 } from '../../components/common.tsx';
 
 function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void }) {
-  const client = useQueryClient();
   const form = useForm({
     mode: 'controlled',
     initialValues: { cn: group?.cn ?? '', isAdmin: group?.isAdmin ?? false },
     validate: { cn: (v) => (v.trim() ? null : 'Required') },
   });
   const guide = useFormGuide(form);
-  const save = useMutation({
-    mutationFn: (values: { cn: string; isAdmin: boolean }) =>
-      group
-        ? api.put('/groups/{gidNumber}', { path: { gidNumber: group.gidNumber }, body: values })
-        : api.post('/groups', { body: values }),
+  const save = useSaveGroup(group, {
     onSuccess: () => {
       showSuccess('Group saved');
-      void client.invalidateQueries({ queryKey: ['groups'] });
       onDone();
     },
     onError: (error) => guide.showError(error),
@@ -57,17 +51,36 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
 }
 
 export function GroupsPage() {
-  const client = useQueryClient();
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get('/groups') });
+  const groups = useGroups();
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
-  const remove = useMutation({
-    mutationFn: (group: Group) => api.delete('/groups/{gidNumber}', { path: { gidNumber: group.gidNumber } }),
-    onSuccess: () => {
-      showSuccess('Group deleted');
-      void client.invalidateQueries({ queryKey: ['groups'] });
-    },
+  const remove = useDeleteGroup({
+    onSuccess: () => showSuccess('Group deleted'),
     onError: (error) => showError(error),
   });
+  const [view, changeView] = useUrlView({ filterKeys: [], sort: 'cn' });
+  const columns: Array<Column<Group>> = [
+    { key: 'cn', header: 'Name', phone: 'title', sortValue: (g) => g.cn, cell: (g) => g.cn },
+    { key: 'gid', header: 'GID', sortValue: (g) => g.gidNumber, cell: (g) => g.gidNumber },
+    {
+      key: 'role',
+      header: 'Role',
+      sortValue: (g) => (g.isAdmin ? 0 : 1),
+      cell: (g) => (g.isAdmin ? <StatusBadge status="admin" /> : 'member'),
+    },
+    { key: 'members', header: 'Members', sortValue: (g) => g.userCount, cell: (g) => g.userCount ?? '—' },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (group) => (
+        <EditDeleteActions
+          name={group.cn}
+          message="Members lose the group's rights."
+          onEdit={() => setEditing(group)}
+          onDelete={() => remove.mutateAsync(group)}
+        />
+      ),
+    },
+  ];
   return (
     <>
       <PageHeader title="Groups">
@@ -75,37 +88,17 @@ export function GroupsPage() {
       </PageHeader>
       <QueryState query={groups} empty={<EmptyState title="No groups" />}>
         {(list) => (
-          <Table.ScrollContainer minWidth={480}>
-            <Table striped highlightOnHover data-testid="groups-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>GID</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Members</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((group) => (
-                  <Table.Tr key={group.gidNumber} data-group={group.cn}>
-                    <Table.Td fw={500}>{group.cn}</Table.Td>
-                    <Table.Td>{group.gidNumber}</Table.Td>
-                    <Table.Td>{group.isAdmin ? <StatusBadge status="admin" /> : 'member'}</Table.Td>
-                    <Table.Td>{group.userCount ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <EditDeleteActions
-                        name={group.cn}
-                        message="Members lose the group's rights."
-                        onEdit={() => setEditing(group)}
-                        onDelete={() => remove.mutateAsync(group)}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            data-testid="groups-table"
+            rows={list}
+            rowKey={(group) => group.gidNumber}
+            rowAttributes={(group) => ({ 'data-group': group.cn })}
+            columns={columns}
+            searchText={(group) => group.cn}
+            searchLabel="Name"
+            view={view}
+            onViewChange={changeView}
+          />
         )}
       </QueryState>
       <Modal

@@ -1,6 +1,5 @@
 import { Alert, Badge, Loader, Text, Tooltip } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client.ts';
+import { useNodeStats } from '../../api/fleet.ts';
 import { formatBytes } from '../../components/common.tsx';
 import type { NodeStats } from '../../api/types.ts';
 
@@ -40,11 +39,7 @@ export function NodeConnectionResult({ stats, saveAnyway }: { stats: NodeStats; 
 
 /** Whether a saved node answers now (asked once a minute), with why not on hover. */
 export function NodeOnlineBadge({ siteId, nodeId }: { siteId: number; nodeId: number }) {
-  const stats = useQuery({
-    queryKey: ['sites', siteId, 'nodes', nodeId, 'stats'],
-    queryFn: () => api.get('/sites/{siteId}/nodes/{id}/stats', { path: { siteId, id: nodeId } }),
-    refetchInterval: 60_000,
-  });
+  const stats = useNodeStats(siteId, nodeId, 60_000);
   if (stats.isPending) return <Loader size="xs" aria-label="Asking the node" />;
   const online = stats.data?.available === true;
   const reason = stats.data?.reason ?? (stats.isError ? 'The manager could not ask the node.' : '');

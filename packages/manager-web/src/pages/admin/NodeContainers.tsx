@@ -1,15 +1,11 @@
 import { Anchor, Table } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api } from '../../api/client.ts';
+import { useNodeContainers } from '../../api/containers.ts';
 import { EmptyState, QueryState, StatusBadge } from '../../components/common.tsx';
 
 /** The containers a node holds, each linked to its page. */
 export function NodeContainers({ siteId, nodeId }: { siteId: number; nodeId: number }) {
-  const containers = useQuery({
-    queryKey: ['sites', siteId, 'containers', { nodeId }],
-    queryFn: () => api.get('/sites/{siteId}/containers', { path: { siteId }, query: { nodeId } }),
-  });
+  const containers = useNodeContainers(siteId, nodeId);
   return (
     <QueryState
       query={containers}

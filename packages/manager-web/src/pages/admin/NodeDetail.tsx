@@ -11,11 +11,10 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { api } from '../../api/client.ts';
+import { useNode, useNodeStats, useNodeStorages } from '../../api/fleet.ts';
 import type { Usage } from '../../api/types.ts';
 import { NodeContainers } from './NodeContainers.tsx';
 import { EmptyState, formatBytes, PageHeader, QueryState } from '../../components/common.tsx';
@@ -65,12 +64,7 @@ function uptime(seconds: number | undefined) {
 }
 
 function LiveStats({ siteId, nodeId }: { siteId: number; nodeId: number }) {
-  const stats = useQuery({
-    queryKey: ['sites', siteId, 'nodes', nodeId, 'stats'],
-    queryFn: () => api.get('/sites/{siteId}/nodes/{id}/stats', { path: { siteId, id: nodeId } }),
-    refetchInterval: (q) => (q.state.status === 'error' ? false : 5000),
-    staleTime: 0,
-  });
+  const stats = useNodeStats(siteId, nodeId, 5000);
   const [history, setHistory] = useState<Sample[]>([]);
   const data = stats.data;
   useEffect(() => {
@@ -180,14 +174,8 @@ export default function NodeDetailPage() {
   const params = useParams();
   const siteId = Number(params.siteId);
   const id = Number(params.id);
-  const node = useQuery({
-    queryKey: ['sites', siteId, 'nodes', id],
-    queryFn: () => api.get('/sites/{siteId}/nodes/{id}', { path: { siteId, id } }),
-  });
-  const storages = useQuery({
-    queryKey: ['sites', siteId, 'nodes', id, 'storages'],
-    queryFn: () => api.get('/sites/{siteId}/nodes/{id}/storages', { path: { siteId, id } }),
-  });
+  const node = useNode(siteId, id);
+  const storages = useNodeStorages(siteId, id);
   return (
     <QueryState query={node} isEmpty={() => false}>
       {(n) => (

@@ -1,9 +1,10 @@
 import { Button, Checkbox, PasswordInput, Select, SimpleGrid, Stack, Switch, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '../../api/client.ts';
+import { siteKeys, useNode } from '../../api/fleet.ts';
 import { showSuccess } from '../../api/errors.ts';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import type { Node, NodeStats, NodeType } from '../../api/types.ts';
@@ -98,7 +99,7 @@ function NodeForm({ siteId, node }: { siteId: number; node: Node | null }) {
     onSuccess: (saved) => {
       if (!saved) return;
       showSuccess('Node saved');
-      void client.invalidateQueries({ queryKey: ['sites'] });
+      void client.invalidateQueries({ queryKey: siteKeys.all });
       navigate(`/sites/${siteId}/nodes/${saved.id}`);
     },
     onError: (error) => guide.showError(error, { secret: 'secret' }),
@@ -229,11 +230,7 @@ export function NodeFormPage() {
   const params = useParams();
   const siteId = Number(params.siteId);
   const id = params.id ? Number(params.id) : null;
-  const node = useQuery({
-    queryKey: ['sites', siteId, 'nodes', id],
-    queryFn: () => api.get('/sites/{siteId}/nodes/{id}', { path: { siteId, id: id! } }),
-    enabled: id !== null,
-  });
+  const node = useNode(siteId, id);
   return (
     <>
       <PageHeader title={id ? `Edit node ${node.data?.name ?? ''}` : 'New node'} />

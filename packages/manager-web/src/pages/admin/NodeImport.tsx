@@ -1,9 +1,9 @@
 import { Alert, Anchor, Paper, PasswordInput, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, ApiError } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
+import { useImportNodes } from '../../api/fleet.ts';
 import { showError } from '../../api/errors.ts';
 import type { Node } from '../../api/types.ts';
 import { ErrorState, PageHeader, SubmitOrCancel } from '../../components/common.tsx';
@@ -12,7 +12,6 @@ import { FingerprintInput } from './FingerprintInput.tsx';
 export function NodeImportPage() {
   const params = useParams();
   const siteId = Number(params.siteId);
-  const client = useQueryClient();
   const [result, setResult] = useState<{ nodes: Node[]; importedContainerCount: number } | null>(null);
   const form = useForm({
     mode: 'controlled',
@@ -23,19 +22,8 @@ export function NodeImportPage() {
       password: (v) => (v ? null : 'Required'),
     },
   });
-  const run = useMutation({
-    mutationFn: ({ tlsFingerprint, ...values }: typeof form.values) =>
-      api.post('/sites/{siteId}/nodes/import', {
-        path: { siteId },
-        body: {
-          ...values,
-          ...(tlsFingerprint.trim() ? { tlsFingerprint: tlsFingerprint.trim() } : {}),
-        },
-      }),
-    onSuccess: (data) => {
-      setResult(data);
-      void client.invalidateQueries({ queryKey: ['sites'] });
-    },
+  const run = useImportNodes(siteId, {
+    onSuccess: (data) => setResult(data),
     // Errors about one field go under it; any other (the cluster refused the login, could not be
     // reached) stays in the form until the next try, with everything typed still in place.
     onError: (error) => {
@@ -62,7 +50,15 @@ export function NodeImportPage() {
         </Alert>
       ) : null}
       <Paper withBorder p="md" maw={620}>
-        <form onSubmit={form.onSubmit((values) => run.mutate(values))} noValidate>
+        <form
+          onSubmit={form.onSubmit((values) =>
+            run.mutate({
+              ...values,
+              tlsFingerprint: values.tlsFingerprint.trim() || undefined,
+            }),
+          )}
+          noValidate
+        >
           <Stack>
             {failure ? (
               <Alert color="red" title="Import failed" data-testid="import-error">

@@ -1,9 +1,8 @@
-import { Anchor, Badge, Button, Group, Table, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { DataTable, useUrlView, type Column } from '@app/web-kit';
+import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
-import { rememberedSite, rememberSite, useNodes, useSites } from '../../api/fleet.ts';
+import { rememberedSite, rememberSite, useDeleteNode, useNodes, useSites } from '../../api/fleet.ts';
 import type { Node } from '../../api/types.ts';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import { NodeOnlineBadge } from './NodeConnectionCheck.tsx';
@@ -37,20 +36,81 @@ function PickSite({ to }: { to: (siteId: number) => string }) {
   );
 }
 
+const NODE_TYPES: Array<Node['nodeType']> = ['hypervisor', 'engine', 'dummy'];
+
+function nodeColumns(siteId: number, remove: (node: Node) => Promise<unknown>): Array<Column<Node>> {
+  return [
+    {
+      key: 'name',
+      header: 'Name',
+      phone: 'title',
+      sortValue: (node) => node.name,
+      cell: (node) => (
+        <Anchor component={Link} to={`/sites/${siteId}/nodes/${node.id}`} fw={500}>
+          {node.name}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'type',
+      header: 'Type',
+      sortValue: (node) => node.nodeType,
+      cell: (node) => <Badge variant="light">{node.nodeType}</Badge>,
+    },
+    { key: 'state', header: 'State', cell: (node) => <NodeOnlineBadge siteId={siteId} nodeId={node.id} /> },
+    {
+      key: 'address',
+      header: 'Address',
+      sortValue: (node) => node.ipv4Address,
+      cell: (node) => node.ipv4Address ?? '—',
+    },
+    {
+      key: 'api',
+      header: 'API',
+      phone: 'hidden',
+      cell: (node) => (
+        <>
+          <Text size="sm" truncate maw={260}>
+            {node.apiUrl ?? '—'}
+          </Text>
+          {node.nodeType !== 'dummy' && !node.hasSecret ? (
+            <Text size="xs" c="orange">
+              no credentials
+            </Text>
+          ) : null}
+        </>
+      ),
+    },
+    { key: 'gpu', header: 'GPU', phone: 'hidden', cell: (node) => (node.nvidiaAvailable ? 'yes' : '—') },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (node) => (
+        <Group gap={4} wrap="nowrap">
+          <Button size="xs" variant="default" component={Link} to={`/sites/${siteId}/nodes/${node.id}/edit`}>
+            Edit
+          </Button>
+          <ConfirmButton
+            label="Delete"
+            title={`Delete ${node.name}`}
+            message="A node can only be deleted once it has no containers."
+            onConfirm={() => remove(node)}
+          />
+        </Group>
+      ),
+    },
+  ];
+}
+
 export function NodesPage() {
   const params = useParams();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const siteId = params.siteId ? Number(params.siteId) : undefined;
   const nodes = useNodes(siteId);
   const sites = useSites();
-  const remove = useMutation({
-    mutationFn: (node: Node) =>
-      api.delete('/sites/{siteId}/nodes/{id}', { path: { siteId: siteId!, id: node.id } }),
-    onSuccess: () => {
-      showSuccess('Node deleted');
-      void client.invalidateQueries({ queryKey: ['sites'] });
-    },
+  const [view, changeView] = useUrlView({ filterKeys: ['type'], sort: 'name' });
+  const remove = useDeleteNode(siteId ?? 0, {
+    onSuccess: () => showSuccess('Node deleted'),
     onError: (error) => showError(error),
   });
   if (siteId === undefined) return <PickSite to={(id) => `/sites/${id}/nodes`} />;
@@ -76,68 +136,25 @@ export function NodesPage() {
         }
       >
         {(list) => (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover data-testid="nodes-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Type</Table.Th>
-                  <Table.Th>State</Table.Th>
-                  <Table.Th>Address</Table.Th>
-                  <Table.Th>API</Table.Th>
-                  <Table.Th>GPU</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((node) => (
-                  <Table.Tr key={node.id} data-node={node.name}>
-                    <Table.Td fw={500}>
-                      <Anchor component={Link} to={`/sites/${siteId}/nodes/${node.id}`}>
-                        {node.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge variant="light">{node.nodeType}</Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <NodeOnlineBadge siteId={siteId} nodeId={node.id} />
-                    </Table.Td>
-                    <Table.Td>{node.ipv4Address ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" truncate maw={260}>
-                        {node.apiUrl ?? '—'}
-                      </Text>
-                      {node.nodeType !== 'dummy' && !node.hasSecret ? (
-                        <Text size="xs" c="orange">
-                          no credentials
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td>{node.nvidiaAvailable ? 'yes' : '—'}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="default"
-                          component={Link}
-                          to={`/sites/${siteId}/nodes/${node.id}/edit`}
-                        >
-                          Edit
-                        </Button>
-                        <ConfirmButton
-                          label="Delete"
-                          title={`Delete ${node.name}`}
-                          message="A node can only be deleted once it has no containers."
-                          onConfirm={() => remove.mutateAsync(node)}
-                        />
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            data-testid="nodes-table"
+            rows={list}
+            rowKey={(node) => node.id}
+            rowAttributes={(node) => ({ 'data-node': node.name })}
+            columns={nodeColumns(siteId, (node) => remove.mutateAsync(node))}
+            searchText={(node) => `${node.name} ${node.ipv4Address ?? ''}`}
+            searchLabel="Name or address"
+            filters={[
+              {
+                key: 'type',
+                label: 'Type',
+                options: NODE_TYPES.map((type) => ({ value: type, label: type })),
+                value: (node) => node.nodeType,
+              },
+            ]}
+            view={view}
+            onViewChange={changeView}
+          />
         )}
       </QueryState>
     </>

@@ -10,10 +10,9 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../api/client.ts';
+import { useSaveSettings, useSettings } from '../../api/settings.ts';
 import { showSuccess } from '../../api/errors.ts';
+import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import type { Settings } from '../../api/types.ts';
 import { BannerText } from '../../components/Banner.tsx';
 import { KeyValueEditor } from '../../components/KeyValueEditor.tsx';
@@ -29,29 +28,30 @@ function lineErrors(errors: Record<string, unknown>, field: string): string | un
 }
 
 function SettingsForm({ settings }: { settings: Settings }) {
-  const client = useQueryClient();
   const form = useForm<Settings>({ mode: 'controlled', initialValues: settings });
   const guide = useFormGuide(form);
-  const save = useMutation({
-    mutationFn: (values: Settings) =>
-      api.put('/settings', {
-        body: {
-          ...values,
-          defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
-        },
-      }),
+  const save = useSaveSettings({
     onSuccess: (saved) => {
       showSuccess('Settings saved');
-      client.setQueryData(['settings'], saved);
       form.setInitialValues(saved);
       form.setValues(saved);
-      void client.invalidateQueries({ queryKey: ['health'] });
     },
     onError: (error) => guide.showError(error),
   });
   const banner = form.values.bannerMessage;
   return (
-    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
+    <form
+      ref={guide.ref}
+      onSubmit={form.onSubmit(
+        (values) =>
+          save.mutate({
+            ...values,
+            defaultContainerEnvVars: values.defaultContainerEnvVars.filter((row) => row.key.trim()),
+          }),
+        guide.failed,
+      )}
+      noValidate
+    >
       <Stack maw={860}>
         <Fieldset legend="Announcement banner">
           <Textarea
@@ -144,7 +144,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
 }
 
 export function SettingsPage() {
-  const settings = useQuery({ queryKey: ['settings'], queryFn: () => api.get('/settings') });
+  const settings = useSettings();
   return (
     <>
       <PageHeader title="Settings" />

@@ -1,12 +1,10 @@
 import { Anchor, Button, Group, Modal, SimpleGrid, Stack, Table, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
-import { useSites } from '../../api/fleet.ts';
+import { useDeleteSite, useSaveSite, useSites } from '../../api/fleet.ts';
 import type { Site } from '../../api/types.ts';
 import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
 
@@ -22,8 +20,17 @@ const blank: SiteValues = {
   externalIp: '',
 };
 
+const siteBody = (values: SiteValues) => ({
+  name: values.name,
+  internalDomain: values.internalDomain,
+  dhcpRange: values.dhcpRange,
+  subnetMask: values.subnetMask,
+  gateway: values.gateway,
+  dnsForwarders: values.dnsForwarders,
+  externalIp: values.externalIp.trim() || null,
+});
+
 function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
-  const client = useQueryClient();
   const form = useForm<SiteValues>({
     mode: 'controlled',
     initialValues: site ? { ...site, externalIp: site.externalIp ?? '' } : blank,
@@ -33,28 +40,19 @@ function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
     },
   });
   const guide = useFormGuide(form);
-  const save = useMutation({
-    mutationFn: (values: SiteValues) => {
-      const body = {
-        name: values.name,
-        internalDomain: values.internalDomain,
-        dhcpRange: values.dhcpRange,
-        subnetMask: values.subnetMask,
-        gateway: values.gateway,
-        dnsForwarders: values.dnsForwarders,
-        externalIp: values.externalIp.trim() || null,
-      };
-      return site ? api.put('/sites/{id}', { path: { id: site.id }, body }) : api.post('/sites', { body });
-    },
+  const save = useSaveSite(site, {
     onSuccess: () => {
       showSuccess('Site saved');
-      void client.invalidateQueries({ queryKey: ['sites'] });
       onDone();
     },
     onError: (error) => guide.showError(error),
   });
   return (
-    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
+    <form
+      ref={guide.ref}
+      onSubmit={form.onSubmit((values) => save.mutate(siteBody(values)), guide.failed)}
+      noValidate
+    >
       <Stack>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label="Name" required data-autofocus {...form.getInputProps('name')} />
@@ -98,15 +96,10 @@ function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
 }
 
 export function SitesPage() {
-  const client = useQueryClient();
   const sites = useSites();
   const [editing, setEditing] = useState<Site | 'new' | null>(null);
-  const remove = useMutation({
-    mutationFn: (site: Site) => api.delete('/sites/{id}', { path: { id: site.id } }),
-    onSuccess: () => {
-      showSuccess('Site deleted');
-      void client.invalidateQueries({ queryKey: ['sites'] });
-    },
+  const remove = useDeleteSite({
+    onSuccess: () => showSuccess('Site deleted'),
     onError: (error) => showError(error),
   });
   return (

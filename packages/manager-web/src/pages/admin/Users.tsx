@@ -8,18 +8,25 @@ import {
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
 } from '@mantine/core';
+import { DataTable, useUrlView, type Column } from '@app/web-kit';
 import { useForm } from '@mantine/form';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import { api } from '../../api/client.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group as UserGroup, User, UserStatus } from '../../api/types.ts';
+import {
+  useEmailAllUsers,
+  useGroups,
+  useInviteUser,
+  useSaveUser,
+  useSetUserStatus,
+  useUsers,
+  type UserInput,
+} from '../../api/users.ts';
 import { EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
 import { ConfirmAction, ConfirmDialog, lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
 import { DeleteUserButton } from './DeleteUser.tsx';
@@ -34,6 +41,8 @@ interface UserValues {
   groupIds: string[];
 }
 
+const inputOf = (values: UserValues): UserInput => ({ ...values, groupIds: values.groupIds.map(Number) });
+
 /** What saving these values would take from the user, as a question naming them; null when nothing. */
 function lossOf(user: User | null, values: UserValues, groups: UserGroup[]): string | null {
   if (!user) return null;
@@ -47,7 +56,6 @@ function lossOf(user: User | null, values: UserValues, groups: UserGroup[]): str
 }
 
 function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGroup[]; onDone: () => void }) {
-  const client = useQueryClient();
   const [confirming, setConfirming] = useState<{ values: UserValues; question: string } | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<UserValues>({
@@ -71,17 +79,9 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
     },
   });
   const guide = useFormGuide(form);
-  const save = useMutation({
-    mutationFn: (values: UserValues) => {
-      const body = { ...values, groupIds: values.groupIds.map(Number) };
-      return user
-        ? api.put('/users/{uidNumber}', { path: { uidNumber: user.uidNumber }, body })
-        : api.post('/users', { body });
-    },
+  const save = useSaveUser(user, {
     onSuccess: () => {
       showSuccess(user ? 'User saved' : 'User created');
-      void client.invalidateQueries({ queryKey: ['users'] });
-      void client.invalidateQueries({ queryKey: ['groups'] });
       onDone();
     },
     onError: (error) => {
@@ -94,7 +94,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
     setRefusal(null);
     const question = lossOf(user, values, groups);
     if (question) setConfirming({ values, question });
-    else save.mutate(values);
+    else save.mutate(inputOf(values));
   };
   return (
     <form ref={guide.ref} onSubmit={form.onSubmit(submit, guide.failed)} noValidate>
@@ -132,7 +132,7 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
           <ConfirmAction
             question={confirming.question}
             confirmLabel="Save"
-            onConfirm={() => save.mutate(confirming.values)}
+            onConfirm={() => save.mutate(inputOf(confirming.values))}
             onCancel={() => setConfirming(null)}
             pending={save.isPending}
           />
@@ -158,8 +158,7 @@ function InviteForm({ onDone }: { onDone: () => void }) {
     validate: { email: (v) => (/^\S+@\S+$/.test(v.trim()) ? null : 'Enter an e-mail address') },
   });
   const guide = useFormGuide(form);
-  const invite = useMutation({
-    mutationFn: (values: { email: string }) => api.post('/users/invite', { body: values }),
+  const invite = useInviteUser({
     onSuccess: (result) => {
       showSuccess(result.message);
       onDone();
@@ -196,9 +195,7 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
     },
   });
   const guide = useFormGuide(form);
-  const send = useMutation({
-    mutationFn: (values: { subject: string; message: string }) =>
-      api.post('/users/email-all', { body: values }),
+  const send = useEmailAllUsers({
     onSuccess: (result) => {
       showSuccess(`Sent to ${result.sent} users${result.failed ? `, ${result.failed} failed` : ''}`);
       onDone();
@@ -222,24 +219,19 @@ function EmailAllForm({ onDone }: { onDone: () => void }) {
 }
 
 export function UsersPage() {
-  const client = useQueryClient();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users') });
-  const groups = useQuery({ queryKey: ['groups'], queryFn: () => api.get('/groups') });
+  const users = useUsers();
+  const groups = useGroups();
   const [filter, setFilter] = useState<'all' | UserStatus>('all');
-  const [search, setSearch] = useState('');
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [dialog, setDialog] = useState<'invite' | 'email' | null>(null);
   const [suspending, setSuspending] = useState<User | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
   const pending = users.data?.filter((u) => u.status === 'pending').length ?? 0;
 
-  const setStatus = useMutation({
-    mutationFn: ({ user, status }: { user: User; status: UserStatus }) =>
-      api.put('/users/{uidNumber}', { path: { uidNumber: user.uidNumber }, body: { status } }),
+  const setStatus = useSetUserStatus({
     onSuccess: (user) => {
       showSuccess(`${user.uid} is now ${user.status}`);
       setSuspending(null);
-      void client.invalidateQueries({ queryKey: ['users'] });
     },
     onError: (error) => {
       setRefusal(lastAdminRefusal(error));
@@ -251,14 +243,62 @@ export function UsersPage() {
     setSuspending(user);
   };
 
-  const visible = useMemo(() => {
-    const needle = search.trim().toLowerCase();
-    return (users.data ?? []).filter(
-      (u) =>
-        (filter === 'all' || u.status === filter) &&
-        (!needle || [u.uid, u.cn, u.mail].some((value) => value.toLowerCase().includes(needle))),
-    );
-  }, [users.data, filter, search]);
+  const visible = useMemo(
+    () => (users.data ?? []).filter((u) => filter === 'all' || u.status === filter),
+    [users.data, filter],
+  );
+  const [view, changeView] = useUrlView({ filterKeys: [], sort: 'uid' });
+  const columns: Array<Column<User>> = [
+    { key: 'uid', header: 'Username', phone: 'title', sortValue: (u) => u.uid, cell: (u) => u.uid },
+    { key: 'cn', header: 'Name', sortValue: (u) => u.cn, cell: (u) => u.cn },
+    { key: 'mail', header: 'E-mail', sortValue: (u) => u.mail, cell: (u) => u.mail },
+    {
+      key: 'status',
+      header: 'Status',
+      sortValue: (u) => u.status,
+      cell: (u) => <StatusBadge status={u.status} />,
+    },
+    {
+      key: 'groups',
+      header: 'Groups',
+      cell: (u) => (
+        <Group gap={4}>
+          {(u.groups ?? []).map((g) => (
+            <Badge key={g.gidNumber} variant="outline" color={g.isAdmin ? 'grape' : 'gray'} size="sm">
+              {g.cn}
+            </Badge>
+          ))}
+        </Group>
+      ),
+    },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (user) => (
+        <Group gap={4} wrap="wrap">
+          {user.status === 'pending' ? (
+            <Button size="xs" color="green" onClick={() => setStatus.mutate({ user, status: 'active' })}>
+              Approve
+            </Button>
+          ) : null}
+          {user.status === 'active' ? (
+            <Button size="xs" variant="light" color="orange" onClick={() => askSuspend(user)}>
+              Suspend
+            </Button>
+          ) : null}
+          {user.status === 'suspended' ? (
+            <Button size="xs" variant="light" onClick={() => setStatus.mutate({ user, status: 'active' })}>
+              Reactivate
+            </Button>
+          ) : null}
+          <Button size="xs" variant="default" onClick={() => setEditing(user)}>
+            Edit
+          </Button>
+          <DeleteUserButton user={user} users={users.data ?? []} />
+        </Group>
+      ),
+    },
+  ];
 
   return (
     <>
@@ -282,92 +322,22 @@ export function UsersPage() {
             { value: 'suspended', label: 'Suspended' },
           ]}
         />
-        <TextInput
-          placeholder="Search name, username, e-mail"
-          aria-label="Search users"
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          style={{ flex: '1 1 200px' }}
-        />
       </Group>
       <QueryState query={users} empty={<EmptyState title="No users" />}>
-        {() =>
-          visible.length === 0 ? (
-            <EmptyState title="No user matches" />
-          ) : (
-            <Table.ScrollContainer minWidth={760}>
-              <Table striped highlightOnHover data-testid="users-table">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Username</Table.Th>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>E-mail</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>Groups</Table.Th>
-                    <Table.Th />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {visible.map((user) => (
-                    <Table.Tr key={user.uidNumber} data-user={user.uid}>
-                      <Table.Td fw={500}>{user.uid}</Table.Td>
-                      <Table.Td>{user.cn}</Table.Td>
-                      <Table.Td>{user.mail}</Table.Td>
-                      <Table.Td>
-                        <StatusBadge status={user.status} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>
-                          {(user.groups ?? []).map((g) => (
-                            <Badge
-                              key={g.gidNumber}
-                              variant="outline"
-                              color={g.isAdmin ? 'grape' : 'gray'}
-                              size="sm"
-                            >
-                              {g.cn}
-                            </Badge>
-                          ))}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4} justify="flex-end" wrap="nowrap">
-                          {user.status === 'pending' ? (
-                            <Button
-                              size="xs"
-                              color="green"
-                              onClick={() => setStatus.mutate({ user, status: 'active' })}
-                            >
-                              Approve
-                            </Button>
-                          ) : null}
-                          {user.status === 'active' ? (
-                            <Button size="xs" variant="light" color="orange" onClick={() => askSuspend(user)}>
-                              Suspend
-                            </Button>
-                          ) : null}
-                          {user.status === 'suspended' ? (
-                            <Button
-                              size="xs"
-                              variant="light"
-                              onClick={() => setStatus.mutate({ user, status: 'active' })}
-                            >
-                              Reactivate
-                            </Button>
-                          ) : null}
-                          <Button size="xs" variant="default" onClick={() => setEditing(user)}>
-                            Edit
-                          </Button>
-                          <DeleteUserButton user={user} users={users.data ?? []} />
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          )
-        }
+        {() => (
+          <DataTable
+            data-testid="users-table"
+            rows={visible}
+            rowKey={(user) => user.uidNumber}
+            rowAttributes={(user) => ({ 'data-user': user.uid })}
+            columns={columns}
+            searchText={(u) => `${u.uid} ${u.cn} ${u.mail}`}
+            searchLabel="Search name, username, e-mail"
+            view={view}
+            onViewChange={changeView}
+            noMatch={<EmptyState title="No user matches" />}
+          />
+        )}
       </QueryState>
       <Modal
         opened={editing !== null}

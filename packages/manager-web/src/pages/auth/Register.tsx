@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQuery } from '@tanstack/react-query';
+import { useInvitation } from '../../api/auth.ts';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
@@ -13,12 +13,7 @@ export function RegisterPage() {
   const health = useHealth();
   const [params] = useSearchParams();
   const invite = params.get('invite');
-  const invitation = useQuery({
-    queryKey: ['invite', invite],
-    queryFn: () => api.get('/auth/register/invite/{token}', { path: { token: invite! } }),
-    enabled: Boolean(invite),
-    retry: false,
-  });
+  const invitation = useInvitation(invite);
   const [done, setDone] = useState<{ status: string; message: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const form = useForm({

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Checkbox, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useQuery } from '@tanstack/react-query';
+import { usePasswordReset } from '../../api/auth.ts';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, ApiError } from '../../api/client.ts';
@@ -59,11 +59,7 @@ export function ResetRequestPage() {
 
 export function ResetCompletePage() {
   const { token = '' } = useParams();
-  const check = useQuery({
-    queryKey: ['reset', token],
-    queryFn: () => api.get('/auth/password-reset/{token}', { path: { token } }),
-    retry: false,
-  });
+  const check = usePasswordReset(token);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const form = useForm({

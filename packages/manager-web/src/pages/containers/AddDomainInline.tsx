@@ -1,10 +1,9 @@
 import { Button, Group, Text, TextInput } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, ApiError } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { errorMessage } from '../../api/errors.ts';
+import { useAddSiteDomain } from '../../api/external-domains.ts';
 import { useSession } from '../../api/session.ts';
-import type { NewContainerForm } from '../../api/types.ts';
 
 /**
  * What an HTTP service row offers when the manager has no external domain: administrators add one
@@ -12,22 +11,11 @@ import type { NewContainerForm } from '../../api/types.ts';
  */
 export function AddDomainInline({ siteId, onAdded }: { siteId: number; onAdded: (id: string) => void }) {
   const session = useSession();
-  const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const add = useMutation({
-    mutationFn: () => api.post('/external-domains', { body: { name: name.trim(), siteId } }),
+  const add = useAddSiteDomain(siteId, {
     onSuccess: (domain) => {
-      client.setQueryData<NewContainerForm>(
-        ['sites', siteId, 'containers', 'new'],
-        (form) =>
-          form && {
-            ...form,
-            externalDomains: [...form.externalDomains, { id: domain.id, name: domain.name, siteId }],
-          },
-      );
-      void client.invalidateQueries({ queryKey: ['external-domains'] });
       setOpen(false);
       setName('');
       onAdded(String(domain.id));
@@ -52,7 +40,7 @@ export function AddDomainInline({ siteId, onAdded }: { siteId: number; onAdded: 
     );
   const submit = () => {
     setError(null);
-    if (name.trim()) add.mutate();
+    if (name.trim()) add.mutate(name.trim());
   };
   return (
     <Group gap="xs" align="flex-start" wrap="nowrap">

@@ -15,10 +15,15 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api } from '../../api/client.ts';
+import {
+  useCollaborators,
+  useContainer,
+  useDeleteContainer,
+  useInvalidateContainers,
+  useSharing,
+} from '../../api/containers.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import type { Container, ContainerService } from '../../api/types.ts';
@@ -77,44 +82,21 @@ function serviceType(service: ContainerService) {
 }
 
 function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
-  const client = useQueryClient();
-  const key = ['sites', siteId, 'containers', container.id, 'collaborators'];
-  const collaborators = useQuery({
-    queryKey: key,
-    queryFn: () =>
-      api.get('/sites/{siteId}/containers/{id}/collaborators', { path: { siteId, id: container.id } }),
-    initialData: { collaborators: container.collaborators },
-    staleTime: 0,
-  });
+  const collaborators = useCollaborators(siteId, container);
+  const { share, unshare } = useSharing(siteId, container.id);
   const [username, setUsername] = useState('');
   const [error, setError] = useState<string | null>(null);
   // Said beside the field, where the eye already is, instead of in a toast over it.
   const [sharedWith, setSharedWith] = useState<string | null>(null);
-  const done = (data: { collaborators: string[] }) => {
-    client.setQueryData(key, data);
-    void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
-  };
-  const add = useMutation({
-    mutationFn: (name: string) =>
-      api.post('/sites/{siteId}/containers/{id}/collaborators', {
-        path: { siteId, id: container.id },
-        body: { username: name },
-      }),
-    onSuccess: (data, name) => {
-      setSharedWith(name);
-      setUsername('');
-      done(data);
-    },
-    onError: (e) => setError(e.message),
-  });
-  const remove = useMutation({
-    mutationFn: (name: string) =>
-      api.delete('/sites/{siteId}/containers/{id}/collaborators/{username}', {
-        path: { siteId, id: container.id, username: name },
-      }),
-    onSuccess: done,
-    onError: (e) => showError(e),
-  });
+  const add = (name: string) =>
+    share.mutate(name, {
+      onSuccess: () => {
+        setSharedWith(name);
+        setUsername('');
+      },
+      onError: (e) => setError(e.message),
+    });
+  const remove = (name: string) => unshare.mutate(name, { onError: (e) => showError(e) });
   const list = collaborators.data?.collaborators ?? [];
   return (
     <Card withBorder>
@@ -138,7 +120,7 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
                   size="xs"
                   variant="subtle"
                   color="red"
-                  onClick={() => remove.mutate(name)}
+                  onClick={() => remove(name)}
                   aria-label={`Stop sharing with ${name}`}
                 >
                   Remove
@@ -153,7 +135,7 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
           onSubmit={(event) => {
             event.preventDefault();
             setError(null);
-            if (username.trim()) add.mutate(username.trim());
+            if (username.trim()) add(username.trim());
           }}
         >
           <Group align="flex-start" gap="xs">
@@ -175,7 +157,7 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
               }}
               style={{ flex: 1 }}
             />
-            <Button type="submit" loading={add.isPending}>
+            <Button type="submit" loading={share.isPending}>
               Share
             </Button>
           </Group>
@@ -188,7 +170,6 @@ function Sharing({ siteId, container, canManage }: ContainerPanelProps) {
 function Details({ siteId, container }: { siteId: number; container: Container }) {
   const session = useSession();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const user = session.data?.user ?? '';
   const canManage = Boolean(session.data?.isAdmin) || container.owner === user;
@@ -198,19 +179,19 @@ function Details({ siteId, container }: { siteId: number; container: Container }
   const [finishedJob, setFinishedJob] = useState<number | null>(null);
   const applying = Boolean(jobParam) && finishedJob !== jobParam;
   const ssh = sshCommand(container, user);
-  const refresh = () => void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
+  const refresh = useInvalidateContainers(siteId);
   const showJob = (id: number) => setParams({ job: String(id) }, { replace: true });
 
-  const remove = useMutation({
-    mutationFn: () => api.delete('/sites/{siteId}/containers/{id}', { path: { siteId, id: container.id } }),
-    onSuccess: (result) => {
-      showSuccess(`${container.hostname} deleted`);
-      for (const warning of result?.dnsWarnings ?? []) showError(new Error(warning));
-      refresh();
-      navigate(`/sites/${siteId}/containers`);
-    },
-    onError: (error) => showError(error),
-  });
+  const remove = useDeleteContainer(siteId);
+  const removeNow = () =>
+    remove.mutateAsync(container.id, {
+      onSuccess: (result) => {
+        showSuccess(`${container.hostname} deleted`);
+        for (const warning of result?.dnsWarnings ?? []) showError(new Error(warning));
+        navigate(`/sites/${siteId}/containers`);
+      },
+      onError: (error) => showError(error),
+    });
 
   return (
     <Stack>
@@ -243,7 +224,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
               title={`Delete ${container.hostname}`}
               message="The container, its services and its DNS records are removed from the node. This cannot be undone."
               loading={remove.isPending}
-              onConfirm={() => remove.mutateAsync()}
+              onConfirm={removeNow}
             />
           </>
         ) : null}
@@ -369,11 +350,7 @@ export function ContainerDetailPage() {
   const params = useParams();
   const siteId = Number(params.siteId);
   const id = Number(params.id);
-  const container = useQuery({
-    queryKey: ['sites', siteId, 'containers', id],
-    queryFn: () => api.get('/sites/{siteId}/containers/{id}', { path: { siteId, id } }),
-    refetchInterval: (q) => (q.state.data?.status === 'creating' ? 3000 : false),
-  });
+  const container = useContainer(siteId, id);
   return (
     <>
       <Anchor component={Link} to={`/sites/${siteId}/containers`} size="sm">

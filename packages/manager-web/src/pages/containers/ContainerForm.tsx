@@ -14,14 +14,17 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, ApiError } from '../../api/client.ts';
+import { useContainer, useInvalidateContainers, useNewContainerForm } from '../../api/containers.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useSession } from '../../api/session.ts';
+import { useSettings } from '../../api/settings.ts';
 import type { Container, EnvVar, NewContainerForm } from '../../api/types.ts';
+import { useUsers } from '../../api/users.ts';
 import { KeyValueEditor } from '../../components/KeyValueEditor.tsx';
 import { ErrorState, PageHeader, QueryState } from '../../components/common.tsx';
 import {
@@ -60,20 +63,9 @@ interface Values {
   services: ServiceRow[];
 }
 
-function useNewForm(siteId: number) {
-  return useQuery({
-    queryKey: ['sites', siteId, 'containers', 'new'],
-    queryFn: () => api.get('/sites/{siteId}/containers/new', { path: { siteId } }),
-  });
-}
-
 /** The site's default variables: the settings hold them, which only administrators may read. */
 function useDefaultEnv(isAdmin: boolean) {
-  const settings = useQuery({
-    queryKey: ['settings'],
-    queryFn: () => api.get('/settings'),
-    enabled: isAdmin,
-  });
+  const settings = useSettings(isAdmin);
   return settings.data?.defaultContainerEnvVars ?? [];
 }
 
@@ -103,9 +95,9 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
   const session = useSession();
   const isAdmin = Boolean(session.data?.isAdmin);
   const navigate = useNavigate();
-  const client = useQueryClient();
+  const invalidate = useInvalidateContainers(siteId);
   const defaults = useDefaultEnv(isAdmin);
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users'), enabled: isAdmin });
+  const users = useUsers(isAdmin);
   const [lookup, setLookup] = useState<{
     busy: boolean;
     message: string | null;
@@ -214,7 +206,7 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
       }),
     onSuccess: (result) => {
       showSuccess(`Creating ${result.hostname}`);
-      void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
+      invalidate();
       navigate(`/sites/${siteId}/containers/${result.containerId}?job=${result.jobId}`);
     },
     onError: (error) => guide.showError(error, { customTemplate: 'customTemplate' }),
@@ -346,7 +338,7 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
 
 export function ContainerCreatePage() {
   const siteId = Number(useParams().siteId);
-  const bootstrap = useNewForm(siteId);
+  const bootstrap = useNewContainerForm(siteId);
   return (
     <>
       <PageHeader title="New container" />
@@ -398,8 +390,8 @@ function EditForm({
   const session = useSession();
   const isAdmin = Boolean(session.data?.isAdmin);
   const navigate = useNavigate();
-  const client = useQueryClient();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users'), enabled: isAdmin });
+  const invalidate = useInvalidateContainers(siteId);
+  const users = useUsers(isAdmin);
   const form = useForm<EditValues>({
     mode: 'controlled',
     initialValues: {
@@ -429,7 +421,7 @@ function EditForm({
     onSuccess: (result) => {
       showSuccess(result.message || 'Saved');
       for (const warning of result.dnsWarnings ?? []) showError(new Error(warning));
-      void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
+      invalidate();
       navigate(`/sites/${siteId}/containers/${container.id}${result.jobId ? `?job=${result.jobId}` : ''}`);
     },
     onError: (error) => guide.showError(error),
@@ -497,11 +489,8 @@ export function ContainerEditPage() {
   const params = useParams();
   const siteId = Number(params.siteId);
   const id = Number(params.id);
-  const container = useQuery({
-    queryKey: ['sites', siteId, 'containers', id],
-    queryFn: () => api.get('/sites/{siteId}/containers/{id}', { path: { siteId, id } }),
-  });
-  const bootstrap = useNewForm(siteId);
+  const container = useContainer(siteId, id);
+  const bootstrap = useNewContainerForm(siteId);
   const session = useSession();
   return (
     <>

@@ -1,7 +1,6 @@
 import { Alert, Anchor, Button, Card, Code, Group, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { api } from '../../api/client.ts';
+import { useContainerJobs, useRetryCreate } from '../../api/containers.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Container } from '../../api/types.ts';
 import { EmptyState, formatDate, StatusBadge } from '../../components/common.tsx';
@@ -27,27 +26,11 @@ export interface ContainerPanelProps {
   canManage: boolean;
 }
 
-function useContainerJobs(siteId: number, container: Container) {
-  return useQuery({
-    queryKey: ['sites', siteId, 'containers', container.id, 'jobs'],
-    queryFn: () => api.get('/sites/{siteId}/containers/{id}/jobs', { path: { siteId, id: container.id } }),
-  });
-}
-
 /** Why a create failed (the end of its log), with Retry; Delete stays in the page header. */
 export function FailedCreate({ siteId, container, canManage }: ContainerPanelProps) {
-  const client = useQueryClient();
-  const jobs = useContainerJobs(siteId, container);
+  const jobs = useContainerJobs(siteId, container.id);
   const job = jobs.data?.find((entry) => entry.id === container.creationJobId);
-  const retry = useMutation({
-    mutationFn: () =>
-      api.post('/sites/{siteId}/containers/{id}/retry', { path: { siteId, id: container.id } }),
-    onSuccess: () => {
-      showSuccess(`Creating ${container.hostname} again`);
-      void client.invalidateQueries({ queryKey: ['sites', siteId, 'containers'] });
-    },
-    onError: (error) => showError(error),
-  });
+  const retry = useRetryCreate(siteId);
   return (
     <Alert color="red" title="The create of this container failed" data-testid="failed-create">
       <Text size="sm" mb="xs">
@@ -65,7 +48,17 @@ export function FailedCreate({ siteId, container, canManage }: ContainerPanelPro
           </Anchor>
         ) : null}
         {canManage ? (
-          <Button size="xs" color="red" loading={retry.isPending} onClick={() => retry.mutate()}>
+          <Button
+            size="xs"
+            color="red"
+            loading={retry.isPending}
+            onClick={() =>
+              retry.mutate(container.id, {
+                onSuccess: () => showSuccess(`Creating ${container.hostname} again`),
+                onError: (error) => showError(error),
+              })
+            }
+          >
             Retry
           </Button>
         ) : null}
@@ -76,7 +69,7 @@ export function FailedCreate({ siteId, container, canManage }: ContainerPanelPro
 
 /** The container's recent jobs, each linking to its log. */
 export function ContainerJobHistory({ siteId, container }: { siteId: number; container: Container }) {
-  const jobs = useContainerJobs(siteId, container);
+  const jobs = useContainerJobs(siteId, container.id);
   const list = jobs.data ?? [];
   return (
     <Card withBorder>

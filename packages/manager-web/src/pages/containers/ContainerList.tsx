@@ -1,25 +1,12 @@
-import {
-  Anchor,
-  Button,
-  Code,
-  CopyButton,
-  Group,
-  Select,
-  Stack,
-  Table,
-  TagsInput,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { Anchor, Button, Code, CopyButton, Stack, TagsInput, Text, Tooltip } from '@mantine/core';
+import { DataTable, useUrlView, type Column, type SelectFilter } from '@app/web-kit';
+import { useEffect, useMemo } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api } from '../../api/client.ts';
+import { useContainers } from '../../api/containers.ts';
 import { rememberedSite, rememberSite, useNodes, useSites } from '../../api/fleet.ts';
 import { useSession } from '../../api/session.ts';
 import type { Container } from '../../api/types.ts';
+import { useUsers } from '../../api/users.ts';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import {
   EmptyState,
@@ -29,6 +16,7 @@ import {
   relativeTime,
   StatusBadge,
 } from '../../components/common.tsx';
+import { BulkActions } from './BulkActions.tsx';
 
 export function sshCommand(container: Container, user: string): string | null {
   if (!container.sshPort || !container.sshHost) return null;
@@ -70,10 +58,114 @@ export function ContainersHome() {
   );
 }
 
-function useUsernames(enabled: boolean) {
-  const users = useQuery({ queryKey: ['users'], queryFn: () => api.get('/users'), enabled });
-  return users.data?.map((u) => u.uid) ?? [];
+const STATUSES = ['running', 'offline', 'creating', 'failed', 'missing', 'unknown'] as const;
+
+function SshCommand({ command }: { command: string }) {
+  return (
+    <CopyButton value={command}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
+          <Code
+            onClick={copy}
+            onKeyDown={(event) => (event.key === 'Enter' ? copy() : undefined)}
+            tabIndex={0}
+            role="button"
+            style={{ cursor: 'pointer', overflowWrap: 'anywhere' }}
+          >
+            {command}
+          </Code>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
 }
+
+function HttpEntries({ container }: { container: Container }) {
+  return (
+    <Stack gap={0}>
+      {container.httpEntries.length === 0 ? '—' : null}
+      {container.httpEntries.map((entry) =>
+        entry.externalUrl ? (
+          <Anchor
+            key={entry.port}
+            href={entry.externalUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            size="sm"
+          >
+            {entry.externalUrl.replace(/^https?:\/\//, '')}
+          </Anchor>
+        ) : (
+          <Text key={entry.port} size="sm" c="dimmed">
+            port {entry.port}
+          </Text>
+        ),
+      )}
+    </Stack>
+  );
+}
+
+function containerColumns(siteId: number, user: string): Array<Column<Container>> {
+  return [
+    {
+      key: 'hostname',
+      header: 'Hostname',
+      phone: 'title',
+      sortValue: (c) => c.hostname,
+      cell: (c) => (
+        <Anchor component={Link} to={`/sites/${siteId}/containers/${c.id}`} fw={500}>
+          {c.hostname}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      sortValue: (c) => c.status,
+      cell: (c) => <StatusBadge status={c.status} />,
+    },
+    {
+      key: 'owner',
+      header: 'Owner',
+      sortValue: (c) => c.owner,
+      cell: (c) => (
+        <>
+          {c.owner}
+          {c.owner !== user && c.collaborators.includes(user) ? (
+            <Text size="xs" c="dimmed">
+              shared with you
+            </Text>
+          ) : null}
+        </>
+      ),
+    },
+    { key: 'node', header: 'Node', sortValue: (c) => c.nodeName, cell: (c) => c.nodeName ?? '—' },
+    {
+      key: 'ip',
+      header: 'IP',
+      phone: 'hidden',
+      sortValue: (c) => c.ipv4Address,
+      cell: (c) => c.ipv4Address ?? '—',
+    },
+    {
+      key: 'ssh',
+      header: 'SSH',
+      cell: (c) => {
+        const ssh = sshCommand(c, user);
+        return ssh ? <SshCommand command={ssh} /> : '—';
+      },
+    },
+    { key: 'http', header: 'HTTP', cell: (c) => <HttpEntries container={c} /> },
+    {
+      key: 'lastAccess',
+      header: 'Last access',
+      sortValue: (c) => c.lastAccessedAt,
+      cell: (c) => <span title={formatDate(c.lastAccessedAt)}>{relativeTime(c.lastAccessedAt)}</span>,
+    },
+  ];
+}
+
+const FILTER_KEYS = ['status', 'node'];
 
 export function ContainersPage() {
   const siteId = Number(useParams().siteId);
@@ -82,53 +174,48 @@ export function ContainersPage() {
   const user = session.data?.user ?? 'user';
   const isAdmin = Boolean(session.data?.isAdmin);
   const [params, setParams] = useSearchParams();
-  const [hostname, setHostname] = useState(params.get('hostname') ?? '');
-  const [debounced] = useDebouncedValue(hostname, 300);
-  const nodeId = params.get('nodeId');
   const owners = params.getAll('owner');
   const sites = useSites();
   const nodes = useNodes(siteId);
-  const usernames = useUsernames(isAdmin);
+  const users = useUsers(isAdmin);
+  const containers = useContainers(siteId, owners);
+  const [view, changeView] = useUrlView({ filterKeys: FILTER_KEYS, sort: 'hostname' });
 
   useEffect(() => {
     if (Number.isInteger(siteId)) rememberSite(siteId);
   }, [siteId]);
-  useEffect(() => {
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (debounced) next.set('hostname', debounced);
-        else next.delete('hostname');
-        return next;
+
+  const columns = useMemo(() => containerColumns(siteId, user), [siteId, user]);
+  const filters = useMemo<Array<SelectFilter<Container>>>(
+    () => [
+      {
+        key: 'status',
+        label: 'Status',
+        options: STATUSES.map((status) => ({ value: status, label: status })),
+        value: (c) => c.status,
       },
-      { replace: true },
-    );
-  }, [debounced, setParams]);
-
-  const containers = useQuery({
-    queryKey: ['sites', siteId, 'containers', { hostname: debounced, nodeId, owners }],
-    queryFn: () =>
-      api.get('/sites/{siteId}/containers', {
-        path: { siteId },
-        query: { hostname: debounced, nodeId: nodeId ? Number(nodeId) : undefined, user: owners },
-      }),
-    refetchInterval: (q) =>
-      q.state.status === 'error' ? false : q.state.data?.some((c) => c.status === 'creating') ? 3000 : 30_000,
-  });
-
-  const setFilter = (name: string, values: string[]) =>
+      {
+        key: 'node',
+        label: 'Node',
+        options: (nodes.data ?? []).map((n) => ({ value: n.name, label: n.name })),
+        value: (c) => c.nodeName ?? '',
+      },
+    ],
+    [nodes.data],
+  );
+  const setOwners = (values: string[]) =>
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        next.delete(name);
-        for (const value of values) next.append(name, value);
+        next.delete('owner');
+        next.delete('page');
+        for (const value of values) next.append('owner', value);
         return next;
       },
       { replace: true },
     );
 
   const site = sites.data?.find((s) => s.id === siteId);
-  const filtered = Boolean(debounced || nodeId || owners.length);
 
   return (
     <>
@@ -138,38 +225,23 @@ export function ContainersPage() {
           New container
         </Button>
       </PageHeader>
-      <Group mb="md" align="flex-end" wrap="wrap" gap="sm">
-        <TextInput
-          label="Hostname"
-          placeholder="Filter by hostname"
-          value={hostname}
-          onChange={(event) => setHostname(event.currentTarget.value)}
-          style={{ flex: '1 1 180px' }}
-        />
-        <Select
-          label="Node"
-          placeholder="All nodes"
-          clearable
-          data={(nodes.data ?? []).map((n) => ({ value: String(n.id), label: n.name }))}
-          value={nodeId}
-          onChange={(value) => setFilter('nodeId', value ? [value] : [])}
-          style={{ flex: '1 1 160px' }}
-        />
+      {isAdmin ? (
         <TagsInput
           label="Owners"
           placeholder={owners.length ? '' : 'Any owner'}
-          data={usernames}
+          data={users.data?.map((u) => u.uid) ?? []}
           value={owners}
-          onChange={(values) => setFilter('owner', values)}
+          onChange={setOwners}
           clearable
-          style={{ flex: '2 1 220px' }}
+          mb="sm"
+          maw={480}
         />
-      </Group>
+      ) : null}
       <QueryState
         query={containers}
         empty={
-          filtered ? (
-            <EmptyState title="No container matches these filters" />
+          owners.length ? (
+            <EmptyState title="No container of these owners" />
           ) : (
             <EmptyState title="No containers yet">
               <Anchor component={Link} to={`/sites/${siteId}/containers/new`}>
@@ -181,95 +253,22 @@ export function ContainersPage() {
         }
       >
         {(list) => (
-          <Table.ScrollContainer minWidth={1000}>
-            <Table striped highlightOnHover verticalSpacing="xs" data-testid="containers-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Hostname</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Owner</Table.Th>
-                  <Table.Th>Node</Table.Th>
-                  <Table.Th>IP</Table.Th>
-                  <Table.Th>SSH</Table.Th>
-                  <Table.Th>HTTP</Table.Th>
-                  <Table.Th>Last access</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((c) => {
-                  const ssh = sshCommand(c, user);
-                  return (
-                    <Table.Tr key={c.id} data-container={c.hostname}>
-                      <Table.Td fw={500}>
-                        <Anchor component={Link} to={`/sites/${siteId}/containers/${c.id}`}>
-                          {c.hostname}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>
-                        <StatusBadge status={c.status} />
-                      </Table.Td>
-                      <Table.Td>
-                        {c.owner}
-                        {c.owner !== user && c.collaborators.includes(user) ? (
-                          <Text size="xs" c="dimmed">
-                            shared with you
-                          </Text>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>{c.nodeName ?? '—'}</Table.Td>
-                      <Table.Td>{c.ipv4Address ?? '—'}</Table.Td>
-                      <Table.Td>
-                        {ssh ? (
-                          <CopyButton value={ssh}>
-                            {({ copied, copy }) => (
-                              <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow>
-                                <Code
-                                  onClick={copy}
-                                  onKeyDown={(event) => (event.key === 'Enter' ? copy() : undefined)}
-                                  tabIndex={0}
-                                  role="button"
-                                  style={{ cursor: 'pointer', whiteSpace: 'nowrap' }}
-                                >
-                                  {ssh}
-                                </Code>
-                              </Tooltip>
-                            )}
-                          </CopyButton>
-                        ) : (
-                          '—'
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Stack gap={0}>
-                          {c.httpEntries.length === 0 ? '—' : null}
-                          {c.httpEntries.map((entry) =>
-                            entry.externalUrl ? (
-                              <Anchor
-                                key={entry.port}
-                                href={entry.externalUrl}
-                                target="_blank"
-                                rel="noopener noreferrer"
-                                size="sm"
-                              >
-                                {entry.externalUrl.replace(/^https?:\/\//, '')}
-                              </Anchor>
-                            ) : (
-                              <Text key={entry.port} size="sm" c="dimmed">
-                                port {entry.port}
-                              </Text>
-                            ),
-                          )}
-                        </Stack>
-                      </Table.Td>
-                      <Table.Td title={formatDate(c.lastAccessedAt)}>
-                        {relativeTime(c.lastAccessedAt)}
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            data-testid="containers-table"
+            rows={list}
+            rowKey={(c) => c.id}
+            rowAttributes={(c) => ({ 'data-container': c.hostname })}
+            columns={columns}
+            searchText={(c) => c.hostname}
+            searchLabel="Hostname"
+            filters={filters}
+            view={view}
+            onViewChange={changeView}
+            noMatch={<EmptyState title="No container matches these filters" />}
+            bulkActions={(selected, clear) => (
+              <BulkActions siteId={siteId} selected={selected} clear={clear} />
+            )}
+          />
         )}
       </QueryState>
     </>

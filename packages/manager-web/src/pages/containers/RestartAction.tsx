@@ -1,7 +1,6 @@
 import { Alert, Button, Group, Text, Tooltip } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../api/client.ts';
+import { useRestartContainer } from '../../api/containers.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Container } from '../../api/types.ts';
 import { ConfirmDialog } from '../../components/ConfirmAction.tsx';
@@ -23,19 +22,16 @@ export function RestartButton({
 }: RestartProps & { label?: string }) {
   const [asking, setAsking] = useState(false);
   const noInstance = noInstanceReason(container);
-  const restart = useMutation({
-    mutationFn: () =>
-      api.put('/sites/{siteId}/containers/{id}', {
-        path: { siteId, id: container.id },
-        body: { restart: true },
-      }),
-    onSuccess: (result) => {
-      setAsking(false);
-      showSuccess(result.message || 'Restarting');
-      if (result.jobId) onQueued(result.jobId);
-    },
-    onError: (error) => showError(error),
-  });
+  const restart = useRestartContainer(siteId);
+  const restartNow = () =>
+    restart.mutate(container.id, {
+      onSuccess: (result) => {
+        setAsking(false);
+        showSuccess(result.message || 'Restarting');
+        if (result.jobId) onQueued(result.jobId);
+      },
+      onError: (error) => showError(error),
+    });
   return (
     <>
       <Tooltip label={noInstance ?? ''} disabled={!noInstance}>
@@ -58,7 +54,7 @@ export function RestartButton({
         }
         confirmLabel="Restart"
         pending={restart.isPending}
-        onConfirm={() => restart.mutate()}
+        onConfirm={restartNow}
         onCancel={() => setAsking(false)}
       />
     </>
