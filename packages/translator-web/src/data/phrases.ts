@@ -1,0 +1,32 @@
+/** Phrases and their translations (the rows of the grid, the review and the AI job picker): query keys and reads. */
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { api, type QueryOf } from '../api.ts';
+
+type RowsQuery = QueryOf<'get', '/translations/all'>;
+
+export const rowKeys = {
+  /** Every read of rows and their counts: what a translation or status change makes stale. */
+  all: ['rows'] as const,
+  list: (view: 'grid' | 'review' | 'picker', params: RowsQuery) => ['rows', view, params] as const,
+  counts: ['rows', 'counts'] as const,
+  untranslatedIds: (lang: string | null) => ['rows', 'untranslated-ids', lang] as const,
+};
+
+/** One page of rows for a view; the grid and the review keep the previous page shown while the next loads. */
+export const useRows = (view: 'grid' | 'review' | 'picker', params: RowsQuery, enabled = true) =>
+  useQuery({
+    queryKey: rowKeys.list(view, params),
+    queryFn: () => api.get('/translations/all', { query: params }),
+    enabled,
+    ...(view === 'picker' ? {} : { placeholderData: keepPreviousData }),
+  });
+
+export const useRowCounts = () =>
+  useQuery({ queryKey: rowKeys.counts, queryFn: () => api.get('/translations/counts') });
+
+export const useUntranslatedIds = (lang: string | null) =>
+  useQuery({
+    queryKey: rowKeys.untranslatedIds(lang),
+    queryFn: () => api.get('/textnodes/untranslated-ids', { query: { lang: lang! } }),
+    enabled: !!lang,
+  });
