@@ -106,7 +106,12 @@ export function createHttpServer(options: HttpServerOptions) {
   });
   app.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
-    metrics?.record(request.method, request.routeOptions.url ?? 'unmatched', status, reply.elapsedTime / 1000);
+    metrics?.record(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      status,
+      reply.elapsedTime / 1000,
+    );
     rateLimit?.answered(request, status);
     done();
   });
