@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie';
 import {
   createHttpServer,
-  installRateLimit,
   probeRoutes,
   registerApiDocs,
   registerOpenApi,
@@ -70,16 +69,17 @@ const redactUrl = (url: string) =>
 export async function buildManager(config: ManagerConfig, options: BuildOptions = {}): Promise<ManagerApp> {
   const database = await openManagerDatabase(config, options.schema);
 
+  const metrics = new ManagerMetrics();
   const app = createHttpServer({
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
     requestLogSample: config.requestLogSample,
     redactUrl,
+    metrics: metrics.http,
+    rateLimit: config.rateLimit,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   const configChanges = new ConfigChanges();
-  const metrics = new ManagerMetrics();
-  metrics.observeHttp(app);
   const services = createServices({
     metrics,
     db: database.db.withPlugin(configChanges.plugin()),
@@ -92,8 +92,8 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     databaseSchema: options.schema,
   });
 
-  await app.register(cookie);
-  installRateLimit(app, config.rateLimit);
+  // No parsing hook: the request hook of the API reads the session cookie itself (request-auth.ts).
+  await app.register(cookie, { hook: false });
   await registerOpenApi(app, {
     title: 'Container Manager API',
     version: API_VERSION,

@@ -1,8 +1,16 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  hash,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
+/** One-shot `hash`: several times cheaper than a Hash object, and the API key check runs per request. */
+export const sha256Hex = (value: string) => hash('sha256', value, 'hex');
 
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
 

@@ -12,9 +12,12 @@ import {
   uniqueViolationColumns,
   type FieldErrors,
 } from './errors.ts';
+import type { HttpMetrics } from './observability/http-metrics.ts';
+import { lazyChildLogger } from './observability/lazy-child-logger.ts';
 import { requestId } from './observability/request-id.ts';
 import { RequestLog } from './observability/request-log.ts';
 import { lazySchemaCompilers } from './lazy-schema-compilers.ts';
+import { RateLimit, type RateLimitOptions } from './rate-limit.ts';
 
 export interface HttpServerOptions {
   logLevel: string;
@@ -27,6 +30,10 @@ export interface HttpServerOptions {
   logStream?: { write(line: string): unknown };
   /** Share of successful fast reads that get a request log line (see RequestLog); default 1. */
   requestLogSample?: number | undefined;
+  /** Counts and times every answer by method, route pattern (never the raw URL) and status. */
+  metrics?: HttpMetrics;
+  /** Blocks addresses that keep failing (see RateLimit). */
+  rateLimit?: RateLimitOptions;
 }
 
 declare module 'fastify' {
@@ -72,6 +79,7 @@ export function createHttpServer(options: HttpServerOptions) {
     },
     trustProxy: options.trustProxy.length ? options.trustProxy : false,
     genReqId: requestId,
+    childLoggerFactory: lazyChildLogger,
     requestIdHeader: false,
     logController: new RequestLog(options.requestLogSample),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
@@ -85,10 +93,26 @@ export function createHttpServer(options: HttpServerOptions) {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // One hook per stage for everything every request pays (id, NUL, rate limit, metrics): each hook
+  // costs Fastify's runner machinery per request, and callback style costs no promise.
+  const rateLimit = options.rateLimit && new RateLimit(options.rateLimit);
+  if (rateLimit) app.addHook('onClose', (_instance, done) => (rateLimit.close(), done()));
+  const { metrics } = options;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     // NUL is no text anyone means, and PostgreSQL cannot store it: refused before any route sees it.
     if (request.url.includes('%00')) return done(badRequest('The URL must not contain %00 (NUL).'));
+    done(rateLimit?.refusal(request));
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    metrics?.record(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      status,
+      reply.elapsedTime / 1000,
+    );
+    rateLimit?.answered(request, status);
     done();
   });
 

@@ -20,6 +20,10 @@ async function serve(requestLogSample: number | undefined) {
   app.get('/fail', async () => {
     throw new Error('boom');
   });
+  app.get('/warns', async (request) => {
+    request.log.warn({ detail: 7 }, 'something odd');
+    return { data: 1 };
+  });
   await app.ready();
   const call = (method: string, url: string, headers: Record<string, string> = {}) =>
     app.inject({ method, url, headers });
@@ -51,6 +55,14 @@ describe('request log', () => {
       .filter((line) => line.req)
       .map((line) => `${line.req!.method} ${line.req!.url} ${line.res?.statusCode}`);
     expect(logged).toEqual(['POST /write 200', 'GET /fail 500', 'GET /nowhere 404']);
+    await app.close();
+  });
+
+  it("writes a route's own lines with the request id, though a sampled request makes no logger", async () => {
+    const { app, lines, call } = await serve(0);
+    await call('GET', '/read', { 'x-request-id': 'quiet-1' });
+    await call('GET', '/warns', { 'x-request-id': 'odd-1' });
+    expect(lines).toEqual([expect.objectContaining({ reqId: 'odd-1', msg: 'something odd', detail: 7 })]);
     await app.close();
   });
 

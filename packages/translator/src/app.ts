@@ -63,14 +63,15 @@ export async function buildTranslator(
   options: TranslatorOptions = {},
 ): Promise<Translator> {
   const database = await openStore(config);
+  const metrics = new TranslatorMetrics();
   const app = createHttpServer({
     logLevel: config.logLevel,
     trustProxy: config.trustProxy,
     requestLogSample: config.requestLogSample,
     bodyLimit: config.bodyLimit,
+    metrics: metrics.http,
   });
-  const ctx = createContext(config, database, app.log);
-  ctx.metrics.observeHttp(app);
+  const ctx = createContext(config, database, app.log, metrics);
   const services = createServices(ctx);
   ctx.metrics.watchQueue(() => services.aiJobs.countActive());
   const listener = await listenForChanges(config, database, services, app.log);
@@ -144,6 +145,7 @@ export function createContext(
   config: TranslatorConfig,
   database: Database<TranslatorDB>,
   log: FastifyBaseLogger,
+  metrics = new TranslatorMetrics(),
 ): TranslatorContext {
   return {
     db: database.db,
@@ -151,7 +153,7 @@ export function createContext(
     config,
     secrets: new SecretBox(config.secretKey),
     log,
-    metrics: new TranslatorMetrics(),
+    metrics,
   };
 }
 

@@ -43,55 +43,82 @@ export function installRequestAuth(app: FastifyInstance, deps: RequestAuthDeps) 
   app.decorateRequest('session', null);
   app.decorateRequest('preSession', null);
 
-  app.addHook('onRequest', async (request) => {
-    const secret = bearerSecret(request);
-    if (secret !== undefined) {
-      // An agent token is no user credential: the agent routes resolve it, every other route refuses it.
-      if (isAgentTokenSecret(secret)) {
-        if (request.routeOptions.config?.agentToken) return;
-        throw unauthorized('An agent token is good only for the site agent check-in and traffic report.');
-      }
-      const { metricsToken } = deps;
-      if (metricsToken && request.routeOptions.config?.metricsToken && safeEqual(secret, metricsToken))
-        return;
-      const principal = await deps.apiKeys.authenticate(secret);
-      if (!principal) throw unauthorized('The API key is invalid or has been deleted.');
-      request.principal = principal;
-      return;
+  // Callback style, and synchronous when it can be (no credential, a recently seen API key): it runs on
+  // every API request, and an async hook costs a promise each time.
+  app.addHook('onRequest', (request, _reply, done) => {
+    let pending: Promise<void> | undefined;
+    try {
+      pending = identify(request, deps);
+    } catch (error) {
+      return done(error as Error);
     }
-    const token = request.cookies[SESSION_COOKIE];
-    if (!token) return;
-    if (isPreSessionCookie(token)) {
-      request.preSession = deps.preSessions.open(token) ?? null;
-      return;
-    }
-    const session = await deps.sessions.find(token);
-    if (!session) return;
-    request.session = session;
-    if (session.uidNumber !== null) {
-      const row = await deps.users.activePrincipal(session.uidNumber);
-      if (row) {
-        request.principal = {
-          uidNumber: row.uid_number,
-          uid: row.uid,
-          isAdmin: Boolean(row.is_admin),
-          via: 'session',
-        };
-        await deps.sessions.extend(session);
-      }
-    }
-    // Every session write, the agent routes' included: only credential-less local callers, Bearer
-    // API keys and agent tokens (neither carries a cookie a browser would send by itself) skip it.
-    if (request.principal && !SAFE_METHODS.has(request.method)) {
-      const header = request.headers['x-csrf-token'];
-      if (typeof header !== 'string' || !safeEqual(header, session.csrfToken)) {
-        throw fail(
-          'csrf_invalid',
-          'Missing or invalid X-CSRF-Token header. Fetch one from GET /api/v1/csrf-token.',
-        );
-      }
-    }
+    if (!pending) return done();
+    pending.then(() => done(), done);
   });
+}
+
+/** Sets the request's caller; a promise only when the database must be asked. */
+function identify(request: FastifyRequest, deps: RequestAuthDeps): Promise<void> | undefined {
+  const secret = bearerSecret(request);
+  if (secret !== undefined) return identifyBearer(request, secret, deps);
+  // Parsed here, not by a cookie hook of its own (see app.ts): most API calls carry no cookie.
+  const cookies = request.headers.cookie;
+  const token = cookies ? request.server.parseCookie(cookies)[SESSION_COOKIE] : undefined;
+  if (!token) return undefined;
+  if (isPreSessionCookie(token)) {
+    request.preSession = deps.preSessions.open(token) ?? null;
+    return undefined;
+  }
+  return identifySession(request, token, deps);
+}
+
+function identifyBearer(request: FastifyRequest, secret: string, deps: RequestAuthDeps) {
+  // An agent token is no user credential: the agent routes resolve it, every other route refuses it.
+  if (isAgentTokenSecret(secret)) {
+    if (request.routeOptions.config?.agentToken) return undefined;
+    throw unauthorized('An agent token is good only for the site agent check-in and traffic report.');
+  }
+  const { metricsToken } = deps;
+  if (metricsToken && request.routeOptions.config?.metricsToken && safeEqual(secret, metricsToken))
+    return undefined;
+  const cached = deps.apiKeys.cached(secret);
+  if (cached) {
+    request.principal = cached;
+    return undefined;
+  }
+  return deps.apiKeys.authenticate(secret).then((principal) => {
+    if (!principal) throw unauthorized('The API key is invalid or has been deleted.');
+    request.principal = principal;
+  });
+}
+
+async function identifySession(request: FastifyRequest, token: string, deps: RequestAuthDeps) {
+  const session = await deps.sessions.find(token);
+  if (!session) return;
+  request.session = session;
+  if (session.uidNumber !== null) {
+    const row = await deps.users.activePrincipal(session.uidNumber);
+    if (row) {
+      request.principal = {
+        uidNumber: row.uid_number,
+        uid: row.uid,
+        isAdmin: Boolean(row.is_admin),
+        via: 'session',
+      };
+      await deps.sessions.extend(session);
+    }
+  }
+  // Every session write, the agent routes' included: only credential-less local callers, Bearer
+  // API keys and agent tokens (neither carries a cookie a browser would send by itself) skip it.
+  if (request.principal && !SAFE_METHODS.has(request.method)) {
+    const header = request.headers['x-csrf-token'];
+    if (typeof header !== 'string' || !safeEqual(header, session.csrfToken)) {
+      throw fail(
+        'csrf_invalid',
+        'Missing or invalid X-CSRF-Token header. Fetch one from GET /api/v1/csrf-token.',
+      );
+    }
+  }
 }
 
 /** The secret of an `Authorization: Bearer …` header, if the request has one. */
@@ -119,9 +146,9 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean) {
   reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
 }
 
-/** Route guard: any signed-in caller. */
-export async function requireUser(request: FastifyRequest) {
-  if (!request.principal) throw unauthorized();
+/** Route guard: any signed-in caller (callback style: no promise per request). */
+export function requireUser(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+  done(request.principal ? undefined : unauthorized());
 }
 
 /** Route guard: members of an administrative group only. */

@@ -48,7 +48,7 @@ export async function authRoutes(api: Api, services: Services) {
         response: responses({ 200: Data(Type.Object({ user: Type.String(), isAdmin: Type.Boolean() })) }),
       },
     },
-    async (request) => {
+    (request) => {
       const principal = principalOf(request);
       return { data: { user: principal.uid, isAdmin: principal.isAdmin } };
     },

@@ -1,10 +1,8 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { safeEqual } from '../crypto.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-
-/** Seconds: from a cached answer (a millisecond) to a slow node call. */
-const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+import { HttpMetrics } from './http-metrics.ts';
 
 let processRegistry: Registry | undefined;
 /** Memory, CPU, event-loop delay and GC: once per process, however many apps it builds (tests build many). */
@@ -34,7 +32,10 @@ export interface GaugeSeries<L extends string> {
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private cacheLookups: Counter<'cache' | 'result'> | undefined;
+  /** Every answer by method, route pattern and status (see HttpMetrics). */
+  readonly http = new HttpMetrics(this.registry);
+  /** Hits and misses per cache, counted as plain numbers and read at scrape time. */
+  private readonly cacheLookups = new Map<string, { hit: number; miss: number }>();
 
   /** The Prometheus text exposition of every metric. */
   async text(): Promise<string> {
@@ -44,15 +45,28 @@ export class ServiceMetrics {
 
   /** Hit and miss counters of the named cache (`cache_requests_total{cache,result}`). */
   cache(name: string): CacheRecorder {
-    this.cacheLookups ??= new Counter({
-      name: 'cache_requests_total',
-      help: 'Lookups in an in-process cache, by cache and result (hit or miss).',
-      labelNames: ['cache', 'result'] as const,
-      registers: [this.registry],
-    });
-    const hits = this.cacheLookups.labels(name, 'hit');
-    const misses = this.cacheLookups.labels(name, 'miss');
-    return { hit: () => hits.inc(), miss: () => misses.inc() };
+    if (this.cacheLookups.size === 0) {
+      const lookups = this.cacheLookups;
+      new Counter({
+        name: 'cache_requests_total',
+        help: 'Lookups in an in-process cache, by cache and result (hit or miss).',
+        labelNames: ['cache', 'result'] as const,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const [cache, counts] of lookups) {
+            if (counts.hit) this.inc({ cache, result: 'hit' }, counts.hit);
+            if (counts.miss) this.inc({ cache, result: 'miss' }, counts.miss);
+          }
+        },
+      });
+    }
+    const counts = this.cacheLookups.get(name) ?? { hit: 0, miss: 0 };
+    this.cacheLookups.set(name, counts);
+    return {
+      hit: () => void counts.hit++,
+      miss: () => void counts.miss++,
+    };
   }
 
   /**
@@ -70,33 +84,6 @@ export class ServiceMetrics {
         this.reset();
         for (const series of await read().catch(() => [])) this.labels(series.labels).set(series.value);
       },
-    });
-  }
-
-  /**
-   * Counts and times every answer of `app` by method, route pattern (never the raw URL: its ids would
-   * make a series per record) and status.
-   */
-  observeHttp(app: FastifyInstance) {
-    const duration = new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time to answer an HTTP request, by method, route pattern and status.',
-      labelNames: ['method', 'route', 'status'] as const,
-      buckets: LATENCY_BUCKETS,
-      registers: [this.registry],
-    });
-    // A child per label set, looked up by one string: labels() hashes its arguments on every call.
-    const children = new Map<string, ReturnType<typeof duration.labels>>();
-    app.addHook('onResponse', (request, reply, done) => {
-      const route = request.routeOptions.url ?? 'unmatched';
-      const key = `${request.method} ${route} ${reply.statusCode}`;
-      let child = children.get(key);
-      if (!child) {
-        child = duration.labels(request.method, route, String(reply.statusCode));
-        children.set(key, child);
-      }
-      child.observe(reply.elapsedTime / 1000);
-      done();
     });
   }
 }
