@@ -12,11 +12,11 @@ import { freePort } from '@app/server-kit/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { jobEnds } from '@app/manager/testing/containers';
 import { userClient } from '@app/manager/testing';
-import { browserSuite, newPage, packageDir, signIn, watch } from './browser.ts';
+import { browserSuite, newPage, packageDir, screenshot, signIn, watch } from './browser.ts';
 import { addContainer, addDummyNode, addSite } from './fixtures.ts';
 
 /** Every route of src/routes.tsx with an address that shows it over the seeded data. */
-type Pages = Array<{ route: string; url: string }>;
+type Pages = Array<{ route: string; url: string; shot?: string }>;
 
 const routesInRouter = () =>
   [...readFileSync(join(packageDir, 'src/routes.tsx'), 'utf8').matchAll(/path: '([^']+)'/g)].map((m) => m[1]);
@@ -31,6 +31,15 @@ async function audit(page: Page, url: string): Promise<string[]> {
   await page.goto(url);
   await settled(page);
   return (await accessibilityViolations(page)).map((line) => `${url}: ${line}`);
+}
+
+/** Presses Tab until the focused element reads `name`; how many presses that took. */
+async function tabsTo(page: Page, name: string): Promise<number> {
+  for (let presses = 1; presses <= 40; presses++) {
+    await page.keyboard.press('Tab');
+    if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === name) return presses;
+  }
+  throw new Error(`40 Tabs did not reach ${name}`);
 }
 
 describe('manager web client: accessibility', { timeout: 300_000 }, () => {
@@ -64,12 +73,13 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
 
     pages = [
       { route: 'containers', url: '/containers' },
-      { route: 'sites/:siteId/containers', url: `/sites/${siteId}/containers` },
+      { route: 'sites/:siteId/containers', url: `/sites/${siteId}/containers`, shot: 'containers' },
       { route: 'sites/:siteId/containers/new', url: `/sites/${siteId}/containers/new` },
       { route: 'sites/:siteId/containers/:id', url: `/sites/${siteId}/containers/${running}` },
       {
         route: 'sites/:siteId/containers/:id',
         url: `/sites/${farId}/containers/${lost.body.data.containerId}`,
+        shot: 'failed-container',
       },
       { route: 'sites/:siteId/containers/:id/edit', url: `/sites/${siteId}/containers/${running}/edit` },
       { route: 'jobs/:id', url: `/jobs/${jobId}` },
@@ -83,11 +93,11 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
       { route: 'sites/:siteId/nodes/import', url: `/sites/${siteId}/nodes/import` },
       { route: 'sites/:siteId/nodes/:id', url: `/sites/${siteId}/nodes/${nodeId}` },
       { route: 'sites/:siteId/nodes/:id/edit', url: `/sites/${siteId}/nodes/${nodeId}/edit` },
-      { route: 'users', url: '/users' },
+      { route: 'users', url: '/users', shot: 'users' },
       { route: 'groups', url: '/groups' },
       { route: 'external-domains', url: '/external-domains' },
       { route: 'agents', url: '/agents' },
-      { route: 'settings', url: '/settings' },
+      { route: 'settings', url: '/settings', shot: 'settings' },
       { route: '*', url: '/no-such-page' },
     ];
   }, 120_000);
@@ -97,18 +107,45 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
     expect(new Set([...signedOut, ...pages.map((p) => p.route)])).toEqual(new Set(routesInRouter()));
   });
 
-  for (const [width, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
+  it('reaches "New container" through the skip link in a few Tabs', async () => {
+    const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
+    await signIn(page, 'admin');
+    await settled(page);
+    // Straight through the header and the navigation, as without the skip link.
+    const straight = await tabsTo(page, 'New container');
+    await page.reload();
+    await settled(page);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.getByRole('link', { name: 'Skip to content' }).waitFor();
+    await page.keyboard.press('Enter');
+    const skipping = 1 + (await tabsTo(page, 'New container'));
+    expect(skipping).toBeLessThanOrEqual(4);
+    expect(straight).toBeGreaterThan(skipping);
+    await page.reload();
+    await settled(page);
+    await page.keyboard.press('Tab');
+    await screenshot(page, 'a11y-skip-link');
+    await context.close();
+  });
+
+  for (const [width, viewport, colorScheme] of [
+    ['desktop', DESKTOP, 'light'],
+    ['phone', PHONE, 'light'],
+    ['desktop', DESKTOP, 'dark'],
   ] as const) {
-    it(`has no serious or critical violation on any page at ${width} width`, async () => {
+    it(`has no serious or critical violation on any page at ${width} width, ${colorScheme} scheme`, async () => {
       const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
+      await page.emulateMedia({ colorScheme });
       const seen = watch(page);
       const found: string[] = [];
       for (const url of ['/login', '/register', '/reset-password', '/reset-password/not-a-token'])
         found.push(...(await audit(page, url)));
       await signIn(page, 'admin');
-      for (const { url } of pages) found.push(...(await audit(page, url)));
+      for (const { url, shot } of pages) {
+        found.push(...(await audit(page, url)));
+        if (shot) await screenshot(page, `a11y-${shot}-${width}-${colorScheme}`);
+      }
       expect(found.length, `axe-core found:\n${found.join('\n')}`).toBe(0);
       expect(seen.errors).toEqual([]);
       await context.close();

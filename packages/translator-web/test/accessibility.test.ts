@@ -17,6 +17,7 @@ import {
   newPage,
   packageDir,
   PHONE,
+  screenshot,
   signIn,
 } from './browser.ts';
 
@@ -49,7 +50,9 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
     [harness, browser] = await Promise.all([startHarness({}, { staticDir: distDir }), launchChromium()]);
     const { client } = harness;
     await client.patch('/api/project/settings', { settings: { languages: ['fr', 'de'] } });
-    const keys = ['Welcome to our bakery', 'Fresh bread every morning.', 'Search cakes'].map((key) => ({ key }));
+    const keys = ['Welcome to our bakery', 'Fresh bread every morning.', 'Search cakes'].map((key) => ({
+      key,
+    }));
     expect((await client.post('/api/textnodes', { keys, url: PAGE_URL })).status).toBe(200);
     const rows = (await client.get('/api/translations/all?limit=50&lang=fr')).body.rows as Array<{
       id: number;
@@ -96,16 +99,21 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
     expect(new Set(pages.map((p) => p.route))).toEqual(new Set(routesInRouter()));
   });
 
-  for (const [width, viewport] of [
-    ['desktop', DESKTOP],
-    ['phone', PHONE],
+  for (const [width, viewport, colorScheme] of [
+    ['desktop', DESKTOP, 'light'],
+    ['phone', PHONE, 'light'],
+    ['desktop', DESKTOP, 'dark'],
   ] as const) {
-    it(`has no serious or critical violation on any page at ${width} width`, async () => {
+    it(`has no serious or critical violation on any page at ${width} width, ${colorScheme} scheme`, async () => {
       const { context, page } = await newPage(browser, harness.url, viewport);
+      await page.emulateMedia({ colorScheme });
       const errors = collectErrors(page);
       const found = await audit(page, '/signin');
       await signIn(page, harness.key);
-      for (const { url, act } of pages.slice(1)) found.push(...(await audit(page, url, act)));
+      for (const { url, act } of pages.slice(1)) {
+        found.push(...(await audit(page, url, act)));
+        if (act) await screenshot(page, `a11y-review-selected-${width}-${colorScheme}`);
+      }
       expect(found.length, `axe-core found:\n${found.join('\n')}`).toBe(0);
       expect(errors).toEqual([]);
       await context.close();

@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api-error.ts';
 import { accessibleTheme } from './theme.ts';
+import './links.css';
 
 /**
  * Renders a web client into `#root` inside what every page needs: Mantine with its notifications, the
