@@ -6,8 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { accessibilityViolations } from '@app/server-kit/testing/axe';
-import { DESKTOP, PHONE } from '@app/server-kit/testing/chromium';
+import { AUDIT_VIEWS, auditPage, settled } from '@app/server-kit/testing/axe';
 import { freePort } from '@app/server-kit/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { jobEnds } from '@app/manager/testing/containers';
@@ -21,23 +20,11 @@ type Pages = Array<{ route: string; url: string; shot?: string }>;
 const routesInRouter = () =>
   [...readFileSync(join(packageDir, 'src/routes.tsx'), 'utf8').matchAll(/path: '([^']+)'/g)].map((m) => m[1]);
 
-/** Waits until the page has its data: no request in flight and no loader left. */
-async function settled(page: Page) {
-  await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('.mantine-Loader-root').count()).toBe(0);
-}
-
-async function audit(page: Page, url: string): Promise<string[]> {
-  await page.goto(url);
-  await settled(page);
-  return (await accessibilityViolations(page)).map((line) => `${url}: ${line}`);
-}
-
 /** Presses Tab until the focused element reads `name`; how many presses that took. */
 async function tabsTo(page: Page, name: string): Promise<number> {
   for (let presses = 1; presses <= 40; presses++) {
     await page.keyboard.press('Tab');
-    if ((await page.evaluate(() => document.activeElement?.textContent?.trim())) === name) return presses;
+    if ((await page.locator(':focus').textContent())?.trim() === name) return presses;
   }
   throw new Error(`40 Tabs did not reach ${name}`);
 }
@@ -116,7 +103,7 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
     await page.reload();
     await settled(page);
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.locator(':focus').textContent()).toBe('Skip to content');
     await page.getByRole('link', { name: 'Skip to content' }).waitFor();
     await page.keyboard.press('Enter');
     const skipping = 1 + (await tabsTo(page, 'New container'));
@@ -129,21 +116,17 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
     await context.close();
   });
 
-  for (const [width, viewport, colorScheme] of [
-    ['desktop', DESKTOP, 'light'],
-    ['phone', PHONE, 'light'],
-    ['desktop', DESKTOP, 'dark'],
-  ] as const) {
+  for (const { width, viewport, colorScheme } of AUDIT_VIEWS) {
     it(`has no serious or critical violation on any page at ${width} width, ${colorScheme} scheme`, async () => {
       const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
       await page.emulateMedia({ colorScheme });
       const seen = watch(page);
       const found: string[] = [];
       for (const url of ['/login', '/register', '/reset-password', '/reset-password/not-a-token'])
-        found.push(...(await audit(page, url)));
+        found.push(...(await auditPage(page, url)));
       await signIn(page, 'admin');
       for (const { url, shot } of pages) {
-        found.push(...(await audit(page, url)));
+        found.push(...(await auditPage(page, url)));
         if (shot) await screenshot(page, `a11y-${shot}-${width}-${colorScheme}`);
       }
       expect(found.length, `axe-core found:\n${found.join('\n')}`).toBe(0);

@@ -5,8 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { accessibilityViolations } from '@app/server-kit/testing/axe';
-import { DESKTOP } from '@app/server-kit/testing/chromium';
+import { AUDIT_VIEWS, auditPage } from '@app/server-kit/testing/axe';
 import { startHarness, type Harness } from '@app/translator/testing';
 import {
   closeChromium,
@@ -16,7 +15,6 @@ import {
   launchChromium,
   newPage,
   packageDir,
-  PHONE,
   screenshot,
   signIn,
 } from './browser.ts';
@@ -25,20 +23,6 @@ const PAGE_URL = 'https://bakery.example.test/';
 
 const routesInRouter = () =>
   [...readFileSync(join(packageDir, 'src/App.tsx'), 'utf8').matchAll(/path="([^"]+)"/g)].map((m) => m[1]);
-
-/** Waits until the page has its data: no request in flight and no loader left. */
-async function settled(page: Page) {
-  await page.waitForLoadState('networkidle');
-  await expect.poll(() => page.locator('.mantine-Loader-root').count()).toBe(0);
-}
-
-/** The page at `url`, after `act` when given (what shows only once something is chosen). */
-async function audit(page: Page, url: string, act?: (page: Page) => Promise<void>): Promise<string[]> {
-  await page.goto(url);
-  await settled(page);
-  await act?.(page);
-  return (await accessibilityViolations(page)).map((line) => `${url}: ${line}`);
-}
 
 describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
   let harness: Harness;
@@ -99,19 +83,15 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
     expect(new Set(pages.map((p) => p.route))).toEqual(new Set(routesInRouter()));
   });
 
-  for (const [width, viewport, colorScheme] of [
-    ['desktop', DESKTOP, 'light'],
-    ['phone', PHONE, 'light'],
-    ['desktop', DESKTOP, 'dark'],
-  ] as const) {
+  for (const { width, viewport, colorScheme } of AUDIT_VIEWS) {
     it(`has no serious or critical violation on any page at ${width} width, ${colorScheme} scheme`, async () => {
       const { context, page } = await newPage(browser, harness.url, viewport);
       await page.emulateMedia({ colorScheme });
       const errors = collectErrors(page);
-      const found = await audit(page, '/signin');
+      const found = await auditPage(page, '/signin');
       await signIn(page, harness.key);
       for (const { url, act } of pages.slice(1)) {
-        found.push(...(await audit(page, url, act)));
+        found.push(...(await auditPage(page, url, act)));
         if (act) await screenshot(page, `a11y-review-selected-${width}-${colorScheme}`);
       }
       expect(found.length, `axe-core found:\n${found.join('\n')}`).toBe(0);
