@@ -1,10 +1,11 @@
 import { AppShell, Box, Burger, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
+import './skip-link.css';
 
 /**
- * The signed-in frame of a web client: a header (burger on a phone, `brand`, `actions`), the navigation
- * beside the page, and the page.
+ * The signed-in frame of a web client: a link that skips to the page (the first thing Tab reaches), a
+ * header (burger on a phone, `brand`, `actions`), the navigation beside the page, and the page.
  */
 export function AppFrame({
   navbarWidth,
@@ -27,6 +28,9 @@ export function AppFrame({
       navbar={{ width: navbarWidth, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <a className="skip-link" href="#content">
+        Skip to content
+      </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -46,7 +50,10 @@ export function AppFrame({
         {/* A plain scrolling box: Mantine's ScrollArea would bring @floating-ui into the first load. */}
         <Box style={{ overflowY: 'auto', flex: 1, minHeight: 0 }}>{navigation(close)}</Box>
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      {/* Focusable so the skip link moves focus there, and the next Tab reaches the page's first control. */}
+      <AppShell.Main id="content" tabIndex={-1}>
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }

@@ -1,10 +1,12 @@
-import { createTheme, MantineProvider, type MantineColor } from '@mantine/core';
+import { MantineProvider, type MantineColor } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from './api-error.ts';
+import { accessibleTheme } from './theme.ts';
+import './links.css';
 
 /**
  * Renders a web client into `#root` inside what every page needs: Mantine with its notifications, the
@@ -30,10 +32,10 @@ export function renderApp({
       },
     },
   });
-  const theme = createTheme({ primaryColor, defaultRadius: 'sm' });
+  const { theme, cssVariablesResolver } = accessibleTheme(primaryColor);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <MantineProvider theme={theme} defaultColorScheme="auto">
+      <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
         {/* Over the header's empty middle, not over the form controls a page's lower right holds. */}
         <Notifications position="top-center" limit={3} />
         <QueryClientProvider client={queryClient}>

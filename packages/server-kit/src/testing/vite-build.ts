@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'];
+// The shared web-kit is bundled into each client, so its sources count as theirs.
+const SOURCES = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json', '../web-kit/src'];
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 function newest(path: string): number {
