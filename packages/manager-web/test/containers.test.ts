@@ -128,7 +128,13 @@ describe('manager web client: container lifecycle', { timeout: 180_000 }, () => 
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${detailUrl}/edit`);
     const assigned = page.getByTestId('assigned-name').first();
-    expect(await assigned.evaluate('(el) => getComputedStyle(el).textTransform')).toBe('none');
+    const textTransform = await assigned.evaluate(
+      (el) =>
+        (
+          globalThis as unknown as { getComputedStyle(e: unknown): { textTransform: string } }
+        ).getComputedStyle(el).textTransform,
+    );
+    expect(textTransform).toBe('none');
     await page.goto(detailUrl);
 
     const other = await newPage(browser, test.baseUrl);
