@@ -1,18 +1,10 @@
 // Browser tests (real Chromium, real manager on loopback): a node that cannot be reached is not saved
 // with a green "Node saved": the form says what the node answered and asks to save anyway; the list
 // shows which nodes are online, and a node's page lists its containers.
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '@app/server-kit/testing';
 import { browserSuite, screenshot, signedInPage } from './browser.ts';
 import { addContainer, addDummyNode, addSite } from './fixtures.ts';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('manager web client: node connections', { timeout: 90_000 }, () => {
   const suite = browserSuite();
@@ -26,7 +18,7 @@ describe('manager web client: node connections', { timeout: 90_000 }, () => {
     await page.locator('input[data-path="nodeType"]').click();
     await page.getByRole('option', { name: /Container engine/ }).click();
     expect(await page.getByLabel('Network bridge').count()).toBe(0);
-    await page.getByLabel(/^Engine host/).fill(`http://127.0.0.1:${await closedPort()}`);
+    await page.getByLabel(/^Engine host/).fill(`http://127.0.0.1:${await freePort()}`);
 
     await page.getByRole('button', { name: 'Test connection' }).click();
     const result = page.getByTestId('node-test-result');

@@ -1,17 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerFake } from '@app/fakes';
+import { freePort } from '@app/server-kit/testing';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** POST …/nodes/test: a node form's connection is tried before it is saved, and nothing is saved. */
 describe('testing a node connection before saving', () => {
@@ -52,7 +43,7 @@ describe('testing a node connection before saving', () => {
     const tried = await admin.post(url, {
       name: 'gone',
       nodeType: 'engine',
-      apiUrl: `http://127.0.0.1:${await closedPort()}`,
+      apiUrl: `http://127.0.0.1:${await freePort()}`,
     });
     expect(tried.status).toBe(200);
     expect(tried.body.data.available).toBe(false);
