@@ -93,4 +93,25 @@ describe('manager web client: confirming user actions', { timeout: 90_000 }, () 
     expect(seen.errors).toEqual([]);
     await context.close();
   });
+
+  it('asks before taking the administrators flag from a group with members, and shows the last-admin refusal', async () => {
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page.getByRole('link', { name: 'Groups' }).click();
+    const row = page.locator('tr[data-group="sysadmins"]');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit sysadmins' });
+    await edit.getByLabel(/^Administrators/).uncheck();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText(/Take administrator rights from the \d+ member\(s\) of sysadmins\?/).waitFor();
+    await poll(() => focusedText(page)).toBe('Cancel');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit
+      .getByTestId('action-refused')
+      .getByText(/make another user an administrator first/)
+      .waitFor();
+    const groups = (await suite.admin.get('/groups')).body.data as Array<{ cn: string; isAdmin: boolean }>;
+    expect(groups.find((group) => group.cn === 'sysadmins')?.isAdmin).toBe(true);
+    expect(seen.errors).toEqual([]);
+    await context.close();
+  });
 });

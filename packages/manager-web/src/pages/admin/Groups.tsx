@@ -3,6 +3,7 @@ import { Button, Checkbox, Group as Row, Modal, Stack, TextInput } from '@mantin
 import { useForm } from '@mantine/form';
 import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useState } from 'react';
+import { ConfirmAction, lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group } from '../../api/types.ts';
 import { useDeleteGroup, useGroups, useSaveGroup } from '../../api/users.ts';
@@ -21,22 +22,46 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
     validate: { cn: (v) => (v.trim() ? null : 'Required') },
   });
   const guide = useFormGuide(form);
+  type Values = typeof form.values;
+  // Taking the administrators' flag from a group with members is asked first, as demoting a user is.
+  const [confirming, setConfirming] = useState<Values | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const save = useSaveGroup(group, {
     onSuccess: () => {
       showSuccess('Group saved');
       onDone();
     },
-    onError: (error) => guide.showError(error),
+    onError: (error) => {
+      setConfirming(null);
+      setRefusal(lastAdminRefusal(error));
+      if (!lastAdminRefusal(error)) guide.showError(error);
+    },
   });
+  const submit = (values: Values) => {
+    setRefusal(null);
+    const demotes = Boolean(group?.isAdmin) && !values.isAdmin && (group?.userCount ?? 0) > 0;
+    if (demotes) setConfirming(values);
+    else save.mutate(values);
+  };
   return (
-    <form ref={guide.ref} onSubmit={form.onSubmit((values) => save.mutate(values), guide.failed)} noValidate>
+    <form ref={guide.ref} onSubmit={form.onSubmit(submit, guide.failed)} noValidate>
       <Stack>
         <TextInput label="Name" required data-autofocus {...form.getInputProps('cn')} />
         <Checkbox
           label="Administrators: members manage the whole manager"
           {...form.getInputProps('isAdmin', { type: 'checkbox' })}
         />
-        <Row justify="flex-end">
+        <Refusal reason={refusal} />
+        {confirming ? (
+          <ConfirmAction
+            question={`Take administrator rights from the ${group?.userCount ?? 0} member(s) of ${group?.cn ?? ''}? They lose those rights at once.`}
+            confirmLabel="Save"
+            onConfirm={() => save.mutate(confirming)}
+            onCancel={() => setConfirming(null)}
+            pending={save.isPending}
+          />
+        ) : null}
+        <Row justify="flex-end" display={confirming ? 'none' : undefined}>
           <Button variant="default" onClick={onDone}>
             Cancel
           </Button>
