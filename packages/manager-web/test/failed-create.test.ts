@@ -51,6 +51,12 @@ describe('manager web client: a failed create', { timeout: 90_000 }, () => {
     await failure.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => jobs.getByRole('link').count(), { timeout: 20_000 }).toBe(2);
     await page.getByTestId('failed-create').waitFor();
+
+    // At phone width the jobs table fits its card: nothing to scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect
+      .poll(() => jobs.evaluate((table) => table.scrollWidth <= table.parentElement!.clientWidth))
+      .toBe(true);
     expect(seen.errors).toEqual([]);
   });
 });
