@@ -53,6 +53,19 @@ describe('manager web client: node connections', { timeout: 90_000 }, () => {
     await page.goto(`/sites/${siteId}/nodes/${nodeId}`);
     await page.getByTestId('node-containers').getByRole('link', { name: 'held1' }).click();
     await page.getByTestId('container-hostname').getByText('held1').waitFor();
+
+    // The same refusal twice is one toast that counts, not two stacked over the page.
+    await page.goto(`/sites/${siteId}/nodes`);
+    const toasts = page.locator('.mantine-Notification-root').filter({ hasText: 'containers of this node' });
+    for (const count of ['', ' (×2)']) {
+      await page.locator('tr[data-node="sim-h"]').getByRole('button', { name: 'Delete' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete sim-h' })
+        .getByRole('button', { name: 'Delete' })
+        .click();
+      await toasts.filter({ hasText: `first.${count}` }).waitFor();
+    }
+    expect(await toasts.count()).toBe(1);
     await context.close();
   });
 });
