@@ -29,8 +29,10 @@ describe('site agent end to end with the manager, nginx and dnsmasq', () => {
   const servers: Server[] = [];
 
   beforeAll(async () => {
-    const low = 40_000 + Math.floor(Math.random() * 20_000);
-    test = await startFleetManager({ TRANSPORT_PORT_RANGE: `${low}-${low + 50}` });
+    // The container's one TCP service takes the range's first port: a free one below the ephemeral
+    // ports, which any outgoing connection on this machine may hold when nginx binds it.
+    const low = await freePort();
+    test = await startFleetManager({ TRANSPORT_PORT_RANGE: `${low}-${low + 5}` });
     admin = await adminClient(test);
     siteId = (
       await admin.post(
@@ -106,8 +108,8 @@ describe('site agent end to end with the manager, nginx and dnsmasq', () => {
       error: () => undefined,
     } as never);
     expect(outcome.changed).toBe(true);
-    expect(outcome.applied.nginx?.result).toBe('success');
-    expect(outcome.applied.dnsmasq?.result).toBe('success');
+    expect(outcome.applied.nginx).toMatchObject({ result: 'success' });
+    expect(outcome.applied.dnsmasq).toMatchObject({ result: 'success' });
     const { httpPort } = sandbox.config.nginx;
 
     const web = await eventually(
