@@ -27,6 +27,7 @@ import { createContainerServices } from './containers/wiring.ts';
 import { ContainersRepository } from './containers/containers-repository.ts';
 import { createSiteConfigServices } from './site-config/wiring.ts';
 import { joinWirings } from './common/wirings.ts';
+import { TerminalSessions } from './terminal/terminal-sessions.ts';
 
 /** Every domain service of the manager, wired once per process. */
 export function createServices(ctx: ManagerContext) {
@@ -66,6 +67,7 @@ export function createServices(ctx: ManagerContext) {
       background,
       quotas: new Quotas(new QuotaRepository(db), config.quotas),
       apiKeys,
+      terminals: new TerminalSessions(principals, config.containers.terminal.maxPerUser, log),
       groups: new GroupsService(groups, principals, adminGuard),
       accounts: new AccountService(
         db,
