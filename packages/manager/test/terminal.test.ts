@@ -59,6 +59,7 @@ describe('container terminal (WebSocket) on the dummy node', () => {
     expect(await openTerminal(test.baseUrl, path, { client: collab })).toMatchObject({ status: 403 });
     expect(await openTerminal(test.baseUrl, path, { client: stranger })).toMatchObject({ status: 404 });
     expect(await openTerminal(test.baseUrl, path, {})).toMatchObject({ status: 401 });
+    expect((await owner.get(path)).body.error.code).toBe('websocket_required');
     const missing = `/sites/${siteId}/containers/999999/terminal`;
     expect(await openTerminal(test.baseUrl, missing, { client: owner })).toMatchObject({ status: 404 });
   });

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from '@app/server-kit';
 import type { Api } from '../common/api.ts';
-import { RowId } from '../common/schemas.ts';
+import { responses, RowId } from '../common/schemas.ts';
 import { bearerSecret, principalOf, requireUser, sessionPrincipal } from '../auth/request-auth.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Services } from '../services.ts';
@@ -47,34 +47,45 @@ export async function terminalRoutes(api: Api, services: Services) {
     return session ? sessionPrincipal(session, services.users.repo) : undefined;
   }
 
-  api.get(
-    '/sites/:siteId/containers/:id/terminal',
-    {
-      websocket: true,
-      config: { errors: errorsOf('forbidden', 'no_instance', 'conflict') },
-      schema: {
-        tags: ['Containers'],
-        summary: TERMINAL_PROTOCOL_SUMMARY,
-        params: TerminalParams,
-        querystring: TerminalQuery,
-      },
-      preHandler: async (request) => {
-        const principal = principalOf(request);
-        if (
-          principal.via === 'session' &&
-          !isSameOrigin(request.headers.origin, request.host, ctx.config.publicUrl)
-        )
-          throw forbidden('A terminal opens only from a page of this site (the Origin header).');
-        const { siteId, id } = request.params;
-        const record = await containers.record(principal, siteId, id, 'manage');
-        if (!record.containerId) throw fail('no_instance');
-        const node = await nodes.connectionById(record.nodeId);
-        const terminal = providers.for(node).terminal?.bind(providers.for(node));
-        if (!terminal) throw fail('conflict', 'This node type offers no terminal.');
-        prepared.set(request, { principal, node, terminal, instance: record.containerId });
-      },
+  /** May `principal` (still) hold a shell in the container? Answers 404/403 as the container routes do. */
+  async function shellOf(principal: Principal, siteId: number, id: number): Promise<Prepared> {
+    const record = await containers.record(principal, siteId, id, 'manage');
+    if (!record.containerId) throw fail('no_instance');
+    const node = await nodes.connectionById(record.nodeId);
+    const provider = providers.for(node);
+    if (!provider.terminal) throw fail('conflict', 'This node type offers no terminal.');
+    return { principal, node, terminal: provider.terminal.bind(provider), instance: record.containerId };
+  }
+
+  api.route({
+    method: 'GET',
+    url: '/sites/:siteId/containers/:id/terminal',
+    config: { errors: errorsOf('forbidden', 'no_instance', 'conflict', 'websocket_required') },
+    schema: {
+      tags: ['Containers'],
+      summary: TERMINAL_PROTOCOL_SUMMARY,
+      params: TerminalParams,
+      querystring: TerminalQuery,
+      response: responses({
+        101: Type.Null({ description: 'Switching Protocols: the terminal WebSocket (see the summary).' }),
+      }),
     },
-    async (socket, request) => {
+    preHandler: async (request) => {
+      const principal = principalOf(request);
+      // Only an upgrade can reach a shell; a plain GET learns what the container routes would say.
+      const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+      if (
+        upgrade &&
+        principal.via === 'session' &&
+        !isSameOrigin(request.headers.origin, request.host, ctx.config.publicUrl)
+      )
+        throw forbidden('A terminal opens only from a page of this site (the Origin header).');
+      prepared.set(request, await shellOf(principal, request.params.siteId, request.params.id));
+    },
+    handler: () => {
+      throw fail('websocket_required');
+    },
+    wsHandler: async (socket, request) => {
       const { principal, node, terminal, instance } = prepared.get(request)!;
       const { siteId, id } = request.params;
       const bridge = new TerminalBridge(socket, ctx.config.containers.terminal.idleMs);
@@ -88,7 +99,7 @@ export async function terminalRoutes(api: Api, services: Services) {
           const now = await principalNow(request);
           return Boolean(
             now &&
-            (await containers.record(now, siteId, id, 'manage').then(
+            (await shellOf(now, siteId, id).then(
               () => true,
               () => false,
             )),
@@ -111,5 +122,5 @@ export async function terminalRoutes(api: Api, services: Services) {
         bridge.end(error instanceof Error ? error.message : String(error), TERMINAL_CLOSE.nodeError);
       }
     },
-  );
+  });
 }

@@ -412,6 +412,12 @@ export const ROWS: Row[] = [
     request: fixed((w) => `${container(w)}/jobs`),
   },
   {
+    route: 'GET /sites/{siteId}/containers/{id}/terminal',
+    // Without the WebSocket upgrade: those who may hold a shell learn they must upgrade.
+    expect: containerManage(426),
+    request: fixed((w) => `${container(w)}/terminal`),
+  },
+  {
     route: 'POST /sites/{siteId}/containers/{id}/retry',
     // Its create succeeded: those who may manage it reach the state check, which refuses.
     expect: containerManage(409),
