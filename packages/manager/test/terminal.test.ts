@@ -87,6 +87,33 @@ describe('container terminal (WebSocket) on the dummy node', () => {
     await owner.login('olga');
   });
 
+  it('closes a terminal opened with an API key at once when the key is deleted', async () => {
+    const created = (await owner.post('/apikeys', {})).body.data as { id: string; key: string };
+    const terminal = await acceptedTerminal(test.baseUrl, path, { key: created.key });
+    await terminal.waitFor(/# $/);
+    expect((await owner.delete(`/apikeys/${created.id}`)).status).toBe(204);
+    expect((await terminal.closed).code).toBe(4403);
+  });
+
+  it('closes a terminal within the re-check when its container is deleted', async () => {
+    const made = await owner.post(`/sites/${siteId}/containers`, {
+      template: 'debian:12',
+      hostname: 'gone1',
+    });
+    expect(await jobEnds(owner, made.body.data.jobId)).toBe('success');
+    const other = `/sites/${siteId}/containers/${made.body.data.containerId}`;
+    const terminal = await acceptedTerminal(test.baseUrl, `${other}/terminal`, { client: owner });
+    await terminal.waitFor(/# $/);
+    // Typing meanwhile: the idle timeout of this file (2 s) is shorter than the re-check.
+    const typing = setInterval(() => terminal.type(' '), 500);
+    try {
+      expect((await owner.delete(other)).status).toBe(200);
+      expect(await terminal.closed).toMatchObject({ code: 4403 });
+    } finally {
+      clearInterval(typing);
+    }
+  }, 20_000);
+
   it('closes after the idle timeout, saying why', async () => {
     const terminal = await acceptedTerminal(test.baseUrl, path, { client: admin });
     const closed = await terminal.closed;
