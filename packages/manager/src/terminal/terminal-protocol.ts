@@ -28,7 +28,7 @@ export const TERMINAL_PROTOCOL_SUMMARY =
   '4403 access ended, 4408 idle timeout, 4429 too many terminals open, 4502 the node refused or failed. ' +
   'A browser must send an Origin of this site.';
 
-const LIMITS = { cols: [1, 1000], rows: [1, 1000] } as const;
+export const TERMINAL_SIZE_LIMITS = { cols: [1, 1000], rows: [1, 1000] } as const;
 
 export type ControlMessage = { type: 'resize'; size: TerminalSize } | { type: 'ping' };
 
@@ -44,9 +44,11 @@ export function parseControl(text: string): ControlMessage | undefined {
     return undefined;
   }
   if (message?.type === 'ping') return { type: 'ping' };
-  if (message?.type === 'resize' && inRange(message.cols, LIMITS.cols) && inRange(message.rows, LIMITS.rows))
+  if (
+    message?.type === 'resize' &&
+    inRange(message.cols, TERMINAL_SIZE_LIMITS.cols) &&
+    inRange(message.rows, TERMINAL_SIZE_LIMITS.rows)
+  )
     return { type: 'resize', size: { cols: message.cols as number, rows: message.rows as number } };
   return undefined;
 }
-
-export const TERMINAL_SIZE_LIMITS = LIMITS;

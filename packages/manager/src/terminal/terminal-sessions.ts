@@ -36,10 +36,6 @@ export class TerminalSessions {
     principals.onClear(() => this.recheck());
   }
 
-  get size() {
-    return this.live.size;
-  }
-
   /** Takes a terminal in, unless its user holds `maxPerUser` already. */
   admit(terminal: LiveTerminal): boolean {
     let held = 0;

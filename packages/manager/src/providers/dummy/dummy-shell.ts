@@ -3,7 +3,7 @@ import type { TerminalSession, TerminalSize } from '../terminal.ts';
 const PROMPT = '/ # ';
 
 /** `$((…))` arithmetic as sh does it on integers: + - * / % and parentheses. */
-export function shellArithmetic(expression: string): number | undefined {
+function shellArithmetic(expression: string): number | undefined {
   const tokens = expression.match(/\d+|[-+*/%()]|\S/g) ?? [];
   let at = 0;
   const primary = (): number => {
