@@ -8,8 +8,6 @@ import type { TerminalSize } from '../providers/terminal.ts';
 export const TERMINAL_CLOSE = {
   /** The shell ended. */
   exited: 1000,
-  /** The manager is shutting down. */
-  shutdown: 1001,
   /** The caller's access ended (suspended, deleted, signed out, container no longer theirs). */
   revoked: 4403,
   /** No input for the idle timeout. */

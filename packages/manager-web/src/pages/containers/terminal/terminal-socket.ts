@@ -1,7 +1,6 @@
 /** What the browser shows for a close the server gave no `{type:'exit'}` reason for (see the API's summary). */
 const CLOSE_REASONS: Record<number, string> = {
   1000: 'The shell ended.',
-  1001: 'The manager is restarting.',
   1006: 'The connection to the manager was lost, or the terminal was refused (are you still signed in?).',
   4403: 'Your access to this container ended.',
   4408: 'Closed after a time without input.',
