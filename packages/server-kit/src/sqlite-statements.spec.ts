@@ -1,4 +1,4 @@
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { SQLite } from './sqlite-driver.ts';
 import { withCachedStatements } from './sqlite-statements.ts';
@@ -8,7 +8,7 @@ function counted(max?: number) {
   const prepared: string[] = [];
   const prepare = sqlite.prepare.bind(sqlite);
   sqlite.prepare = ((text: string) => (prepared.push(text), prepare(text))) as typeof sqlite.prepare;
-  const db = new Kysely<{ t: { id: number; name: string } }>({
+  const db = new Kysely<{ t: { id: Generated<number>; name: string } }>({
     dialect: new SqliteDialect({ database: withCachedStatements(sqlite, max) }),
   });
   return { db, prepared };
