@@ -42,7 +42,11 @@ describe('Proxmox VE fake: termproxy and vncwebsocket', () => {
     `${fake.apiUrl.replace(/^http/, 'ws')}/nodes/pve/lxc/${vmid}/vncwebsocket?port=${port}&vncticket=${encodeURIComponent(ticket)}`;
 
   /** A WebSocket as the PVE web console opens it (subprotocol `binary`), with these credentials. */
-  function connect(vmid: number, proxy: Pick<Termproxy, 'port' | 'ticket'>, headers = tokenHeader()) {
+  function connect(
+    vmid: number,
+    proxy: Pick<Termproxy, 'port' | 'ticket'>,
+    headers: Record<string, string> = tokenHeader(),
+  ) {
     const ws = new WebSocket(socketUrl(vmid, proxy.port, proxy.ticket), ['binary'], { headers });
     let text = '';
     ws.on('message', (data: Buffer) => (text += data.toString('utf8')));
@@ -64,7 +68,9 @@ describe('Proxmox VE fake: termproxy and vncwebsocket', () => {
   const tokenHeader = (id = TOKEN) => ({ authorization: `PVEAPIToken=${id}=${SECRET}` });
   const refusal = (ws: WebSocket) =>
     new Promise<{ status?: number; reason?: string; error?: string }>((resolve) => {
-      ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode!, reason: res.statusMessage! }));
+      ws.on('unexpected-response', (_req, res) =>
+        resolve({ status: res.statusCode!, reason: res.statusMessage! }),
+      );
       ws.on('error', (error) => resolve({ error: error.message }));
       ws.on('open', () => resolve({}));
     });
@@ -76,7 +82,9 @@ describe('Proxmox VE fake: termproxy and vncwebsocket', () => {
       user: TOKEN,
       ticket: expect.stringMatching(/^PVEVNC:[0-9A-F]{8}::\S+$/),
       port: expect.any(Number),
-      upid: expect.stringMatching(/^UPID:pve:[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{8}:vncproxy:130:root@pam!manager:$/),
+      upid: expect.stringMatching(
+        /^UPID:pve:[0-9A-F]{8}:[0-9A-F]{8}:[0-9A-F]{8}:vncproxy:130:root@pam!manager:$/,
+      ),
     });
     expect(proxy.port).toBeGreaterThanOrEqual(5900);
     expect(fake.tasks.tasks.get(proxy.upid)?.status).toBe('running');
@@ -130,7 +138,10 @@ describe('Proxmox VE fake: termproxy and vncwebsocket', () => {
     for (const { ws } of cases) {
       expect(await refusal(ws)).toEqual({ status: 401, reason: 'permission denied - invalid PVEVNC ticket' });
     }
-    const plain = await api().get(`/nodes/pve/lxc/130/vncwebsocket`, { port: proxy.port, vncticket: proxy.ticket });
+    const plain = await api().get(`/nodes/pve/lxc/130/vncwebsocket`, {
+      port: proxy.port,
+      vncticket: proxy.ticket,
+    });
     expect(plain.body?.data).toEqual({ port: String(proxy.port) });
     expect(fake.takeViolations()).toEqual([]);
   });
@@ -175,7 +186,10 @@ describe('Proxmox VE fake: termproxy and vncwebsocket', () => {
     fake.auth.withhold(TOKEN, 'VM.Console');
     try {
       const refused = await api().post(`/nodes/pve/lxc/130/termproxy`);
-      expect([refused.status, refused.statusText]).toEqual([403, 'Permission check failed (/vms/130, VM.Console)']);
+      expect([refused.status, refused.statusText]).toEqual([
+        403,
+        'Permission check failed (/vms/130, VM.Console)',
+      ]);
       expect(await refusal(connect(130, proxy).ws)).toEqual({
         status: 403,
         reason: 'Permission check failed (/vms/130, VM.Console)',
@@ -187,10 +201,15 @@ describe('Proxmox VE fake: termproxy and vncwebsocket', () => {
 
   it('holds both to the schema: a port outside 5900-5999 and unknown parameters are refused', async () => {
     const proxy = await termproxy();
-    const outside = await api().get(`/nodes/pve/lxc/130/vncwebsocket`, { port: 6000, vncticket: proxy.ticket });
+    const outside = await api().get(`/nodes/pve/lxc/130/vncwebsocket`, {
+      port: 6000,
+      vncticket: proxy.ticket,
+    });
     expect(outside.body?.errors).toEqual({ port: 'value must have a maximum value of 5999' });
     const extra = await api().post(`/nodes/pve/lxc/130/termproxy`, { cmd: 'login' });
-    expect(extra.body?.errors).toEqual({ cmd: 'property is not defined in schema and the schema does not allow additional properties' });
+    expect(extra.body?.errors).toEqual({
+      cmd: 'property is not defined in schema and the schema does not allow additional properties',
+    });
     expect(fake.takeViolations().map((v) => [v.method, v.path.split('?')[0]])).toEqual([
       ['GET', '/nodes/pve/lxc/130/vncwebsocket'],
       ['POST', '/nodes/pve/lxc/130/termproxy'],

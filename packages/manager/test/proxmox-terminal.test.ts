@@ -69,7 +69,12 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
   const type = (session: TerminalSession, line: string) => session.write(Buffer.from(`${line}\r`));
 
   it('runs a command, follows a resize and closes when the shell exits (API token)', async () => {
-    const session = await provider.terminal(node(), '120', { cols: 100, rows: 30 }, new AbortController().signal);
+    const session = await provider.terminal(
+      node(),
+      '120',
+      { cols: 100, rows: 30 },
+      new AbortController().signal,
+    );
     const out = reader(session);
     await out.until(/root@web:~# $/);
     type(session, 'echo $((6*7))');
@@ -106,7 +111,12 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
   });
 
   it('keystrokes pasted in bulk arrive whole, in frames the node takes', async () => {
-    const session = await provider.terminal(node(), '120', { cols: 80, rows: 24 }, new AbortController().signal);
+    const session = await provider.terminal(
+      node(),
+      '120',
+      { cols: 80, rows: 24 },
+      new AbortController().signal,
+    );
     const out = reader(session);
     const word = 'x'.repeat(150_000);
     type(session, `echo ${word}`);
@@ -125,7 +135,10 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
     pve.auth.withhold(TOKEN, 'VM.Console');
     try {
       const opened = provider.terminal(node(), '120', { cols: 80, rows: 24 }, new AbortController().signal);
-      await expect(opened).rejects.toMatchObject({ status: 403, message: 'Permission check failed (/vms/120, VM.Console)' });
+      await expect(opened).rejects.toMatchObject({
+        status: 403,
+        message: 'Permission check failed (/vms/120, VM.Console)',
+      });
     } finally {
       pve.auth.grant(TOKEN, 'VM.Console');
     }
@@ -133,7 +146,12 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
 
   it('sends nothing to a node whose certificate is not the pinned one', async () => {
     pve.clearRequests();
-    const opened = provider.terminal(node({ tlsFingerprint: WRONG_PIN }), '120', { cols: 80, rows: 24 }, new AbortController().signal);
+    const opened = provider.terminal(
+      node({ tlsFingerprint: WRONG_PIN }),
+      '120',
+      { cols: 80, rows: 24 },
+      new AbortController().signal,
+    );
     await expect(opened).rejects.toBeInstanceOf(NodeUnreachableError);
     expect(pve.requests).toEqual([]);
   });

@@ -133,7 +133,11 @@ class TermproxyConnection {
       !this.auth.verifyVncTicket(ticket, authid, path, port) ||
       !this.auth.holds(authid, 'VM.Console')
     ) {
-      return this.end(colon === -1 ? 'failed reading ticket: authentication data is invalid' : 'authentication request failed');
+      return this.end(
+        colon === -1
+          ? 'failed reading ticket: authentication data is invalid'
+          : 'authentication request failed',
+      );
     }
     this.ws.send(Buffer.from('OK'));
     this.startShell();
@@ -145,7 +149,9 @@ class TermproxyConnection {
     const { ct } = this.proxy;
     const output = (chunk: Buffer) => this.ws.send(chunk);
     if (ct.status !== 'running') {
-      output(Buffer.from(`lxc-console: ${ct.vmid}: tools/lxc_console.c: main: 131 ${ct.vmid} is not running\r\n`));
+      output(
+        Buffer.from(`lxc-console: ${ct.vmid}: tools/lxc_console.c: main: 131 ${ct.vmid} is not running\r\n`),
+      );
       return this.end();
     }
     const hostname = String(ct.config.hostname ?? `CT${ct.vmid}`);

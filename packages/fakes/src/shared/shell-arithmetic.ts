@@ -9,7 +9,7 @@ export function evaluateArithmetic(expression: string): bigint {
     const token = take();
     if (token === '(') {
       const value = sum();
-      if (take() !== ')') throw new Error('missing `)\'');
+      if (take() !== ')') throw new Error("missing `)'");
       return value;
     }
     if (token === '-') return -primary();

@@ -189,7 +189,12 @@ export interface Provider {
   /** Instances to adopt when importing the node. */
   listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]>;
   /** An interactive shell in the container; absent where the node type has none. */
-  terminal?(node: NodeConnection, containerId: string, size: TerminalSize, signal: AbortSignal): Promise<TerminalSession>;
+  terminal?(
+    node: NodeConnection,
+    containerId: string,
+    size: TerminalSize,
+    signal: AbortSignal,
+  ): Promise<TerminalSession>;
 }
 
 /** A provider call failed in a way the job output should explain. */

@@ -88,7 +88,10 @@ export class PveClient {
     signal?: AbortSignal,
     loginAgainOn401 = true,
   ): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json', ...(await this.authHeaders(method, signal)) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(await this.authHeaders(method, signal)),
+    };
     const write = method === 'POST' || method === 'PUT';
     const encoded = form(params).toString();
     if (write) headers['content-type'] = 'application/x-www-form-urlencoded';
