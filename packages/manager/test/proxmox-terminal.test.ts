@@ -4,10 +4,9 @@ import { ProxmoxProvider } from '../src/providers/proxmox/proxmox-provider.ts';
 import type { TerminalSession } from '../src/providers/terminal.ts';
 import { NodeUnreachableError, ProviderError, type NodeConnection } from '../src/providers/types.ts';
 
-const TOKEN = 'root@pam!manager';
-const SECRET = '0d6e2f1a-3b4c-4d5e-8f90-a1b2c3d4e5f6';
+/** The node's API token and, for the ticket login, root's password. */
+const TOKEN = { id: 'root@pam!manager', secret: '0d6e2f1a-3b4c-4d5e-8f90-a1b2c3d4e5f6' };
 const PASSWORD = 'console-password-7';
-const WRONG_PIN = Array.from({ length: 32 }, () => 'AB').join(':');
 
 /**
  * The Proxmox provider's terminal against the PVE fake over TLS (real HTTP and WebSocket on loopback):
@@ -20,7 +19,7 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
   beforeAll(async () => {
     pve = await new ProxmoxFake({
       tls: true,
-      tokens: { [TOKEN]: SECRET },
+      tokens: { [TOKEN.id]: TOKEN.secret },
       users: { 'root@pam': PASSWORD },
       taskDurationMs: 0,
     }).start();
@@ -36,8 +35,8 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
     siteId: 1,
     ipv4Address: null,
     apiUrl: pve.url,
-    tokenId: TOKEN,
-    secret: SECRET,
+    tokenId: TOKEN.id,
+    secret: TOKEN.secret,
     tlsVerify: null,
     tlsFingerprint: pve.fingerprint,
     imageStorage: 'local',
@@ -66,15 +65,13 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
     };
   }
 
+  const open = (vmid: string, overrides: Partial<NodeConnection> = {}, size = { cols: 80, rows: 24 }) =>
+    provider.terminal(node(overrides), vmid, size, new AbortController().signal);
+
   const type = (session: TerminalSession, line: string) => session.write(Buffer.from(`${line}\r`));
 
   it('runs a command, follows a resize and closes when the shell exits (API token)', async () => {
-    const session = await provider.terminal(
-      node(),
-      '120',
-      { cols: 100, rows: 30 },
-      new AbortController().signal,
-    );
+    const session = await open('120', {}, { cols: 100, rows: 30 });
     const out = reader(session);
     await out.until(/root@web:~# $/);
     type(session, 'echo $((6*7))');
@@ -94,12 +91,7 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
   });
 
   it('logs in with user and password where the node has no token, and close() ends the session', async () => {
-    const session = await provider.terminal(
-      node({ tokenId: 'root@pam', secret: PASSWORD }),
-      '120',
-      { cols: 80, rows: 24 },
-      new AbortController().signal,
-    );
+    const session = await open('120', { tokenId: 'root@pam', secret: PASSWORD });
     const out = reader(session);
     type(session, 'echo "hello $((2+3))"');
     await out.until(/\r\nhello 5\r\n/);
@@ -111,12 +103,7 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
   });
 
   it('keystrokes pasted in bulk arrive whole, in frames the node takes', async () => {
-    const session = await provider.terminal(
-      node(),
-      '120',
-      { cols: 80, rows: 24 },
-      new AbortController().signal,
-    );
+    const session = await open('120');
     const out = reader(session);
     const word = 'x'.repeat(150_000);
     type(session, `echo ${word}`);
@@ -126,33 +113,43 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
   });
 
   it('refuses a stopped container before starting a console', async () => {
-    const opened = provider.terminal(node(), '121', { cols: 80, rows: 24 }, new AbortController().signal);
+    const opened = open('121');
     await expect(opened).rejects.toThrow(new ProviderError('CT 121 is not running'));
     expect(pve.termproxies.count).toBe(0);
   });
 
   it('without VM.Console the node refuses termproxy (403)', async () => {
-    pve.auth.withhold(TOKEN, 'VM.Console');
+    pve.auth.withhold(TOKEN.id, 'VM.Console');
     try {
-      const opened = provider.terminal(node(), '120', { cols: 80, rows: 24 }, new AbortController().signal);
+      const opened = open('120');
       await expect(opened).rejects.toMatchObject({
         status: 403,
         message: 'Permission check failed (/vms/120, VM.Console)',
       });
     } finally {
-      pve.auth.grant(TOKEN, 'VM.Console');
+      pve.auth.grant(TOKEN.id, 'VM.Console');
     }
   });
 
-  it('sends nothing to a node whose certificate is not the pinned one', async () => {
+  it.each([
+    ['is not the pinned one', { tlsFingerprint: `${'AB:'.repeat(31)}AB` }],
+    ['is self-signed and the node verifies by default', { tlsFingerprint: null }],
+  ])('sends nothing to a node whose certificate %s', async (_case, tls) => {
     pve.clearRequests();
-    const opened = provider.terminal(
-      node({ tlsFingerprint: WRONG_PIN }),
-      '120',
-      { cols: 80, rows: 24 },
-      new AbortController().signal,
-    );
-    await expect(opened).rejects.toBeInstanceOf(NodeUnreachableError);
+    await expect(open('120', tls)).rejects.toBeInstanceOf(NodeUnreachableError);
     expect(pve.requests).toEqual([]);
+  });
+
+  it('stops opening when the caller gives up', async () => {
+    pve.setLatency(2_000, { path: /\/vncwebsocket$/ });
+    try {
+      const controller = new AbortController();
+      const opened = provider.terminal(node(), '120', { cols: 80, rows: 24 }, controller.signal);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      controller.abort(new Error('the browser left'));
+      await expect(opened).rejects.toThrow('the browser left');
+    } finally {
+      pve.resetControls();
+    }
   });
 });

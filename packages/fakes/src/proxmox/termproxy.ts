@@ -62,7 +62,7 @@ export class TermProxies {
         if (failure) proxy.failure = failure;
         exited();
       },
-      timer: setTimeout(() => proxy.exit('failed waiting for client: timed out'), WAIT_MS),
+      timer: setTimeout(() => proxy.exit('failed waiting for client: timed out'), WAIT_MS).unref(),
     };
     this.busy.set(port, proxy);
     this.listening.set(port, proxy);
@@ -110,7 +110,7 @@ class TermproxyConnection {
       data: (bytes) => this.shell?.input(bytes),
       resize: (cols, rows) => this.shell?.resize({ cols, rows }),
     });
-    this.ticketTimer = setTimeout(() => this.end('failed reading ticket: timed out'), WAIT_MS);
+    this.ticketTimer = setTimeout(() => this.end('failed reading ticket: timed out'), WAIT_MS).unref();
     ws.on('message', (data: Buffer) => (this.shell ? this.input.push(data) : this.ticketLine(data)));
     ws.on('close', () => this.end());
   }
