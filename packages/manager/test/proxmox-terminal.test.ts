@@ -82,7 +82,7 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
     type(session, 'stty size');
     await out.until(/\r\n43 132\r\n/);
     type(session, 'exit');
-    expect(await session.closed).toEqual({ reason: 'the shell ended' });
+    expect(await session.closed).toEqual({ reason: 'the shell exited or the node ended the console' });
     const console = [...pve.tasks.tasks.values()].find((task) => task.type === 'vncproxy');
     expect(console).toMatchObject({ id: '120', user: 'root@pam', tokenid: 'manager' });
     await pve.tasks.settle();
@@ -97,7 +97,7 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
     await out.until(/\r\nhello 5\r\n/);
     session.close();
     session.close();
-    expect(await session.closed).toEqual({ reason: 'closed' });
+    expect(await session.closed).toEqual({ reason: 'the session was closed' });
     await pve.tasks.settle();
     expect(pve.termproxies.count).toBe(0);
   });
@@ -110,6 +110,18 @@ describe('Proxmox VE terminal (termproxy + vncwebsocket)', () => {
     await out.until(new RegExp(`\\r\\n${word}\\r\\n`));
     session.close();
     await session.closed;
+  });
+
+  it('settles closed when the node drops the connection', async () => {
+    const session = await open('120');
+    await pve.setUnreachable(true);
+    try {
+      expect((await session.closed).reason).toMatch(
+        /^the (shell exited or the node ended|connection to the node failed)/,
+      );
+    } finally {
+      await pve.setUnreachable(false);
+    }
   });
 
   it('refuses a stopped container before starting a console', async () => {

@@ -135,9 +135,10 @@ class TermproxySession implements TerminalSession {
     this.ws.send(data, () => sent?.());
   }
 
+  /** pveproxy drops the connection without a close frame both when the shell exits and otherwise. */
   private closeReason(): string {
-    if (this.closing) return 'closed';
-    if (this.failure) return `the connection to the Proxmox VE node dropped: ${this.failure.message}`;
-    return 'the shell ended';
+    if (this.closing) return 'the session was closed';
+    if (this.failure) return `the connection to the node failed: ${this.failure.message}`;
+    return 'the shell exited or the node ended the console';
   }
 }
