@@ -1,5 +1,6 @@
 import type { NodeType } from '../nodes/node-rules.ts';
 import type { Platform } from '../images/platform.ts';
+import type { TerminalSession, TerminalSize } from './terminal.ts';
 
 /** A node as a provider needs it: its address and opened credentials. Never leaves the server. */
 export interface NodeConnection {
@@ -187,6 +188,13 @@ export interface Provider {
   platform(node: NodeConnection, signal: AbortSignal): Promise<Platform>;
   /** Instances to adopt when importing the node. */
   listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]>;
+  /** An interactive shell in the container; absent where the node type has none. */
+  terminal?(
+    node: NodeConnection,
+    containerId: string,
+    size: TerminalSize,
+    signal: AbortSignal,
+  ): Promise<TerminalSession>;
 }
 
 /** A provider call failed in a way the job output should explain. */
