@@ -20,6 +20,8 @@ import { FailureNotices } from './failure-notices.ts';
 import { NotificationsRepository } from '../notifications/notifications-repository.ts';
 import { registerContainerJobs } from './container-jobs.ts';
 import { registerContainerDelete } from './container-delete.ts';
+import { ContainerPower, registerContainerPower } from './container-power.ts';
+import { ContainerExec, registerContainerExec } from './container-exec.ts';
 import { DeleteRequests } from './delete-request.ts';
 import { VolumesRepository } from '../volumes/volumes-repository.ts';
 import { VolumeWaiter } from '../volumes/volume-waiter.ts';
@@ -63,6 +65,8 @@ export function createContainerServices(
   };
   const containers = new ContainersService(deps);
   registerContainerDelete(fleet.jobHandlers, deps, containers.status);
+  registerContainerPower(fleet.jobHandlers, deps, containers.status);
+  registerContainerExec(fleet.jobHandlers, deps);
   registerContainerJobs(fleet.jobHandlers, {
     db,
     containers: repo,
@@ -86,6 +90,8 @@ export function createContainerServices(
     containerDeletes: new DeleteRequests(containers, fleet.jobs.repo, fleet.jobEvents),
     containerUpdates: new ContainerUpdates(deps, containers),
     containerHistory: new ContainerHistory(deps, containers),
+    containerPower: new ContainerPower(deps, containers),
+    containerExec: new ContainerExec(deps, containers),
     collaborators: new CollaboratorsService(db, repo, containers, core.users, core.notices),
     imageMetadata,
     resourceRequests: new ResourceRequestsService(
