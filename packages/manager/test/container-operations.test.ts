@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
+import type { ManagerClient, TestManager } from './helpers.ts';
 import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
-import { insertContainer, jobEnds, jobOutputs } from './container-helpers.ts';
+import { containerPeople, execOutput, insertContainer, jobEnds, jobOutputs } from './container-helpers.ts';
 
 describe('container start, stop and exec (dummy node)', () => {
   let test: TestManager;
@@ -30,10 +30,7 @@ describe('container start, stop and exec (dummy node)', () => {
 
   beforeAll(async () => {
     test = await startFleetManager();
-    admin = await adminClient(test);
-    owner = await userClient(test, admin, 'olga');
-    collab = await userClient(test, admin, 'colin');
-    other = await userClient(test, admin, 'oscar');
+    ({ admin, owner, collab, other } = await containerPeople(test));
     ownerKey = test.client();
     ownerKey.defaultHeaders.authorization = `Bearer ${(await owner.post('/apikeys', { description: 'ci' })).body.data.key as string}`;
     siteId = (await admin.post('/sites', siteInput())).body.data.id;
@@ -120,7 +117,7 @@ describe('container start, stop and exec (dummy node)', () => {
     const url = await create('exec1');
     const done = await run(owner, `${url}/exec`, { command: ['echo', 'hello', 'world'] });
     expect(done.status).toBe('success');
-    expect(done.output).toEqual(['$ echo hello world', 'hello world', 'Exit code 0.']);
+    expect(done.output).toEqual(execOutput('echo hello world', ['hello world'], { exitCode: 0 }));
     const job = (await owner.get(`/jobs/${done.jobId}`)).body.data;
     expect(job).toMatchObject({ command: 'container.exec', status: 'success', result: { exitCode: 0 } });
   });
@@ -129,12 +126,7 @@ describe('container start, stop and exec (dummy node)', () => {
     const url = await create('exec2');
     const done = await run(ownerKey, `${url}/exec`, { command: 'echo before; exit 3' });
     expect(done.status).toBe('failure');
-    expect(done.output).toEqual([
-      "$ sh -c 'echo before; exit 3'",
-      'before',
-      'Exit code 3.',
-      'Error: The command exited with code 3.',
-    ]);
+    expect(done.output).toEqual(execOutput("sh -c 'echo before; exit 3'", ['before'], { exitCode: 3 }));
     expect((await ownerKey.get(`/jobs/${done.jobId}`)).body.data.result).toEqual({ exitCode: 3 });
   });
 
@@ -145,12 +137,7 @@ describe('container start, stop and exec (dummy node)', () => {
       timeout: 1,
     });
     expect(done.status).toBe('failure');
-    expect(done.output).toEqual([
-      "$ sh -c 'echo going; sleep 30'",
-      'going',
-      'Timed out after 1 s: the command was stopped.',
-      'Error: The command ran longer than its timeout of 1 s.',
-    ]);
+    expect(done.output).toEqual(execOutput("sh -c 'echo going; sleep 30'", ['going'], { timeoutSeconds: 1 }));
     expect((await admin.get(`/jobs/${done.jobId}`)).body.data.result).toBeUndefined();
   });
 

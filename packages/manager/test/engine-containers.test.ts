@@ -5,6 +5,7 @@ import { siteInput, startFleetManager } from './fleet-helpers.ts';
 import {
   createAndWait,
   envVars,
+  execOutput,
   jobEnds,
   jobOutputs,
   resize,
@@ -239,24 +240,16 @@ describe.each(['docker', 'podman'] as const)('exec on %s engine nodes', (flavor)
   it('logs stdout and stderr lines and records the exit code', async () => {
     const done = await execIn('exec1', { command: ['sh', '-c', 'echo out; echo err >&2; exit 3'] });
     expect(done.status).toBe('failure');
-    expect(done.output).toEqual([
-      "$ sh -c 'echo out; echo err >&2; exit 3'",
-      'out',
-      'err',
-      'Exit code 3.',
-      'Error: The command exited with code 3.',
-    ]);
+    expect(done.output).toEqual(
+      execOutput("sh -c 'echo out; echo err >&2; exit 3'", ['out', 'err'], { exitCode: 3 }),
+    );
     expect(done.result).toEqual({ exitCode: 3 });
   });
 
   it('stops waiting for a command past its timeout', async () => {
     const done = await execIn('exec2', { command: 'echo going; sleep 30', timeout: 1 });
     expect(done.status).toBe('failure');
-    expect(done.output.slice(1)).toEqual([
-      'going',
-      'Timed out after 1 s: the command was stopped.',
-      'Error: The command ran longer than its timeout of 1 s.',
-    ]);
+    expect(done.output).toEqual(execOutput("sh -c 'echo going; sleep 30'", ['going'], { timeoutSeconds: 1 }));
     expect(done.result).toBeUndefined();
   });
 });

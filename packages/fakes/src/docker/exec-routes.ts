@@ -30,7 +30,7 @@ export function registerExecRoutes(router: Router, ctx: DockerRouteContext): voi
   const assertRunning = (containerId: string) => {
     if (ctx.containers.find(containerId).status === 'running') return;
     throw new FakeHttpError(
-      409,
+      ctx.podman ? 500 : 409,
       ctx.podman
         ? 'can only create exec sessions on running containers: container state improper'
         : `container ${containerId} is not running`,
@@ -41,7 +41,14 @@ export function registerExecRoutes(router: Router, ctx: DockerRouteContext): voi
     const container = ctx.containers.find(req.params.id!);
     const body = jsonBody(req);
     const cmd = body.Cmd;
-    if (!Array.isArray(cmd) || !cmd.length) throw new FakeHttpError(400, 'No exec command specified');
+    if (!Array.isArray(cmd) || !cmd.length) {
+      throw new FakeHttpError(
+        ctx.podman ? 500 : 400,
+        ctx.podman
+          ? 'must provide a non-empty command to start an exec session'
+          : 'No exec command specified',
+      );
+    }
     assertRunning(container.id);
     const id = randomHex(32);
     execs.set(id, { id, containerId: container.id, cmd: cmd.map(String), running: false, exitCode: null });

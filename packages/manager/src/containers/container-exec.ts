@@ -1,16 +1,6 @@
-import { badRequest, type JobContext, type JobHandlers } from '@app/server-kit';
-import type { Principal } from '../auth/principal.ts';
-import { fail } from '../errors/catalogue.ts';
+import type { JobContext, JobHandlers } from '@app/server-kit';
 import { CONTAINER_COMMANDS } from './container-jobs.ts';
-import type { ContainerDeps, ContainersService } from './containers-service.ts';
-
-export const EXEC_TIMEOUT = { defaultSeconds: 60, maxSeconds: 3600 } as const;
-
-export interface ExecInput {
-  /** A program and its arguments, or one string run by `sh -c`. */
-  command: string[] | string;
-  timeoutSeconds?: number | undefined;
-}
+import { EXEC_TIMEOUT, type OperationDeps } from './container-operations.ts';
 
 export interface ContainerExecPayload {
   containerId: number;
@@ -23,48 +13,11 @@ export interface ContainerExecResult {
   exitCode: number;
 }
 
-type ExecDeps = Pick<ContainerDeps, 'repo' | 'nodes' | 'providers' | 'jobs'>;
-
-/** POST …/containers/{id}/exec: the rights and the queue; the job runs the command. */
-export class ContainerExec {
-  constructor(
-    private readonly deps: ExecDeps,
-    private readonly containers: ContainersService,
-  ) {}
-
-  async request(principal: Principal, siteId: number, id: number, input: ExecInput) {
-    const command = typeof input.command === 'string' ? ['sh', '-c', input.command] : input.command;
-    if (!command[0]) throw badRequest('Name the program to run.', { command: 'must not start with ""' });
-    const record = await this.containers.record(principal, siteId, id, 'manage');
-    if (!record.containerId) {
-      throw fail(
-        'no_instance',
-        `${record.hostname} has no instance to run a command in: it is being created or its create failed.`,
-      );
-    }
-    const node = await this.deps.nodes.connectionById(record.nodeId);
-    if (!this.deps.providers.for(node).exec) {
-      throw fail(
-        'exec_unsupported',
-        `Node ${node.name} (Proxmox VE) has no API to run a command in a container: ` +
-          `run it over SSH to ${record.hostname}, or from its console in Proxmox VE.`,
-      );
-    }
-    const payload: ContainerExecPayload = {
-      containerId: record.id,
-      command,
-      timeoutMs: (input.timeoutSeconds ?? EXEC_TIMEOUT.defaultSeconds) * 1000,
-    };
-    const job = await this.deps.jobs.create(CONTAINER_COMMANDS.exec, principal.uidNumber, payload);
-    return { containerId: record.id, jobId: job.id };
-  }
-}
-
 /**
  * The exec job. Never run twice (a command is not known to be safe to repeat): a dead worker's exec
  * fails. A command that exits other than 0 fails the job, its exit code still in the result.
  */
-export function registerContainerExec(handlers: JobHandlers, deps: ExecDeps) {
+export function registerContainerExec(handlers: JobHandlers, deps: OperationDeps) {
   handlers.register<ContainerExecPayload>(CONTAINER_COMMANDS.exec, {
     // The command's own timeout ends it first; this only bounds the calls around it.
     timeoutMs: EXEC_TIMEOUT.maxSeconds * 1000 + 60_000,
@@ -72,7 +25,7 @@ export function registerContainerExec(handlers: JobHandlers, deps: ExecDeps) {
   });
 }
 
-async function exec(deps: ExecDeps, payload: ContainerExecPayload, ctx: JobContext) {
+async function exec(deps: OperationDeps, payload: ContainerExecPayload, ctx: JobContext) {
   const record = await deps.repo.getById(payload.containerId);
   if (!record?.containerId)
     throw new Error('The container has no instance (any more) to run the command in.');

@@ -1,60 +1,21 @@
-import { uniqueViolationColumns, type JobContext, type JobHandlers } from '@app/server-kit';
-import type { Principal } from '../auth/principal.ts';
-import { fail } from '../errors/catalogue.ts';
+import type { JobContext, JobHandlers } from '@app/server-kit';
 import { ProviderError } from '../providers/types.ts';
 import { CONTAINER_COMMANDS } from './container-jobs.ts';
 import type { StatusResolver } from './container-status.ts';
-import type { ContainerDeps, ContainersService } from './containers-service.ts';
-
-export type PowerAction = 'start' | 'stop';
+import type { OperationDeps, PowerAction } from './container-operations.ts';
 
 export interface ContainerPowerPayload {
   containerId: number;
 }
 
-/** The jobs that change what runs on the node: one of them at a time per container. */
-const EXCLUSIVE = [CONTAINER_COMMANDS.start, CONTAINER_COMMANDS.stop, CONTAINER_COMMANDS.apply];
-
 const WANTED_STATE = { start: 'running', stop: 'stopped' } as const;
 const DONE = { start: 'already running', stop: 'already stopped' } as const;
-
-type PowerDeps = Pick<ContainerDeps, 'repo' | 'nodes' | 'providers' | 'jobs'>;
-
-/** POST …/containers/{id}/start and …/stop: the rights and the queue; the job does the work. */
-export class ContainerPower {
-  constructor(
-    private readonly deps: PowerDeps,
-    private readonly containers: ContainersService,
-  ) {}
-
-  async request(principal: Principal, siteId: number, id: number, action: PowerAction) {
-    const record = await this.containers.record(principal, siteId, id, 'manage');
-    if (!record.containerId) {
-      throw fail(
-        'no_instance',
-        `${record.hostname} has no instance to ${action}: it is being created or its create failed.`,
-      );
-    }
-    const busy = () =>
-      fail('conflict', `${record.hostname} is being started, stopped or changed: wait for that job to end.`);
-    if (await this.deps.jobs.activeFor(EXCLUSIVE, record.id)) throw busy();
-    const payload: ContainerPowerPayload = { containerId: record.id };
-    try {
-      const job = await this.deps.jobs.create(CONTAINER_COMMANDS[action], principal.uidNumber, payload);
-      return { containerId: record.id, jobId: job.id };
-    } catch (error) {
-      // Another request queued a start or stop between the check and the insert.
-      if (uniqueViolationColumns(error)?.includes('container_id')) throw busy();
-      throw error;
-    }
-  }
-}
 
 /**
  * The start and stop jobs. The node is asked first: an instance already in the wanted state is a
  * success with nothing done, so "make sure it runs" can be sent again safely.
  */
-export function registerContainerPower(handlers: JobHandlers, deps: PowerDeps, status: StatusResolver) {
+export function registerContainerPower(handlers: JobHandlers, deps: OperationDeps, status: StatusResolver) {
   for (const action of ['start', 'stop'] as const) {
     handlers.register<ContainerPowerPayload>(CONTAINER_COMMANDS[action], {
       retryOnTakeover: true,
@@ -64,7 +25,7 @@ export function registerContainerPower(handlers: JobHandlers, deps: PowerDeps, s
 }
 
 async function power(
-  deps: PowerDeps,
+  deps: OperationDeps,
   status: StatusResolver,
   action: PowerAction,
   id: number,

@@ -20,8 +20,9 @@ import { FailureNotices } from './failure-notices.ts';
 import { NotificationsRepository } from '../notifications/notifications-repository.ts';
 import { registerContainerJobs } from './container-jobs.ts';
 import { registerContainerDelete } from './container-delete.ts';
-import { ContainerPower, registerContainerPower } from './container-power.ts';
-import { ContainerExec, registerContainerExec } from './container-exec.ts';
+import { registerContainerPower } from './container-power.ts';
+import { registerContainerExec } from './container-exec.ts';
+import { ContainerOperations } from './container-operations.ts';
 import { DeleteRequests } from './delete-request.ts';
 import { VolumesRepository } from '../volumes/volumes-repository.ts';
 import { VolumeWaiter } from '../volumes/volume-waiter.ts';
@@ -90,8 +91,7 @@ export function createContainerServices(
     containerDeletes: new DeleteRequests(containers, fleet.jobs.repo, fleet.jobEvents),
     containerUpdates: new ContainerUpdates(deps, containers),
     containerHistory: new ContainerHistory(deps, containers),
-    containerPower: new ContainerPower(deps, containers),
-    containerExec: new ContainerExec(deps, containers),
+    containerOperations: new ContainerOperations(deps, containers),
     collaborators: new CollaboratorsService(db, repo, containers, core.users, core.notices),
     imageMetadata,
     resourceRequests: new ResourceRequestsService(

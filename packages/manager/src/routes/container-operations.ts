@@ -4,7 +4,7 @@ import { Data, responses, RowId } from '../common/schemas.ts';
 import { principalOf, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { errorsOf } from '../errors/catalogue.ts';
-import { EXEC_TIMEOUT } from '../containers/container-exec.ts';
+import { EXEC_TIMEOUT } from '../containers/container-operations.ts';
 
 const ContainerParams = Type.Object({ siteId: RowId(), id: RowId() });
 const Queued = Data(Type.Object({ containerId: Type.Integer(), jobId: Type.Integer() }));
@@ -29,7 +29,7 @@ const ExecBody = Type.Object({
 
 /** What the owner or an administrator does to a running container: start, stop, run a command. */
 export async function containerOperationRoutes(api: Api, services: Services) {
-  const { containerPower, containerExec } = services;
+  const { containerOperations } = services;
   const tags = ['Containers'];
   api.addHook('onRequest', requireUser);
 
@@ -50,7 +50,7 @@ export async function containerOperationRoutes(api: Api, services: Services) {
       },
       async (request, reply) =>
         reply.code(202).send({
-          data: await containerPower.request(
+          data: await containerOperations.power(
             principalOf(request),
             request.params.siteId,
             request.params.id,
@@ -80,7 +80,7 @@ export async function containerOperationRoutes(api: Api, services: Services) {
     },
     async (request, reply) =>
       reply.code(202).send({
-        data: await containerExec.request(principalOf(request), request.params.siteId, request.params.id, {
+        data: await containerOperations.exec(principalOf(request), request.params.siteId, request.params.id, {
           command: request.body.command,
           timeoutSeconds: request.body.timeout,
         }),

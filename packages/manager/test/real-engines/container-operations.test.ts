@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { jobEnds, jobOutputs } from '../container-helpers.ts';
+import { execOutput, jobEnds, jobOutputs } from '../container-helpers.ts';
 import { createWithAgent, engineSite, removeEngineSite, type EngineSite } from './engine-fixture.ts';
 
 const { engines, registry, image } = inject('realEngines');
@@ -51,18 +51,15 @@ describe.each(engines.map((engine, index) => ({ ...engine, subnet: `10.231.${ind
 
       const ok = await run('exec', { command: 'echo $((6*7))' });
       expect(ok.status).toBe('success');
-      expect(ok.output).toEqual(["$ sh -c 'echo $((6*7))'", '42', 'Exit code 0.']);
+      expect(ok.output).toEqual(execOutput("sh -c 'echo $((6*7))'", ['42'], { exitCode: 0 }));
     });
 
     it('exec past its timeout fails with a clear line', async () => {
       const done = await run('exec', { command: ['sh', '-c', 'echo going; sleep 20'], timeout: 2 });
       expect(done.status).toBe('failure');
-      expect(done.output).toEqual([
-        "$ sh -c 'echo going; sleep 20'",
-        'going',
-        'Timed out after 2 s: the command was stopped.',
-        'Error: The command ran longer than its timeout of 2 s.',
-      ]);
+      expect(done.output).toEqual(
+        execOutput("sh -c 'echo going; sleep 20'", ['going'], { timeoutSeconds: 2 }),
+      );
     });
   },
 );

@@ -188,14 +188,18 @@ const onSiteNetwork = (env: CallEnv, steps: Step[]): Step[] => [
   removeNetwork(env),
 ];
 
-/** An attached exec's answer (the multiplexed stream, read as text): each frame's stream and text. */
-const readFrames = (body: unknown) => {
+/**
+ * An attached exec's answer (the multiplexed stream, read as text): the text of each stream. Their
+ * frames interleave as the process writes, which between two pipes is not in a fixed order.
+ */
+const readStreams = (body: unknown) => {
   const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
-  const frames: Array<[number, string]> = [];
+  const streams: Record<number, string> = {};
   for (let at = 0; at + 8 <= bytes.length; at += 8 + bytes.readUInt32BE(at + 4)) {
-    frames.push([bytes[at]!, bytes.subarray(at + 8, at + 8 + bytes.readUInt32BE(at + 4)).toString()]);
+    const payload = bytes.subarray(at + 8, at + 8 + bytes.readUInt32BE(at + 4)).toString();
+    streams[bytes[at]!] = (streams[bytes[at]!] ?? '') + payload;
   }
-  return frames;
+  return streams;
 };
 const execCreate = (alias: string, container: string, cmd: string[]): Step => ({
   what: `exec create ${alias}`,
@@ -332,7 +336,7 @@ export const SEQUENCES: Array<{ name: string; steps: (env: CallEnv) => Step[] }>
           method: 'POST',
           path: '/exec/{run}/start',
           body: { Detach: false, Tty: false },
-          read: readFrames,
+          read: readStreams,
         },
         {
           what: 'exec inspect run',
