@@ -48,15 +48,11 @@ export async function containerOperationRoutes(api: Api, services: Services) {
           response: responses({ 202: Queued }),
         },
       },
-      async (request, reply) =>
-        reply.code(202).send({
-          data: await containerOperations.power(
-            principalOf(request),
-            request.params.siteId,
-            request.params.id,
-            action,
-          ),
-        }),
+      async (request, reply) => {
+        const { siteId, id } = request.params;
+        const data = await containerOperations.power(principalOf(request), siteId, id, action);
+        return reply.code(202).send({ data });
+      },
     );
   }
 
@@ -78,12 +74,14 @@ export async function containerOperationRoutes(api: Api, services: Services) {
         response: responses({ 202: Queued }),
       },
     },
-    async (request, reply) =>
-      reply.code(202).send({
-        data: await containerOperations.exec(principalOf(request), request.params.siteId, request.params.id, {
-          command: request.body.command,
-          timeoutSeconds: request.body.timeout,
-        }),
-      }),
+    async (request, reply) => {
+      const { siteId, id } = request.params;
+      const { command, timeout } = request.body;
+      const data = await containerOperations.exec(principalOf(request), siteId, id, {
+        command,
+        timeoutSeconds: timeout,
+      });
+      return reply.code(202).send({ data });
+    },
   );
 }
