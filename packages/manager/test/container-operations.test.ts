@@ -82,6 +82,12 @@ describe('container start, stop and exec (dummy node)', () => {
       expect(refused.body.error.code).toBe('conflict');
     }
     await jobEnds(owner, first.body.data.jobId);
+    // Requests racing each other: one queues its job, the others are refused (a unique index judges).
+    const racing = await Promise.all(
+      ['start', 'start', 'start', 'start'].map((a) => owner.post(`${url}/${a}`)),
+    );
+    expect(racing.map((response) => response.status).sort()).toEqual([202, 409, 409, 409]);
+    await jobEnds(owner, racing.find((response) => response.status === 202)!.body.data.jobId);
     // A restart (PUT restart:true) running blocks a stop the same way.
     const restart = await owner.put(url, { restart: true });
     expect((await owner.post(`${url}/stop`)).body.error?.code).toBe('conflict');
