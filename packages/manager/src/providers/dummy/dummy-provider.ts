@@ -3,10 +3,12 @@ import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
 import type { DummyInstancesRepository } from './dummy-instances-repository.ts';
 import { formatMountPoint } from '../proxmox/pve-format.ts';
+import { runSimulated } from './dummy-shell.ts';
 import { DEFAULT_PLATFORM, type Platform } from '../../images/platform.ts';
 import {
   ProviderError,
   type CreateSpec,
+  type ExecSpec,
   type ImportableInstance,
   type InstanceInfo,
   type NodeConnection,
@@ -142,6 +144,12 @@ export class DummyProvider implements Provider {
     await this.step(ctx, `Destroying container ${row.vmid}`);
     await this.instancesRepo.delete(node.id, row.vmid);
     await ctx.log('TASK OK');
+  }
+
+  async exec(node: NodeConnection, containerId: string, spec: ExecSpec, ctx: OperationContext) {
+    const row = await this.find(node, containerId);
+    if (row.state !== 'running') throw new ProviderError(`CT ${row.vmid} not running`);
+    return { exitCode: await runSimulated(spec.command, (line) => ctx.log(line), ctx.signal) };
   }
 
   async discard(node: NodeConnection, made: string, hostname: string, ctx: OperationContext) {

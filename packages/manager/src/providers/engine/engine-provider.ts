@@ -1,6 +1,7 @@
 import { NodeUnreachableError } from '../types.ts';
 import type {
   CreateSpec,
+  ExecSpec,
   ImportableInstance,
   InstanceInfo,
   NodeConnection,
@@ -22,6 +23,7 @@ import {
   splitReference,
   type PullProgress,
 } from './engine-client.ts';
+import { execIn } from './engine-exec.ts';
 import { ensureSiteNetwork, isSiteNetwork, MANAGED_LABEL } from './engine-network.ts';
 
 export interface EngineOptions {
@@ -240,6 +242,10 @@ export class EngineProvider implements Provider {
       timeoutMs: this.options.timeoutMs + 15_000,
     });
     await ctx.log(status === 304 ? 'Already stopped' : 'Stopped');
+  }
+
+  exec(node: NodeConnection, containerId: string, spec: ExecSpec, ctx: OperationContext) {
+    return execIn(this.client(node), containerId, spec, ctx);
   }
 
   async restart(node: NodeConnection, containerId: string, ctx: OperationContext) {
