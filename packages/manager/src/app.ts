@@ -24,6 +24,7 @@ import { siteRoutes } from './routes/sites.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { containerRoutes } from './routes/containers.ts';
+import { containerOperationRoutes } from './routes/container-operations.ts';
 import { resourceRequestRoutes } from './routes/resource-requests.ts';
 import { siteAgentRoutes } from './routes/site-agents.ts';
 import { agentTokenRoutes } from './routes/agent-tokens.ts';
@@ -129,6 +130,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         nodeRoutes,
         jobRoutes,
         containerRoutes,
+        containerOperationRoutes,
         resourceRequestRoutes,
         siteAgentRoutes,
         agentTokenRoutes,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { SecretBox } from '@app/server-kit';
-import { uidNumberOf, type ManagerClient, type TestManager } from './helpers.ts';
+import { adminClient, uidNumberOf, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { eventually, siteInput } from './fleet-helpers.ts';
 
 /** Inserts an external domain directly (its endpoints belong to another issue). */
@@ -185,4 +185,33 @@ export async function siteWithTcpService(
   const containerId = created.body.data.containerId as number;
   const container = (await admin.get(`/sites/${siteId}/containers/${containerId}`)).body.data;
   return { siteId, containerId, serviceId: container.services[0].id };
+}
+
+/** How an exec job ended: the command's exit code, or its timeout in seconds. */
+type ExecEnd = { exitCode: number } | { timeoutSeconds: number };
+
+/** The output of an exec job: the command as it was run, what it printed, then how it ended. */
+export function execOutput(shown: string, printed: string[], end: ExecEnd): string[] {
+  const ending =
+    'timeoutSeconds' in end
+      ? [
+          `Timed out after ${end.timeoutSeconds} s: the command was stopped.`,
+          `Error: The command ran longer than its timeout of ${end.timeoutSeconds} s.`,
+        ]
+      : [
+          `Exit code ${end.exitCode}.`,
+          ...(end.exitCode ? [`Error: The command exited with code ${end.exitCode}.`] : []),
+        ];
+  return [`$ ${shown}`, ...printed, ...ending];
+}
+
+/** An administrator and three users: the owner olga, her collaborator colin, and oscar, a stranger. */
+export async function containerPeople(test: TestManager) {
+  const admin = await adminClient(test);
+  return {
+    admin,
+    owner: await userClient(test, admin, 'olga'),
+    collab: await userClient(test, admin, 'colin'),
+    other: await userClient(test, admin, 'oscar'),
+  };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
+import type { ManagerClient, TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
-import { addDomain, jobEnds } from './container-helpers.ts';
+import { addDomain, containerPeople, jobEnds } from './container-helpers.ts';
 
 describe('containers: update, delete, collaborators, access', () => {
   let test: TestManager;
@@ -22,10 +22,7 @@ describe('containers: update, delete, collaborators, access', () => {
 
   beforeAll(async () => {
     test = await startFleetManager();
-    admin = await adminClient(test);
-    owner = await userClient(test, admin, 'olga');
-    collab = await userClient(test, admin, 'colin');
-    other = await userClient(test, admin, 'oscar');
+    ({ admin, owner, collab, other } = await containerPeople(test));
     siteId = (await admin.post('/sites', siteInput())).body.data.id;
     await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
     domainId = await addDomain(test, { name: 'apps.example.com', siteId, authServer: 'http://auth' });

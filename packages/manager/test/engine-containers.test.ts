@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerFake } from '@app/fakes';
 import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
-import { createAndWait, envVars, jobEnds, resize, setEnvironmentAndWait } from './container-helpers.ts';
+import {
+  createAndWait,
+  envVars,
+  execOutput,
+  jobEnds,
+  jobOutputs,
+  resize,
+  setEnvironmentAndWait,
+} from './container-helpers.ts';
 import {
   recreatable,
   RUN_AFTER_REPLACING,
@@ -208,5 +216,40 @@ describe('containers on Podman nodes', () => {
     expect(recreated.hostConfig).toMatchObject({ Memory: 512 * 1024 * 1024, NanoCpus: 4e9 });
     expect(recreated.status).toBe('running');
     expect(Object.values(recreated.networks)[0]).toMatchObject({ IPAddress: container.ipv4Address });
+  });
+});
+
+/** Commands run in containers of engine nodes (the Docker fake's exec API, Docker's and Podman's words). */
+describe.each(['docker', 'podman'] as const)('exec on %s engine nodes', (flavor) => {
+  const fake = new DockerFake({ flavor });
+  const site = fakeEngineSite(fake, `exec-${flavor}`);
+  /** Runs a command in a new container and waits for its job: its status, output and result. */
+  const execIn = async (hostname: string, body: Record<string, unknown>) => {
+    const { container } = await createAndWait(site.admin, site.siteId, { hostname, template: 'app:1' });
+    const queued = await site.admin.post(`/sites/${site.siteId}/containers/${container.id}/exec`, body);
+    expect(queued.status, queued.text).toBe(202);
+    const jobId = queued.body.data.jobId as number;
+    return {
+      status: await jobEnds(site.admin, jobId),
+      output: await jobOutputs(site.admin, jobId),
+      result: (await site.admin.get(`/jobs/${jobId}`)).body.data.result,
+      container,
+    };
+  };
+
+  it('logs stdout and stderr lines and records the exit code', async () => {
+    const done = await execIn('exec1', { command: ['sh', '-c', 'echo out; echo err >&2; exit 3'] });
+    expect(done.status).toBe('failure');
+    expect(done.output).toEqual(
+      execOutput("sh -c 'echo out; echo err >&2; exit 3'", ['out', 'err'], { exitCode: 3 }),
+    );
+    expect(done.result).toEqual({ exitCode: 3 });
+  });
+
+  it('stops waiting for a command past its timeout', async () => {
+    const done = await execIn('exec2', { command: 'echo going; sleep 30', timeout: 1 });
+    expect(done.status).toBe('failure');
+    expect(done.output).toEqual(execOutput("sh -c 'echo going; sleep 30'", ['going'], { timeoutSeconds: 1 }));
+    expect(done.result).toBeUndefined();
   });
 });

@@ -92,6 +92,26 @@ describe('containers on Proxmox VE nodes', () => {
     }
   });
 
+  it('stops and starts a container (PVE tasks), its status offline then running; exec is refused', async () => {
+    const { status, container } = await create(tokenSite, { hostname: 'power1', template: DEBIAN });
+    expect(status).toBe('success');
+    const url = `/sites/${tokenSite}/containers/${container.id}`;
+    for (const [action, state, shown] of [
+      ['stop', 'stopped', 'offline'],
+      ['start', 'running', 'running'],
+    ] as const) {
+      const queued = await admin.post(`${url}/${action}`);
+      expect(queued.status, queued.text).toBe(202);
+      expect(await jobEnds(admin, queued.body.data.jobId)).toBe('success');
+      expect(await jobOutputs(admin, queued.body.data.jobId)).toContain('TASK OK');
+      expect(hypervisorCt(container.containerId)!.status).toBe(state);
+      expect((await admin.get(url)).body.data.status).toBe(shown);
+    }
+    const refused = await admin.post(`${url}/exec`, { command: ['true'] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('exec_unsupported');
+  });
+
   it('logs in again when the cluster no longer takes its ticket, once, and goes on', async () => {
     expect((await create(rootSite, { hostname: 'relogin1', template: DEBIAN })).status).toBe('success');
     pve.auth.revokeTickets();

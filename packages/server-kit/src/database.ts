@@ -7,6 +7,7 @@ import { ConfigError } from './config.ts';
 import { DatabaseUnavailableError } from './errors.ts';
 import { loadPg } from './pg-module.ts';
 import { reportingOutages } from './pg-outage.ts';
+import { withCachedStatements } from './sqlite-statements.ts';
 import { SQLite } from './sqlite-driver.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -111,7 +112,7 @@ export function openDatabase<DB>(options: DatabaseOptions): Database<DB> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withCachedStatements(sqlite) }) });
   let reader: BetterSqlite3.Database | undefined;
   const statements = new Map<string, BetterSqlite3.Statement>();
   const read = async <R>(query: CompiledQuery<R>) => {

@@ -188,6 +188,12 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await page.goto('/ai');
     const start = page.getByRole('button', { name: `Translate ${KEYS.length} phrases` });
     await start.waitFor();
+    const streamKeys: string[] = [];
+    const onRequest = (request: { url(): string; headers(): Record<string, string> }) => {
+      if (/\/api\/ai-jobs\/[^/]+\/events$/.test(request.url()))
+        streamKeys.push(request.headers()['x-api-key'] ?? '');
+    };
+    page.on('request', onRequest);
     await start.click();
     const progress = page.getByTestId('job-progress');
     await progress.waitFor();
@@ -206,6 +212,10 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
       `${KEYS.length} of ${KEYS.length} translated`,
     );
     expect(seen.size).toBeGreaterThan(1); // progress moved while we watched
+    page.off('request', onRequest);
+    // The progress came over the job's event stream, opened with the project key (not by polling).
+    expect(streamKeys.length).toBeGreaterThan(0);
+    expect(streamKeys.every((key) => key.length > 0)).toBe(true);
     await page.getByTestId('job-history').getByText('completed').waitFor();
     await screenshot(page, 'ai-job');
     expect(fake.requests.every((r) => r.authorization === 'Bearer sk-dashboard-test')).toBe(true);

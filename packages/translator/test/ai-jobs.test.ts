@@ -204,11 +204,14 @@ describe('AI jobs', () => {
   it('runs one job per project at a time; the next waits as pending', async () => {
     const a = await phrases(20);
     const b = await phrases(5);
-    fake.set({ latencyMs: 100 });
+    let release = () => {};
+    fake.set({ gate: new Promise<void>((resolve) => (release = resolve)) });
     const first = await h.client.post('/api/ai-jobs', { key_ids: a, lang: 'fr' });
     const second = await h.client.post('/api/ai-jobs', { key_ids: b, lang: 'fr' });
     await waitForJob(first.body.jobId, (job) => job.status === 'running');
     const listed = await h.client.get('/api/ai-jobs');
+    fake.set({ gate: undefined });
+    release();
     expect(listed.body.stats).toEqual({ running: 1, pending: 1, total: 2 });
     expect(listed.body.jobs.map((j: { id: string }) => j.id)).toEqual([first.body.jobId, second.body.jobId]);
     await waitForJob(second.body.jobId);

@@ -2,6 +2,7 @@ export { AppFrame } from './AppFrame.tsx';
 export { renderApp } from './app-root.tsx';
 export { ApiError, type FieldErrors } from './api-error.ts';
 export { createClient, typedApi, type ClientOptions, type TypedCall } from './client.ts';
+export { readEventStream, type StreamEvent } from './event-stream.ts';
 export { errorMessage, notifyError, notifySuccess } from './notify.ts';
 export { operationUrl, queryString, type Init } from './operation-url.ts';
 export type {

@@ -10,6 +10,7 @@ import { ImageStore } from './images.ts';
 import type { DockerImage, ImageSpec } from './images.ts';
 import { registerContainerRoutes, registerImageRoutes, registerSystemRoutes } from './routes.ts';
 import { registerNetworkRoutes } from './network-routes.ts';
+import { registerExecRoutes } from './exec-routes.ts';
 
 export interface DockerFakeOptions extends FakeServerOptions {
   /** Also listen on this unix socket path (like `/var/run/docker.sock`). */
@@ -76,6 +77,7 @@ export class DockerFake extends FakeServer {
     registerImageRoutes(this.router, ctx);
     registerContainerRoutes(this.router, ctx);
     registerNetworkRoutes(this.router, ctx);
+    registerExecRoutes(this.router, ctx);
   }
 
   /** `unix://<socketPath>` when listening on a socket, else `tcp://127.0.0.1:<port>`. */

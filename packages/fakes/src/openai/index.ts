@@ -13,6 +13,8 @@ export interface FakeOpenAIBehaviour {
   apiKey?: string | undefined;
   /** Delay before each answer. */
   latencyMs: number;
+  /** While set, every answer waits for it (a test holds a job in flight for as long as it looks). */
+  gate?: Promise<void> | undefined;
   /** The next N requests are answered 429 (then the counter runs down). */
   rateLimitNext: number;
   /** Seconds sent in Retry-After with a 429 (Retry-After-Ms is sent too, as the real API does). */
@@ -52,6 +54,7 @@ const never = () => false;
 export const defaultBehaviour = (): FakeOpenAIBehaviour => ({
   apiKey: undefined,
   latencyMs: 0,
+  gate: undefined,
   rateLimitNext: 0,
   retryAfterMs: 50,
   serverErrorNext: 0,
@@ -199,6 +202,7 @@ export async function startFakeOpenAI(changes: Partial<FakeOpenAIBehaviour> = {}
         );
       }
       if (behaviour.latencyMs > 0) await sleep(behaviour.latencyMs);
+      if (behaviour.gate) await behaviour.gate;
       if (behaviour.rateLimitNext > 0) {
         behaviour.rateLimitNext -= 1;
         record(429, body.model, messages);

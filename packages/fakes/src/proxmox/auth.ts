@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { safeDecode } from '../shared/ids.ts';
 import type { FakeRequest } from '../shared/types.ts';
-import { authError, pveError } from './errors.ts';
+import { authError, permissionError, pveError } from './errors.ts';
 
 export interface AuthIdentity {
   /** `user@realm` */
@@ -12,6 +12,13 @@ export interface AuthIdentity {
 }
 
 const TICKET_LIFETIME_S = 2 * 60 * 60;
+/** `verify_rsa_ticket(…, -20, 40)`: a VNC ticket is good from 20 s before its stamp to 40 s after. */
+const VNC_TICKET_AGE_S = { min: -20, max: 40 };
+
+/** Who a request runs as: the token id for a token (`user@realm!name`), else the user. */
+export function authId(identity: AuthIdentity): string {
+  return identity.tokenid ? `${identity.user}!${identity.tokenid}` : identity.user;
+}
 
 /** API tokens, user passwords, tickets and CSRF tokens, as pve-access-control checks them. */
 export class PveAuth {
@@ -20,6 +27,8 @@ export class PveAuth {
   readonly tokens = new Map<string, string>();
   /** `user@realm` → password */
   readonly users = new Map<string, string>();
+  /** Privileges taken from a user or token (`authId`); everyone holds every other one. */
+  private readonly withheld = new Map<string, Set<string>>();
 
   addToken(fullTokenId: string, secret: string): void {
     if (!/^[^@!\s]+@[^@!\s]+![A-Za-z][A-Za-z0-9._-]*$/.test(fullTokenId)) {
@@ -30,6 +39,40 @@ export class PveAuth {
 
   addUser(userid: string, password: string): void {
     this.users.set(userid, password);
+  }
+
+  /** `authid` loses `privilege` everywhere (e.g. `VM.Console`). */
+  withhold(authid: string, privilege: string): void {
+    this.withheld.set(authid, (this.withheld.get(authid) ?? new Set()).add(privilege));
+  }
+
+  /** The `['perm', path, [privilege]]` check of a method's `permissions`: 403 when not held. */
+  checkPrivilege(identity: AuthIdentity, path: string, privilege: string): void {
+    if (this.withheld.get(authId(identity))?.has(privilege)) throw permissionError(`${path}, ${privilege}`);
+  }
+
+  /** Gives back what `withhold` took. */
+  grant(authid: string, privilege: string): void {
+    this.withheld.get(authid)?.delete(privilege);
+  }
+
+  /** Holds `privilege` (the check termproxy has `/access/vncticket` make, by `authid`). */
+  holds(authid: string, privilege: string): boolean {
+    return !this.withheld.get(authid)?.has(privilege);
+  }
+
+  /** `assemble_vnc_ticket`: `PVEVNC:<stamp>::<signature>`, the signature over authid, path and port. */
+  vncTicket(authid: string, path: string, port: number): string {
+    const plain = `PVEVNC:${stamp(Math.floor(Date.now() / 1000))}`;
+    return `${plain}::${this.sign(`${plain}:${authid}:${path}:${port}`)}`;
+  }
+
+  /** `verify_vnc_ticket`: right signature for authid, path and port, and young enough. */
+  verifyVncTicket(ticket: string, authid: string, path: string, port: number): boolean {
+    const match = /^(PVEVNC:([0-9A-F]{8}))::([^:\s]+)$/.exec(ticket);
+    if (!match || !safeEqual(this.sign(`${match[1]!}:${authid}:${path}:${port}`), match[3]!)) return false;
+    const age = Date.now() / 1000 - parseInt(match[2]!, 16);
+    return age > VNC_TICKET_AGE_S.min && age < VNC_TICKET_AGE_S.max;
   }
 
   /** Tickets and CSRF tokens issued so far stop working (as when the cluster's auth key is replaced). */
@@ -87,9 +130,7 @@ export class PveAuth {
   }
 
   private issueTicket(user: string): string {
-    const data = `PVE:${user}:${Math.floor(Date.now() / 1000)
-      .toString(16)
-      .toUpperCase()}`;
+    const data = `PVE:${user}:${stamp(Math.floor(Date.now() / 1000))}`;
     return `${data}::${this.sign(data)}`;
   }
 
@@ -101,8 +142,8 @@ export class PveAuth {
   }
 
   private csrfToken(user: string, time = Math.floor(Date.now() / 1000)): string {
-    const stamp = time.toString(16).toUpperCase();
-    return `${stamp}:${this.sign(`${stamp}:${user}`).replace(/=+$/, '')}`;
+    const hex = stamp(time);
+    return `${hex}:${this.sign(`${hex}:${user}`).replace(/=+$/, '')}`;
   }
 
   private verifyCsrf(user: string, token: string): boolean {
@@ -111,6 +152,11 @@ export class PveAuth {
     const time = parseInt(match[1]!, 16);
     return safeEqual(this.csrfToken(user, time), token) && Date.now() / 1000 - time < TICKET_LIFETIME_S;
   }
+}
+
+/** A ticket's time stamp: 8 upper-case hex digits. */
+function stamp(seconds: number): string {
+  return seconds.toString(16).toUpperCase().padStart(8, '0');
 }
 
 function safeEqual(a: string, b: string): boolean {

@@ -4,6 +4,7 @@ import { unreachableNodeError } from './errors.ts';
 import type { OciTemplateConfig } from './lxc-create.ts';
 import type { PveNode, PveState } from './state.ts';
 import type { TaskRunner } from './tasks.ts';
+import type { TermProxies } from './termproxy.ts';
 
 export const API = '/api2/json';
 
@@ -11,6 +12,7 @@ export const API = '/api2/json';
 export interface PveContext {
   state: PveState;
   tasks: TaskRunner;
+  termproxies: TermProxies;
   auth: PveAuth;
   ociTemplates: Map<string, OciTemplateConfig>;
   version: { version: string; release: string; repoid: string };

@@ -1,4 +1,6 @@
 import { X509Certificate } from 'node:crypto';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
 import { FakeServer } from '../shared/fake-server.ts';
 import { testCertificate } from '../shared/tls.ts';
 import type { FakeServerOptions } from '../shared/fake-server.ts';
@@ -13,6 +15,7 @@ import { renderPveError } from './errors.ts';
 import type { OciTemplateConfig } from './lxc-create.ts';
 import { normaliseNet } from './lxc-options.ts';
 import { registerClusterRoutes } from './routes-cluster.ts';
+import { registerConsoleRoutes } from './routes-console.ts';
 import { registerLxcRoutes } from './routes-lxc.ts';
 import { registerNodeRoutes } from './routes-node.ts';
 import { SchemaCheck } from './schema-check.ts';
@@ -21,6 +24,10 @@ import { PveState } from './state.ts';
 import type { ConfigValue, NodeInit, PveContainer } from './state.ts';
 import { TaskRunner } from './tasks.ts';
 import type { TaskFailure } from './tasks.ts';
+import { TermProxies } from './termproxy.ts';
+
+/** pve-http-server's `$max_payload_size`: a larger WebSocket frame from the client ends the connection. */
+const MAX_WEBSOCKET_PAYLOAD = 128 * 1024;
 
 export interface ProxmoxFakeOptions extends FakeServerOptions {
   /** Node names (default `['pve']`). Each gets `local` (dir) and `local-lvm` (lvmthin) storages. */
@@ -53,6 +60,9 @@ export class ProxmoxFake extends FakeServer {
   readonly state = new PveState();
   readonly tasks: TaskRunner;
   readonly auth = new PveAuth();
+  /** The console proxies `termproxy` started (`count`: those open or waiting for their client). */
+  readonly termproxies = new TermProxies(this.auth);
+  private readonly websockets = new WebSocketServer({ noServer: true, maxPayload: MAX_WEBSOCKET_PAYLOAD });
   private readonly ociTemplates = new Map<string, OciTemplateConfig>();
   protected readonly router = new Router();
   private readonly identities = new WeakMap<FakeRequest, AuthIdentity>();
@@ -80,6 +90,7 @@ export class ProxmoxFake extends FakeServer {
     const ctx: PveContext = {
       state: this.state,
       tasks: this.tasks,
+      termproxies: this.termproxies,
       auth: this.auth,
       ociTemplates: this.ociTemplates,
       version: { version, release: version.split('.').slice(0, 2).join('.'), repoid: '2a5fa54a8503f96d' },
@@ -91,6 +102,7 @@ export class ProxmoxFake extends FakeServer {
     registerClusterRoutes(this.router, ctx);
     registerNodeRoutes(this.router, ctx);
     registerLxcRoutes(this.router, ctx);
+    registerConsoleRoutes(this.router, ctx);
   }
 
   /** `https://127.0.0.1:<port>/api2/json` (or http without TLS). */
@@ -197,6 +209,21 @@ export class ProxmoxFake extends FakeServer {
   protected override afterRoute(req: FakeRequest, reply: FakeReply): FakeReply {
     this.schema.checkAnswer(req, reply);
     return reply;
+  }
+
+  /**
+   * pve-http-server upgrades a GET of a path ending in `websocket` whose handler answered 200, and
+   * proxies the socket to `localhost:<port>` of that answer: here the termproxy listening there; with
+   * none (already connected, timed out) the connection fails and the client's is dropped.
+   */
+  protected override upgrade(req: FakeRequest, reply: FakeReply, socket: Duplex, head: Buffer): void {
+    if (reply.status !== 200 || req.method !== 'GET' || !req.path.endsWith('websocket')) {
+      return super.upgrade(req, reply, socket, head);
+    }
+    const port = Number((JSON.parse(String(reply.body)) as { data: { port: string } }).data.port);
+    const proxy = this.termproxies.accept(port);
+    if (!proxy) return void socket.destroy();
+    this.websockets.handleUpgrade(req.raw, socket, head, (ws) => this.termproxies.serve(proxy, ws, socket));
   }
 
   protected override notFound(req: FakeRequest): FakeHttpError {

@@ -19,6 +19,8 @@ export interface PveTask {
 /** What a task does: log lines to write over the simulated time, then an effect that may throw. */
 export interface TaskWork {
   lines: string[];
+  /** A worker that lasts as long as something else (a console): the task ends when this settles. */
+  until?: Promise<unknown>;
   /** Runs after the lines; throwing ends the task with `TASK ERROR: <message>`. */
   run?: () => void | string[];
   /** Runs when the task fails (clean-up of half-made things). */
@@ -94,6 +96,7 @@ export class TaskRunner {
       task.log.push(line);
     }
     if (step > 0) await sleep(step);
+    await work.until;
     const failureIndex = this.failures.findIndex((f) => !f.type || f.type === task.type);
     try {
       if (failureIndex !== -1) throw new Error(this.failures.splice(failureIndex, 1)[0]!.message);

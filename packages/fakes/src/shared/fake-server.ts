@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { rmSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Controls } from './controls.ts';
 import type { FailureSpec, RecordedRequest, ReplySpec, RequestMatch } from './controls.ts';
@@ -11,6 +12,7 @@ import { testCertificate } from './tls.ts';
 import type { TlsMaterial } from './tls.ts';
 import { FakeHttpError } from './types.ts';
 import type { FakeReply, FakeRequest, Transport } from './types.ts';
+import { reasonPhrase, writeRawReply } from './raw-reply.ts';
 
 export interface FakeServerOptions {
   /** Loopback by default. */
@@ -57,6 +59,15 @@ export abstract class FakeServer {
   /** Hook run on a route's answer (not on errors) before it is written. */
   protected afterRoute(_req: FakeRequest, reply: FakeReply): FakeReply {
     return reply;
+  }
+
+  /**
+   * A request asking to switch protocols (`Upgrade:`), answered `reply` like any other; a fake that
+   * speaks the protocol takes the socket over here. By default the answer is written and the
+   * connection closed, as a server that upgrades nothing does.
+   */
+  protected upgrade(req: FakeRequest, reply: FakeReply, socket: Duplex, _head: Buffer): void {
+    writeRawReply(socket, { ...reply, headers: { ...this.commonHeaders(req), ...reply.headers } });
   }
 
   get port(): number {
@@ -157,6 +168,9 @@ export abstract class FakeServer {
     const server = tls
       ? createHttpsServer(tls === true ? testCertificate() : tls, handler)
       : createHttpServer(handler);
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.handleUpgrade(req, socket, head, transport).catch(() => socket.destroy());
+    });
     server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
@@ -167,13 +181,26 @@ export abstract class FakeServer {
   private async handle(raw: IncomingMessage, res: ServerResponse, transport: Transport): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of raw) chunks.push(chunk as Buffer);
+    const req = await this.receive(raw, Buffer.concat(chunks), transport);
+    const reply = await this.dispatch(req);
+    await this.write(res, req, reply);
+  }
+
+  /** Upgrade requests carry no body: what follows the head belongs to the new protocol. */
+  private async handleUpgrade(raw: IncomingMessage, socket: Duplex, head: Buffer, transport: Transport) {
+    const req = await this.receive(raw, Buffer.alloc(0), transport);
+    this.upgrade(req, await this.dispatch(req), socket, head);
+  }
+
+  /** The request as handlers see it, recorded, after any injected latency. */
+  private async receive(raw: IncomingMessage, body: Buffer, transport: Transport): Promise<FakeRequest> {
     const url = new URL(raw.url ?? '/', 'http://fake');
     const req: FakeRequest = {
       method: (raw.method ?? 'GET').toUpperCase(),
       path: url.pathname,
       query: url.searchParams,
       headers: raw.headers,
-      body: Buffer.concat(chunks),
+      body,
       params: {},
       transport,
       raw,
@@ -189,8 +216,7 @@ export abstract class FakeServer {
     });
     const delay = this.controls.latencyFor(req.method, req.path);
     if (delay > 0) await sleep(delay);
-    const reply = await this.dispatch(req);
-    await this.write(res, req, reply);
+    return req;
   }
 
   private async dispatch(req: FakeRequest): Promise<FakeReply> {
@@ -215,7 +241,7 @@ export abstract class FakeServer {
   private async write(res: ServerResponse, req: FakeRequest, reply: FakeReply): Promise<void> {
     const headers = { ...this.commonHeaders(req), ...reply.headers };
     const body = reply.body ?? '';
-    const reason = reply.reason?.split('\n')[0]?.replace(/[^\t\x20-\x7e]/g, '?');
+    const reason = reasonPhrase(reply.reason);
     if (typeof body === 'string' || Buffer.isBuffer(body)) {
       const buffer = typeof body === 'string' ? Buffer.from(body) : body;
       headers['content-length'] = String(buffer.length);

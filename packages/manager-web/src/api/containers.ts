@@ -66,6 +66,18 @@ export function useRestartContainer(siteId: number) {
   });
 }
 
+/** Starts or stops a container of the site, answering the job that does it. */
+export function useContainerPower(siteId: number) {
+  const invalidate = useInvalidateContainers(siteId);
+  return useMutation({
+    mutationFn: ({ id, action }: { id: number; action: 'start' | 'stop' }) =>
+      action === 'start'
+        ? api.post('/sites/{siteId}/containers/{id}/start', { path: { siteId, id } })
+        : api.post('/sites/{siteId}/containers/{id}/stop', { path: { siteId, id } }),
+    onSettled: invalidate,
+  });
+}
+
 /** Deletes a container of the site (its id) on its node, then its record. */
 export function useDeleteContainer(siteId: number) {
   const invalidate = useInvalidateContainers(siteId);

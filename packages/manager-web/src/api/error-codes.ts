@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   'image_not_found',
   'registry_error',
   'no_instance',
+  'exec_unsupported',
   'create_not_failed',
   'in_use',
   'path_not_removable',

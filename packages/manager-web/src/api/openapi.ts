@@ -1462,6 +1462,10 @@ export interface paths {
             createdBy: string;
             createdAt: string;
             updatedAt: string;
+            /** container.exec, once the command has ended: its exit code */
+            result?: {
+              exitCode: number;
+            };
           };
         };
       };
@@ -1533,6 +1537,10 @@ export interface paths {
             createdBy: string;
             createdAt: string;
             updatedAt: string;
+            /** container.exec, once the command has ended: its exit code */
+            result?: {
+              exitCode: number;
+            };
           };
         };
       };
@@ -2036,6 +2044,98 @@ export interface paths {
         | 'forbidden'
         | 'not_found'
         | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/sites/{siteId}/containers/{id}/start': {
+    post: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      responses: {
+        202: {
+          data: {
+            containerId: number;
+            jobId: number;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'csrf_invalid'
+        | 'forbidden'
+        | 'not_found'
+        | 'no_instance'
+        | 'conflict'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/sites/{siteId}/containers/{id}/stop': {
+    post: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      responses: {
+        202: {
+          data: {
+            containerId: number;
+            jobId: number;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'csrf_invalid'
+        | 'forbidden'
+        | 'not_found'
+        | 'no_instance'
+        | 'conflict'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/sites/{siteId}/containers/{id}/exec': {
+    post: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      body: {
+        /** the program and its arguments, or one string run by `sh -c` */
+        command: string | string[];
+        /** seconds the command may run; then it is stopped and the job fails */
+        timeout?: number;
+      };
+      responses: {
+        202: {
+          data: {
+            containerId: number;
+            jobId: number;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'csrf_invalid'
+        | 'forbidden'
+        | 'not_found'
+        | 'no_instance'
+        | 'exec_unsupported'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';

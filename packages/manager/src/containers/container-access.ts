@@ -1,4 +1,5 @@
 import { forbidden, notFound } from '@app/server-kit';
+import { fail } from '../errors/catalogue.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ContainerRecord, ContainersRepository } from './containers-repository.ts';
 
@@ -25,4 +26,16 @@ export async function accessTo(
     );
   }
   return record;
+}
+
+/** The record of a container that has an instance on its node; 409 no_instance (with what was meant) if not. */
+export function withInstance(
+  record: ContainerRecord,
+  purpose: string,
+): ContainerRecord & { containerId: string } {
+  if (record.containerId) return { ...record, containerId: record.containerId };
+  throw fail(
+    'no_instance',
+    `${record.hostname} has no instance ${purpose}: it is being created or its create failed.`,
+  );
 }

@@ -22,6 +22,9 @@ export const CONTAINER_COMMANDS = {
   create: 'container.create',
   apply: 'container.apply',
   delete: 'container.delete',
+  start: 'container.start',
+  stop: 'container.stop',
+  exec: 'container.exec',
 } as const;
 
 export interface ContainerCreatePayload {

@@ -4,8 +4,8 @@ import type { ReconfigureSpec } from '../providers/types.ts';
 import { flag, integer, type ServiceUpdateInput } from '../services/service-input.ts';
 import type { ContainerService } from '../services/services-repository.ts';
 import type { HttpName } from '../dns/cross-site-dns.ts';
-import { fail } from '../errors/catalogue.ts';
 import { ALLOCATED_COLUMNS } from './addresses.ts';
+import { withInstance } from './container-access.ts';
 import { CONTAINER_COMMANDS, type ContainerApplyPayload } from './container-jobs.ts';
 import { blankToNull, mergeEnvironment, sameEnvironment, type EnvVar } from './container-rules.ts';
 import { httpNamesOf, type ContainerDeps, type ContainersService } from './containers-service.ts';
@@ -42,12 +42,7 @@ export class ContainerUpdates {
   async update(principal: Principal, siteId: number, id: number, input: UpdateInput): Promise<UpdateResult> {
     const { db, repo } = this.deps;
     const record = await this.containers.record(principal, siteId, id, 'manage');
-    if (input.restart === true && !record.containerId) {
-      throw fail(
-        'no_instance',
-        `${record.hostname} has no instance to restart: it is being created or its create failed.`,
-      );
-    }
+    if (input.restart === true) withInstance(record, 'to restart');
     const restartOnly =
       input.restart === true &&
       input.username === undefined &&

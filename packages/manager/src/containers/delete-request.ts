@@ -52,7 +52,7 @@ export class DeleteRequests {
   /** The queued or running delete of the container, else a new one. */
   private async jobOf(principal: Principal, containerId: number): Promise<number> {
     for (;;) {
-      const active = await this.jobs.activeFor(CONTAINER_COMMANDS.delete, containerId);
+      const active = await this.jobs.activeFor([CONTAINER_COMMANDS.delete], containerId);
       if (active) return active;
       try {
         const payload: ContainerDeletePayload = { containerId };

@@ -20,6 +20,9 @@ import { FailureNotices } from './failure-notices.ts';
 import { NotificationsRepository } from '../notifications/notifications-repository.ts';
 import { registerContainerJobs } from './container-jobs.ts';
 import { registerContainerDelete } from './container-delete.ts';
+import { registerContainerPower } from './container-power.ts';
+import { registerContainerExec } from './container-exec.ts';
+import { ContainerOperations } from './container-operations.ts';
 import { DeleteRequests } from './delete-request.ts';
 import { VolumesRepository } from '../volumes/volumes-repository.ts';
 import { VolumeWaiter } from '../volumes/volume-waiter.ts';
@@ -63,6 +66,8 @@ export function createContainerServices(
   };
   const containers = new ContainersService(deps);
   registerContainerDelete(fleet.jobHandlers, deps, containers.status);
+  registerContainerPower(fleet.jobHandlers, deps, containers.status);
+  registerContainerExec(fleet.jobHandlers, deps);
   registerContainerJobs(fleet.jobHandlers, {
     db,
     containers: repo,
@@ -86,6 +91,7 @@ export function createContainerServices(
     containerDeletes: new DeleteRequests(containers, fleet.jobs.repo, fleet.jobEvents),
     containerUpdates: new ContainerUpdates(deps, containers),
     containerHistory: new ContainerHistory(deps, containers),
+    containerOperations: new ContainerOperations(deps, containers),
     collaborators: new CollaboratorsService(db, repo, containers, core.users, core.notices),
     imageMetadata,
     resourceRequests: new ResourceRequestsService(

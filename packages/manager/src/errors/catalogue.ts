@@ -73,6 +73,11 @@ export const MANAGER_ERRORS = {
     message:
       'The container has no instance on its node: it is being created or its create failed. Retry or delete it.',
   },
+  exec_unsupported: {
+    status: 409,
+    message:
+      'This node has no API to run a command in a container (Proxmox VE): use SSH to the container or its console.',
+  },
   create_not_failed: { status: 409, message: 'Only a container whose create failed can be created again.' },
   in_use: { status: 409, message: 'HTTP services still use this domain: remove them first.' },
   // Volume folders kept from deleted containers

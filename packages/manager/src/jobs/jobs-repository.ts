@@ -71,12 +71,12 @@ export class JobsRepository implements JobStore {
     return this.events.announce({ kind: 'new', jobId });
   }
 
-  /** The pending or running job `command` of container `containerId`, if any. */
-  async activeFor(command: string, containerId: number): Promise<number | undefined> {
+  /** A pending or running job of container `containerId` among `commands`, if any. */
+  async activeFor(commands: readonly string[], containerId: number): Promise<number | undefined> {
     const row = await this.db
       .selectFrom('jobs')
       .select('id')
-      .where('command', '=', command)
+      .where('command', 'in', commands)
       .where('container_id', '=', containerId)
       .where('status', 'in', ['pending', 'running'])
       .executeTakeFirst();
@@ -109,6 +109,7 @@ export class JobsRepository implements JobStore {
         ...toJob(row),
         createdBy: row.created_by ?? `#${row.created_by_uid_number}`,
         createdByUid: row.created_by_uid_number,
+        result: row.result ? (JSON.parse(row.result) as unknown) : null,
       }
     );
   }

@@ -6,6 +6,12 @@ import { fail } from '../errors/catalogue.ts';
 
 const jobNotFound = () => notFound('Job not found.');
 
+/**
+ * The commands whose result the job's readers see. Not every result is for them: a delete's holds the
+ * node's own words, which only administrators are shown.
+ */
+const READABLE_RESULTS = new Set(['container.exec']);
+
 /** Who may see which job (its creator and admins; everyone else gets 404), and the job lifecycle calls. */
 export class JobsService {
   constructor(readonly repo: JobsRepository) {}
@@ -16,8 +22,10 @@ export class JobsService {
   }
 
   async getFor(principal: Principal, id: number): Promise<Job> {
-    const { createdByUid: _internal, ...job } = await this.visible(principal, id);
-    return job;
+    const { createdByUid: _internal, result, ...job } = await this.visible(principal, id);
+    return READABLE_RESULTS.has(job.command) && result !== null
+      ? { ...job, result: result as Job['result'] }
+      : job;
   }
 
   private async visible(principal: Principal, id: number): Promise<JobRecord> {

@@ -10,6 +10,8 @@ export interface Job {
   createdBy: string;
   createdAt: string;
   updatedAt: string;
+  /** What the job answers, for the commands whose answer its readers may see: container.exec's. */
+  result?: { exitCode: number };
 }
 
 /** A job of one container, as its page lists it. */
@@ -18,6 +20,8 @@ export interface ContainerJob extends Omit<Job, 'createdBy'> {
 }
 
 /** A job with its creator's uidNumber: who may see it besides administrators. */
-export interface JobRecord extends Job {
+export interface JobRecord extends Omit<Job, 'result'> {
   createdByUid: number;
+  /** jobs.result, parsed; null when the job answers nothing (yet). */
+  result: unknown;
 }

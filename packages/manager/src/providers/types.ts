@@ -149,6 +149,14 @@ export interface Created {
   imageEnvironment?: Record<string, string>;
 }
 
+/** A command run in a container, without a terminal or input. */
+export interface ExecSpec {
+  /** The program and its arguments, as they are: no shell unless the command names one. */
+  command: string[];
+  /** How long it may run; the caller's signal ends it then. */
+  timeoutMs: number;
+}
+
 /** One interface, one adapter per node type (dummy, hypervisor, engine). */
 export interface Provider {
   create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext): Promise<Created>;
@@ -173,6 +181,16 @@ export interface Provider {
     signal: AbortSignal,
   ): Promise<Record<string, string>>;
   delete(node: NodeConnection, containerId: string, ctx: OperationContext): Promise<void>;
+  /**
+   * Runs a command in the running instance, each line of its output (stdout and stderr) logged as it
+   * comes. Absent where the node type has no such API (Proxmox VE).
+   */
+  exec?(
+    node: NodeConnection,
+    containerId: string,
+    spec: ExecSpec,
+    ctx: OperationContext,
+  ): Promise<{ exitCode: number }>;
   /**
    * Removes what a create that died left on the node: the instance it named through `ctx.made`, if it
    * is there and is the one for `hostname` (a name or id can be reused). False when there is none;

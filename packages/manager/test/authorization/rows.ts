@@ -423,6 +423,20 @@ export const ROWS: Row[] = [
     expect: containerManage(409),
     request: fixed((w) => `${container(w)}/retry`),
   },
+  // Each caller its own container: one start or stop at a time per container.
+  ...(['start', 'stop'] as const).map((action) => ({
+    route: `POST /sites/{siteId}/containers/{id}/${action}`,
+    expect: containerManage(202),
+    request: async (world: World) => ({
+      path: `${site(world)}/containers/${await fresh.container(world)}/${action}`,
+    }),
+  })),
+  {
+    route: 'POST /sites/{siteId}/containers/{id}/exec',
+    // Owner and administrators: a collaborator never runs a command in it.
+    expect: containerManage(202),
+    request: fixed((w) => `${container(w)}/exec`, { command: ['true'] }),
+  },
   {
     route: 'GET /sites/{siteId}/containers/{id}/collaborators',
     expect: containerView(200),

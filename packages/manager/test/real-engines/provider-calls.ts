@@ -188,6 +188,28 @@ const onSiteNetwork = (env: CallEnv, steps: Step[]): Step[] => [
   removeNetwork(env),
 ];
 
+/**
+ * An attached exec's answer (the multiplexed stream, read as text): the text of each stream. Their
+ * frames interleave as the process writes, which between two pipes is not in a fixed order.
+ */
+const readStreams = (body: unknown) => {
+  const bytes = Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  const streams: Record<number, string> = {};
+  for (let at = 0; at + 8 <= bytes.length; at += 8 + bytes.readUInt32BE(at + 4)) {
+    const payload = bytes.subarray(at + 8, at + 8 + bytes.readUInt32BE(at + 4)).toString();
+    streams[bytes[at]!] = (streams[bytes[at]!] ?? '') + payload;
+  }
+  return streams;
+};
+const execCreate = (alias: string, container: string, cmd: string[]): Step => ({
+  what: `exec create ${alias}`,
+  method: 'POST',
+  path: `/containers/{${container}}/exec`,
+  body: { AttachStdin: false, AttachStdout: true, AttachStderr: true, Tty: false, Cmd: cmd },
+  save: alias,
+  read: created,
+});
+
 /** The call sequences the provider makes, and the refusals it may meet; each leaves nothing behind. */
 export const SEQUENCES: Array<{ name: string; steps: (env: CallEnv) => Step[] }> = [
   {
@@ -300,6 +322,33 @@ export const SEQUENCES: Array<{ name: string; steps: (env: CallEnv) => Step[] }>
         action('new', 'start'),
         inspect(env, 'new'),
         remove('new'),
+      ]),
+  },
+  {
+    name: 'exec: create, start attached without a terminal, inspect the exit code; refused without a command, unknown, in a stopped container',
+    steps: (env) =>
+      onSiteNetwork(env, [
+        create(env, 'exec', { ip: `${env.subnet}.141`, mac: macOf(0x41) }),
+        action('exec', 'start'),
+        execCreate('run', 'exec', ['sh', '-c', 'echo out; echo err >&2; exit 3']),
+        {
+          what: 'exec start run',
+          method: 'POST',
+          path: '/exec/{run}/start',
+          body: { Detach: false, Tty: false },
+          read: readStreams,
+        },
+        {
+          what: 'exec inspect run',
+          method: 'GET',
+          path: '/exec/{run}/json',
+          read: (body) => ({ ExitCode: (body as { ExitCode: number | null }).ExitCode }),
+        },
+        { ...execCreate('none', 'exec', []), what: 'exec create without a command' },
+        { what: 'exec inspect unknown', method: 'GET', path: '/exec/unknown/json' },
+        action('exec', 'stop', '?t=0'),
+        { ...execCreate('late', 'exec', ['true']), what: 'exec create in a stopped container' },
+        remove('exec'),
       ]),
   },
   {

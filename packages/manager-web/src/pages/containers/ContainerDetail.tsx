@@ -39,6 +39,7 @@ import {
 import { sshCommand } from './ContainerList.tsx';
 import { JobLog } from './JobLog.tsx';
 import { RestartButton, RestartPendingNotice } from './RestartAction.tsx';
+import { PowerButtons } from './PowerButtons.tsx';
 import { ContainerJobHistory, FailedCreate, type ContainerPanelProps } from './ContainerJobs.tsx';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -210,6 +211,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
       >
         {canManage ? (
           <>
+            <PowerButtons siteId={siteId} container={container} onQueued={showJob} />
             <RestartButton siteId={siteId} container={container} onQueued={showJob} />
             <Button
               variant="default"

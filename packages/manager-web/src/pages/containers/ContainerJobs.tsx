@@ -9,6 +9,9 @@ const COMMAND_LABELS: Record<string, string> = {
   'container.create': 'Create',
   'container.apply': 'Change / restart',
   'container.delete': 'Delete',
+  'container.start': 'Start',
+  'container.stop': 'Stop',
+  'container.exec': 'Command',
 };
 
 const NO_INSTANCE: Partial<Record<Container['status'], string>> = {

@@ -3,12 +3,14 @@ import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
 import type { DummyInstancesRepository } from './dummy-instances-repository.ts';
 import type { TerminalSession, TerminalSize } from '../terminal.ts';
-import { DummyShell } from './dummy-shell.ts';
+import { DummyTerminal } from './dummy-terminal.ts';
 import { formatMountPoint } from '../proxmox/pve-format.ts';
+import { runSimulated } from './dummy-shell.ts';
 import { DEFAULT_PLATFORM, type Platform } from '../../images/platform.ts';
 import {
   ProviderError,
   type CreateSpec,
+  type ExecSpec,
   type ImportableInstance,
   type InstanceInfo,
   type NodeConnection,
@@ -146,6 +148,12 @@ export class DummyProvider implements Provider {
     await ctx.log('TASK OK');
   }
 
+  async exec(node: NodeConnection, containerId: string, spec: ExecSpec, ctx: OperationContext) {
+    const row = await this.find(node, containerId);
+    if (row.state !== 'running') throw new ProviderError(`CT ${row.vmid} not running`);
+    return { exitCode: await runSimulated(spec.command, (line) => ctx.log(line), ctx.signal) };
+  }
+
   async discard(node: NodeConnection, made: string, hostname: string, ctx: OperationContext) {
     const row = await this.find(node, made).catch(() => undefined);
     if (row?.hostname !== hostname) return false;
@@ -176,7 +184,7 @@ export class DummyProvider implements Provider {
   async terminal(node: NodeConnection, containerId: string, size: TerminalSize): Promise<TerminalSession> {
     const row = await this.find(node, containerId);
     if (row.state !== 'running') throw new ProviderError(`CT ${row.vmid} not running`);
-    return new DummyShell(size);
+    return new DummyTerminal(size);
   }
 
   async stats(node: NodeConnection): Promise<NodeStats> {

@@ -1,39 +1,38 @@
 import { describe, expect, it } from 'vitest';
-import { DummyShell } from './dummy-shell.ts';
+import { runSimulated } from './dummy-shell.ts';
 
-/** Types `input` into a fresh shell of `cols`×`rows`; all it wrote (prompt first). */
-function session(input: string, size = { cols: 80, rows: 24 }) {
-  const shell = new DummyShell(size);
-  let output = '';
-  shell.onData((chunk) => (output += chunk.toString('utf8')));
-  shell.write(Buffer.from(input));
-  return { shell, output: () => output };
-}
+const run = async (command: string[]) => {
+  const printed: string[] = [];
+  const exitCode = await runSimulated(
+    command,
+    async (line) => void printed.push(line),
+    new AbortController().signal,
+  );
+  return { printed, exitCode };
+};
 
-describe('DummyShell', () => {
-  it('echoes keystrokes and answers echo with sh arithmetic', () => {
-    const { output } = session('echo $((6*7)) $(( (1+2) * -3 % 4 )) $((7/0))\r');
-    expect(output()).toBe('/ # echo $((6*7)) $(( (1+2) * -3 % 4 )) $((7/0))\r\n42 -1 $((7/0))\r\n/ # ');
+describe('the dummy node’s simulated shell', () => {
+  it('runs statements in order, with quotes and backslashes read as sh reads them', async () => {
+    expect(await run(['sh', '-c', `echo 'a  b' "c;d" e\\ f; echo two\necho three`])).toEqual({
+      printed: ['a  b c;d e f', 'two', 'three'],
+      exitCode: 0,
+    });
   });
 
-  it('reports its size as rows and columns, after a resize too', async () => {
-    const { shell, output } = session('stty size\r', { cols: 100, rows: 30 });
-    await shell.resize({ cols: 132, rows: 43 });
-    shell.write(Buffer.from('stty size\r'));
-    expect(output()).toContain('\r\n30 100\r\n');
-    expect(output()).toContain('\r\n43 132\r\n');
+  it('stops at exit with its code; the last statement’s status otherwise', async () => {
+    expect(await run(['sh', '-c', 'echo before; exit 3; echo after'])).toEqual({
+      printed: ['before'],
+      exitCode: 3,
+    });
+    expect(await run(['sh', '-c', 'true; false'])).toEqual({ printed: [], exitCode: 1 });
+    expect(await run(['nosuch', 'x'])).toEqual({ printed: ['sh: 1: nosuch: not found'], exitCode: 127 });
+    expect(await run(['echo', 'plain', 'argv'])).toEqual({ printed: ['plain argv'], exitCode: 0 });
   });
 
-  it('edits the line (backspace, Ctrl-C) and says when a command does not exist', () => {
-    const { output } = session('lx\x7fs\r' + 'abc\x03');
-    expect(output()).toBe('/ # lx\b \bs\r\nsh: ls: not found\r\n/ # abc^C\r\n/ # ');
-  });
-
-  it('ends on exit and on Ctrl-D at an empty line', async () => {
-    expect(await session('exit\r').shell.closed).toEqual({ reason: 'the shell exited' });
-    expect(await session('\x04').shell.closed).toEqual({ reason: 'the shell exited' });
-    const closed = session('');
-    closed.shell.close();
-    expect(await closed.shell.closed).toEqual({ reason: 'the session was closed' });
+  it('sleeps until the signal ends it', async () => {
+    const controller = new AbortController();
+    const running = runSimulated(['sleep', '30'], async () => undefined, controller.signal);
+    controller.abort(new Error('stopped'));
+    await expect(running).rejects.toThrow('stopped');
   });
 });

@@ -1,6 +1,7 @@
 import { NodeUnreachableError } from '../types.ts';
 import type {
   CreateSpec,
+  ExecSpec,
   ImportableInstance,
   InstanceInfo,
   NodeConnection,
@@ -24,6 +25,7 @@ import {
 } from './engine-client.ts';
 import type { TerminalSize } from '../terminal.ts';
 import { openEngineTerminal } from './engine-terminal.ts';
+import { execIn } from './engine-exec.ts';
 import { ensureSiteNetwork, isSiteNetwork, MANAGED_LABEL } from './engine-network.ts';
 
 export interface EngineOptions {
@@ -242,6 +244,10 @@ export class EngineProvider implements Provider {
       timeoutMs: this.options.timeoutMs + 15_000,
     });
     await ctx.log(status === 304 ? 'Already stopped' : 'Stopped');
+  }
+
+  exec(node: NodeConnection, containerId: string, spec: ExecSpec, ctx: OperationContext) {
+    return execIn(this.client(node), containerId, spec, ctx);
   }
 
   async restart(node: NodeConnection, containerId: string, ctx: OperationContext) {

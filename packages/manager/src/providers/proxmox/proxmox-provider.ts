@@ -18,6 +18,8 @@ import { isTemplateVolume } from '../../images/image-reference.ts';
 import { DEFAULT_PLATFORM, platformOfMachine, type Platform } from '../../images/platform.ts';
 import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
 import { waitForTask } from './pve-tasks.ts';
+import { openTermproxySession, type TermproxyTicket } from './pve-terminal.ts';
+import type { TerminalSession, TerminalSize } from '../terminal.ts';
 import {
   checkOciOverrides,
   formatMountPoint,
@@ -319,6 +321,31 @@ export class ProxmoxProvider implements Provider {
       ctx,
       client.delete<string>(this.lxc(node, vmid), { force: 1, purge: 1 }, ctx.signal),
     );
+  }
+
+  /**
+   * The container's console as the PVE web console opens it, all through the API with the node's
+   * credentials (never SSH from here): `termproxy` starts a proxy on the node for one connection, with
+   * a ticket bound to our user or token, `/vms/<vmid>` and its port (valid 40 s); `vncwebsocket` joins
+   * a WebSocket to it. Like the web console, a stopped container is refused before anything starts.
+   */
+  async terminal(
+    node: NodeConnection,
+    containerId: string,
+    size: TerminalSize,
+    signal: AbortSignal,
+  ): Promise<TerminalSession> {
+    const client = this.client(node);
+    const path = this.lxc(node, containerId);
+    const { status } = await client.get<{ status: string }>(`${path}/status/current`, {}, signal);
+    if (status !== 'running') throw new ProviderError(`CT ${containerId} is not running`);
+    const proxy = await client.post<TermproxyTicket>(`${path}/termproxy`, {}, signal);
+    const ws = await client.websocket(
+      `${path}/vncwebsocket`,
+      { port: proxy.port, vncticket: proxy.ticket },
+      signal,
+    );
+    return openTermproxySession(ws, proxy, size, { timeoutMs: this.options.timeoutMs, signal });
   }
 
   async instances(node: NodeConnection, signal: AbortSignal): Promise<NodeInstances> {

@@ -1,5 +1,7 @@
 import { sha256Hex, type TlsPolicy } from '@app/server-kit';
+import type { WebSocket } from 'ws';
 import { httpCall, readJson, readText, type HttpEndpoint } from '../http.ts';
+import { openNodeWebSocket } from '../websocket.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 
 export type PveParams = Record<string, string | number | boolean | undefined>;
@@ -86,15 +88,11 @@ export class PveClient {
     signal?: AbortSignal,
     loginAgainOn401 = true,
   ): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(await this.authHeaders(method, signal)),
+    };
     const write = method === 'POST' || method === 'PUT';
-    if (this.auth.kind === 'token') {
-      headers.authorization = `PVEAPIToken=${this.auth.tokenId}=${this.auth.secret}`;
-    } else {
-      const ticket = await this.ticket(signal);
-      headers.cookie = `PVEAuthCookie=${encodeURIComponent(ticket.ticket)}`;
-      if (method !== 'GET') headers.csrfpreventiontoken = ticket.csrf;
-    }
     const encoded = form(params).toString();
     if (write) headers['content-type'] = 'application/x-www-form-urlencoded';
     const what = `${method} ${path}`;
@@ -139,6 +137,33 @@ export class PveClient {
     }
     const body = await readJson<{ data: T }>(response, what, signal);
     return body.data;
+  }
+
+  /**
+   * A WebSocket to `path` (a GET, `params` in the query, subprotocol `binary` as the PVE web UI asks),
+   * authenticated like any call: pve-http-server runs its usual authentication before it upgrades,
+   * so the API-token header works here as the `PVEAuthCookie` cookie does for a browser (which cannot
+   * set headers on a WebSocket); a GET needs no CSRF token.
+   */
+  async websocket(path: string, params: PveParams, signal?: AbortSignal): Promise<WebSocket> {
+    return openNodeWebSocket({
+      url: new URL(`${this.basePath}${path}?${form(params).toString()}`, this.endpoint.origin),
+      headers: await this.authHeaders('GET', signal),
+      protocol: 'binary',
+      tls: this.endpoint.tls,
+      timeoutMs: this.timeoutMs,
+      signal,
+    });
+  }
+
+  /** The API-token header, or the ticket cookie (+ CSRF header on writes). */
+  private async authHeaders(method: string, signal?: AbortSignal): Promise<Record<string, string>> {
+    if (this.auth.kind === 'token') {
+      return { authorization: `PVEAPIToken=${this.auth.tokenId}=${this.auth.secret}` };
+    }
+    const ticket = await this.ticket(signal);
+    const cookie = `PVEAuthCookie=${encodeURIComponent(ticket.ticket)}`;
+    return method === 'GET' ? { cookie } : { cookie, csrfpreventiontoken: ticket.csrf };
   }
 
   /** Tickets are cached per API URL, user and password (hashed), so a changed password logs in again. */

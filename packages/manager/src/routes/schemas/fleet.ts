@@ -139,6 +139,12 @@ export const JobSchema = Type.Object({
   createdBy: Type.String(),
   createdAt: DateTime,
   updatedAt: DateTime,
+  result: Type.Optional(
+    Type.Object(
+      { exitCode: Type.Integer() },
+      { description: 'container.exec, once the command has ended: its exit code' },
+    ),
+  ),
 });
 
 export const JobStatusRowSchema = Type.Object({
