@@ -23,6 +23,7 @@ import { siteRoutes } from './routes/sites.ts';
 import { nodeRoutes } from './routes/nodes.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { containerRoutes } from './routes/containers.ts';
+import { containerLogRoutes } from './routes/container-logs.ts';
 import { resourceRequestRoutes } from './routes/resource-requests.ts';
 import { siteAgentRoutes } from './routes/site-agents.ts';
 import { agentTokenRoutes } from './routes/agent-tokens.ts';
@@ -125,6 +126,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         nodeRoutes,
         jobRoutes,
         containerRoutes,
+        containerLogRoutes,
         resourceRequestRoutes,
         siteAgentRoutes,
         agentTokenRoutes,

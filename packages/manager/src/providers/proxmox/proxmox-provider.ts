@@ -4,6 +4,7 @@ import type {
   CreateSpec,
   ImportableInstance,
   InstanceInfo,
+  LogOptions,
   NodeConnection,
   NodeInstances,
   NodeStats,
@@ -18,6 +19,7 @@ import { isTemplateVolume } from '../../images/image-reference.ts';
 import { DEFAULT_PLATFORM, platformOfMachine, type Platform } from '../../images/platform.ts';
 import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client.ts';
 import { waitForTask } from './pve-tasks.ts';
+import { pveTaskHistory } from './pve-task-history.ts';
 import {
   checkOciOverrides,
   formatMountPoint,
@@ -383,6 +385,10 @@ export class ProxmoxProvider implements Provider {
     );
     const machine = status['current-kernel']?.machine;
     return machine ? platformOfMachine(machine) : DEFAULT_PLATFORM;
+  }
+
+  async logs(node: NodeConnection, containerId: string, options: LogOptions, signal: AbortSignal) {
+    return pveTaskHistory(this.client(node), node.name, containerId, options, signal);
   }
 
   async listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]> {
