@@ -19,7 +19,7 @@ export interface LogQuery {
   since?: Date | undefined;
   until?: Date | undefined;
   stream: StreamChoice;
-  /** Lines read from the end of the log (before `search`); at most, and by default, the server's bound. */
+  /** Lines read from the end of the log (before `stream` and `search`); at most, and by default, the bound. */
   tail?: number | undefined;
   /** Keeps the lines containing this text (ignoring case). */
   search?: string | undefined;

@@ -63,7 +63,7 @@ export class LogFollows {
 
   /**
    * Sends `lines` to `response` as `line` events until they end (then an `end` event) or the client goes;
-   * `failed` turns an error while reading into the `error` event's message. Gives `place` back.
+   * `failed` turns an error while reading into the `failure` event's message. Gives `place` back.
    */
   async stream(
     place: FollowPlace,
@@ -95,7 +95,7 @@ export class LogFollows {
       if (!abort.signal.aborted) response.write('event: end\ndata: {}\n\n');
     } catch (error) {
       if (!abort.signal.aborted)
-        response.write(`event: error\ndata: ${JSON.stringify({ message: failed(error) })}\n\n`);
+        response.write(`event: failure\ndata: ${JSON.stringify({ message: failed(error) })}\n\n`);
     }
     response.end();
   }

@@ -163,7 +163,7 @@ export interface LogOptions {
   until?: Date | undefined;
   /** The streams wanted (at least one). */
   streams: ReadonlySet<LogStream>;
-  /** Only the last `tail` lines of what matches (before following). */
+  /** Only the last `tail` lines of the window, of both streams (as engines count), before `streams` keeps its own. */
   tail?: number | undefined;
   /** Keep yielding new lines as they are written, until `signal` aborts (or the node ends the stream). */
   follow: boolean;

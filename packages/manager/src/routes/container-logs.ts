@@ -31,8 +31,8 @@ const READ_ERRORS = errorsOf('invalid_request', 'no_instance', 'node_unreachable
 const WHAT =
   'Engine nodes: the container’s stdout and stderr. Proxmox VE: its task history (each task’s header ' +
   'line, then its log; a failed task’s lines are stderr). The simulated node prints a line a second. ' +
-  '`tail` lines are read from the end of the log (at most, and by default, CONTAINER_LOG_LINES_MAX), ' +
-  'then `search` keeps those containing it. Owner, collaborators and administrators.';
+  '`tail` lines are read from the end of the log, both streams counted (at most, and by default, ' +
+  'CONTAINER_LOG_LINES_MAX), then `stream` and `search` keep theirs. Owner, collaborators and administrators.';
 
 const queryOf = (query: Static<typeof LogsQuery>): LogQuery => ({
   since: query.since === undefined ? undefined : new Date(query.since),
@@ -111,11 +111,11 @@ export async function containerLogRoutes(api: Api, services: Services) {
       },
       schema: {
         tags,
-        summary: 'Follows the output: server-sent events `line` {time, stream, text}, then `end` or `error`',
+        summary: 'Follows the output: server-sent events `line` {time, stream, text}, then `end` or `failure`',
         description:
           `${WHAT} Starts with the last 100 lines (or \`tail\`, or from \`since\`), then pushes each new ` +
           'line as the node writes it; `end` when the node ends the log (the container stopped; Proxmox VE ' +
-          'history is not followed), `error` {message} when reading fails. Keep-alive comments every ' +
+          'history is not followed), `failure` {message} when reading fails. Keep-alive comments every ' +
           'SSE_KEEPALIVE_S. 429 too_many_streams past CONTAINER_LOG_FOLLOWS_PER_USER or CONTAINER_LOG_FOLLOWS_MAX.',
         params: ContainerParams,
         querystring: LogsQuery,

@@ -33,9 +33,9 @@ export async function* dummyLogs(
   // Exclusive: the lines written before `end`.
   const last = firstIndexAtOrAfter(origin, end + 1);
   const history: LogLine[] = [];
-  // Newest first, so a tail reads no further back than it needs.
-  for (let index = last - 1; index >= first; index -= 1) {
-    if (options.tail !== undefined && history.length >= options.tail) break;
+  // Newest first, so a tail reads no further back than it needs; as on an engine, it counts both streams.
+  const oldest = options.tail === undefined ? first : Math.max(first, last - options.tail);
+  for (let index = last - 1; index >= oldest; index -= 1) {
     const line = dummyLine(origin, index);
     if (wanted(line)) history.push(line);
   }

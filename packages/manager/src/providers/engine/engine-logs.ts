@@ -97,12 +97,12 @@ class RawLines {
   }
 }
 
-/** `seconds.nanoseconds`, as the Docker CLI sends it (the engine reads the fraction as nanoseconds). */
-const unixSeconds = (date: Date) => {
-  const ms = date.getTime();
-  return `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1_000_000).padStart(9, '0')}`;
-};
-
+/**
+ * Whole seconds around the window: engines read the fraction of `since`/`until` differently (Docker as
+ * nanoseconds, Podman not at all), so the engine is asked for a little more and the lines are cut here.
+ */
+const secondsBefore = (date: Date) => String(Math.floor(date.getTime() / 1000));
+const secondsAfter = (date: Date) => String(Math.floor(date.getTime() / 1000) + 1);
 /** A container's logs through `GET /containers/{id}/logs` (timestamps on; following when asked). */
 export async function engineLogs(
   client: EngineClient,
@@ -127,8 +127,8 @@ export async function engineLogs(
       stderr: options.streams.has('stderr') || undefined,
       timestamps: true,
       follow: options.follow && !options.until,
-      since: options.since && unixSeconds(options.since),
-      until: options.until && unixSeconds(options.until),
+      since: options.since && secondsBefore(options.since),
+      until: options.until && secondsAfter(options.until),
       tail: options.tail ?? 'all',
     },
     signal,
@@ -136,11 +136,25 @@ export async function engineLogs(
   });
   const what = `GET ${path}/logs`;
   if (response.status !== 200) throw await engineFailure(response, what, signal);
-  return readLines(response.body ?? noBytes(), tty ? new RawLines() : new Demultiplexer(), what, signal);
+  const lines = readLines(
+    response.body ?? noBytes(),
+    tty ? new RawLines() : new Demultiplexer(),
+    what,
+    signal,
+  );
+  return within(lines, options.since?.getTime() ?? -Infinity, options.until?.getTime() ?? Infinity);
 }
 
 async function* noLines(): AsyncGenerator<LogLine> {}
 async function* noBytes(): AsyncGenerator<Uint8Array> {}
+
+/** The lines written from `since` through `until` (milliseconds, both included). */
+async function* within(lines: AsyncIterable<LogLine>, since: number, until: number): AsyncGenerator<LogLine> {
+  for await (const line of lines) {
+    const time = Date.parse(line.time);
+    if (time >= since && time <= until) yield line;
+  }
+}
 
 async function* readLines(
   body: AsyncIterable<unknown>,

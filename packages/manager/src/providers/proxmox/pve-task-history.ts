@@ -57,7 +57,8 @@ export async function pveTaskHistory(
       signal,
     )) ?? [];
   const lines: LogLine[] = [];
-  for (const task of tasks.sort((a, b) => a.starttime - b.starttime)) {
+  // The node lists newest first; tasks of the same second keep that order, reversed.
+  for (const task of tasks.reverse().sort((a, b) => a.starttime - b.starttime)) {
     const time = new Date(task.starttime * 1000).toISOString();
     const header = `${task.type} by ${task.user}: ${task.status ?? 'running'}`;
     lines.push({ time, stream: failed(task.status) ? 'stderr' : 'stdout', text: header });
@@ -65,8 +66,8 @@ export async function pveTaskHistory(
       lines.push({ time, stream: text.startsWith('TASK ERROR') ? 'stderr' : 'stdout', text });
     }
   }
-  const wanted = lines.filter((line) => options.streams.has(line.stream));
-  const shown = options.tail === undefined ? wanted : wanted.slice(Math.max(0, wanted.length - options.tail));
+  const read = options.tail === undefined ? lines : lines.slice(Math.max(0, lines.length - options.tail));
+  const shown = read.filter((line) => options.streams.has(line.stream));
   return (async function* () {
     yield* shown;
   })();
