@@ -36,7 +36,10 @@ describe('manager web client: container logs', { timeout: 90_000 }, () => {
     // The simulated instance prints a line a second: new ones are pushed while following.
     await poll(lineCount, 10_000).toBeGreaterThan(before + 1);
 
-    await panel.getByText('stderr', { exact: true }).click();
+    await panel
+      .getByRole('radiogroup', { name: 'Stream' })
+      .locator('label', { hasText: /^stderr$/ })
+      .click();
     await poll(() => log.locator('[data-stream="stderr"]').count(), 15_000).toBeGreaterThan(0);
     expect(await log.locator('[data-stream="stdout"]').count()).toBe(0);
 
