@@ -111,7 +111,8 @@ export async function containerLogRoutes(api: Api, services: Services) {
       },
       schema: {
         tags,
-        summary: 'Follows the output: server-sent events `line` {time, stream, text}, then `end` or `failure`',
+        summary:
+          'Follows the output: server-sent events `line` {time, stream, text}, then `end` or `failure`',
         description:
           `${WHAT} Starts with the last 100 lines (or \`tail\`, or from \`since\`), then pushes each new ` +
           'line as the node writes it; `end` when the node ends the log (the container stopped; Proxmox VE ' +

@@ -40,7 +40,13 @@ function LogLines({ lines, search }: { lines: LogLine[]; search: string }) {
     if (element) element.scrollTop = element.scrollHeight;
   }, [shown.length]);
   return (
-    <ScrollArea.Autosize mah={420} viewportRef={viewport} type="auto">
+    <ScrollArea.Autosize
+      mah={420}
+      viewportRef={viewport}
+      type="auto"
+      // Scrollable by keyboard too.
+      viewportProps={{ tabIndex: 0 }}
+    >
       <div
         role="log"
         aria-label="Container log"
@@ -85,6 +91,11 @@ export function ContainerLogs({ siteId, container }: { siteId: number; container
   const [until, setUntil] = useState('');
   const [search, setSearch] = useState('');
   const filter: LogFilter = { stream, since: isoOf(since), until: follow ? undefined : isoOf(until) };
+  const bounds = [
+    { label: 'Since', value: since, set: setSince, disabled: false },
+    // A followed log has no end.
+    { label: 'Until', value: until, set: setUntil, disabled: follow },
+  ];
   const hasInstance = container.containerId !== null;
   const read = useContainerLogs(siteId, container.id, filter, hasInstance && !follow);
   const followed = useFollowedLogs(siteId, container.id, filter, hasInstance && follow);
@@ -137,21 +148,17 @@ export function ContainerLogs({ siteId, container }: { siteId: number; container
               value={stream}
               onChange={(value) => setStream(value as LogStreamChoice)}
             />
-            <TextInput
-              size="xs"
-              type="datetime-local"
-              label="Since"
-              value={since}
-              onChange={(event) => setSince(event.currentTarget.value)}
-            />
-            <TextInput
-              size="xs"
-              type="datetime-local"
-              label="Until"
-              disabled={follow}
-              value={until}
-              onChange={(event) => setUntil(event.currentTarget.value)}
-            />
+            {bounds.map(({ label, value, set, disabled }) => (
+              <TextInput
+                key={label}
+                size="xs"
+                type="datetime-local"
+                label={label}
+                disabled={disabled}
+                value={value}
+                onChange={(event) => set(event.currentTarget.value)}
+              />
+            ))}
             <TextInput
               size="xs"
               type="search"
