@@ -4,6 +4,7 @@ import type {
   ExecSpec,
   ImportableInstance,
   InstanceInfo,
+  LogOptions,
   NodeConnection,
   NodeInstances,
   NodeStats,
@@ -24,6 +25,7 @@ import {
   type PullProgress,
 } from './engine-client.ts';
 import { execIn } from './engine-exec.ts';
+import { engineLogs } from './engine-logs.ts';
 import { ensureSiteNetwork, isSiteNetwork, MANAGED_LABEL } from './engine-network.ts';
 
 export interface EngineOptions {
@@ -506,6 +508,10 @@ export class EngineProvider implements Provider {
   async platform(node: NodeConnection, signal: AbortSignal): Promise<Platform> {
     const { Architecture } = await this.info(node, signal);
     return Architecture ? platformOfMachine(Architecture) : DEFAULT_PLATFORM;
+  }
+
+  async logs(node: NodeConnection, containerId: string, options: LogOptions, signal: AbortSignal) {
+    return engineLogs(this.client(node), containerId, options, signal);
   }
 
   async listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]> {
