@@ -219,6 +219,34 @@ describe('Proxmox VE fake', () => {
     );
   });
 
+  it('lists a node’s finished tasks newest first, filtered and paged as PVE does', async () => {
+    type Listed = {
+      upid: string;
+      id: string;
+      type: string;
+      starttime: number;
+      status?: string;
+      endtime?: number;
+    };
+    const ofCt = await api.get<Listed[]>('/nodes/pve1/tasks', { vmid: 100 });
+    const tasks = ofCt.body!.data;
+    expect(tasks.length).toBeGreaterThanOrEqual(4);
+    expect(
+      tasks.every((task) => task.id === '100' && task.status === 'OK' && task.endtime! >= task.starttime),
+    ).toBe(true);
+    expect(tasks.map((task) => task.starttime)).toEqual(
+      tasks.map((task) => task.starttime).sort((a, b) => b - a),
+    );
+    expect(tasks.at(-1)!.type).toBe('vzcreate');
+
+    const failed = await api.get<Listed[]>('/nodes/pve2/tasks', { errors: 1, limit: 1 });
+    expect(failed.body).toMatchObject({ total: 2, data: [{ id: '101', type: 'vzcreate' }] });
+    expect(failed.body!.data[0]!.status).toMatch(/^unable to create CT 101 - /);
+    const later = Math.floor(Date.now() / 1000) + 60;
+    expect((await api.get<Listed[]>('/nodes/pve1/tasks', { since: later })).body!.data).toEqual([]);
+    expect((await api.get<Listed[]>('/nodes/pve1/tasks', { source: 'active' })).body!.data).toEqual([]);
+  });
+
   it('needs a storage that holds container directories', async () => {
     const res = await api.post('/nodes/pve1/lxc', { vmid: 121, ostemplate: 'local:vztmpl/x.tar.zst' });
     expect(res.body?.errors).toEqual({ storage: "storage 'local' does not support container directories" });

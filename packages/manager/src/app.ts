@@ -25,6 +25,7 @@ import { nodeRoutes } from './routes/nodes.ts';
 import { jobRoutes } from './routes/jobs.ts';
 import { containerRoutes } from './routes/containers.ts';
 import { containerOperationRoutes } from './routes/container-operations.ts';
+import { containerLogRoutes } from './routes/container-logs.ts';
 import { resourceRequestRoutes } from './routes/resource-requests.ts';
 import { siteAgentRoutes } from './routes/site-agents.ts';
 import { agentTokenRoutes } from './routes/agent-tokens.ts';
@@ -131,6 +132,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         jobRoutes,
         containerRoutes,
         containerOperationRoutes,
+        containerLogRoutes,
         resourceRequestRoutes,
         siteAgentRoutes,
         agentTokenRoutes,

@@ -14,6 +14,10 @@ export interface FleetConfig {
   /** Open job streams per user and in all (per process). */
   sseMaxPerUser: number;
   sseMaxTotal: number;
+  /** Followed container logs per user and in all (per process), and the most lines one answer holds. */
+  logFollowsPerUser: number;
+  logFollowsMax: number;
+  logLinesMax: number;
   /** Bound on every call to a node (status, stats, storages); past it the node counts as unreachable. */
   nodeTimeoutMs: number;
   /** How long one batch status answer of a node is reused. */
@@ -35,6 +39,9 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     sseKeepAliveMs: env.int('SSE_KEEPALIVE_S', 15, { min: 1 }) * 1000,
     sseMaxPerUser: env.int('JOB_STREAMS_PER_USER', 20, { min: 1 }),
     sseMaxTotal: env.int('JOB_STREAMS_MAX', 2000, { min: 1 }),
+    logFollowsPerUser: env.int('CONTAINER_LOG_FOLLOWS_PER_USER', 5, { min: 1 }),
+    logFollowsMax: env.int('CONTAINER_LOG_FOLLOWS_MAX', 500, { min: 1 }),
+    logLinesMax: env.int('CONTAINER_LOG_LINES_MAX', 5000, { min: 1, max: 100_000 }),
     nodeTimeoutMs: env.int('NODE_TIMEOUT_MS', 5000, { min: 100 }),
     nodeStatusCacheMs: env.int('NODE_STATUS_CACHE_MS', 3000),
     dummyStepMs: env.int('DUMMY_STEP_MS', 400),

@@ -3,10 +3,11 @@ import { API, identity, ok, onlineNode } from './context.ts';
 import type { PveContext } from './context.ts';
 import { paramError, pveError } from './errors.ts';
 import type { PveStorage } from './state.ts';
+import { listTasks } from './task-list.ts';
 
 const NODE = `${API}/nodes/:node`;
 
-/** Node status, storages and their content, task status and log, OCI pulls (9.1+). */
+/** Node status, storages and their content, the task list, task status and log, OCI pulls (9.1+). */
 export function registerNodeRoutes(router: Router, ctx: PveContext): void {
   router.get(`${NODE}/status`, (req) => {
     const node = onlineNode(ctx, req);
@@ -133,10 +134,16 @@ export function registerNodeRoutes(router: Router, ctx: PveContext): void {
     return ok(task.upid);
   });
 
+  router.get(`${NODE}/tasks`, (req) => {
+    const node = onlineNode(ctx, req);
+    const { rows, total } = listTasks(ctx.tasks.tasks.values(), node.name, ctx.params(req));
+    return ok(rows, { total });
+  });
+
   router.get(`${NODE}/tasks/:upid/status`, (req) => {
     onlineNode(ctx, req);
     const task = ctx.tasks.get(req.params.upid!);
-    const { log: _log, ...status } = task;
+    const { log: _log, endtime: _endtime, ...status } = task;
     return ok(status);
   });
 

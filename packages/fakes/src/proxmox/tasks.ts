@@ -13,6 +13,7 @@ export interface PveTask {
   starttime: number;
   status: 'running' | 'stopped';
   exitstatus?: string;
+  endtime?: number;
   log: string[];
 }
 
@@ -110,6 +111,7 @@ export class TaskRunner {
       task.log.push(`TASK ERROR: ${message}`);
       task.exitstatus = message;
     }
+    task.endtime = Math.floor(Date.now() / 1000);
     task.status = 'stopped';
   }
 }

@@ -2141,6 +2141,88 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/sites/{siteId}/containers/{id}/logs': {
+    get: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      query?: {
+        since?: string;
+        until?: string;
+        stream?: 'stdout' | 'stderr' | 'both';
+        /** lines read from the end of the log */
+        tail?: number;
+        /** keeps the lines containing it (any case) */
+        search?: string;
+      };
+      responses: {
+        200: {
+          data: {
+            lines: {
+              time: string;
+              stream: 'stdout' | 'stderr';
+              text: string;
+            }[];
+            truncated: boolean;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'not_found'
+        | 'no_instance'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'node_unreachable'
+        | 'provider_error'
+        | 'service_unavailable';
+    };
+  };
+  '/sites/{siteId}/containers/{id}/logs/download': {
+    get: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      query?: {
+        since?: string;
+        until?: string;
+        stream?: 'stdout' | 'stderr' | 'both';
+        /** lines read from the end of the log */
+        tail?: number;
+        /** keeps the lines containing it (any case) */
+        search?: string;
+      };
+      responses: {
+        200: string;
+      };
+      errorCode: never;
+    };
+  };
+  '/sites/{siteId}/containers/{id}/logs/stream': {
+    get: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      query?: {
+        since?: string;
+        until?: string;
+        stream?: 'stdout' | 'stderr' | 'both';
+        /** lines read from the end of the log */
+        tail?: number;
+        /** keeps the lines containing it (any case) */
+        search?: string;
+      };
+      responses: {
+        200: string;
+      };
+      errorCode: never;
+    };
+  };
   '/resource-requests': {
     get: {
       query?: {

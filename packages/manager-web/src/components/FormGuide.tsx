@@ -1,4 +1,4 @@
-import { Alert, Anchor, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { showError } from '../api/errors.ts';
 
@@ -89,5 +89,31 @@ export function FormErrorSummary({ problems }: { problems: Problem[] }) {
         ))}
       </Stack>
     </Alert>
+  );
+}
+
+/** The end of a form in a dialog: what still needs attention, Cancel and Save. */
+export function DialogFormActions({
+  problems,
+  saving,
+  onCancel,
+  hidden = false,
+}: {
+  problems: Problem[];
+  saving: boolean;
+  onCancel: () => void;
+  /** Kept mounted but not shown (while a confirmation stands in for the buttons). */
+  hidden?: boolean;
+}) {
+  return (
+    <Group justify="flex-end" align="flex-start" display={hidden ? 'none' : undefined}>
+      <FormErrorSummary problems={problems} />
+      <Button variant="default" onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" loading={saving}>
+        Save
+      </Button>
+    </Group>
   );
 }

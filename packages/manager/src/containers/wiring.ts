@@ -16,6 +16,8 @@ import { ContainersService, type ContainerDeps } from './containers-service.ts';
 import { ContainerUpdates } from './container-update.ts';
 import { CollaboratorsService } from './collaborators-service.ts';
 import { ContainerHistory } from './container-history.ts';
+import { ContainerLogs } from './container-logs.ts';
+import { LogFollows } from './log-follows.ts';
 import { FailureNotices } from './failure-notices.ts';
 import { NotificationsRepository } from '../notifications/notifications-repository.ts';
 import { registerContainerJobs } from './container-jobs.ts';
@@ -92,6 +94,16 @@ export function createContainerServices(
     containerUpdates: new ContainerUpdates(deps, containers),
     containerHistory: new ContainerHistory(deps, containers),
     containerOperations: new ContainerOperations(deps, containers),
+    containerLogs: new ContainerLogs(containers, fleet.nodes, fleet.providers, ctx.log, {
+      linesMax: config.fleet.logLinesMax,
+      // Reading a whole log may take longer than one status call.
+      readTimeoutMs: config.fleet.nodeTimeoutMs * 6,
+    }),
+    logFollows: new LogFollows({
+      perUser: config.fleet.logFollowsPerUser,
+      total: config.fleet.logFollowsMax,
+      keepAliveMs: config.fleet.sseKeepAliveMs,
+    }),
     collaborators: new CollaboratorsService(db, repo, containers, core.users, core.notices),
     imageMetadata,
     resourceRequests: new ResourceRequestsService(

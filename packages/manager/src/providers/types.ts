@@ -157,6 +157,27 @@ export interface ExecSpec {
   timeoutMs: number;
 }
 
+export type LogStream = 'stdout' | 'stderr';
+
+/** One line of a container's output: when it was written (ISO 8601), on which stream, its text. */
+export interface LogLine {
+  time: string;
+  stream: LogStream;
+  text: string;
+}
+
+export interface LogOptions {
+  /** Lines written at or after / before this moment. */
+  since?: Date | undefined;
+  until?: Date | undefined;
+  /** The streams wanted (at least one). */
+  streams: ReadonlySet<LogStream>;
+  /** Only the last `tail` lines of the window, of both streams (as engines count), before `streams` keeps its own. */
+  tail?: number | undefined;
+  /** Keep yielding new lines as they are written, until `signal` aborts (or the node ends the stream). */
+  follow: boolean;
+}
+
 /** One interface, one adapter per node type (dummy, hypervisor, engine). */
 export interface Provider {
   create(node: NodeConnection, spec: CreateSpec, ctx: OperationContext): Promise<Created>;
@@ -204,6 +225,17 @@ export interface Provider {
   stats(node: NodeConnection, signal: AbortSignal): Promise<NodeStats>;
   /** The node's CPU platform in OCI names (what it would pull from a manifest list); throws when it cannot be asked. */
   platform(node: NodeConnection, signal: AbortSignal): Promise<Platform>;
+  /**
+   * The instance's output, oldest first: an engine's logs; a hypervisor's task history of the instance
+   * (each task's header and its log lines). Resolves once the node has answered, so a refusal is thrown
+   * here; a failure while reading is thrown by the iteration.
+   */
+  logs(
+    node: NodeConnection,
+    containerId: string,
+    options: LogOptions,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<LogLine>>;
   /** Instances to adopt when importing the node. */
   listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]>;
   /** An interactive shell in the container; absent where the node type has none. */

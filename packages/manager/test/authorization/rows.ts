@@ -418,6 +418,21 @@ export const ROWS: Row[] = [
     request: fixed((w) => `${container(w)}/terminal`),
   },
   {
+    route: 'GET /sites/{siteId}/containers/{id}/logs',
+    expect: containerView(200),
+    request: fixed((w) => `${container(w)}/logs?tail=5`),
+  },
+  {
+    route: 'GET /sites/{siteId}/containers/{id}/logs/download',
+    expect: containerView(200),
+    request: fixed((w) => `${container(w)}/logs/download?tail=5`),
+  },
+  {
+    route: 'GET /sites/{siteId}/containers/{id}/logs/stream',
+    expect: containerView(200),
+    request: fixed((w) => `${container(w)}/logs/stream?tail=5`),
+  },
+  {
     route: 'POST /sites/{siteId}/containers/{id}/retry',
     // Its create succeeded: those who may manage it reach the state check, which refuses.
     expect: containerManage(409),

@@ -1,6 +1,5 @@
 import {
   Button,
-  Group,
   Modal,
   PasswordInput,
   Select,
@@ -14,7 +13,7 @@ import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { useDeleteDomain, useExternalDomains, useSaveDomain } from '../../api/external-domains.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
-import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
+import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
 import { useSites } from '../../api/fleet.ts';
 import type { ExternalDomain } from '../../api/types.ts';
 import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
@@ -104,15 +103,7 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
             {...form.getInputProps('authServer')}
           />
         </SimpleGrid>
-        <Group justify="flex-end" align="flex-start">
-          <FormErrorSummary problems={guide.summary} />
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogFormActions problems={guide.summary} saving={save.isPending} onCancel={onDone} />
       </Stack>
     </form>
   );

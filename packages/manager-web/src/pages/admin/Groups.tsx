@@ -1,7 +1,7 @@
 import { DataTable, useUrlView, type Column } from '@app/web-kit';
-import { Button, Checkbox, Group as Row, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
+import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
 import { useState } from 'react';
 import { ConfirmAction, lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
 import { showError, showSuccess } from '../../api/errors.ts';
@@ -61,15 +61,12 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
             pending={save.isPending}
           />
         ) : null}
-        <Row justify="flex-end" display={confirming ? 'none' : undefined}>
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <FormErrorSummary problems={guide.summary} />
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Row>
+        <DialogFormActions
+          problems={guide.summary}
+          saving={save.isPending}
+          onCancel={onDone}
+          hidden={Boolean(confirming)}
+        />
       </Stack>
     </form>
   );

@@ -1,9 +1,9 @@
-import { Anchor, Button, Group, Modal, SimpleGrid, Stack, Table, TextInput } from '@mantine/core';
+import { Anchor, Button, Modal, SimpleGrid, Stack, Table, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { showError, showSuccess } from '../../api/errors.ts';
-import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
+import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
 import { useDeleteSite, useSaveSite, useSites } from '../../api/fleet.ts';
 import type { Site } from '../../api/types.ts';
 import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
@@ -81,15 +81,7 @@ function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
             {...form.getInputProps('externalIp')}
           />
         </SimpleGrid>
-        <Group justify="flex-end" align="flex-start">
-          <FormErrorSummary problems={guide.summary} />
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogFormActions problems={guide.summary} saving={save.isPending} onCancel={onDone} />
       </Stack>
     </form>
   );

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { DataTable, useUrlView, type Column } from '@app/web-kit';
 import { useForm } from '@mantine/form';
-import { FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
+import { DialogFormActions, FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useMemo, useState } from 'react';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group as UserGroup, User, UserStatus } from '../../api/types.ts';
@@ -137,15 +137,12 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
             pending={save.isPending}
           />
         ) : null}
-        <Group justify="flex-end" display={confirming ? 'none' : undefined}>
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <FormErrorSummary problems={guide.summary} />
-          <Button type="submit" loading={save.isPending}>
-            Save
-          </Button>
-        </Group>
+        <DialogFormActions
+          problems={guide.summary}
+          saving={save.isPending}
+          onCancel={onDone}
+          hidden={Boolean(confirming)}
+        />
       </Stack>
     </form>
   );

@@ -38,6 +38,7 @@ import {
 } from '../../components/common.tsx';
 import { sshCommand } from './ContainerList.tsx';
 import { JobLog } from './JobLog.tsx';
+import { ContainerLogs } from './ContainerLogs.tsx';
 import { RestartButton, RestartPendingNotice } from './RestartAction.tsx';
 import { PowerButtons } from './PowerButtons.tsx';
 import { ContainerJobHistory, FailedCreate, type ContainerPanelProps } from './ContainerJobs.tsx';
@@ -350,6 +351,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
         </Card>
         <Sharing siteId={siteId} container={container} canManage={canManage} />
       </SimpleGrid>
+      <ContainerLogs siteId={siteId} container={container} />
       <ContainerJobHistory siteId={siteId} container={container} />
     </Stack>
   );

@@ -1,6 +1,7 @@
 import { retryOnConflict, retryWhileUnavailable } from '@app/server-kit';
 import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
+import { dummyLogs } from './dummy-logs.ts';
 import type { DummyInstancesRepository } from './dummy-instances-repository.ts';
 import type { TerminalSession, TerminalSize } from '../terminal.ts';
 import { DummyTerminal } from './dummy-terminal.ts';
@@ -13,6 +14,7 @@ import {
   type ExecSpec,
   type ImportableInstance,
   type InstanceInfo,
+  type LogOptions,
   type NodeConnection,
   type NodeInstances,
   type NodeStats,
@@ -216,6 +218,12 @@ export class DummyProvider implements Provider {
    */
   async platform(): Promise<Platform> {
     return DEFAULT_PLATFORM;
+  }
+
+  async logs(node: NodeConnection, containerId: string, options: LogOptions, signal: AbortSignal) {
+    const row = await this.find(node, containerId);
+    const running = async () => (await this.instancesRepo.find(node.id, row.vmid))?.state === 'running';
+    return dummyLogs(row.created_at, running, options, signal);
   }
 
   async listForImport(node: NodeConnection): Promise<ImportableInstance[]> {

@@ -1,5 +1,6 @@
 import { parseEngineHost } from '../../nodes/node-rules.ts';
 import { formatBytes, type TlsPolicy } from '@app/server-kit';
+import type { Response } from 'undici';
 import { asTransportError, httpCall, httpUpgrade, readJson, readText, type HttpEndpoint } from '../http.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 
@@ -14,6 +15,22 @@ const versions = new Map<string, { version: string; podman: boolean; at: number 
 
 export class EngineApiError extends ProviderError {
   override name = 'EngineApiError';
+}
+
+/** The daemon's refusal, with its message (JSON `{message}` or plain text). */
+export async function engineFailure(
+  response: Response,
+  what: string,
+  signal: AbortSignal | undefined,
+): Promise<EngineApiError> {
+  const text = await readText(response, what, signal);
+  let message = text;
+  try {
+    message = (JSON.parse(text) as { message?: string }).message ?? text;
+  } catch {
+    // plain-text error body
+  }
+  return new EngineApiError(`${what}: ${message.trim() || `HTTP ${response.status}`}`, response.status);
 }
 
 const compare = (a: string, b: string) => {
@@ -121,16 +138,7 @@ export class EngineClient {
   ): Promise<{ status: number; body: T | undefined }> {
     const response = await this.send(call);
     const what = `${call.method} ${call.path}`;
-    if (!ok.includes(response.status)) {
-      const text = await readText(response, what, call.signal);
-      let message = text;
-      try {
-        message = (JSON.parse(text) as { message?: string }).message ?? text;
-      } catch {
-        // plain-text error body
-      }
-      throw new EngineApiError(`${what}: ${message.trim() || `HTTP ${response.status}`}`, response.status);
-    }
+    if (!ok.includes(response.status)) throw await engineFailure(response, what, call.signal);
     if (response.status === 204 || response.status === 304 || call.method === 'HEAD') {
       await response.body?.cancel();
       return { status: response.status, body: undefined };
@@ -155,16 +163,7 @@ export class EngineClient {
       timeoutMs: 30 * 60_000,
     });
     const what = `pull ${reference.repo}:${reference.tag}`;
-    if (response.status !== 200) {
-      const text = await readText(response, what, signal);
-      let message = text;
-      try {
-        message = (JSON.parse(text) as { message?: string }).message ?? text;
-      } catch {
-        // plain text
-      }
-      throw new EngineApiError(`${what}: ${message.trim()}`, response.status);
-    }
+    if (response.status !== 200) throw await engineFailure(response, what, signal);
     let pending = '';
     let received = 0;
     const decoder = new TextDecoder();

@@ -4,6 +4,7 @@ import type {
   ExecSpec,
   ImportableInstance,
   InstanceInfo,
+  LogOptions,
   NodeConnection,
   NodeInstances,
   NodeStats,
@@ -26,6 +27,7 @@ import {
 import type { TerminalSize } from '../terminal.ts';
 import { openEngineTerminal } from './engine-terminal.ts';
 import { execIn } from './engine-exec.ts';
+import { engineLogs } from './engine-logs.ts';
 import { ensureSiteNetwork, isSiteNetwork, MANAGED_LABEL } from './engine-network.ts';
 
 export interface EngineOptions {
@@ -512,6 +514,10 @@ export class EngineProvider implements Provider {
 
   terminal(node: NodeConnection, containerId: string, size: TerminalSize, signal: AbortSignal) {
     return openEngineTerminal(this.client(node), containerId, size, signal);
+  }
+
+  async logs(node: NodeConnection, containerId: string, options: LogOptions, signal: AbortSignal) {
+    return engineLogs(this.client(node), containerId, options, signal);
   }
 
   async listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]> {

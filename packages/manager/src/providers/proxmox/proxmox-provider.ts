@@ -4,6 +4,7 @@ import type {
   CreateSpec,
   ImportableInstance,
   InstanceInfo,
+  LogOptions,
   NodeConnection,
   NodeInstances,
   NodeStats,
@@ -20,6 +21,7 @@ import { PveApiError, PveClient, pveAuthFor, type PveParams } from './pve-client
 import { waitForTask } from './pve-tasks.ts';
 import { openTermproxySession, type TermproxyTicket } from './pve-terminal.ts';
 import type { TerminalSession, TerminalSize } from '../terminal.ts';
+import { pveTaskHistory } from './pve-task-history.ts';
 import {
   checkOciOverrides,
   formatMountPoint,
@@ -410,6 +412,10 @@ export class ProxmoxProvider implements Provider {
     );
     const machine = status['current-kernel']?.machine;
     return machine ? platformOfMachine(machine) : DEFAULT_PLATFORM;
+  }
+
+  async logs(node: NodeConnection, containerId: string, options: LogOptions, signal: AbortSignal) {
+    return pveTaskHistory(this.client(node), node.name, containerId, options, signal);
   }
 
   async listForImport(node: NodeConnection, signal: AbortSignal): Promise<ImportableInstance[]> {
