@@ -13,6 +13,7 @@ import { volumeOwners } from './011_volume_owners.ts';
 import { jobContainer } from './012_job_container.ts';
 import { jobResult } from './013_job_result.ts';
 import { appliedEnvironment } from './014_applied_environment.ts';
+import { auditEvents } from './015_audit_events.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -29,4 +30,5 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '012_job_container': jobContainer(dialect),
   '013_job_result': jobResult,
   '014_applied_environment': appliedEnvironment,
+  '015_audit_events': auditEvents(dialect),
 });
