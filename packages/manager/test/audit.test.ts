@@ -36,7 +36,7 @@ describe('audit log', () => {
   const events = async (query = '', client = admin): Promise<AuditEvent[]> => {
     const response = await client.get(`/audit-events?limit=500${query}`);
     expect(response.status, response.text).toBe(200);
-    return response.body.data as AuditEvent[];
+    return response.body.data.events as AuditEvent[];
   };
   const eventually = async (query: string, predicate: (list: AuditEvent[]) => boolean) => {
     await expect.poll(async () => predicate(await events(query))).toBe(true);
@@ -164,9 +164,9 @@ describe('audit log', () => {
     let cursor: number | null = null;
     do {
       const response = await admin.get(`/audit-events?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(response.body.data.length).toBeLessThanOrEqual(2);
-      pages.push(...response.body.data);
-      cursor = response.body.nextCursor;
+      expect(response.body.data.events.length).toBeLessThanOrEqual(2);
+      pages.push(...response.body.data.events);
+      cursor = response.body.data.nextCursor;
     } while (cursor);
     expect(pages.map((e) => e.id)).toEqual(all.map((e) => e.id));
   });
@@ -192,8 +192,8 @@ describe('audit log', () => {
     expect((await test.client().get('/audit-events')).status).toBe(401);
     const own = await alice.get('/users/me/activity?limit=500');
     expect(own.status).toBe(200);
-    expect(own.body.data.length).toBeGreaterThan(0);
-    expect(own.body.data.every((e: AuditEvent) => e.actor.uid === 'alice')).toBe(true);
+    expect(own.body.data.events.length).toBeGreaterThan(0);
+    expect(own.body.data.events.every((e: AuditEvent) => e.actor.uid === 'alice')).toBe(true);
     expect((await test.client().get('/users/me/activity')).status).toBe(401);
   });
 

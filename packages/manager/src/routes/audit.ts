@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Type, type Static } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { DateTime, INT32_MAX, Nullable, responses, RowId } from '../common/schemas.ts';
+import { Data, DateTime, INT32_MAX, Nullable, responses, RowId } from '../common/schemas.ts';
 import { principalOf, requireAdmin, requireUser } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import type { AuditFilter } from '../audit/audit-entry.ts';
@@ -29,10 +29,12 @@ const AuditEventSchema = Type.Object({
   errorCode: Nullable(Type.String()),
   details: Nullable(Type.Object({}, { additionalProperties: true })),
 });
-const Page = Type.Object({
-  data: Type.Array(AuditEventSchema),
-  nextCursor: Nullable(Type.Integer({ description: 'pass as `cursor` for the next (older) page' })),
-});
+const Page = Data(
+  Type.Object({
+    events: Type.Array(AuditEventSchema),
+    nextCursor: Nullable(Type.Integer({ description: 'pass as `cursor` for the next (older) page' })),
+  }),
+);
 const PageQuery = {
   cursor: Type.Optional(Type.Integer({ minimum: 1, maximum: INT32_MAX })),
   limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
@@ -78,8 +80,7 @@ export async function auditRoutes(api: Api, services: Services) {
     },
     async (request) => {
       const { cursor, limit } = request.query;
-      const page = await audit.page(filterOf(request.query), limit, cursor);
-      return { data: page.events, nextCursor: page.nextCursor };
+      return { data: await audit.page(filterOf(request.query), limit, cursor) };
     },
   );
 
@@ -114,8 +115,7 @@ export async function auditRoutes(api: Api, services: Services) {
     },
     async (request) => {
       const { cursor, limit } = request.query;
-      const page = await audit.page({ uidNumber: principalOf(request).uidNumber }, limit, cursor);
-      return { data: page.events, nextCursor: page.nextCursor };
+      return { data: await audit.page({ uidNumber: principalOf(request).uidNumber }, limit, cursor) };
     },
   );
 }
