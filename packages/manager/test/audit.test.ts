@@ -86,6 +86,20 @@ describe('audit log', () => {
     });
   });
 
+  it('records a write refused for its credential, and leaves the site agent check-in out', async () => {
+    const stranger = test.client();
+    stranger.defaultHeaders.authorization = 'Bearer not-a-key';
+    expect((await stranger.post('/apikeys', { description: 'x' })).status).toBe(401);
+    const list = await eventually('&action=apikey.create', (l) => l.some((e) => e.httpStatus === 401));
+    expect(list.find((e) => e.httpStatus === 401)).toMatchObject({
+      actor: { kind: 'system' },
+      outcome: 'failure',
+      errorCode: 'unauthorized',
+    });
+    expect((await test.client().post('/agents', { siteId, hostname: 'gw1' })).status).toBeLessThan(500);
+    expect(await events('&action=agent.')).toEqual([]);
+  });
+
   it('records container create, update and restart with their site and container, in their transaction', async () => {
     const url = `/sites/${siteId}/containers/${containerId}`;
     expect(
@@ -163,10 +177,11 @@ describe('audit log', () => {
     const pages: AuditEvent[] = [];
     let cursor: number | null = null;
     do {
-      const response = await admin.get(`/audit-events?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
-      expect(response.body.data.events.length).toBeLessThanOrEqual(2);
-      pages.push(...response.body.data.events);
-      cursor = response.body.data.nextCursor;
+      const path = `/audit-events?limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const page: { events: AuditEvent[]; nextCursor: number | null } = (await admin.get(path)).body.data;
+      expect(page.events.length).toBeLessThanOrEqual(2);
+      pages.push(...page.events);
+      cursor = page.nextCursor;
     } while (cursor);
     expect(pages.map((e) => e.id)).toEqual(all.map((e) => e.id));
   });

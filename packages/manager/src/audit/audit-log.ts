@@ -26,6 +26,8 @@ export interface AuditScope {
   sourceAddress: string | null;
   target: AuditTarget;
   details: Record<string, unknown> | null;
+  /** The route's one success status (from its response schema), written by `within` beforehand. */
+  successStatus: number | null;
   /** `within` wrote the entry in a transaction: it commits or rolls back with the change. */
   written: boolean;
   /** An error code for a failure answered without an error status (the OIDC callback redirects). */
@@ -86,7 +88,7 @@ export class AuditLog {
     if (!scope) return;
     if (target) scope.target = { ...scope.target, ...target };
     if (action) scope.action = scope.failedAction = action;
-    await this.repo.insert(rowOf(scope, 'success', null, null), trx);
+    await this.repo.insert(rowOf(scope, 'success', scope.successStatus, null), trx);
     scope.written = true;
   }
 
@@ -131,8 +133,11 @@ export class AuditLog {
     const failed = httpStatus >= 400 || scope.failure !== null;
     const outcome = failed ? 'failure' : 'success';
     const code = errorCode ?? scope.failure;
+    if (!scope.written) return this.repo.insert(rowOf(scope, outcome, httpStatus, code));
+    // The common case costs no second write: the entry already says this success.
+    if (!failed && httpStatus === scope.successStatus) return;
     // Settled only if the transaction committed; a rolled-back one left nothing, and the failure is written.
-    if (scope.written && (await this.repo.settle(scope.requestId, outcome, httpStatus, code))) return;
+    if (await this.repo.settle(scope.requestId, outcome, httpStatus, code)) return;
     await this.repo.insert(rowOf(scope, outcome, httpStatus, code));
   }
 

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  RouteOptions,
+} from 'fastify';
 import type { Principal } from '../auth/principal.ts';
 import type { AuditLog, AuditScope } from './audit-log.ts';
 import type { AuditActor, AuditTarget } from './audit-entry.ts';
@@ -21,72 +28,109 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const TARGET_PARAM = /^(id|\w+Id|uidNumber|gidNumber|username)$/;
 const VERBS: Record<string, string> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 
+/** What every request of one audited route shares, worked out once when the route is registered. */
+interface AuditedRoute {
+  url: string;
+  action: string;
+  failedAction: string;
+  successStatus: number | null;
+}
+
+type Hook = (...args: never[]) => unknown;
+
 /**
  * Opens an audit entry for every state-changing API request — and every route with `config.audit` —
- * and closes it once answered (see AuditLog for how it is written). The site agent's check-in and
- * traffic report (routes taking an agent token) are left out: each agent posts them every few seconds,
- * they change only the agent's own status rows, and they would bury every other entry.
- * Registered before the request's caller is known: a refused credential still leaves a failure entry.
+ * and closes it once answered (see AuditLog for how it is written). The hooks go on the audited routes
+ * alone (other requests pay nothing), ahead of the route's own guards, so a refusal is recorded too;
+ * a credential refused before them still gets its failure entry when answered.
+ * The site agent's check-in and traffic report (routes taking an agent token) are left out: each agent
+ * posts them every few seconds, they change only the agent's own status rows, and they would bury every
+ * other entry.
  */
 export function installRequestAudit(api: FastifyInstance, audit: AuditLog, prefix: string): void {
   const scopes = new WeakMap<FastifyRequest, AuditScope>();
   const errorCodes = new WeakMap<FastifyRequest, string>();
 
-  api.addHook('onRequest', (request, _reply, done) => {
-    const scope = openScope(request, prefix);
-    if (!scope) return done();
-    scopes.set(request, scope);
-    audit.run(scope, done);
+  const hooksOf = (route: AuditedRoute) => ({
+    onRequest(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+      const scope = openScope(request, route);
+      scopes.set(request, scope);
+      audit.run(scope, done);
+    },
+    preHandler(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
+      complete(scopes.get(request)!, request, route);
+      done();
+    },
+    onSend(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (e: null, p: unknown) => void,
+    ) {
+      if (reply.statusCode >= 400 && typeof payload === 'string') {
+        const code = errorCodeOf(payload);
+        if (code) errorCodes.set(request, code);
+      }
+      done(null, payload);
+    },
+    onResponse(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+      const scope = scopes.get(request) ?? openScope(request, route);
+      complete(scope, request, route);
+      audit
+        .finish(scope, reply.statusCode, errorCodes.get(request) ?? null)
+        .catch((error: unknown) => request.log.error({ err: error }, 'the audit entry could not be written'));
+      done();
+    },
   });
-  api.addHook('preHandler', (request, _reply, done) => {
-    const scope = scopes.get(request);
-    if (scope) complete(scope, request);
-    done();
-  });
-  api.addHook('onSend', (request, reply, payload, done) => {
-    if (reply.statusCode >= 400 && typeof payload === 'string' && scopes.has(request)) {
-      const code = errorCodeOf(payload);
-      if (code) errorCodes.set(request, code);
+
+  api.addHook('onRoute', (options) => {
+    const route = auditedRoute(options, prefix);
+    if (!route) return;
+    const hooks = hooksOf(route);
+    const target = options as unknown as Record<string, Hook | Hook[] | undefined>;
+    for (const name of ['onRequest', 'preHandler', 'onSend', 'onResponse'] as const) {
+      const own = target[name] === undefined ? [] : [target[name]].flat();
+      // Ours first: the route's guards (requireAdmin) run inside the request's audit context.
+      target[name] = [hooks[name] as Hook, ...own];
     }
-    done(null, payload);
-  });
-  api.addHook('onResponse', (request, reply, done) => {
-    const scope = scopes.get(request);
-    if (!scope) return done();
-    complete(scope, request);
-    audit
-      .finish(scope, reply.statusCode, errorCodes.get(request) ?? null)
-      .catch((error: unknown) => request.log.error({ err: error }, 'the audit entry could not be written'));
-    done();
   });
 }
 
-function openScope(request: FastifyRequest, prefix: string): AuditScope | undefined {
-  const config = request.routeOptions.config;
-  const url = request.routeOptions.url;
-  if (!url || config.agentToken) return undefined;
-  if (!config.audit && !WRITES.has(request.method)) return undefined;
-  const action = config.audit?.action ?? actionOf(request.method, url.slice(prefix.length));
+function auditedRoute(options: RouteOptions, prefix: string): AuditedRoute | undefined {
+  const config = (options.config ?? {}) as FastifyContextConfig;
+  const method = [options.method].flat()[0] ?? '';
+  if (config.agentToken || method === 'HEAD') return undefined;
+  if (!config.audit && !WRITES.has(method)) return undefined;
+  const action = config.audit?.action ?? actionOf(method, options.url.slice(prefix.length));
   return {
-    requestId: randomUUID(),
+    url: options.url,
     action,
     failedAction: config.audit?.failedAction ?? action,
+    successStatus: successStatusOf(options.schema?.response),
+  };
+}
+
+function openScope(request: FastifyRequest, route: AuditedRoute): AuditScope {
+  return {
+    requestId: randomUUID(),
+    action: route.action,
+    failedAction: route.failedAction,
     actor: null,
     sourceAddress: request.ip,
     target: {},
     details: null,
+    successStatus: route.successStatus,
     written: false,
     failure: null,
   };
 }
 
 /** What is known once the caller is identified and the body parsed (again at the end, for early refusals). */
-function complete(scope: AuditScope, request: FastifyRequest) {
+function complete(scope: AuditScope, request: FastifyRequest, route: AuditedRoute) {
   scope.actor ??= actorOf(request.principal);
   if (!scope.details && request.body && typeof request.body === 'object')
     scope.details = redact(request.body) as Record<string, unknown>;
-  const url = request.routeOptions.url;
-  if (url && !scope.target.type) scope.target = { ...targetOf(url, request.params), ...scope.target };
+  if (!scope.target.type) scope.target = { ...targetOf(route.url, request.params), ...scope.target };
 }
 
 export function actorOf(principal: Principal | null): AuditActor {
@@ -133,6 +177,12 @@ function targetOf(url: string, params: unknown): AuditTarget {
     target.type = singular(words[0] ?? '');
   }
   return target;
+}
+
+/** The route's success status when its response schema names exactly one (201 for a create). */
+function successStatusOf(response: unknown): number | null {
+  const statuses = Object.keys(response ?? {}).filter((status) => /^2\d\d$/.test(status));
+  return statuses.length === 1 ? Number(statuses[0]) : null;
 }
 
 function snake(word: string): string {
