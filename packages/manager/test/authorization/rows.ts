@@ -293,7 +293,11 @@ export const ROWS: Row[] = [
     expect: adminOnly(200),
     request: fixed('/audit-events?action=container.&limit=5'),
   },
-  { route: 'GET /audit-events.csv', expect: adminOnly(200), request: fixed('/audit-events.csv?action=auth.') },
+  {
+    route: 'GET /audit-events.csv',
+    expect: adminOnly(200),
+    request: fixed('/audit-events.csv?action=auth.'),
+  },
   { route: 'GET /users/me/activity', expect: signedIn(200), request: fixed('/users/me/activity?limit=5') },
 
   // Sites
