@@ -2,19 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, uidNumberOf, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
 import { jobEnds } from './container-helpers.ts';
-
-interface AuditEvent {
-  id: number;
-  occurredAt: string;
-  actor: { uidNumber: number | null; uid: string | null; apiKeyId: string | null; kind: string };
-  sourceAddress: string | null;
-  action: string;
-  target: { type: string | null; id: string | null; siteId: number | null; containerId: number | null };
-  outcome: string;
-  httpStatus: number | null;
-  errorCode: string | null;
-  details: Record<string, unknown> | null;
-}
+import type { AuditEvent } from '../src/audit/audit-entry.ts';
 
 const SECRETS = [
   's3cret-env-value',

@@ -1,19 +1,17 @@
 /** The audit log (administrators) and the signed-in user's own activity, read a page at a time. */
 import { useInfiniteQuery } from '@tanstack/react-query';
+import type { InitOf } from '@app/web-kit';
 import { api, API_BASE, type ResponseOf } from './client.ts';
+import type { paths } from './openapi.ts';
 
 export type AuditPage = ResponseOf<'get', '/audit-events'>;
 export type AuditEvent = AuditPage['events'][number];
 
 /** The audit log's filters, as its query and the page's address name them. */
-export interface AuditFilters {
-  user?: number;
-  site?: number;
-  container?: number;
-  action?: string;
-  from?: string;
-  to?: string;
-}
+export type AuditFilters = Omit<
+  NonNullable<InitOf<paths, 'get', '/audit-events'>['query']>,
+  'cursor' | 'limit'
+>;
 
 export const auditKeys = {
   all: ['audit'] as const,
