@@ -212,6 +212,20 @@ describe('audit log', () => {
     expect(list.find((e) => e.details?.username === 'nobody')!.sourceAddress).toBe('127.0.0.1');
   });
 
+  it('records a container delete with the outcome of its job', async () => {
+    const deleted = await alice.delete(`/sites/${siteId}/containers/${containerId}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    const list = await eventually('&action=container.delete', (l) => l.length > 0);
+    expect(list).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ uid: 'alice' }),
+        target: { type: 'container', id: String(containerId), siteId, containerId },
+        outcome: 'success',
+        httpStatus: 200,
+      }),
+    ]);
+  });
+
   it('keeps entries for the retention setting, then prunes them', async () => {
     expect((await admin.put('/settings', { auditRetentionDays: 30 })).body.data.auditRetentionDays).toBe(30);
     expect((await admin.put('/settings', { auditRetentionDays: 0 })).status).toBe(400);
