@@ -39,6 +39,8 @@ const NodeImportPage = page(() => import('./pages/admin/NodeImport.tsx'), 'NodeI
 const ExternalDomainsPage = page(() => import('./pages/admin/ExternalDomains.tsx'), 'ExternalDomainsPage');
 const AgentsPage = page(() => import('./pages/admin/Agents.tsx'), 'AgentsPage');
 const ResourceRequestsPage = page(() => import('./pages/ResourceRequests.tsx'), 'ResourceRequestsPage');
+const AuditLogPage = page(() => import('./pages/admin/AuditLog.tsx'), 'AuditLogPage');
+const MyActivityPage = page(() => import('./pages/MyActivity.tsx'), 'MyActivityPage');
 const NotificationsPage = page(() => import('./pages/Notifications.tsx'), 'NotificationsPage');
 const ContainersHome = page(() => import('./pages/containers/ContainerList.tsx'), 'ContainersHome');
 const ContainersPage = page(() => import('./pages/containers/ContainerList.tsx'), 'ContainersPage');
@@ -69,6 +71,7 @@ const routes: RouteObject[] = [
       { path: 'sites/:siteId/containers/:id/terminal', element: <TerminalPage /> },
       { path: 'jobs/:id', element: <JobPage /> },
       { path: 'apikeys', element: <ApiKeysPage /> },
+      { path: 'activity', element: <MyActivityPage /> },
       { path: 'notifications', element: <NotificationsPage /> },
       { path: 'resource-requests', element: <ResourceRequestsPage /> },
       {
@@ -86,6 +89,7 @@ const routes: RouteObject[] = [
           { path: 'external-domains', element: <ExternalDomainsPage /> },
           { path: 'agents', element: <AgentsPage /> },
           { path: 'settings', element: <SettingsPage /> },
+          { path: 'audit-log', element: <AuditLogPage /> },
         ],
       },
       {

@@ -368,6 +368,8 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       ['/resource-requests', 'resource-requests'],
       ['/notifications', 'notifications'],
       ['/apikeys', 'apikeys'],
+      ['/audit-log', 'audit-log'],
+      ['/activity', 'my-activity'],
     ] as const;
     for (const [viewport, suffix] of [
       [{ width: 1280, height: 860 }, ''],

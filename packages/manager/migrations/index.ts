@@ -13,6 +13,7 @@ import { volumeOwners } from './011_volume_owners.ts';
 import { jobContainer } from './012_job_container.ts';
 import { jobResult } from './013_job_result.ts';
 import { appliedEnvironment } from './014_applied_environment.ts';
+import { auditEvents } from './015_audit_events.ts';
 import { oneActivePowerJob } from './016_one_active_power_job.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
@@ -30,5 +31,6 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '012_job_container': jobContainer(dialect),
   '013_job_result': jobResult,
   '014_applied_environment': appliedEnvironment,
+  '015_audit_events': auditEvents(dialect),
   '016_one_active_power_job': oneActivePowerJob,
 });

@@ -39,6 +39,8 @@ import { webClient } from './web/static.ts';
 import { ManagerMetrics } from './observability/metrics.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { routeErrors } from './auth/route-errors.ts';
+import { installRequestAudit } from './audit/request-audit.ts';
+import { auditRoutes } from './routes/audit.ts';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '1.1.0';
@@ -58,6 +60,8 @@ export interface BuildOptions {
   logStream?: { write(line: string): unknown };
   /** `api` serves HTTP only, `worker` runs jobs only (do not listen), `all` (default) both. */
   role?: ProcessRole;
+  /** false: requests leave no audit entries (the benches measure the audit log's cost against it). */
+  audit?: boolean;
 }
 
 /**
@@ -111,6 +115,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   await registerApiDocs(app, API_PREFIX);
   await app.register(
     async (api: Api) => {
+      if (options.audit !== false) installRequestAudit(api, services.audit, API_PREFIX);
       installRequestAuth(api, {
         sessions: services.sessions,
         preSessions: services.preSessions,
@@ -140,6 +145,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         notificationRoutes,
         externalDomainRoutes,
         terminalRoutes,
+        auditRoutes,
       ]) {
         await api.register(async (scope: Api) => routes(scope, services));
       }
@@ -157,6 +163,9 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
   const sweep = setInterval(() => {
     void services.sessions.purgeExpired().catch(() => undefined);
     void services.quotas.purgeExpired().catch(() => undefined);
+    void services.audit
+      .prune()
+      .catch((error: unknown) => app.log.error({ err: error }, 'audit log prune failed'));
   }, 3600_000);
   sweep.unref();
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { JobEvents, JobHandlers, JobStreams, JobWorker, PgListener } from '@app/server-kit';
 import type { ManagerContext } from './context.ts';
 import { SitesService } from './sites/sites-service.ts';
+import type { AuditLog } from './audit/audit-log.ts';
 import { SitesRepository } from './sites/sites-repository.ts';
 import { NodesService } from './nodes/nodes-service.ts';
 import { NodesRepository } from './nodes/nodes-repository.ts';
@@ -21,7 +22,7 @@ import { fail } from './errors/catalogue.ts';
 export type ProcessRole = 'api' | 'worker' | 'all';
 
 /** Sites, nodes, providers, jobs, the worker and job streams, wired once per process. */
-export function createFleetServices(ctx: ManagerContext) {
+export function createFleetServices(ctx: ManagerContext, audit: AuditLog) {
   const { db, dialect, config, secrets, log } = ctx;
   const fleet = config.fleet;
   const pgListener =
@@ -33,8 +34,8 @@ export function createFleetServices(ctx: ManagerContext) {
   jobEvents.bind(jobsRepo, async (payload) => {
     await sql`select pg_notify(${jobEvents.channel}, ${payload})`.execute(db);
   });
-  const sites = new SitesService(new SitesRepository(db));
-  const nodes = new NodesService(new NodesRepository(db), sites, secrets);
+  const sites = new SitesService(new SitesRepository(db), audit);
+  const nodes = new NodesService(new NodesRepository(db), sites, secrets, audit);
   const callOptions = { timeoutMs: fleet.nodeTimeoutMs };
   const proxmox = new ProxmoxProvider(callOptions);
   const providers = new ProviderRegistry(

@@ -28,15 +28,23 @@ import { ContainersRepository } from './containers/containers-repository.ts';
 import { createSiteConfigServices } from './site-config/wiring.ts';
 import { joinWirings } from './common/wirings.ts';
 import { TerminalSessions } from './terminal/terminal-sessions.ts';
+import { AuditLog } from './audit/audit-log.ts';
+import { AuditRepository } from './audit/audit-repository.ts';
 
 /** Every domain service of the manager, wired once per process. */
 export function createServices(ctx: ManagerContext) {
   const { db, dialect, read, config, secrets, log } = ctx;
+  const audit: AuditLog = new AuditLog(
+    db,
+    new AuditRepository(db),
+    async (): Promise<number> => (await settings.get()).auditRetentionDays,
+  );
+  const settings: SettingsService = new SettingsService(db, new SettingsRepository(db), secrets, audit);
   const sessions = new SessionStore(new SessionsRepository(db));
   const principals = new PrincipalCache(ctx.metrics.cache('api_keys'));
   const groups = new GroupsRepository(db);
   const usersRepo = new UsersRepository(db);
-  const adminGuard = new LastAdminGuard(db, dialect, usersRepo);
+  const adminGuard = new LastAdminGuard(db, dialect, usersRepo, audit);
   const notices = new Notices(new NotificationsRepository(db), usersRepo);
   const users = new UsersService(
     db,
@@ -48,16 +56,17 @@ export function createServices(ctx: ManagerContext) {
     new ContainersRepository(db),
     adminGuard,
     notices,
+    audit,
   );
-  const settings = new SettingsService(db, new SettingsRepository(db), secrets);
   const mailer = new Mailer(settings, log);
   const tokens = new TokenStore(new TokensRepository(db));
   const background = new BackgroundTasks(log);
-  const apiKeys = new ApiKeyService(new ApiKeysRepository(db, read), principals);
-  const fleet = createFleetServices(ctx);
+  const apiKeys = new ApiKeyService(new ApiKeysRepository(db, read), principals, audit);
+  const fleet = createFleetServices(ctx, audit);
   return joinWirings(
     {
       ctx,
+      audit,
       sessions,
       preSessions: new PreSessions(config.secretKey),
       users,
@@ -67,8 +76,8 @@ export function createServices(ctx: ManagerContext) {
       background,
       quotas: new Quotas(new QuotaRepository(db), config.quotas),
       apiKeys,
-      terminals: new TerminalSessions(principals, config.containers.terminal.maxPerUser, log),
-      groups: new GroupsService(groups, principals, adminGuard),
+      terminals: new TerminalSessions(principals, config.containers.terminal.maxPerUser, audit, log),
+      groups: new GroupsService(groups, principals, adminGuard, audit),
       accounts: new AccountService(
         db,
         users,
@@ -78,11 +87,12 @@ export function createServices(ctx: ManagerContext) {
         mailer,
         config.publicUrl,
         background,
+        audit,
       ),
       oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users, settings) : undefined,
     },
     fleet,
-    createContainerServices(ctx, fleet, { settings, users: users.repo, notices }),
+    createContainerServices(ctx, fleet, { settings, users: users.repo, notices, audit }),
     createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener, fleet.sites),
   );
 }

@@ -118,6 +118,7 @@ describe('settings', () => {
       ssoAllowedGroups: [],
       ssoGroupsClaim: 'groups',
       registryAllowlist: [],
+      auditRetentionDays: 365,
     });
   });
 

@@ -106,6 +106,18 @@ describe('single sign-on against a real OpenID provider', () => {
       headers: { cookie: `connect.sid=${managerCookie ?? ''}` },
     });
     expect(session.status).toBe(401);
+    // Signed in as carol before, refused now: both in the audit log.
+    await expect
+      .poll(async () => {
+        const { events } = await test.manager.services.audit.page({ action: 'auth.' }, 50);
+        return events.map((event) => [event.action, event.actor.uid, event.errorCode]);
+      })
+      .toEqual(
+        expect.arrayContaining([
+          ['auth.sign_in_failed', null, 'email_not_verified'],
+          ['auth.sign_in', 'carol', null],
+        ]),
+      );
   });
 
   it('rejects a callback whose state does not match', async () => {

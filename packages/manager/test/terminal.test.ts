@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { siteInput, startFleetManager } from './fleet-helpers.ts';
+import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
 import { jobEnds } from './container-helpers.ts';
 import { acceptedTerminal, openTerminal } from './terminal-client.ts';
 
@@ -34,6 +34,11 @@ describe('container terminal (WebSocket) on the dummy node', () => {
   });
   afterAll(() => test.close());
 
+  const terminalEvents = async () =>
+    (await test.manager.services.audit.page({ containerId }, 50)).events
+      .filter((event) => event.action.startsWith('container.terminal_'))
+      .map((event) => [event.action, event.outcome, event.actor.uid, event.sourceAddress, event.details]);
+
   it('runs a command for the owner and reflects a resize in stty size', async () => {
     const terminal = await acceptedTerminal(test.baseUrl, `${path}?cols=100&rows=30`, { client: owner });
     await terminal.waitFor(/# $/);
@@ -43,6 +48,12 @@ describe('container terminal (WebSocket) on the dummy node', () => {
     expect((await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]).toBe('43 132');
     terminal.type('exit\r');
     expect(await terminal.closed).toEqual({ code: 1000, exitReason: 'the shell exited' });
+    // The session's open and close in the audit log, newest first, under the owner from this address.
+    await eventually(async () => (await terminalEvents()).length === 2);
+    expect(await terminalEvents()).toEqual([
+      ['container.terminal_close', 'success', 'olga', '127.0.0.1', { reason: 'the shell exited' }],
+      ['container.terminal_open', 'success', 'olga', '127.0.0.1', null],
+    ]);
   });
 
   it('admits an administrator and an API key of the owner', async () => {
@@ -127,6 +138,11 @@ describe('container terminal (WebSocket) on the dummy node', () => {
     );
     const fourth = await acceptedTerminal(test.baseUrl, path, { client: admin });
     expect((await fourth.closed).code).toBe(4429);
+    await eventually(async () =>
+      (await terminalEvents()).some(
+        ([action, outcome]) => action === 'container.terminal_open' && outcome === 'failure',
+      ),
+    );
     for (const terminal of open) terminal.socket.close();
   });
 });

@@ -788,6 +788,8 @@ export interface paths {
             /** claim that lists the groups (default groups) */
             ssoGroupsClaim: string;
             registryAllowlist: string[];
+            /** days the audit log keeps its entries */
+            auditRetentionDays: number;
           };
         };
       };
@@ -816,6 +818,8 @@ export interface paths {
         ssoGroupsClaim?: string;
         /** registries (host or host:port) users may reach on loopback or private networks */
         registryAllowlist?: string[];
+        /** days the audit log keeps its entries */
+        auditRetentionDays?: number;
         netboxUrl?: string;
         netboxToken?: string | null;
       };
@@ -839,6 +843,8 @@ export interface paths {
             /** claim that lists the groups (default groups) */
             ssoGroupsClaim: string;
             registryAllowlist: string[];
+            /** days the audit log keeps its entries */
+            auditRetentionDays: number;
           };
         };
       };
@@ -3020,6 +3026,123 @@ export interface paths {
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
+    };
+  };
+  '/audit-events': {
+    get: {
+      query?: {
+        /** the actor's uidNumber */
+        user?: number;
+        site?: number;
+        container?: number;
+        /** an action, or a prefix ending in `.` (`container.`) */
+        action?: string;
+        from?: string;
+        /** exclusive */
+        to?: string;
+        cursor?: number;
+        limit?: number;
+      };
+      responses: {
+        200: {
+          data: {
+            events: {
+              id: number;
+              occurredAt: string;
+              actor: {
+                uidNumber: number | null;
+                uid: string | null;
+                apiKeyId: string | null;
+                kind: 'user' | 'apikey' | 'system';
+              };
+              sourceAddress: string | null;
+              action: string;
+              target: {
+                type: string | null;
+                id: string | null;
+                siteId: number | null;
+                containerId: number | null;
+              };
+              outcome: 'success' | 'failure';
+              httpStatus: number | null;
+              errorCode: string | null;
+              details: {
+                [key: string]: unknown;
+              } | null;
+            }[];
+            /** pass as `cursor` for the next (older) page */
+            nextCursor: number | null;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/audit-events.csv': {
+    get: {
+      query?: {
+        /** the actor's uidNumber */
+        user?: number;
+        site?: number;
+        container?: number;
+        /** an action, or a prefix ending in `.` (`container.`) */
+        action?: string;
+        from?: string;
+        /** exclusive */
+        to?: string;
+      };
+      responses: {
+        200: string;
+      };
+      errorCode: never;
+    };
+  };
+  '/users/me/activity': {
+    get: {
+      query?: {
+        cursor?: number;
+        limit?: number;
+      };
+      responses: {
+        200: {
+          data: {
+            events: {
+              id: number;
+              occurredAt: string;
+              actor: {
+                uidNumber: number | null;
+                uid: string | null;
+                apiKeyId: string | null;
+                kind: 'user' | 'apikey' | 'system';
+              };
+              sourceAddress: string | null;
+              action: string;
+              target: {
+                type: string | null;
+                id: string | null;
+                siteId: number | null;
+                containerId: number | null;
+              };
+              outcome: 'success' | 'failure';
+              httpStatus: number | null;
+              errorCode: string | null;
+              details: {
+                [key: string]: unknown;
+              } | null;
+            }[];
+            /** pass as `cursor` for the next (older) page */
+            nextCursor: number | null;
+          };
+        };
+      };
+      errorCode:
+        'invalid_request' | 'unauthorized' | 'rate_limited' | 'internal_error' | 'service_unavailable';
     };
   };
 }

@@ -114,6 +114,7 @@ export function Layout() {
     },
     { to: '/notifications', label: 'Notifications', badge: unread },
     { to: '/apikeys', label: 'API keys' },
+    { to: '/activity', label: 'My activity' },
   ];
   const admin: Item[] = [
     { to: '/sites', label: 'Sites', match: /^\/sites\/?$/ },
@@ -123,6 +124,7 @@ export function Layout() {
     { to: '/external-domains', label: 'External domains' },
     { to: '/agents', label: 'Agents' },
     { to: '/settings', label: 'Settings' },
+    { to: '/audit-log', label: 'Audit log' },
   ];
 
   return (

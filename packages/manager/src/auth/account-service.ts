@@ -11,6 +11,7 @@ import type { SessionStore } from './sessions.ts';
 import type { TokenStore } from './tokens.ts';
 import type { ApiKeyService } from './api-keys.ts';
 import type { BackgroundTasks } from '../common/background.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import { fail, failAs } from '../errors/catalogue.ts';
 
 export interface Registration {
@@ -33,6 +34,7 @@ export class AccountService {
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
     private readonly background: BackgroundTasks,
+    private readonly audit: AuditLog,
   ) {}
 
   /** The first user becomes an active administrator; a valid invitation makes an active user; others wait. */
@@ -68,6 +70,7 @@ export class AccountService {
         first ? [DEFAULT_GROUP_GID, ADMIN_GROUP_GID] : [DEFAULT_GROUP_GID],
       );
       await this.users.announceIfWaiting(trx, row);
+      await this.audit.within(trx, { type: 'user', id: row.uid_number });
       return status;
     });
     const message =
@@ -166,6 +169,7 @@ export class AccountService {
       if (!(await this.tokens.useReset(trx, reset.id)))
         throw fail('invalid_token', 'This reset link has already been used.');
       await this.users.repo.setPasswordHash(trx, reset.uid_number, passwordHash);
+      await this.audit.within(trx, { type: 'user', id: reset.uid_number });
       if (revokeApiKeys) await this.apiKeys.revokeAll(reset.uid_number, trx);
     });
     await this.sessions.destroyForUser(reset.uid_number);

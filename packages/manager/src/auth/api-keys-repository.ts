@@ -33,8 +33,8 @@ export class ApiKeysRepository {
       .compile();
   }
 
-  async insert(row: Selectable<ApiKeysTable>): Promise<void> {
-    await this.db.insertInto('api_keys').values(row).execute();
+  async insert(row: Selectable<ApiKeysTable>, db: Db = this.db): Promise<void> {
+    await db.insertInto('api_keys').values(row).execute();
   }
 
   listOf(uidNumber: number): Promise<Selectable<ApiKeysTable>[]> {
@@ -56,8 +56,8 @@ export class ApiKeysRepository {
   }
 
   /** False when the user has no such key. */
-  async deleteOf(uidNumber: number, id: string): Promise<boolean> {
-    const result = await this.db
+  async deleteOf(uidNumber: number, id: string, db: Db = this.db): Promise<boolean> {
+    const result = await db
       .deleteFrom('api_keys')
       .where('id', '=', id)
       .where('uid_number', '=', uidNumber)

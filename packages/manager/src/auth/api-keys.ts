@@ -5,6 +5,7 @@ import type { ApiKeysTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { Principal } from './principal.ts';
 import type { PrincipalCache } from './principal-cache.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { ApiKeysRepository } from './api-keys-repository.ts';
 
 const KEY_MARK = 'cmk_';
@@ -38,6 +39,7 @@ export class ApiKeyService {
   constructor(
     private readonly repo: ApiKeysRepository,
     private readonly cache: PrincipalCache,
+    private readonly audit: AuditLog,
   ) {}
 
   async create(uidNumber: number, description: string | null): Promise<{ apiKey: ApiKey; secret: string }> {
@@ -53,7 +55,7 @@ export class ApiKeyService {
       created_at: now,
       updated_at: now,
     };
-    await this.repo.insert(row);
+    await this.audit.audited((trx) => this.repo.insert(row, trx), { type: 'apikey', id: row.id });
     return { apiKey: toApiKey(row), secret };
   }
 
@@ -69,7 +71,8 @@ export class ApiKeyService {
   }
 
   async delete(uidNumber: number, id: string): Promise<void> {
-    if (!(await this.repo.deleteOf(uidNumber, id))) throw notFound('API key not found.');
+    if (!(await this.audit.audited((trx) => this.repo.deleteOf(uidNumber, id, trx))))
+      throw notFound('API key not found.');
     this.lastWritten.delete(id);
     this.cache.clear();
   }
@@ -103,6 +106,7 @@ export class ApiKeyService {
       uid: row.uid,
       isAdmin: Boolean(row.is_admin),
       via: 'apikey',
+      apiKeyId: row.id,
     };
     this.cache.set(hash, row.id, principal);
     return principal;

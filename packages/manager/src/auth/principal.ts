@@ -4,4 +4,6 @@ export interface Principal {
   uid: string;
   isAdmin: boolean;
   via: 'session' | 'apikey';
+  /** The API key's id when `via` is `apikey` (the audit log names the key). */
+  apiKeyId?: string;
 }

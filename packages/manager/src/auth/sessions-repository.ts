@@ -1,12 +1,15 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ManagerDB, SessionsTable } from '../db/schema.ts';
 
 /** `sessions`: the rows of signed-in browsers, keyed by the hash of their cookie value. */
 export class SessionsRepository {
   constructor(private readonly db: Kysely<ManagerDB>) {}
 
-  async insert(values: Insertable<SessionsTable>): Promise<void> {
-    await this.db.insertInto('sessions').values(values).execute();
+  async insert(
+    values: Insertable<SessionsTable>,
+    db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db,
+  ): Promise<void> {
+    await db.insertInto('sessions').values(values).execute();
   }
 
   /** The session with this hash unless it expired by `now`. */

@@ -1,5 +1,7 @@
 import { randomToken, sha256Hex } from '@app/server-kit';
 import { nowIso } from '../common/time.ts';
+import type { Transaction } from 'kysely';
+import type { ManagerDB } from '../db/schema.ts';
 import type { SessionsRepository } from './sessions-repository.ts';
 
 export const SESSION_COOKIE = 'connect.sid';
@@ -26,7 +28,7 @@ export interface Session {
 export class SessionStore {
   constructor(private readonly repo: SessionsRepository) {}
 
-  async create(uidNumber: number, data: SessionData = {}): Promise<Session> {
+  async create(uidNumber: number, data: SessionData = {}, db?: Transaction<ManagerDB>): Promise<Session> {
     const session: Session = {
       token: randomToken(32),
       uidNumber,
@@ -34,14 +36,17 @@ export class SessionStore {
       data,
       expiresAt: Date.now() + SIGNED_IN_TTL_MS,
     };
-    await this.repo.insert({
-      id_hash: sha256Hex(session.token),
-      uid_number: uidNumber,
-      csrf_token: session.csrfToken,
-      data: JSON.stringify(data),
-      expires_at: session.expiresAt,
-      created_at: nowIso(),
-    });
+    await this.repo.insert(
+      {
+        id_hash: sha256Hex(session.token),
+        uid_number: uidNumber,
+        csrf_token: session.csrfToken,
+        data: JSON.stringify(data),
+        expires_at: session.expiresAt,
+        created_at: nowIso(),
+      },
+      db,
+    );
     return session;
   }
 

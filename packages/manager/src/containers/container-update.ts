@@ -97,6 +97,11 @@ export class ContainerUpdates {
           await this.deps.services.setAuthRequired(trx, toggle.httpServiceId, toggle.authRequired);
         }
         for (const service of added) await this.deps.services.insert(trx, record.id, service);
+        await this.deps.audit.within(
+          trx,
+          { type: 'container', id: record.id, containerId: record.id, siteId },
+          restartOnly ? 'container.restart' : undefined,
+        );
         if (!restart) return null;
         const payload: ContainerApplyPayload = {
           containerId: record.id,

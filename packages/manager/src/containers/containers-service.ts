@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { forbidden, retryOnConflict, uniqueViolationColumns } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
@@ -69,6 +70,7 @@ export interface ContainerDeps {
   images: ImageMetadataService;
   keptVolumes: KeptVolumes;
   notices: Notices;
+  audit: AuditLog;
   log: FastifyBaseLogger;
 }
 
@@ -250,6 +252,7 @@ export class ContainersService {
             sharedWith.filter((uid) => uid !== principal.uidNumber),
           );
           for (const service of services) await this.deps.services.insert(trx, containerId, service);
+          await this.deps.audit.within(trx, { type: 'container', id: containerId, containerId, siteId });
           return { containerId, jobId: job.id };
         }),
       ),

@@ -3,6 +3,7 @@ import type { FleetServices } from '../fleet.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import type { Notices } from '../notifications/notices.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
 import { CloudflareClient } from '../dns/cloudflare-client.ts';
 import { CrossSiteDns } from '../dns/cross-site-dns.ts';
@@ -36,7 +37,7 @@ import { KeptVolumesRepository } from '../volumes/kept-volumes-repository.ts';
 export function createContainerServices(
   ctx: ManagerContext,
   fleet: FleetServices,
-  core: { settings: SettingsService; users: UsersRepository; notices: Notices },
+  core: { settings: SettingsService; users: UsersRepository; notices: Notices; audit: AuditLog },
 ) {
   const { db, config, secrets } = ctx;
   const domains = new ExternalDomainsRepository(db, secrets);
@@ -64,6 +65,7 @@ export function createContainerServices(
     images: imageMetadata,
     keptVolumes,
     notices: core.notices,
+    audit: core.audit,
     log: ctx.log,
   };
   const containers = new ContainersService(deps);

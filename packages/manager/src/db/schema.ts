@@ -95,6 +95,29 @@ export interface ManagerDB extends FleetDB, ContainersDB, SiteAgentsDB {
   settings: SettingsTable;
   invite_tokens: InviteTokensTable;
   password_reset_tokens: PasswordResetTokensTable;
+  audit_events: AuditEventsTable;
+}
+
+/** One audited request or event (migration 015); no foreign keys: entries outlive what they name. */
+export interface AuditEventsTable {
+  id: Generated<number>;
+  occurred_at: string;
+  request_id: string | null;
+  actor_uid_number: number | null;
+  /** The actor's username when the entry was written. */
+  actor_uid: string | null;
+  actor_api_key_id: string | null;
+  source_address: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  site_id: number | null;
+  container_id: number | null;
+  outcome: 'success' | 'failure';
+  http_status: number | null;
+  error_code: string | null;
+  /** JSON object, secrets redacted. */
+  details: string | null;
 }
 
 export interface SitesTable {

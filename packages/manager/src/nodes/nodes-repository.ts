@@ -41,8 +41,13 @@ export class NodesRepository {
     return db.insertInto('nodes').values(values).returningAll().executeTakeFirstOrThrow();
   }
 
-  update(siteId: number, id: number, values: Updateable<NodesTable>): Promise<NodeRow | undefined> {
-    return this.db
+  update(
+    siteId: number,
+    id: number,
+    values: Updateable<NodesTable>,
+    db: Db = this.db,
+  ): Promise<NodeRow | undefined> {
+    return db
       .updateTable('nodes')
       .set(values)
       .where('id', '=', id)
@@ -60,7 +65,7 @@ export class NodesRepository {
     return Number(row.n);
   }
 
-  async delete(siteId: number, id: number): Promise<void> {
-    await this.db.deleteFrom('nodes').where('id', '=', id).where('site_id', '=', siteId).execute();
+  async delete(siteId: number, id: number, db: Db = this.db): Promise<void> {
+    await db.deleteFrom('nodes').where('id', '=', id).where('site_id', '=', siteId).execute();
   }
 }

@@ -13,6 +13,7 @@ import type { NodeConnection } from '../providers/types.ts';
 import { checkEngineHost, nodeRuleViolations, parseNodeType, type NodeType } from './node-rules.ts';
 import { secretStaysWith } from './node-destination.ts';
 import type { NodesRepository } from './nodes-repository.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import { fail } from '../errors/catalogue.ts';
 
 /** A node as the API shows it: its connection without the secret, and whether it has one. */
@@ -48,6 +49,7 @@ export class NodesService {
     private readonly nodes: NodesRepository,
     private readonly sites: SitesService,
     private readonly secrets: SecretBox,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(siteId: number): Promise<Node[]> {
@@ -99,16 +101,19 @@ export class NodesService {
     const values = this.columns(input, nodeType);
     await this.sites.assertExists(siteId, db);
     const now = nowIso();
-    const row = await this.nodes.insert(
-      {
-        ...values,
-        site_id: siteId,
-        secret_sealed: input.secret ? this.secrets.seal(input.secret) : null,
-        created_at: now,
-        updated_at: now,
-      },
-      db,
-    );
+    const columns = {
+      ...values,
+      site_id: siteId,
+      secret_sealed: input.secret ? this.secrets.seal(input.secret) : null,
+      created_at: now,
+      updated_at: now,
+    };
+    const row = db
+      ? await this.nodes.insert(columns, db)
+      : await this.audit.audited(
+          (trx) => this.nodes.insert(columns, trx),
+          (created) => ({ type: 'node', id: created.id, siteId }),
+        );
     return toNode(row);
   }
 
@@ -121,7 +126,7 @@ export class NodesService {
     const nodeType = input.nodeType === undefined ? current.node_type : parseNodeType(input.nodeType);
     const values = this.columns(input, nodeType);
     const stays = secretStaysWith(destinationOf(current), destinationOf(values));
-    const row = await this.nodes.update(siteId, id, {
+    const columns = {
       ...values,
       ...(input.secret
         ? { secret_sealed: this.secrets.seal(input.secret) }
@@ -129,7 +134,8 @@ export class NodesService {
           ? {}
           : { secret_sealed: null }),
       updated_at: nowIso(),
-    });
+    };
+    const row = await this.audit.audited((trx) => this.nodes.update(siteId, id, columns, trx));
     if (!row) throw nodeNotFound();
     return toNode(row);
   }
@@ -166,7 +172,7 @@ export class NodesService {
     await this.row(siteId, id);
     if ((await this.nodes.containerCount(id)) > 0) throw hasContainers();
     try {
-      await this.nodes.delete(siteId, id);
+      await this.audit.audited((trx) => this.nodes.delete(siteId, id, trx));
     } catch (error) {
       if (isForeignKeyViolation(error)) throw hasContainers();
       throw error;

@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { SessionData } from '../auth/sessions.ts';
 import type { Services } from '../services.ts';
 import type { FastifyReply } from 'fastify';
+import { actorOf } from '../audit/request-audit.ts';
 import { fail, errorsOf } from '../errors/catalogue.ts';
 
 const Message = Data(Type.Object({ message: Type.String() }));
@@ -28,7 +29,10 @@ export async function authRoutes(api: Api, services: Services) {
     data: SessionData = {},
   ) => {
     if (request.session) await services.sessions.destroy(request.session.token);
-    const session = await services.sessions.create(principal.uidNumber, data);
+    services.audit.describe({ actor: actorOf(principal), target: { type: 'user', id: principal.uidNumber } });
+    const session = await services.audit.audited((trx) =>
+      services.sessions.create(principal.uidNumber, data, trx),
+    );
     setSessionCookie(reply, session, secure);
   };
   const passwordAuthAllowed = guardWithErrors(errorsOf('oidc_enabled'), async () => {
@@ -57,7 +61,10 @@ export async function authRoutes(api: Api, services: Services) {
   api.post(
     '/auth/login',
     {
-      config: { errors: errorsOf('invalid_credentials', 'account_inactive') },
+      config: {
+        errors: errorsOf('invalid_credentials', 'account_inactive'),
+        audit: { action: 'auth.sign_in', failedAction: 'auth.sign_in_failed' },
+      },
       onRequest: passwordAuthAllowed,
       schema: {
         tags: ['Auth'],
@@ -104,7 +111,11 @@ export async function authRoutes(api: Api, services: Services) {
 
   api.get(
     '/auth/oidc/callback',
-    { onRequest: oidcEnabled, schema: { tags: ['Auth'] } },
+    {
+      onRequest: oidcEnabled,
+      config: { audit: { action: 'auth.sign_in', failedAction: 'auth.sign_in_failed' } },
+      schema: { tags: ['Auth'] },
+    },
     async (request, reply) => {
       const pending = request.preSession?.oidc;
       const query = request.url.split('?')[1] ?? '';
@@ -115,6 +126,7 @@ export async function authRoutes(api: Api, services: Services) {
       } catch (error) {
         if (!(error instanceof OidcError)) request.log.error({ err: error }, 'single sign-on failed');
         else request.log.warn({ code: error.code, reason: error.message }, 'single sign-on refused');
+        services.audit.failed(error instanceof OidcError ? error.code : 'login_failed');
         return reply.redirect(
           `/login?oidc_error=${error instanceof OidcError ? error.code : 'login_failed'}`,
           302,

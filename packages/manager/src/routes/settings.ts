@@ -24,6 +24,9 @@ const SettingsInput = Type.Object({
       description: 'registries (host or host:port) users may reach on loopback or private networks',
     }),
   ),
+  auditRetentionDays: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 36_500, description: 'days the audit log keeps its entries' }),
+  ),
   // Names the original system used.
   netboxUrl: Type.Optional(Type.String()),
   netboxToken: Type.Optional(Nullable(Type.String())),

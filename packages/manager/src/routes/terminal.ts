@@ -92,6 +92,7 @@ export async function terminalRoutes(api: Api, services: Services) {
       const live: LiveTerminal = {
         uidNumber: principal.uidNumber,
         uid: principal.uid,
+        apiKeyId: principal.apiKeyId ?? null,
         siteId,
         containerId: id,
         address: request.ip,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { formatAllowedHost, parseAllowedHost, validationFailed, type SecretBox } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
 import type { SettingsRepository } from './settings-repository.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import { cleanSsoAdmission, SSO_ADMISSION_DEFAULTS, type SsoAdmission } from './sso-admission.ts';
 import { MASK, maskUrlPassword, secretKeptFor, unmaskUrlPassword } from './masked-secrets.ts';
 
@@ -23,6 +24,8 @@ export interface Settings extends SsoAdmission {
    * they are on loopback or a private network, plain HTTP included.
    */
   registryAllowlist: string[];
+  /** Days the audit log keeps its entries (1 to AUDIT_RETENTION_MAX_DAYS). */
+  auditRetentionDays: number;
 }
 
 export type SettingsUpdate = Partial<Omit<Settings, 'inventoryToken'>> & { inventoryToken?: string | null };
@@ -34,6 +37,7 @@ const JSON_KEYS = new Set<keyof Settings>([
   'ssoAllowedDomains',
   'ssoAllowedGroups',
   'registryAllowlist',
+  'auditRetentionDays',
 ]);
 const CACHE_MS = 5_000;
 
@@ -46,6 +50,7 @@ const DEFAULTS: Settings = {
   bannerMessage: '',
   ...SSO_ADMISSION_DEFAULTS,
   registryAllowlist: [],
+  auditRetentionDays: 365,
 };
 
 /**
@@ -60,6 +65,7 @@ export class SettingsService {
     private readonly db: Kysely<ManagerDB>,
     private readonly repo: SettingsRepository,
     private readonly secrets: SecretBox,
+    private readonly audit: AuditLog,
   ) {}
 
   async get(): Promise<Settings> {
@@ -107,6 +113,7 @@ export class SettingsService {
     if (input.defaultContainerEnvVars !== undefined)
       next.defaultContainerEnvVars = input.defaultContainerEnvVars;
     if (input.registryAllowlist !== undefined) next.registryAllowlist = input.registryAllowlist;
+    if (input.auditRetentionDays !== undefined) next.auditRetentionDays = input.auditRetentionDays;
     const fields: Record<string, string> = {};
     Object.assign(next, cleanSsoAdmission(input, fields));
     validate(next, fields);
@@ -116,6 +123,7 @@ export class SettingsService {
       for (const [key, value] of Object.entries(next)) {
         await this.repo.put(trx, key, serialize(key as keyof Settings, value, this.secrets));
       }
+      await this.audit.within(trx, { type: 'settings' });
     });
     this.cache = undefined;
     return this.forDisplay();

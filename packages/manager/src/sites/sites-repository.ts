@@ -50,8 +50,8 @@ export class SitesRepository {
   }
 
   /** Undefined when there is no such site. */
-  update(id: number, values: Updateable<SitesTable>): Promise<SiteRow | undefined> {
-    return this.db.updateTable('sites').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+  update(id: number, values: Updateable<SitesTable>, db: Db = this.db): Promise<SiteRow | undefined> {
+    return db.updateTable('sites').set(values).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
   async nodeCount(id: number): Promise<number> {
@@ -64,8 +64,8 @@ export class SitesRepository {
   }
 
   /** False when there is no such site. */
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('sites').where('id', '=', id).executeTakeFirst();
+  async delete(id: number, db: Db = this.db): Promise<boolean> {
+    const result = await db.deleteFrom('sites').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -5,6 +5,7 @@ import { nowIso } from '../common/time.ts';
 import { siteRuleViolations, type SiteNetwork } from './network-rules.ts';
 import { fail } from '../errors/catalogue.ts';
 import type { SitesRepository } from './sites-repository.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 
 export interface Site extends SiteNetwork {
   id: number;
@@ -17,7 +18,10 @@ export type SiteInput = SiteNetwork;
 export const siteNotFound = () => fail('site_not_found', 'Site not found.');
 
 export class SitesService {
-  constructor(private readonly repo: SitesRepository) {}
+  constructor(
+    private readonly repo: SitesRepository,
+    private readonly audit: AuditLog,
+  ) {}
 
   async list(): Promise<Site[]> {
     return (await this.repo.listWithNodeCounts()).map((row) => ({
@@ -47,16 +51,20 @@ export class SitesService {
 
   async create(input: SiteInput, db?: Kysely<ManagerDB> | Transaction<ManagerDB>): Promise<Site> {
     const now = nowIso();
-    const row = await this.repo.insert(
-      { ...toColumns(checked(input)), created_at: now, updated_at: now },
-      db,
-    );
+    const values = { ...toColumns(checked(input)), created_at: now, updated_at: now };
+    const row = db
+      ? await this.repo.insert(values, db)
+      : await this.audit.audited(
+          (trx) => this.repo.insert(values, trx),
+          (created) => ({ type: 'site', id: created.id, siteId: created.id }),
+        );
     return toSite(row);
   }
 
   /** Full update: every field is replaced, so an omitted externalIp is cleared. */
   async update(id: number, input: SiteInput): Promise<Site> {
-    const row = await this.repo.update(id, { ...toColumns(checked(input)), updated_at: nowIso() });
+    const values = { ...toColumns(checked(input)), updated_at: nowIso() };
+    const row = await this.audit.audited((trx) => this.repo.update(id, values, trx));
     if (!row) throw siteNotFound();
     return toSite(row);
   }
@@ -64,7 +72,7 @@ export class SitesService {
   async delete(id: number): Promise<void> {
     if ((await this.repo.nodeCount(id)) > 0) throw hasNodes();
     try {
-      if (!(await this.repo.delete(id))) throw siteNotFound();
+      if (!(await this.audit.audited((trx) => this.repo.delete(id, trx)))) throw siteNotFound();
     } catch (error) {
       // A node added between the count and the delete: the foreign key is the judge.
       if (isForeignKeyViolation(error)) throw hasNodes();

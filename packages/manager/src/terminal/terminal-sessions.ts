@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { AuditEntry } from '../audit/audit-entry.ts';
 
 /** How often open terminals re-check their caller when nothing in this process said a thing changed. */
 const RECHECK_MS = 10_000;
@@ -8,6 +10,8 @@ const RECHECK_MS = 10_000;
 export interface LiveTerminal {
   uidNumber: number;
   uid: string;
+  /** The API key it was opened with, if any. */
+  apiKeyId: string | null;
   siteId: number;
   containerId: number;
   /** From where it was opened (the client address). */
@@ -26,11 +30,13 @@ export interface LiveTerminal {
  */
 export class TerminalSessions {
   private readonly live = new Set<LiveTerminal>();
+  private readonly shells = new WeakSet<LiveTerminal>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     principals: PrincipalCache,
     private readonly maxPerUser: number,
+    private readonly audit: AuditLog,
     private readonly log: FastifyBaseLogger,
   ) {
     principals.onClear(() => this.recheck());
@@ -46,24 +52,40 @@ export class TerminalSessions {
     return true;
   }
 
-  /** The shell is open (an audit point). */
+  /** The shell is open: `container.terminal_open` in the audit log. */
   opened(terminal: LiveTerminal) {
-    this.log.info(this.describe(terminal), 'terminal session opened');
+    this.shells.add(terminal);
+    this.record(terminal, { action: 'container.terminal_open', outcome: 'success' });
   }
 
-  /** The terminal ended, for `reason` (an audit point); idempotent. */
+  /**
+   * The terminal ended, for `reason`; idempotent. `container.terminal_close` after an open shell, else
+   * a failed `container.terminal_open` (the node refused, or the user has too many open).
+   */
   closed(terminal: LiveTerminal, reason: string) {
-    if (!this.live.delete(terminal)) return;
-    this.log.info({ ...this.describe(terminal), reason }, 'terminal session closed');
-    if (!this.live.size) {
+    const admitted = this.live.delete(terminal);
+    if (this.shells.has(terminal)) {
+      this.shells.delete(terminal);
+      this.record(terminal, { action: 'container.terminal_close', outcome: 'success', details: { reason } });
+    } else {
+      this.record(terminal, { action: 'container.terminal_open', outcome: 'failure', details: { reason } });
+    }
+    if (admitted && !this.live.size) {
       clearInterval(this.timer);
       this.timer = undefined;
     }
   }
 
-  private describe(terminal: LiveTerminal) {
-    const { uid, siteId, containerId, address } = terminal;
-    return { terminal: { uid, siteId, containerId, address } };
+  private record(terminal: LiveTerminal, entry: Pick<AuditEntry, 'action' | 'outcome' | 'details'>) {
+    const { uidNumber, uid, apiKeyId, siteId, containerId, address } = terminal;
+    void this.audit
+      .record({
+        ...entry,
+        actor: { uidNumber, uid, apiKeyId },
+        sourceAddress: address,
+        target: { type: 'container', id: containerId, siteId, containerId },
+      })
+      .catch((error: unknown) => this.log.error({ err: error }, 'the terminal audit entry was not written'));
   }
 
   private recheck() {

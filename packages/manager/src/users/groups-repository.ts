@@ -46,8 +46,8 @@ export class GroupsRepository {
     return row?.max == null ? undefined : Number(row.max);
   }
 
-  async insert(values: Insertable<GroupsTable>): Promise<void> {
-    await this.db.insertInto('groups').values(values).execute();
+  async insert(values: Insertable<GroupsTable>, db: Db = this.db): Promise<void> {
+    await db.insertInto('groups').values(values).execute();
   }
 
   /** False when there is no such group. */

@@ -2,6 +2,7 @@ import { notFound, retryOnConflict, validationFailed } from '@app/server-kit';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { nowIso } from '../common/time.ts';
 import type { GroupsRepository, GroupWithUserCount } from './groups-repository.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { LastAdminGuard } from './last-admin-guard.ts';
 
 export interface Group {
@@ -25,6 +26,7 @@ export class GroupsService {
     private readonly repo: GroupsRepository,
     private readonly principals: PrincipalCache,
     private readonly adminGuard: LastAdminGuard,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(): Promise<Group[]> {
@@ -45,13 +47,14 @@ export class GroupsService {
         gidNumber = Math.max(((await this.repo.maxGidNumber()) ?? 0) + 1, 2000);
       }
       const now = nowIso();
-      await this.repo.insert({
+      const row = {
         gid_number: gidNumber,
         cn: input.cn,
         is_admin: input.isAdmin ? 1 : 0,
         created_at: now,
         updated_at: now,
-      });
+      };
+      await this.audit.audited((trx) => this.repo.insert(row, trx), { type: 'group', id: gidNumber });
       return { gidNumber, cn: input.cn, isAdmin: Boolean(input.isAdmin) };
     });
   }

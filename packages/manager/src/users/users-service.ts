@@ -11,6 +11,7 @@ import { fullName, type User, type UserStatus, type UsersRepository } from './us
 import type { GroupsRepository } from './groups-repository.ts';
 import type { LastAdminGuard } from './last-admin-guard.ts';
 import { fail } from '../errors/catalogue.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { Notices } from '../notifications/notices.ts';
 
 export interface UserInput {
@@ -40,6 +41,7 @@ export class UsersService {
     private readonly containers: ContainersRepository,
     private readonly adminGuard: LastAdminGuard,
     private readonly notices: Notices,
+    private readonly audit: AuditLog,
   ) {}
 
   /** A self-registered account that waits for approval is announced to the administrators. */
@@ -81,6 +83,7 @@ export class UsersService {
         status: input.status ?? 'pending',
       });
       await this.repo.setGroups(trx, row.uid_number, input.groupIds ?? []);
+      await this.audit.within(trx, { type: 'user', id: row.uid_number });
       return this.get(row.uid_number, trx);
     });
   }

@@ -287,6 +287,19 @@ export const ROWS: Row[] = [
   { route: 'GET /settings', expect: adminOnly(200), request: fixed('/settings') },
   { route: 'PUT /settings', expect: adminOnly(200), request: fixed('/settings', { bannerMessage: '' }) },
 
+  // Audit log: administrators see everyone's entries, every user their own
+  {
+    route: 'GET /audit-events',
+    expect: adminOnly(200),
+    request: fixed('/audit-events?action=container.&limit=5'),
+  },
+  {
+    route: 'GET /audit-events.csv',
+    expect: adminOnly(200),
+    request: fixed('/audit-events.csv?action=auth.'),
+  },
+  { route: 'GET /users/me/activity', expect: signedIn(200), request: fixed('/users/me/activity?limit=5') },
+
   // Sites
   { route: 'GET /sites', expect: signedIn(200), request: fixed('/sites') },
   {

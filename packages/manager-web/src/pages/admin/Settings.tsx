@@ -3,11 +3,12 @@ import {
   Button,
   Fieldset,
   Group,
+  NumberInput,
   PasswordInput,
   Stack,
   Text,
-  Textarea,
   TextInput,
+  Textarea,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useSaveSettings, useSettings } from '../../api/settings.ts';
@@ -114,6 +115,16 @@ function SettingsForm({ settings }: { settings: Settings }) {
           />
         </Fieldset>
         <SsoAdmissionFields form={form} />
+        <Fieldset legend="Audit log">
+          <NumberInput
+            label="Keep entries for (days)"
+            description="Older entries are deleted by the hourly maintenance."
+            min={1}
+            max={36500}
+            allowDecimal={false}
+            {...form.getInputProps('auditRetentionDays')}
+          />
+        </Fieldset>
         <Fieldset legend="Inventory">
           <Stack>
             <TextInput

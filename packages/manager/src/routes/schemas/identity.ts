@@ -65,4 +65,5 @@ export const SettingsSchema = Type.Object({
   }),
   ssoGroupsClaim: Type.String({ description: 'claim that lists the groups (default groups)' }),
   registryAllowlist: Type.Array(Type.String()),
+  auditRetentionDays: Type.Integer({ description: 'days the audit log keeps its entries' }),
 });

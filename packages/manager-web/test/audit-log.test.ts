@@ -1,0 +1,42 @@
+// Browser test (real Chromium, real manager on loopback): an administrator filters the audit log to
+// one user's actions; a user reads their own activity.
+import { describe, expect, it } from 'vitest';
+import { userClient } from '@app/manager/testing';
+import { browserSuite, poll, screenshot, signedInPage } from './browser.ts';
+import { addSite } from './fixtures.ts';
+
+describe('manager web client: audit log', { timeout: 90_000 }, () => {
+  const suite = browserSuite();
+
+  it("filters the audit log to one user's actions, and shows a user their own", async () => {
+    const alice = await userClient(suite.test, suite.admin, 'alice');
+    expect((await alice.post('/apikeys', { description: 'ci' })).status).toBe(201);
+    await addSite(suite.admin, 'North');
+
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const table = page.getByTestId('audit-table');
+    await table.locator('tr[data-action="site.create"]').waitFor();
+    await page.getByRole('combobox', { name: 'User' }).click();
+    await page.getByRole('option', { name: 'alice', exact: true }).click();
+    await table.locator('tr[data-action="apikey.create"]').waitFor();
+    await poll(() => table.locator('tr[data-action="site.create"]').count()).toBe(0);
+    const actors = await table
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-actor')));
+    expect(actors.length).toBeGreaterThan(0);
+    expect(new Set(actors)).toEqual(new Set(['alice']));
+    expect(page.url()).toMatch(/[?&]user=\d+/);
+    const csv = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    expect(csv).toMatch(/^\/api\/v1\/audit-events\.csv\?user=\d+$/);
+    await screenshot(page, 'audit-log-filtered');
+    expect(seen.errors).toEqual([]);
+    await context.close();
+
+    const own = await signedInPage(suite, 'alice');
+    await own.page.getByRole('link', { name: 'My activity' }).click();
+    await own.page.getByTestId('activity-table').locator('tr[data-action="apikey.create"]').waitFor();
+    expect(own.seen.errors).toEqual([]);
+    await own.context.close();
+  });
+});
