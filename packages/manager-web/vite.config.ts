@@ -56,6 +56,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 900,
   },
   server: {
-    proxy: { '/api': process.env.MANAGER_URL ?? 'http://127.0.0.1:3000' },
+    // ws: the container terminal's WebSocket goes through too.
+    proxy: { '/api': { target: process.env.MANAGER_URL ?? 'http://127.0.0.1:3000', ws: true } },
   },
 });

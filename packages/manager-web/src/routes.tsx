@@ -50,6 +50,7 @@ const ContainerDetailPage = page(
   () => import('./pages/containers/ContainerDetail.tsx'),
   'ContainerDetailPage',
 );
+const TerminalPage = page(() => import('./pages/containers/Terminal.tsx'), 'TerminalPage');
 const JobPage = page(() => import('./pages/containers/JobPage.tsx'), 'JobPage');
 const NodeDetailPage = lazy(() => import('./pages/admin/NodeDetail.tsx'));
 
@@ -67,6 +68,7 @@ const routes: RouteObject[] = [
       { path: 'sites/:siteId/containers/new', element: <ContainerCreatePage /> },
       { path: 'sites/:siteId/containers/:id', element: <ContainerDetailPage /> },
       { path: 'sites/:siteId/containers/:id/edit', element: <ContainerEditPage /> },
+      { path: 'sites/:siteId/containers/:id/terminal', element: <TerminalPage /> },
       { path: 'jobs/:id', element: <JobPage /> },
       { path: 'apikeys', element: <ApiKeysPage /> },
       { path: 'activity', element: <MyActivityPage /> },

@@ -69,6 +69,10 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
         shot: 'failed-container',
       },
       { route: 'sites/:siteId/containers/:id/edit', url: `/sites/${siteId}/containers/${running}/edit` },
+      {
+        route: 'sites/:siteId/containers/:id/terminal',
+        url: `/sites/${siteId}/containers/${running}/terminal`,
+      },
       { route: 'jobs/:id', url: `/jobs/${jobId}` },
       { route: 'apikeys', url: '/apikeys' },
       { route: 'notifications', url: '/notifications' },

@@ -1,4 +1,5 @@
 import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
 import {
   createHttpServer,
   probeRoutes,
@@ -31,6 +32,7 @@ import { agentTokenRoutes } from './routes/agent-tokens.ts';
 import { keptVolumeRoutes } from './routes/kept-volumes.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { externalDomainRoutes } from './routes/external-domains.ts';
+import { terminalRoutes } from './routes/terminal.ts';
 import { ConfigChanges } from './site-config/config-changes.ts';
 import type { ProcessRole } from './fleet.ts';
 import { webClient } from './web/static.ts';
@@ -100,6 +102,8 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
 
   // No parsing hook: the request hook of the API reads the session cookie itself (request-auth.ts).
   await app.register(cookie, { hook: false });
+  // Browser terminals; one frame holds at most what a paste or a burst of output sends at once.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   await registerOpenApi(app, {
     title: 'Container Manager API',
     version: API_VERSION,
@@ -140,6 +144,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         keptVolumeRoutes,
         notificationRoutes,
         externalDomainRoutes,
+        terminalRoutes,
         auditRoutes,
       ]) {
         await api.register(async (scope: Api) => routes(scope, services));

@@ -27,6 +27,7 @@ import { createContainerServices } from './containers/wiring.ts';
 import { ContainersRepository } from './containers/containers-repository.ts';
 import { createSiteConfigServices } from './site-config/wiring.ts';
 import { joinWirings } from './common/wirings.ts';
+import { TerminalSessions } from './terminal/terminal-sessions.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { AuditRepository } from './audit/audit-repository.ts';
 
@@ -75,6 +76,7 @@ export function createServices(ctx: ManagerContext) {
       background,
       quotas: new Quotas(new QuotaRepository(db), config.quotas),
       apiKeys,
+      terminals: new TerminalSessions(principals, config.containers.terminal.maxPerUser, audit, log),
       groups: new GroupsService(groups, principals, adminGuard, audit),
       accounts: new AccountService(
         db,

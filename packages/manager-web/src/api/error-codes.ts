@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   'in_use',
   'path_not_removable',
   'volume_in_use',
+  'websocket_required',
   'job_finished',
   'too_many_streams',
   'already_reviewed',

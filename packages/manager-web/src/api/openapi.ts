@@ -3003,6 +3003,31 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/sites/{siteId}/containers/{id}/terminal': {
+    get: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      query?: {
+        cols?: number;
+        rows?: number;
+      };
+      responses: {};
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'not_found'
+        | 'no_instance'
+        | 'conflict'
+        | 'uri_too_long'
+        | 'websocket_required'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/audit-events': {
     get: {
       query?: {

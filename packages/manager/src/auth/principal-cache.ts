@@ -11,6 +11,7 @@ const MAX_ENTRIES = 10_000;
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, { principal: Principal; keyId: string; until: number }>();
+  private readonly clearListeners: Array<() => void> = [];
 
   constructor(private readonly lookups?: CacheRecorder) {}
 
@@ -32,5 +33,11 @@ export class PrincipalCache {
 
   clear() {
     this.entries.clear();
+    for (const listener of this.clearListeners) listener();
+  }
+
+  /** Calls `listener` whenever a key, user or group changed in this process (open terminals re-check). */
+  onClear(listener: () => void) {
+    this.clearListeners.push(listener);
   }
 }

@@ -96,18 +96,8 @@ async function identifySession(request: FastifyRequest, token: string, deps: Req
   const session = await deps.sessions.find(token);
   if (!session) return;
   request.session = session;
-  if (session.uidNumber !== null) {
-    const row = await deps.users.activePrincipal(session.uidNumber);
-    if (row) {
-      request.principal = {
-        uidNumber: row.uid_number,
-        uid: row.uid,
-        isAdmin: Boolean(row.is_admin),
-        via: 'session',
-      };
-      await deps.sessions.extend(session);
-    }
-  }
+  request.principal = (await sessionPrincipal(session, deps.users)) ?? null;
+  if (request.principal) await deps.sessions.extend(session);
   // Every session write, the agent routes' included: only credential-less local callers, Bearer
   // API keys and agent tokens (neither carries a cookie a browser would send by itself) skip it.
   if (request.principal && !SAFE_METHODS.has(request.method)) {
@@ -119,6 +109,17 @@ async function identifySession(request: FastifyRequest, token: string, deps: Req
       );
     }
   }
+}
+
+/** The active user a signed-in session belongs to, if any. */
+export async function sessionPrincipal(
+  session: Session,
+  users: Pick<UsersRepository, 'activePrincipal'>,
+): Promise<Principal | undefined> {
+  if (session.uidNumber === null) return undefined;
+  const row = await users.activePrincipal(session.uidNumber);
+  if (!row) return undefined;
+  return { uidNumber: row.uid_number, uid: row.uid, isAdmin: Boolean(row.is_admin), via: 'session' };
 }
 
 /** The secret of an `Authorization: Bearer …` header, if the request has one. */

@@ -18,6 +18,8 @@ export interface ContainersConfig {
   volumeWaitMs: number;
   /** Re-read of the volumes while waiting, besides the wake-up on every configuration change. */
   volumePollMs: number;
+  /** Browser terminals: closed after this long without a keystroke or output; at most this many per user. */
+  terminal: { idleMs: number; maxPerUser: number };
 }
 
 function portRange(env: EnvReader, name: string, fallback: string) {
@@ -48,5 +50,9 @@ export function readContainersConfig(env: EnvReader): ContainersConfig {
     volumeStorageRoot,
     volumeWaitMs: env.int('VOLUME_WAIT_S', 180, { min: 1 }) * 1000,
     volumePollMs: env.int('VOLUME_POLL_MS', 2000, { min: 50 }),
+    terminal: {
+      idleMs: env.int('TERMINAL_IDLE_TIMEOUT_S', 900, { min: 1 }) * 1000,
+      maxPerUser: env.int('TERMINAL_MAX_SESSIONS', 5, { min: 1 }),
+    },
   };
 }

@@ -90,6 +90,10 @@ export const MANAGER_ERRORS = {
     status: 409,
     message: 'A container has this volume folder again; it is not removed while that container has it.',
   },
+  websocket_required: {
+    status: 426,
+    message: 'Open the terminal with a WebSocket upgrade (Connection: Upgrade, Upgrade: websocket).',
+  },
   // Jobs, requests, mail
   job_finished: { status: 409, message: 'The job has already finished.' },
   too_many_streams: { status: 429, message: 'Too many open job streams: close some and try again.' },

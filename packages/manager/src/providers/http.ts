@@ -1,4 +1,5 @@
-import type { Agent, Response } from 'undici';
+import type { Duplex } from 'node:stream';
+import type { Agent, Dispatcher, Response } from 'undici';
 import {
   BodyTooLargeError,
   formatBytes,
@@ -166,5 +167,36 @@ export async function readJson<T>(response: Response, what: string, signal?: Abo
     return JSON.parse(text) as T;
   } catch {
     throw new ProviderError(`${what}: answer is not JSON (HTTP ${response.status})`, response.status);
+  }
+}
+
+/**
+ * A call answered `101 Switching Protocols` (Docker's hijacked exec stream, `Upgrade: tcp`): the raw
+ * connection, paused until read. The timeout bounds the answer only, not the stream after it.
+ */
+export async function httpUpgrade(
+  endpoint: HttpEndpoint,
+  call: Omit<HttpCall, 'method'> & { method: 'GET' | 'POST'; protocol: string },
+): Promise<Duplex> {
+  const timeout = AbortSignal.timeout(call.timeoutMs);
+  const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
+  const url = new URL(call.path, endpoint.origin);
+  const dispatcher = await agentFor(endpoint);
+  try {
+    // undici passes a body on to the request it sends; its types leave it out of upgrade's options.
+    const { method, headers, body, protocol } = call;
+    const options = {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method,
+      headers,
+      body,
+      protocol,
+      signal,
+    };
+    const { socket } = await dispatcher.upgrade(options as Dispatcher.UpgradeOptions);
+    return socket;
+  } catch (error) {
+    throw asTransportError(error, `${call.method} ${url.origin}${url.pathname}`, call.signal);
   }
 }

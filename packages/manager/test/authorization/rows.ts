@@ -425,6 +425,12 @@ export const ROWS: Row[] = [
     request: fixed((w) => `${container(w)}/jobs`),
   },
   {
+    route: 'GET /sites/{siteId}/containers/{id}/terminal',
+    // Without the WebSocket upgrade: those who may hold a shell learn they must upgrade.
+    expect: containerManage(426),
+    request: fixed((w) => `${container(w)}/terminal`),
+  },
+  {
     route: 'GET /sites/{siteId}/containers/{id}/logs',
     expect: containerView(200),
     request: fixed((w) => `${container(w)}/logs?tail=5`),

@@ -217,6 +217,13 @@ function Details({ siteId, container }: { siteId: number; container: Container }
             <Button
               variant="default"
               component={Link}
+              to={`/sites/${siteId}/containers/${container.id}/terminal`}
+            >
+              Terminal
+            </Button>
+            <Button
+              variant="default"
+              component={Link}
               to={`/sites/${siteId}/containers/${container.id}/edit`}
             >
               Edit

@@ -3,6 +3,8 @@ import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
 import { dummyLogs } from './dummy-logs.ts';
 import type { DummyInstancesRepository } from './dummy-instances-repository.ts';
+import type { TerminalSession, TerminalSize } from '../terminal.ts';
+import { DummyTerminal } from './dummy-terminal.ts';
 import { formatMountPoint } from '../proxmox/pve-format.ts';
 import { runSimulated } from './dummy-shell.ts';
 import { DEFAULT_PLATFORM, type Platform } from '../../images/platform.ts';
@@ -179,6 +181,12 @@ export class DummyProvider implements Provider {
 
   async storages(): Promise<StorageInfo[]> {
     return [{ name: 'local', total: 100 * GiB, available: 80 * GiB }];
+  }
+
+  async terminal(node: NodeConnection, containerId: string, size: TerminalSize): Promise<TerminalSession> {
+    const row = await this.find(node, containerId);
+    if (row.state !== 'running') throw new ProviderError(`CT ${row.vmid} not running`);
+    return new DummyTerminal(size);
   }
 
   async stats(node: NodeConnection): Promise<NodeStats> {

@@ -1,7 +1,7 @@
 import { parseEngineHost } from '../../nodes/node-rules.ts';
 import { formatBytes, type TlsPolicy } from '@app/server-kit';
 import type { Response } from 'undici';
-import { asTransportError, httpCall, readJson, readText, type HttpEndpoint } from '../http.ts';
+import { asTransportError, httpCall, httpUpgrade, readJson, readText, type HttpEndpoint } from '../http.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 
 /** Bounds on an image pull's progress stream: all of it, and one line. */
@@ -94,8 +94,8 @@ export class EngineClient {
     return result;
   }
 
-  /** Sends a call under the negotiated `/v1.xx` prefix; the caller reads (or cancels) the body. */
-  async send(call: EngineCall) {
+  /** The call's path under the negotiated `/v1.xx` prefix, with its query. */
+  private async versionedPath(call: EngineCall) {
     const { version } = await this.negotiate(call.signal);
     const query = new URLSearchParams();
     for (const [key, value] of Object.entries(call.query ?? {})) {
@@ -103,11 +103,29 @@ export class EngineClient {
         query.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
     }
     const search = query.toString();
+    return `/v${version}${call.path}${search ? `?${search}` : ''}`;
+  }
+
+  /** Sends a call under the negotiated `/v1.xx` prefix; the caller reads (or cancels) the body. */
+  async send(call: EngineCall) {
     return httpCall(this.endpoint, {
       method: call.method,
-      path: `/v${version}${call.path}${search ? `?${search}` : ''}`,
+      path: await this.versionedPath(call),
       headers: call.body === undefined ? {} : { 'content-type': 'application/json' },
       body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      timeoutMs: call.timeoutMs ?? this.timeoutMs,
+      signal: call.signal,
+    });
+  }
+
+  /** A POST the daemon answers by hijacking the connection (`Upgrade: tcp`): the raw stream. */
+  async hijack(call: Omit<EngineCall, 'method'>) {
+    return httpUpgrade(this.endpoint, {
+      method: 'POST',
+      path: await this.versionedPath({ ...call, method: 'POST' }),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(call.body ?? {}),
+      protocol: 'tcp',
       timeoutMs: call.timeoutMs ?? this.timeoutMs,
       signal: call.signal,
     });

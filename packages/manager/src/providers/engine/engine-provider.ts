@@ -24,6 +24,8 @@ import {
   splitReference,
   type PullProgress,
 } from './engine-client.ts';
+import type { TerminalSize } from '../terminal.ts';
+import { openEngineTerminal } from './engine-terminal.ts';
 import { execIn } from './engine-exec.ts';
 import { engineLogs } from './engine-logs.ts';
 import { ensureSiteNetwork, isSiteNetwork, MANAGED_LABEL } from './engine-network.ts';
@@ -508,6 +510,10 @@ export class EngineProvider implements Provider {
   async platform(node: NodeConnection, signal: AbortSignal): Promise<Platform> {
     const { Architecture } = await this.info(node, signal);
     return Architecture ? platformOfMachine(Architecture) : DEFAULT_PLATFORM;
+  }
+
+  terminal(node: NodeConnection, containerId: string, size: TerminalSize, signal: AbortSignal) {
+    return openEngineTerminal(this.client(node), containerId, size, signal);
   }
 
   async logs(node: NodeConnection, containerId: string, options: LogOptions, signal: AbortSignal) {

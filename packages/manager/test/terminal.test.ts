@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
+import { jobEnds } from './container-helpers.ts';
+import { acceptedTerminal, openTerminal } from './terminal-client.ts';
+
+describe('container terminal (WebSocket) on the dummy node', () => {
+  let test: TestManager;
+  let admin: ManagerClient;
+  let owner: ManagerClient;
+  let collab: ManagerClient;
+  let stranger: ManagerClient;
+  let siteId: number;
+  let containerId: number;
+  let path: string;
+
+  beforeAll(async () => {
+    test = await startFleetManager({ TERMINAL_IDLE_TIMEOUT_S: '2', TERMINAL_MAX_SESSIONS: '3' });
+    admin = await adminClient(test);
+    owner = await userClient(test, admin, 'olga');
+    collab = await userClient(test, admin, 'colin');
+    stranger = await userClient(test, admin, 'oscar');
+    siteId = (await admin.post('/sites', siteInput())).body.data.id;
+    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
+    const created = await owner.post(`/sites/${siteId}/containers`, {
+      template: 'debian:12',
+      hostname: 'shell1',
+      collaborators: ['colin'],
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(await jobEnds(owner, created.body.data.jobId)).toBe('success');
+    containerId = created.body.data.containerId;
+    path = `/sites/${siteId}/containers/${containerId}/terminal`;
+  });
+  afterAll(() => test.close());
+
+  const terminalEvents = async () =>
+    (await test.manager.services.audit.page({ containerId }, 50)).events
+      .filter((event) => event.action.startsWith('container.terminal_'))
+      .map((event) => [event.action, event.outcome, event.actor.uid, event.sourceAddress, event.details]);
+
+  it('runs a command for the owner and reflects a resize in stty size', async () => {
+    const terminal = await acceptedTerminal(test.baseUrl, `${path}?cols=100&rows=30`, { client: owner });
+    await terminal.waitFor(/# $/);
+    expect((await terminal.run('echo $((6*7))', /\r\n(\d+)\r\n/))[1]).toBe('42');
+    expect((await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]).toBe('30 100');
+    terminal.resize(132, 43);
+    expect((await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]).toBe('43 132');
+    terminal.type('exit\r');
+    expect(await terminal.closed).toEqual({ code: 1000, exitReason: 'the shell exited' });
+    // The session's open and close in the audit log, newest first, under the owner from this address.
+    await eventually(async () => (await terminalEvents()).length === 2);
+    expect(await terminalEvents()).toEqual([
+      ['container.terminal_close', 'success', 'olga', '127.0.0.1', { reason: 'the shell exited' }],
+      ['container.terminal_open', 'success', 'olga', '127.0.0.1', null],
+    ]);
+  });
+
+  it('admits an administrator and an API key of the owner', async () => {
+    const asAdmin = await acceptedTerminal(test.baseUrl, path, { client: admin });
+    expect((await asAdmin.run('echo $((6*7))', /\r\n(\d+)\r\n/))[1]).toBe('42');
+    asAdmin.socket.close();
+    const key = (await owner.post('/apikeys', {})).body.data.key as string;
+    const withKey = await acceptedTerminal(test.baseUrl, path, { key });
+    expect((await withKey.run('echo hello', /\r\n(\w+)\r\n/))[1]).toBe('hello');
+    withKey.socket.close();
+  });
+
+  it('refuses collaborators (403), strangers (404), anonymous callers (401) before the upgrade', async () => {
+    expect(await openTerminal(test.baseUrl, path, { client: collab })).toMatchObject({ status: 403 });
+    expect(await openTerminal(test.baseUrl, path, { client: stranger })).toMatchObject({ status: 404 });
+    expect(await openTerminal(test.baseUrl, path, {})).toMatchObject({ status: 401 });
+    expect((await owner.get(path)).body.error.code).toBe('websocket_required');
+    const missing = `/sites/${siteId}/containers/999999/terminal`;
+    expect(await openTerminal(test.baseUrl, missing, { client: owner })).toMatchObject({ status: 404 });
+  });
+
+  it("refuses a cookie sent from another site's page, or with no Origin", async () => {
+    const evil = await openTerminal(test.baseUrl, path, { client: owner, origin: 'https://evil.example' });
+    expect(evil).toMatchObject({ status: 403 });
+    expect(await openTerminal(test.baseUrl, path, { client: owner, origin: null })).toMatchObject({
+      status: 403,
+    });
+  });
+
+  it('closes an open terminal at once when its user is suspended', async () => {
+    const terminal = await acceptedTerminal(test.baseUrl, path, { client: owner });
+    await terminal.waitFor(/# $/);
+    const users = (await admin.get('/users')).body.data as Array<{ uid: string; uidNumber: number }>;
+    const olga = users.find((user) => user.uid === 'olga')!;
+    const started = Date.now();
+    expect((await admin.put(`/users/${olga.uidNumber}`, { status: 'suspended' })).status).toBe(200);
+    const closed = await terminal.closed;
+    expect(closed.code).toBe(4403);
+    expect(closed.exitReason).toMatch(/access to this container ended/);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect((await admin.put(`/users/${olga.uidNumber}`, { status: 'active' })).status).toBe(200);
+    await owner.login('olga');
+  });
+
+  it('closes a terminal opened with an API key at once when the key is deleted', async () => {
+    const created = (await owner.post('/apikeys', {})).body.data as { id: string; key: string };
+    const terminal = await acceptedTerminal(test.baseUrl, path, { key: created.key });
+    await terminal.waitFor(/# $/);
+    expect((await owner.delete(`/apikeys/${created.id}`)).status).toBe(204);
+    expect((await terminal.closed).code).toBe(4403);
+  });
+
+  it('closes a terminal within the re-check when its container is deleted', async () => {
+    const made = await owner.post(`/sites/${siteId}/containers`, {
+      template: 'debian:12',
+      hostname: 'gone1',
+    });
+    expect(await jobEnds(owner, made.body.data.jobId)).toBe('success');
+    const other = `/sites/${siteId}/containers/${made.body.data.containerId}`;
+    const terminal = await acceptedTerminal(test.baseUrl, `${other}/terminal`, { client: owner });
+    await terminal.waitFor(/# $/);
+    // Typing meanwhile: the idle timeout of this file (2 s) is shorter than the re-check.
+    const typing = setInterval(() => terminal.type(' '), 500);
+    try {
+      expect((await owner.delete(other)).status).toBe(200);
+      expect(await terminal.closed).toMatchObject({ code: 4403 });
+    } finally {
+      clearInterval(typing);
+    }
+  }, 20_000);
+
+  it('closes after the idle timeout, saying why', async () => {
+    const terminal = await acceptedTerminal(test.baseUrl, path, { client: admin });
+    const closed = await terminal.closed;
+    expect(closed).toEqual({ code: 4408, exitReason: 'Closed after 2 s without input.' });
+    expect(terminal.output).toContain('[Closed after 2 s without input.]');
+  });
+
+  it('holds at most TERMINAL_MAX_SESSIONS per user (close code 4429)', async () => {
+    const open = await Promise.all(
+      [1, 2, 3].map(() => acceptedTerminal(test.baseUrl, path, { client: admin })),
+    );
+    const fourth = await acceptedTerminal(test.baseUrl, path, { client: admin });
+    expect((await fourth.closed).code).toBe(4429);
+    await eventually(async () =>
+      (await terminalEvents()).some(
+        ([action, outcome]) => action === 'container.terminal_open' && outcome === 'failure',
+      ),
+    );
+    for (const terminal of open) terminal.socket.close();
+  });
+});
