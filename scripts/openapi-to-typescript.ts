@@ -141,7 +141,10 @@ function operationType(operation: Operation): string {
   const responses = Object.entries(operation.responses ?? {});
   const success = responses.filter(([status]) => status.startsWith('2'));
   members.push(
-    `responses: {\n${success.map(([status, content]) => `${status}: ${contentType(content)};`).join('\n')}\n};`,
+    success.length
+      ? `responses: {\n${success.map(([status, content]) => `${status}: ${contentType(content)};`).join('\n')}\n};`
+      : // A WebSocket route: it answers with an upgrade (101), never with a body of its own.
+        'responses: Record<string, never>;',
   );
   const errors = responses
     .filter(([status]) => !status.startsWith('2'))

@@ -3013,7 +3013,7 @@ export interface paths {
         cols?: number;
         rows?: number;
       };
-      responses: {};
+      responses: Record<string, never>;
       errorCode:
         | 'invalid_request'
         | 'unauthorized'
