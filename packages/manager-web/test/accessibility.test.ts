@@ -75,6 +75,7 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
       },
       { route: 'jobs/:id', url: `/jobs/${jobId}` },
       { route: 'apikeys', url: '/apikeys' },
+      { route: 'activity', url: '/activity' },
       { route: 'notifications', url: '/notifications' },
       { route: 'resource-requests', url: '/resource-requests' },
       { route: 'sites', url: '/sites' },
@@ -89,6 +90,7 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
       { route: 'external-domains', url: '/external-domains' },
       { route: 'agents', url: '/agents' },
       { route: 'settings', url: '/settings', shot: 'settings' },
+      { route: 'audit-log', url: '/audit-log', shot: 'audit-log' },
       { route: '*', url: '/no-such-page' },
     ];
   }, 120_000);
