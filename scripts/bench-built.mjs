@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from './service-node-flags.mjs';
+import { SERVICE_ENV, nodeFlagsFor } from './service-node-flags.mjs';
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const MANAGER_PORT = 3610;
@@ -39,7 +39,7 @@ async function untilOk(url, child) {
 async function startService(entry, healthUrl, env) {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-built-'));
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], {
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), entry], {
     env: { ...SERVICE_ENV, ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

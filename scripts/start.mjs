@@ -2,7 +2,7 @@
 // `npm start -w packages/<name>`), prefixes their output, and stops both on Ctrl-C or SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { SERVICE_ENV, SERVICE_NODE_FLAGS } from './service-node-flags.mjs';
+import { SERVICE_ENV, nodeFlagsFor } from './service-node-flags.mjs';
 
 // Build what is missing or stale (a fresh clone: everything), then run plain node on the build.
 const build = spawnSync(process.execPath, ['scripts/build.mjs', '--stale'], { stdio: 'inherit' });
@@ -16,7 +16,7 @@ if (build.status !== 0) {
 }
 
 const children = services.map(({ name, entry }) => {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, entry], {
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), entry], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...SERVICE_ENV, ...process.env },
   });
