@@ -1,19 +1,29 @@
 // Terminal echo latency through the manager: SESSIONS browser terminals (WebSockets with an API key) on
 // a dummy node type KEYS keystrokes each, one at a time, all sessions at once; the time from a
 // keystroke's frame leaving the client to its echo arriving. Goal: p99 < 50 ms on loopback.
+// BENCH_ENGINE=docker: the same on a real Docker Engine (Docker's exec API with a TTY behind the manager;
+// starts dockerd and a registry when needed, as root, and removes what it made).
 // The clients run in this process, beside the manager (the figures include their share of the CPU).
 import { performance } from 'node:perf_hooks';
 import { adminClient } from '../test/helpers.ts';
 import { siteInput, startFleetManager } from '../test/fleet-helpers.ts';
 import { jobEnds } from '../test/container-helpers.ts';
 import { acceptedTerminal, type TerminalClient } from '../test/terminal-client.ts';
+import { engineCall } from '../test/real-engines/engine-api.ts';
+import { dockerEngine, DOCKER_SOCKET, localRegistry, type Undo } from '../test/real-engines/services.ts';
+import { buildAndPush } from '../test/real-engines/test-image.ts';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 50);
 const KEYS = Number(process.env.KEYS ?? 200);
+const ENGINE = process.env.BENCH_ENGINE === 'docker';
+const SUBNET = '10.231.6';
+const ESC = String.fromCharCode(0x1b);
 
 /** Types KEYS letters, each after the previous one's echo: the delay of each. */
 async function typeAndTime(terminal: TerminalClient): Promise<number[]> {
-  await terminal.waitFor(/# $/);
+  // The prompt, perhaps followed by the shell's escape sequences (BusyBox's ash redraws it after asking
+  // for the cursor position).
+  await terminal.waitFor(new RegExp(`[#$] (${ESC}\\[[0-9;]*[A-Za-z])*$`));
   const delays: number[] = [];
   for (let i = 0; i < KEYS; i++) {
     const echoed = new Promise<void>((resolve) => terminal.socket.once('message', () => resolve()));
@@ -29,14 +39,48 @@ async function typeAndTime(terminal: TerminalClient): Promise<number[]> {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
-const test = await startFleetManager({ TERMINAL_MAX_SESSIONS: String(SESSIONS) });
+/** The node the terminals open on: a dummy node, or with BENCH_ENGINE=docker a real Docker Engine. */
+async function nodeFor(admin: Awaited<ReturnType<typeof adminClient>>, undo: Undo[]) {
+  if (!ENGINE) {
+    const siteId = (await admin.post('/sites', siteInput())).body.data.id as number;
+    await admin.post(`/sites/${siteId}/nodes`, { name: 'bench-node', nodeType: 'dummy' });
+    return { siteId, image: 'debian:12', label: 'dummy node' };
+  }
+  await dockerEngine(undo);
+  const registry = await localRegistry(undo);
+  const image = `${registry}/fleet-bench/shell:1`;
+  buildAndPush(image, {}, false);
+  await admin.put('/settings', { registryAllowlist: [registry] });
+  const siteId = (
+    await admin.post('/sites', siteInput({ dhcpRange: `${SUBNET}.10,${SUBNET}.250`, gateway: `${SUBNET}.1` }))
+  ).body.data.id as number;
+  await admin.post(`/sites/${siteId}/nodes`, {
+    name: 'docker',
+    nodeType: 'engine',
+    apiUrl: `unix://${DOCKER_SOCKET}`,
+  });
+  undo.push(async () => {
+    const listed = (await engineCall(DOCKER_SOCKET, 'GET', '/containers/json?all=1')).body as Array<{
+      Id: string;
+      Names: string[];
+    }>;
+    for (const entry of listed.filter((c) => c.Names.includes('/bench-shell')))
+      await engineCall(DOCKER_SOCKET, 'DELETE', `/containers/${entry.Id}?force=1`);
+    await engineCall(DOCKER_SOCKET, 'DELETE', `/networks/fleet-${SUBNET}.0-24`);
+    await engineCall(DOCKER_SOCKET, 'DELETE', `/images/${encodeURIComponent(image)}?force=1`);
+  });
+  return { siteId, image, label: 'real Docker Engine' };
+}
+
+const undo: Undo[] = [];
 try {
+  const test = await startFleetManager({ TERMINAL_MAX_SESSIONS: String(SESSIONS), NODE_TIMEOUT_MS: '30000' });
+  undo.push(() => test.close());
   const admin = await adminClient(test);
   const key = (await admin.post('/apikeys', { description: 'bench' })).body.data.key as string;
-  const siteId = (await admin.post('/sites', siteInput())).body.data.id as number;
-  await admin.post(`/sites/${siteId}/nodes`, { name: 'bench-node', nodeType: 'dummy' });
+  const { siteId, image, label } = await nodeFor(admin, undo);
   const created = (
-    await admin.post(`/sites/${siteId}/containers`, { template: 'debian:12', hostname: 'bench1' })
+    await admin.post(`/sites/${siteId}/containers`, { template: image, hostname: 'bench-shell' })
   ).body.data as { containerId: number; jobId: number };
   if ((await jobEnds(admin, created.jobId)) !== 'success') throw new Error('the container was not created');
   const path = `/sites/${siteId}/containers/${created.containerId}/terminal`;
@@ -47,7 +91,7 @@ try {
   const delays = (await Promise.all(terminals.map(typeAndTime))).flat().sort((a, b) => a - b);
   const seconds = (performance.now() - started) / 1000;
   const p99 = percentile(delays, 0.99);
-  console.log(`database: ${test.manager.database.dialect}`);
+  console.log(`database: ${test.manager.database.dialect}; ${label}`);
   console.log(
     `${SESSIONS} sessions × ${KEYS} keystrokes in ${seconds.toFixed(1)} s (${(delays.length / seconds).toFixed(0)} echoes/s)`,
   );
@@ -56,5 +100,5 @@ try {
       `p99 ${p99.toFixed(2)} ms (goal < 50 ms), max ${delays.at(-1)!.toFixed(2)} ms`,
   );
 } finally {
-  await test.close();
+  for (const step of undo.reverse()) await step();
 }
