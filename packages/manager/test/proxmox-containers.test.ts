@@ -3,6 +3,7 @@ import { ProxmoxFake } from '@app/fakes';
 import { adminClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
 import { createAndWait, envVars, jobEnds, jobOutputs, setEnvironmentAndWait } from './container-helpers.ts';
+import { acceptedTerminal } from './terminal-client.ts';
 
 const TOKEN = 'root@pam!manager';
 const SECRET = '6f1c2a9e-0d4b-4b7e-8a51-3c9e7d2f4a10';
@@ -110,6 +111,23 @@ describe('containers on Proxmox VE nodes', () => {
     const refused = await admin.post(`${url}/exec`, { command: ['true'] });
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('exec_unsupported');
+  });
+
+  it('opens a terminal through the manager (termproxy + vncwebsocket with the node token): 42, resize, exit', async () => {
+    const { status, container } = await create(tokenSite, { hostname: 'shell1', template: DEBIAN });
+    expect(status).toBe('success');
+    const path = `/sites/${tokenSite}/containers/${container.id}/terminal?cols=100&rows=30`;
+    const terminal = await acceptedTerminal(test.baseUrl, path, { client: admin });
+    expect((await terminal.run('echo $((6*7))', /\r\n(\d+)\r\n/))[1]).toBe('42');
+    expect((await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]).toBe('30 100');
+    terminal.resize(132, 43);
+    const deadline = Date.now() + 10_000;
+    let size = '';
+    while (size !== '43 132' && Date.now() < deadline)
+      size = (await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]!;
+    expect(size).toBe('43 132');
+    terminal.type('exit\r');
+    expect((await terminal.closed).code).toBe(1000);
   });
 
   it('logs in again when the cluster no longer takes its ticket, once, and goes on', async () => {
