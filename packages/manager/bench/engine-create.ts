@@ -3,14 +3,13 @@
 // creates one after another, p50 and p99; then 20 creates at once, which must all succeed with
 // distinct addresses. Starts dockerd and a registry when needed (root), and removes what it made.
 import { adminClient, startManager, type ManagerClient } from '../test/helpers.ts';
-import { FAST_JOBS, siteInput } from '../test/fleet-helpers.ts';
+import { FAST_JOBS } from '../test/fleet-helpers.ts';
 import { engineCall } from '../test/real-engines/engine-api.ts';
-import { dockerEngine, DOCKER_SOCKET, localRegistry, type Undo } from '../test/real-engines/services.ts';
-import { buildAndPush } from '../test/real-engines/test-image.ts';
+import { DOCKER_SOCKET, type Undo } from '../test/real-engines/services.ts';
+import { dockerSite } from './fixtures/docker-site.ts';
 
 const RUNS = Number(process.env.RUNS ?? 20);
 const PARALLEL = Number(process.env.PARALLEL ?? 20);
-const SUBNET = '10.231.5';
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -36,37 +35,14 @@ async function createTimed(admin: ManagerClient, siteId: number, hostname: strin
 }
 
 const undo: Undo[] = [];
-let network = '';
 try {
-  await dockerEngine(undo);
-  const registry = await localRegistry(undo);
-  const image = `${registry}/fleet-bench/app:1`;
-  buildAndPush(image, {}, false);
-  undo.push(async () => {
-    await engineCall(DOCKER_SOCKET, 'DELETE', `/images/${encodeURIComponent(image)}?force=1`);
-  });
-
   const test = await startManager({ ...FAST_JOBS, NODE_TIMEOUT_MS: '30000' });
   undo.push(() => test.close());
   const admin = await adminClient(test);
-  await admin.put('/settings', { registryAllowlist: [registry] });
-  const siteId = (
-    await admin.post('/sites', siteInput({ dhcpRange: `${SUBNET}.10,${SUBNET}.250`, gateway: `${SUBNET}.1` }))
-  ).body.data.id as number;
-  network = `fleet-${SUBNET}.0-24`;
-  await admin.post(`/sites/${siteId}/nodes`, {
-    name: 'docker',
-    nodeType: 'engine',
-    apiUrl: `unix://${DOCKER_SOCKET}`,
-  });
-  undo.push(async () => {
-    const listed = (await engineCall(DOCKER_SOCKET, 'GET', '/containers/json?all=1')).body as Array<{
-      Id: string;
-      Names: string[];
-    }>;
-    for (const entry of listed.filter((c) => c.Names.some((name) => name.startsWith('/bench-'))))
-      await engineCall(DOCKER_SOCKET, 'DELETE', `/containers/${entry.Id}?force=1`);
-    await engineCall(DOCKER_SOCKET, 'DELETE', `/networks/${network}`);
+  const { siteId, image, network } = await dockerSite(admin, undo, {
+    subnet: '10.231.5',
+    repository: 'fleet-bench/app',
+    prefix: 'bench-',
   });
 
   const times: number[] = [];

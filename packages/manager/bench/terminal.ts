@@ -9,14 +9,12 @@ import { adminClient } from '../test/helpers.ts';
 import { siteInput, startFleetManager } from '../test/fleet-helpers.ts';
 import { jobEnds } from '../test/container-helpers.ts';
 import { acceptedTerminal, type TerminalClient } from '../test/terminal-client.ts';
-import { engineCall } from '../test/real-engines/engine-api.ts';
-import { dockerEngine, DOCKER_SOCKET, localRegistry, type Undo } from '../test/real-engines/services.ts';
-import { buildAndPush } from '../test/real-engines/test-image.ts';
+import type { Undo } from '../test/real-engines/services.ts';
+import { dockerSite } from './fixtures/docker-site.ts';
 
 const SESSIONS = Number(process.env.SESSIONS ?? 50);
 const KEYS = Number(process.env.KEYS ?? 200);
 const ENGINE = process.env.BENCH_ENGINE === 'docker';
-const SUBNET = '10.231.6';
 const ESC = String.fromCharCode(0x1b);
 
 /** Types KEYS letters, each after the previous one's echo: the delay of each. */
@@ -46,28 +44,10 @@ async function nodeFor(admin: Awaited<ReturnType<typeof adminClient>>, undo: Und
     await admin.post(`/sites/${siteId}/nodes`, { name: 'bench-node', nodeType: 'dummy' });
     return { siteId, image: 'debian:12', label: 'dummy node' };
   }
-  await dockerEngine(undo);
-  const registry = await localRegistry(undo);
-  const image = `${registry}/fleet-bench/shell:1`;
-  buildAndPush(image, {}, false);
-  await admin.put('/settings', { registryAllowlist: [registry] });
-  const siteId = (
-    await admin.post('/sites', siteInput({ dhcpRange: `${SUBNET}.10,${SUBNET}.250`, gateway: `${SUBNET}.1` }))
-  ).body.data.id as number;
-  await admin.post(`/sites/${siteId}/nodes`, {
-    name: 'docker',
-    nodeType: 'engine',
-    apiUrl: `unix://${DOCKER_SOCKET}`,
-  });
-  undo.push(async () => {
-    const listed = (await engineCall(DOCKER_SOCKET, 'GET', '/containers/json?all=1')).body as Array<{
-      Id: string;
-      Names: string[];
-    }>;
-    for (const entry of listed.filter((c) => c.Names.includes('/bench-shell')))
-      await engineCall(DOCKER_SOCKET, 'DELETE', `/containers/${entry.Id}?force=1`);
-    await engineCall(DOCKER_SOCKET, 'DELETE', `/networks/fleet-${SUBNET}.0-24`);
-    await engineCall(DOCKER_SOCKET, 'DELETE', `/images/${encodeURIComponent(image)}?force=1`);
+  const { siteId, image } = await dockerSite(admin, undo, {
+    subnet: '10.231.6',
+    repository: 'fleet-bench/shell',
+    prefix: 'bench-shell',
   });
   return { siteId, image, label: 'real Docker Engine' };
 }

@@ -119,13 +119,8 @@ describe('containers on Proxmox VE nodes', () => {
     const path = `/sites/${tokenSite}/containers/${container.id}/terminal?cols=100&rows=30`;
     const terminal = await acceptedTerminal(test.baseUrl, path, { client: admin });
     expect((await terminal.run('echo $((6*7))', /\r\n(\d+)\r\n/))[1]).toBe('42');
-    expect((await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]).toBe('30 100');
-    terminal.resize(132, 43);
-    const deadline = Date.now() + 10_000;
-    let size = '';
-    while (size !== '43 132' && Date.now() < deadline)
-      size = (await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]!;
-    expect(size).toBe('43 132');
+    expect(await terminal.sttySize()).toBe('30 100');
+    expect(await terminal.resizeAndAsk(132, 43)).toBe('43 132');
     terminal.type('exit\r');
     expect((await terminal.closed).code).toBe(1000);
   });

@@ -53,6 +53,23 @@ export class TerminalClient {
     this.type(`${command}\r`);
     return this.waitFor(pattern, timeoutMs, from);
   }
+
+  /** `stty size` as the shell answers it (`rows cols`). */
+  async sttySize(): Promise<string> {
+    return (await this.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]!;
+  }
+
+  /**
+   * Resizes, then asks `stty size` until it shows `rows cols` (the node may apply the resize after the
+   * shell answered) or 10 s passed; the last answer.
+   */
+  async resizeAndAsk(cols: number, rows: number): Promise<string> {
+    this.resize(cols, rows);
+    const deadline = Date.now() + 10_000;
+    let size = '';
+    while (size !== `${rows} ${cols}` && Date.now() < deadline) size = await this.sttySize();
+    return size;
+  }
 }
 
 export interface TerminalAuth {

@@ -43,9 +43,9 @@ describe('container terminal (WebSocket) on the dummy node', () => {
     const terminal = await acceptedTerminal(test.baseUrl, `${path}?cols=100&rows=30`, { client: owner });
     await terminal.waitFor(/# $/);
     expect((await terminal.run('echo $((6*7))', /\r\n(\d+)\r\n/))[1]).toBe('42');
-    expect((await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]).toBe('30 100');
+    expect(await terminal.sttySize()).toBe('30 100');
     terminal.resize(132, 43);
-    expect((await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]).toBe('43 132');
+    expect(await terminal.sttySize()).toBe('43 132');
     terminal.type('exit\r');
     expect(await terminal.closed).toEqual({ code: 1000, exitReason: 'the shell exited' });
     // The session's open and close in the audit log, newest first, under the owner from this address.

@@ -26,14 +26,8 @@ describe.each(engines.map((engine, index) => ({ ...engine, subnet: `10.231.${ind
         client: site!.admin,
       });
       expect((await terminal.run('echo $((6*7))', /\r\n(\d+)\r\n/))[1]).toBe('42');
-      expect((await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]).toBe('20 90');
-      terminal.resize(132, 43);
-      // The resize call reaches the engine after the message: asked again until it shows.
-      const deadline = Date.now() + 10_000;
-      let size = '';
-      while (size !== '43 132' && Date.now() < deadline)
-        size = (await terminal.run('stty size', /\r\n(\d+ \d+)\r\n/))[1]!;
-      expect(size).toBe('43 132');
+      expect(await terminal.sttySize()).toBe('20 90');
+      expect(await terminal.resizeAndAsk(132, 43)).toBe('43 132');
       terminal.type('exit\r');
       expect(await terminal.closed).toEqual({ code: 1000, exitReason: 'the shell exited' });
     });
