@@ -59,10 +59,18 @@ export interface VolumeRemoval {
   hostPath: string;
 }
 
+export interface ExternalDomainEntry {
+  name: string;
+  /** The ACME account's contact; the agent obtains certificates for the domain's HTTP hosts when set. */
+  acmeEmail?: string | null;
+  /** The ACME directory; null: Let's Encrypt. */
+  acmeDirectoryUrl?: string | null;
+}
+
 export interface ProxySnapshot {
   httpServices: HttpServiceEntry[];
   streamServices: StreamServiceEntry[];
-  externalDomains: { name: string }[];
+  externalDomains: ExternalDomainEntry[];
   volumes: VolumeEntry[];
   /** Absent from managers that keep no volumes of deleted containers. */
   volumeRemovals?: VolumeRemoval[];
