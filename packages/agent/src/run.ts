@@ -3,7 +3,7 @@ import { applyService, type ApplyOutcome } from './apply/apply.ts';
 import { dnsmasqService, nginxService, type ManagedService } from './apply/services.ts';
 import { checkIn } from './checkin.ts';
 import { REPORT_MESSAGE_MAX, type CheckinBody, type ServiceReport } from './snapshot.ts';
-import { keepCertificates } from './acme/certificates.ts';
+import { certificateReports, keepCertificates } from './acme/certificates.ts';
 import { loadSnapshot, loadState, saveSnapshot, saveState, type AgentState } from './state.ts';
 import { prepareVolumes, removeVolumes } from './volumes.ts';
 
@@ -44,6 +44,7 @@ async function report(
     services: Object.fromEntries(entries),
     ...(state.volumes.length ? { volumes: state.volumes } : {}),
     ...(state.volumeRemovals?.length ? { volumeRemovals: state.volumeRemovals } : {}),
+    certificates: await certificateReports(config.nginx.acmeDir),
   };
 }
 

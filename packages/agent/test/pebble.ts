@@ -47,9 +47,13 @@ function postLocal(port: number, path: string, body: unknown): Promise<void> {
  */
 export async function startPebble(httpPort: number, validitySeconds: number): Promise<Pebble> {
   const dir = mkdtempSync(join(tmpdir(), 'pebble-'));
-  const [acmePort, managementPort, dnsPort, challengePort, tlsPort] = await Promise.all(
-    Array.from({ length: 5 }, () => freePort()),
-  );
+  const [acmePort, managementPort, dnsPort, challengePort, tlsPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const tlsCaFile = join(dir, 'cert.pem');
   await run('openssl', [
     ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1'],

@@ -1,7 +1,7 @@
 import type { AgentConfig } from '../config.ts';
 import { applyService, type ApplyOutcome } from '../apply/apply.ts';
 import type { ManagedService } from '../apply/services.ts';
-import type { Snapshot } from '../snapshot.ts';
+import { REPORT_MESSAGE_MAX, type CertificateReport, type Snapshot } from '../snapshot.ts';
 import { trustAcmeCa } from './account.ts';
 import { acmeTargets, renewCertificates } from './renewal.ts';
 import { AcmeStore } from './store.ts';
@@ -28,4 +28,15 @@ export async function keepCertificates(
   const outcome = await applyService(nginx, snapshot);
   if (outcome.error) log.error(`nginx: new certificates not applied: ${outcome.error}`);
   return outcome;
+}
+
+/** What the check-in reports: each kept certificate's expiry, last error and next attempt. */
+export async function certificateReports(acmeDir: string): Promise<CertificateReport[]> {
+  const statuses = await new AcmeStore(acmeDir).statuses();
+  return Object.values(statuses).map(({ hostname, notAfter, lastError, nextAttempt }) => ({
+    hostname,
+    notAfter,
+    lastError: lastError?.slice(0, REPORT_MESSAGE_MAX) ?? null,
+    nextAttempt,
+  }));
 }
