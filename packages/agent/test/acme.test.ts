@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { connect, type PeerCertificate } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keepCertificates } from '../src/acme/certificates.ts';
 import { AcmeStore } from '../src/acme/store.ts';
@@ -11,22 +10,11 @@ import { sleep } from '../src/apply/process.ts';
 import { nginxService } from '../src/apply/services.ts';
 import type { AgentConfig } from '../src/config.ts';
 import type { Snapshot } from '../src/snapshot.ts';
-import { startPebble, type Pebble } from './pebble.ts';
+import { servedCertificate, startPebble, type Pebble } from './pebble.ts';
 import { eventually, sampleSnapshot, startSandbox, type Sandbox } from './sandbox.ts';
 
 const VALIDITY_S = 300;
 const RETRY_MS = 60_000;
-
-/** The certificate nginx presents for `host`, verified against `ca` (the handshake fails otherwise). */
-function servedCertificate(port: number, host: string, ca: string): Promise<PeerCertificate> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port, servername: host, ca }, () => {
-      resolve(socket.getPeerCertificate());
-      socket.end();
-    });
-    socket.on('error', reject);
-  });
-}
 
 describe('certificates by ACME HTTP-01 from a real Pebble, served by real nginx', () => {
   let sandbox: Sandbox;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
+import { connect, type PeerCertificate } from 'node:tls';
 import { join } from 'node:path';
 import { freePort } from '@app/server-kit/testing';
 import { run, sleep } from '../src/apply/process.ts';
@@ -120,4 +121,15 @@ export async function startPebble(httpPort: number, validitySeconds: number): Pr
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The certificate nginx presents for `host`, verified against `ca` (the handshake fails otherwise). */
+export function servedCertificate(port: number, host: string, ca: string): Promise<PeerCertificate> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, servername: host, ca }, () => {
+      resolve(socket.getPeerCertificate());
+      socket.end();
+    });
+    socket.on('error', reject);
+  });
 }
