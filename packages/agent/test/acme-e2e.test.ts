@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, type ManagerClient, type TestManager } from '@app/manager/testing';
-import { siteInput, startFleetManager } from '@app/manager/testing/fleet';
-import { jobEnds } from '@app/manager/testing/containers';
+import { siteWithDomain, startFleetManager } from '@app/manager/testing/fleet';
+import { addWebContainer } from '@app/manager/testing/containers';
 import { runOnce } from '../src/run.ts';
 import type { AgentConfig } from '../src/config.ts';
 import { servedCertificate, startPebble, type Pebble } from './pebble.ts';
@@ -26,32 +26,22 @@ describe('certificates through the manager, the agent run, Pebble and nginx', ()
   beforeAll(async () => {
     test = await startFleetManager();
     admin = await adminClient(test);
-    const siteId = (
-      await admin.post(
-        '/sites',
-        siteInput({ dhcpRange: '127.0.0.100,127.0.0.150', gateway: '127.0.0.1', dnsForwarders: '127.0.0.1' }),
-      )
-    ).body.data.id;
-    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy', ipv4Address: '127.0.0.2' });
+    const { siteId, domainId: id } = await siteWithDomain(admin, {
+      site: { dhcpRange: '127.0.0.100,127.0.0.150', gateway: '127.0.0.1', dnsForwarders: '127.0.0.1' },
+      nodeAddress: '127.0.0.2',
+    });
+    domainId = id;
     sandbox = await startSandbox({ MANAGER_URL: test.baseUrl, SITE_ID: String(siteId) });
     pebble = await startPebble(sandbox.config.nginx.httpPort, 300);
     config = { ...sandbox.config, acme: { caFile: pebble.tlsCaFile, retryMs: 60_000 } };
-    domainId = (
-      await admin.post('/external-domains', {
-        name: 'apps.example.test',
-        siteId,
-        acmeEmail: 'ops@example.test',
-        acmeDirectoryUrl: pebble.directoryUrl,
-      })
-    ).body.data.id;
-    const created = await admin.post(`/sites/${siteId}/containers`, {
-      hostname: 'web1',
-      template: 'nginx:latest',
-      services: {
-        web: { type: 'http', internalPort: 8080, externalHostname: 'web1', externalDomainId: domainId },
-      },
+    // The domain's ACME settings, and a service under it, once Pebble runs.
+    await admin.put(`/external-domains/${domainId}`, {
+      name: 'apps.example.test',
+      siteId,
+      acmeEmail: 'ops@example.test',
+      acmeDirectoryUrl: pebble.directoryUrl,
     });
-    expect(await jobEnds(admin, created.body.data.jobId)).toBe('success');
+    expect(await addWebContainer(admin, siteId, domainId)).toBe('success');
   });
   afterAll(async () => {
     await sandbox?.stop();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { checkin, siteInput, startFleetManager } from './fleet-helpers.ts';
-import { jobEnds } from './container-helpers.ts';
+import { checkin, siteInput, siteWithDomain, startFleetManager } from './fleet-helpers.ts';
+import { addWebContainer } from './container-helpers.ts';
 import { startMailSink } from './mail-sink.ts';
 
 const HOST = 'web1.apps.example.test';
@@ -34,24 +34,8 @@ describe('certificates the site agents report', () => {
     sink = await startMailSink();
     test = await startFleetManager();
     admin = await adminClient(test);
-    siteId = (await admin.post('/sites', siteInput())).body.data.id;
-    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy', ipv4Address: '10.0.0.3' });
-    domainId = (
-      await admin.post('/external-domains', {
-        name: 'apps.example.test',
-        siteId,
-        acmeEmail: 'ops@example.test',
-      })
-    ).body.data.id;
-    const created = await admin.post(`/sites/${siteId}/containers`, {
-      hostname: 'web1',
-      template: 'nginx:latest',
-      services: {
-        web: { type: 'http', internalPort: 80, externalHostname: 'web1', externalDomainId: domainId },
-      },
-    });
-    expect(created.status).toBe(201);
-    await jobEnds(admin, created.body.data.jobId);
+    ({ siteId, domainId } = await siteWithDomain(admin, { domain: { acmeEmail: 'ops@example.test' } }));
+    expect(await addWebContainer(admin, siteId, domainId)).toBe('success');
     await admin.put('/settings', { smtpUrl: sink.url, smtpNoreplyAddress: 'noreply@example.test' });
   });
   afterAll(async () => {
