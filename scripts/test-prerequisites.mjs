@@ -32,6 +32,8 @@ export const NEEDED = [
   { pkg: 'podman', have: () => onPath('podman') },
   { pkg: 'runc', have: () => onPath('runc') },
   { pkg: 'docker-registry', have: () => onPath('docker-registry') },
+  // The ACME tests (packages/agent/test/acme*.test.ts): a real ACME server.
+  { pkg: 'pebble', have: () => onPath('pebble') },
   { pkg: 'busybox-static', have: () => existsSync('/bin/busybox') && isStatic('/bin/busybox') },
 ];
 

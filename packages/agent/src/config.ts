@@ -15,6 +15,12 @@ export interface AgentConfig {
   hostname: string;
   ipv4Address: string | null;
   requestTimeoutMs: number;
+  acme: {
+    /** Extra CA certificates (PEM) trusted for ACME directories, e.g. a private CA's. */
+    caFile: string | undefined;
+    /** The first retry after a failed issuance; each further failure doubles it, up to a day. */
+    retryMs: number;
+  };
   nginx: {
     bin: string;
     /** Main configuration, for `nginx -t -c`. */
@@ -29,6 +35,11 @@ export interface AgentConfig {
     httpsPort: number;
     /** Per-domain certificates: `<certDir>/<domain>/fullchain.pem` and `privkey.pem`. */
     certDir: string;
+    /**
+     * The ACME folder: per-host certificates in `certs/<host>/`, preferred over certDir's, and the
+     * HTTP-01 answers nginx serves from `challenges/.well-known/acme-challenge/`.
+     */
+    acmeDir: string;
     /** Access logs go as syslog datagrams to this local address, where the traffic reporter listens. */
     syslogAddress: string;
   };
@@ -64,6 +75,7 @@ export function readServicesConfig(env: EnvReader = envReader()): ServicesConfig
       httpPort: env.int('HTTP_PORT', 80, { min: 1, max: 65535 }),
       httpsPort: env.int('HTTPS_PORT', 443, { min: 1, max: 65535 }),
       certDir: env.string('CERT_DIR', `/etc/ssl/${AGENT_NAME}`),
+      acmeDir: join(state, 'acme'),
       syslogAddress: env.string('SYSLOG_ADDRESS', '127.0.0.1:5514'),
     },
     dnsmasq: {
@@ -91,6 +103,10 @@ export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
     hostname: env.string('AGENT_HOSTNAME', hostname()),
     ipv4Address: env.optionalString('AGENT_IPV4') ?? null,
     requestTimeoutMs: env.int('AGENT_TIMEOUT_MS', 10_000, { min: 100 }),
+    acme: {
+      caFile: env.optionalString('ACME_CA_FILE'),
+      retryMs: env.int('ACME_RETRY_SECONDS', 600, { min: 1 }) * 1000,
+    },
     ...readServicesConfig(env),
   };
 }

@@ -3,7 +3,8 @@ import { applyService, type ApplyOutcome } from './apply/apply.ts';
 import { dnsmasqService, nginxService, type ManagedService } from './apply/services.ts';
 import { checkIn } from './checkin.ts';
 import { REPORT_MESSAGE_MAX, type CheckinBody, type ServiceReport } from './snapshot.ts';
-import { loadState, saveState, type AgentState } from './state.ts';
+import { certificateReports, keepCertificates } from './acme/certificates.ts';
+import { loadSnapshot, loadState, saveSnapshot, saveState, type AgentState } from './state.ts';
 import { prepareVolumes, removeVolumes } from './volumes.ts';
 
 export interface RunOutcome {
@@ -43,13 +44,15 @@ async function report(
     services: Object.fromEntries(entries),
     ...(state.volumes.length ? { volumes: state.volumes } : {}),
     ...(state.volumeRemovals?.length ? { volumeRemovals: state.volumeRemovals } : {}),
+    certificates: await certificateReports(config.nginx.acmeDir),
   };
 }
 
 /**
  * One run: check in; on a new snapshot apply it service by service (each rolls back on its own),
- * prepare pending volumes and remove released ones, remember the ETag and the results, and check in
- * again to report them.
+ * prepare pending volumes and remove released ones, obtain or renew certificates, remember the ETag
+ * and the results, and check in again to report them. A run with nothing new still keeps the last
+ * snapshot's certificates.
  */
 export async function runOnce(
   config: AgentConfig,
@@ -62,7 +65,9 @@ export async function runOnce(
     if (state.volumes.length || state.volumeRemovals?.length) {
       await saveState(config.stateDirectory, { ...state, volumes: [], volumeRemovals: [] });
     }
-    return { changed: false, applied: {} };
+    const kept = await loadSnapshot(config.stateDirectory);
+    const nginx = kept && (await keepCertificates(config, services, kept, log));
+    return { changed: false, applied: nginx ? { nginx } : {} };
   }
   const applied: Record<string, ApplyOutcome> = {};
   for (const service of services) {
@@ -80,6 +85,8 @@ export async function runOnce(
     volumes: await prepareVolumes(answer.snapshot.proxy.volumes),
     volumeRemovals: await removeVolumes(answer.snapshot.proxy.volumeRemovals ?? [], config.siteId),
   };
+  await saveSnapshot(config.stateDirectory, answer.snapshot);
+  await keepCertificates(config, services, answer.snapshot, log);
   await saveState(config.stateDirectory, next);
   const second = await checkIn(config, next.etag, await report(config, services, next));
   await saveState(config.stateDirectory, {

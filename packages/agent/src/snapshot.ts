@@ -59,10 +59,18 @@ export interface VolumeRemoval {
   hostPath: string;
 }
 
+export interface ExternalDomainEntry {
+  name: string;
+  /** The ACME account's contact; the agent obtains certificates for the domain's HTTP hosts when set. */
+  acmeEmail?: string | null;
+  /** The ACME directory; null: Let's Encrypt. */
+  acmeDirectoryUrl?: string | null;
+}
+
 export interface ProxySnapshot {
   httpServices: HttpServiceEntry[];
   streamServices: StreamServiceEntry[];
-  externalDomains: { name: string }[];
+  externalDomains: ExternalDomainEntry[];
   volumes: VolumeEntry[];
   /** Absent from managers that keep no volumes of deleted containers. */
   volumeRemovals?: VolumeRemoval[];
@@ -86,6 +94,15 @@ export interface ServiceReport {
   message?: string;
 }
 
+/** An ACME certificate's state, as the agent reports it at check-in (ISO times). */
+export interface CertificateReport {
+  hostname: string;
+  notAfter: string | null;
+  /** Why the last issuance or renewal failed; null while the certificate is good. */
+  lastError: string | null;
+  nextAttempt: string | null;
+}
+
 export interface CheckinBody {
   siteId: number;
   hostname: string;
@@ -96,4 +113,6 @@ export interface CheckinBody {
   volumes?: { id: number; status: 'ready' | 'failed'; message?: string | null }[];
   /** Volume folders the agent removed (or could not) since the last check-in. */
   volumeRemovals?: { id: number; status: 'removed' | 'failed'; message?: string | null }[];
+  /** Every ACME certificate the agent keeps (absent from agents without ACME). */
+  certificates?: CertificateReport[];
 }

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApplyResult, CheckinBody } from './snapshot.ts';
+import type { ApplyResult, CheckinBody, Snapshot } from './snapshot.ts';
 
 /** What one run leaves for the next: the snapshot's ETag and what happened when it was applied. */
 export interface AgentState {
@@ -27,10 +27,24 @@ export async function loadState(directory: string): Promise<AgentState> {
   }
 }
 
-export async function saveState(directory: string, state: AgentState) {
+async function saveJson(directory: string, name: string, value: unknown) {
   // dnsmasq, after dropping privileges, reads the host files kept here: the folder must be traversable.
   await mkdir(directory, { recursive: true, mode: 0o755 });
-  const file = join(directory, 'state.json');
-  await writeFile(`${file}.tmp`, JSON.stringify(state, null, 2), { mode: 0o600 });
+  const file = join(directory, name);
+  await writeFile(`${file}.tmp`, JSON.stringify(value, null, 2), { mode: 0o600 });
   await rename(`${file}.tmp`, file);
+}
+
+export const saveState = (directory: string, state: AgentState) => saveJson(directory, 'state.json', state);
+
+/** The last snapshot applied: what certificates are kept for while the manager answers 304. */
+export const saveSnapshot = (directory: string, snapshot: Snapshot) =>
+  saveJson(directory, 'snapshot.json', snapshot);
+
+export async function loadSnapshot(directory: string): Promise<Snapshot | undefined> {
+  try {
+    return JSON.parse(await readFile(join(directory, 'snapshot.json'), 'utf8')) as Snapshot;
+  } catch {
+    return undefined;
+  }
 }

@@ -13,7 +13,7 @@ import {
   signedInPage,
   watch,
 } from './browser.ts';
-import { addContainer, addDummyNode, addSite } from './fixtures.ts';
+import { addContainer, addDomain, addDummyNode, addSite } from './fixtures.ts';
 
 describe('manager web client: administration', { timeout: 90_000 }, () => {
   const suite = browserSuite();
@@ -185,6 +185,55 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await readToast(page, 'External domain deleted');
     await page.getByTestId('empty-state').waitFor();
     expect((await suite.admin.get('/external-domains')).body.data).toEqual([]);
+    expect(seen.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows each certificate's expiry, and why one is failing, on the External domains page", async () => {
+    const siteId = await addSite(suite.admin, 'tls');
+    await addDummyNode(suite.admin, siteId, 'tls-node');
+    const domainId = await addDomain(suite.admin, siteId, 'tls.example.test', {
+      acmeEmail: 'ops@example.test',
+    });
+    const http = (name: string) => ({
+      type: 'http',
+      internalPort: 80,
+      externalHostname: name,
+      externalDomainId: domainId,
+    });
+    await addContainer(suite.admin, siteId, 'shop', { services: { web: http('shop'), api: http('api') } });
+    // The site's agent reports its certificates at check-in (from the manager host: no credentials).
+    const reported = await suite.test.client().post('/agents', {
+      siteId,
+      hostname: 'gw-tls',
+      certificates: [
+        {
+          hostname: 'shop.tls.example.test',
+          notAfter: '2031-03-04T05:06:07.000Z',
+          lastError: null,
+          nextAttempt: '2031-01-01T00:00:00.000Z',
+        },
+        {
+          hostname: 'api.tls.example.test',
+          notAfter: '2031-02-03T00:00:00.000Z',
+          lastError: 'the ACME server refused the HTTP-01 challenge: connection refused',
+          nextAttempt: '2030-12-01T10:00:00.000Z',
+        },
+      ],
+    });
+    expect(reported.status).toBe(200);
+
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page.getByRole('link', { name: 'External domains' }).click();
+    const good = page.getByTestId('certificate-shop.tls.example.test');
+    await good.getByText('expires 2031-03-04').waitFor();
+    expect(await good.getByRole('alert').count()).toBe(0);
+    const failing = page.getByTestId('certificate-api.tls.example.test');
+    await failing.getByText('expires 2031-02-03').waitFor();
+    expect(await failing.getByRole('alert').textContent()).toContain(
+      'Failing: the ACME server refused the HTTP-01 challenge: connection refused (next attempt',
+    );
+    await screenshot(page, 'external-domain-certificates');
     expect(seen.errors).toEqual([]);
     await context.close();
   });

@@ -19,6 +19,19 @@ export async function addSite(admin: ManagerClient, name: string): Promise<numbe
   return site.id;
 }
 
+/** An external domain whose default site is `siteId`; returns its id. */
+export async function addDomain(
+  admin: ManagerClient,
+  siteId: number,
+  name: string,
+  body: Record<string, unknown> = {},
+): Promise<number> {
+  return created<{ id: number }>(
+    await admin.post('/external-domains', { name, siteId, ...body }),
+    'create domain',
+  ).id;
+}
+
 /** A simulated node of the site; returns its id. */
 export async function addDummyNode(admin: ManagerClient, siteId: number, name: string): Promise<number> {
   return created<{ id: number }>(

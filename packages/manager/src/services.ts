@@ -93,7 +93,11 @@ export function createServices(ctx: ManagerContext) {
     },
     fleet,
     createContainerServices(ctx, fleet, { settings, users: users.repo, notices, audit }),
-    createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener, fleet.sites),
+    createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener, fleet.sites, {
+      notices,
+      mailer,
+      background,
+    }),
   );
 }
 

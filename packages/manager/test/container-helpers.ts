@@ -215,3 +215,16 @@ export async function containerPeople(test: TestManager) {
     other: await userClient(test, admin, 'oscar'),
   };
 }
+
+/** The container `web1` publishing `web1.<domain>` (backend port 8080), once its creation job ended. */
+export async function addWebContainer(admin: ManagerClient, siteId: number, domainId: number) {
+  const created = await admin.post(`/sites/${siteId}/containers`, {
+    hostname: 'web1',
+    template: 'nginx:latest',
+    services: {
+      web: { type: 'http', internalPort: 8080, externalHostname: 'web1', externalDomainId: domainId },
+    },
+  });
+  if (created.status !== 201) throw new Error(`create web1: ${created.status} ${created.text}`);
+  return jobEnds(admin, created.body.data.jobId);
+}

@@ -1,6 +1,6 @@
 import { ProxmoxFake } from '@app/fakes';
 import type { BuildOptions } from '../src/app.ts';
-import { startManager, type TestManager } from './helpers.ts';
+import { startManager, type ManagerClient, type TestManager } from './helpers.ts';
 
 /** Fast job settings for tests: quick dummy output, short leases, short shutdown grace. */
 export const FAST_JOBS = {
@@ -28,6 +28,30 @@ export const siteInput = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** A `sites` row as the database holds it, for tests that write rows directly. */
+/**
+ * A site (`site` overrides its fields) with one dummy node at `nodeAddress`, and the external domain
+ * `apps.example.test` on it (`domain` adds fields); their ids.
+ */
+export async function siteWithDomain(
+  admin: ManagerClient,
+  {
+    site = {},
+    nodeAddress = '10.0.0.3',
+    domain = {},
+  }: {
+    site?: Record<string, unknown>;
+    nodeAddress?: string;
+    domain?: Record<string, unknown>;
+  } = {},
+): Promise<{ siteId: number; domainId: number }> {
+  const siteId: number = (await admin.post('/sites', siteInput(site))).body.data.id;
+  await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy', ipv4Address: nodeAddress });
+  const domainId: number = (
+    await admin.post('/external-domains', { name: 'apps.example.test', siteId, ...domain })
+  ).body.data.id;
+  return { siteId, domainId };
+}
+
 export const siteRow = (name: string, at: string) => ({
   name,
   internal_domain: `${name.toLowerCase()}.internal`,

@@ -19,6 +19,7 @@ describe('agent check-in and snapshot', () => {
         name: 'apps.example.test',
         siteId,
         authServer: 'http://127.0.0.1:4180',
+        acmeEmail: 'ops@example.test',
       })
     ).body.data.id;
   });
@@ -54,7 +55,8 @@ describe('agent check-in and snapshot', () => {
     expect(first.body.data.proxy).toEqual({
       httpServices: [],
       streamServices: [],
-      externalDomains: [{ name: 'apps.example.test' }],
+      // The agent obtains certificates for the domain's hosts from Let's Encrypt (no directory set).
+      externalDomains: [{ name: 'apps.example.test', acmeEmail: 'ops@example.test', acmeDirectoryUrl: null }],
       volumes: [],
       volumeRemovals: [],
     });

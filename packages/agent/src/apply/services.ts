@@ -37,10 +37,13 @@ export function nginxService(config: AgentConfig['nginx']): ManagedService {
     name: 'nginx',
     problems: (snapshot) => [
       ...proxyProblems(snapshot.proxy),
-      // Certificates are read from <certDir>/<domain>/, quoted into the configuration.
-      ...(isSafePath(config.certDir)
-        ? []
-        : [`CERT_DIR ${JSON.stringify(config.certDir)} is not a safe path`]),
+      // Certificates and ACME answers are read from these folders, quoted into the configuration.
+      ...[
+        ['CERT_DIR', config.certDir],
+        ['STATE_DIRECTORY', config.acmeDir],
+      ].flatMap(([name, path]) =>
+        isSafePath(path!) ? [] : [`${name} ${JSON.stringify(path)} is not a safe path`],
+      ),
     ],
     files: (snapshot) => [
       { path: config.httpConf, content: renderNginxHttp(config, snapshot.proxy) },

@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AcmeStore } from '../acme/store.ts';
 import type { AgentConfig } from '../config.ts';
 import type { HttpServiceEntry, ProxySnapshot } from '../snapshot.ts';
 
@@ -12,14 +14,31 @@ const UNAVAILABLE_PAGE =
   '<p>This service requires sign-in, but its domain has no authentication server configured. ' +
   'Ask an administrator to set one for the domain.</p>';
 
-function certificate(config: NginxConfig, domain: string): { cert: string; key: string } | undefined {
-  const cert = join(config.certDir, domain, 'fullchain.pem');
-  const key = join(config.certDir, domain, 'privkey.pem');
-  return existsSync(cert) && existsSync(key) ? { cert, key } : undefined;
+/** The host's ACME certificate, else one copied into `<certDir>/<domain>/`. */
+function certificate(config: NginxConfig, service: HttpServiceEntry) {
+  const manual = {
+    cert: join(config.certDir, service.domain, 'fullchain.pem'),
+    key: join(config.certDir, service.domain, 'privkey.pem'),
+  };
+  return [AcmeStore.certificatePaths(config.acmeDir, service.host), manual].find(
+    ({ cert, key }) => existsSync(cert) && existsSync(key),
+  );
+}
+
+/**
+ * The certificate's serial, written into the configuration: a renewed certificate then changes the
+ * file, which makes the apply check it and reload nginx (nginx reads certificates only then).
+ */
+function serial(file: string): string {
+  try {
+    return ` # serial ${new X509Certificate(readFileSync(file)).serialNumber}`;
+  } catch {
+    return ''; // not a certificate: nginx -t says so
+  }
 }
 
 function serverBlock(config: NginxConfig, service: HttpServiceEntry): string {
-  const tls = certificate(config, service.domain);
+  const tls = certificate(config, service);
   const lines = [
     `# service ${service.serviceId}`,
     'server {',
@@ -27,13 +46,18 @@ function serverBlock(config: NginxConfig, service: HttpServiceEntry): string {
     ...(tls
       ? [
           `  listen ${config.httpsPort} ssl;`,
-          `  ssl_certificate ${quote(tls.cert)};`,
+          `  ssl_certificate ${quote(tls.cert)};${serial(tls.cert)}`,
           `  ssl_certificate_key ${quote(tls.key)};`,
         ]
       : []),
     `  server_name ${service.host};`,
     // The syslog tag carries the service id: the traffic reporter reads it, and no variable is needed.
     `  access_log syslog:server=${config.syslogAddress},tag=site_agent_${service.serviceId},nohostname site_agent_access;`,
+    // HTTP-01 answers, before any sign-in: the ACME server fetches them anonymously.
+    '  location ^~ /.well-known/acme-challenge/ {',
+    `    root ${quote(AcmeStore.webroot(config.acmeDir))};`,
+    '    default_type text/plain;',
+    '  }',
   ];
   const upstream = `${service.backendScheme}://${service.address}:${service.port}`;
   const proxy = [

@@ -5,10 +5,20 @@ import { containerKeys } from './containers.ts';
 import type { ExternalDomain, NewContainerForm } from './types.ts';
 import { useWrite, type WriteCallbacks } from './write.ts';
 
-export const domainKeys = { all: ['external-domains'] as const };
+export const domainKeys = {
+  all: ['external-domains'] as const,
+  certificates: (id: number) => ['external-domains', id, 'certificates'] as const,
+};
 
 export const useExternalDomains = () =>
   useQuery({ queryKey: domainKeys.all, queryFn: () => api.get('/external-domains') });
+
+/** The ACME certificates of a domain's services, as the site agents last reported them. */
+export const useDomainCertificates = (id: number) =>
+  useQuery({
+    queryKey: domainKeys.certificates(id),
+    queryFn: () => api.get('/external-domains/{id}/certificates', { path: { id } }),
+  });
 
 type DomainBody = BodyOf<'post', '/external-domains'>;
 

@@ -2498,6 +2498,12 @@ export interface paths {
           status: 'removed' | 'failed';
           message?: string | null;
         }[];
+        certificates?: {
+          hostname: string;
+          notAfter: string | null;
+          lastError: string | null;
+          nextAttempt: string | null;
+        }[];
       };
       responses: {
         200: {
@@ -2997,6 +3003,35 @@ export interface paths {
         | 'csrf_invalid'
         | 'not_found'
         | 'in_use'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/external-domains/{id}/certificates': {
+    get: {
+      path: {
+        id: number;
+      };
+      responses: {
+        200: {
+          data: {
+            hostname: string;
+            siteId: number;
+            siteName: string;
+            notAfter: string | null;
+            lastError: string | null;
+            nextAttempt: string | null;
+            reportedAt: string;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'not_found'
         | 'uri_too_long'
         | 'rate_limited'
         | 'internal_error'

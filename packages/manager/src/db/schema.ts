@@ -372,9 +372,20 @@ export interface AgentTokensTable {
   created_at: string;
 }
 
+/** An ACME certificate as its site's agent reports it (ISO times). */
+export interface CertificatesTable {
+  site_id: number;
+  hostname: string;
+  not_after: string | null;
+  last_error: string | null;
+  next_attempt: string | null;
+  updated_at: string;
+}
+
 export interface SiteAgentsDB {
   agents: AgentsTable;
   agent_tokens: AgentTokensTable;
+  certificates: CertificatesTable;
   notifications: NotificationsTable;
   volumes: VolumesTable;
   kept_volumes: KeptVolumesTable;

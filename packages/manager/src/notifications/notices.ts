@@ -76,4 +76,25 @@ export class Notices {
     );
     await this.notifications.insertMany(rows, trx);
   }
+
+  /** Each failing certificate of a site, to every administrator. */
+  async certificatesFailing(
+    trx: Db,
+    siteId: number,
+    failing: { hostname: string; lastError: string | null }[],
+  ) {
+    const admins = await this.users.activeAdminNumbers(trx);
+    const rows = admins.flatMap((ownerUid) =>
+      failing.map((certificate) =>
+        noticeRow({
+          ownerUid,
+          severity: 'warning',
+          action: 'certificate.failed',
+          message: `The certificate for ${certificate.hostname} could not be obtained or renewed: ${certificate.lastError}. The last good one stays in use; see External domains.`,
+          evidence: { siteId, hostname: certificate.hostname },
+        }),
+      ),
+    );
+    await this.notifications.insertMany(rows, trx);
+  }
 }

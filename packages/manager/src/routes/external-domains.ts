@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { Api } from '../common/api.ts';
-import { Data, IdParams, Nullable, responses, RowId } from '../common/schemas.ts';
+import { Data, DateTime, IdParams, Nullable, responses, RowId } from '../common/schemas.ts';
 import { requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import type { ExternalDomainInput } from '../external-domains/external-domains-service.ts';
@@ -16,6 +16,17 @@ const ExternalDomainSchema = Type.Object({
   site: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
   authServer: Nullable(Type.String()),
   hasDnsProviderApiKey: Type.Boolean(),
+});
+
+const CertificateSchema = Type.Object({
+  hostname: Type.String(),
+  siteId: Type.Integer(),
+  siteName: Type.String(),
+  notAfter: Nullable(DateTime),
+  lastError: Nullable(Type.String()),
+  nextAttempt: Nullable(DateTime),
+  /** When the site's agent last reported a change of this certificate. */
+  reportedAt: DateTime,
 });
 
 const optionalText = Type.Optional(Nullable(Type.String()));
@@ -42,7 +53,7 @@ const toInput = ({ cloudflareApiEmail, cloudflareApiKey, siteId, ...body }: Body
 });
 
 export async function externalDomainRoutes(api: Api, services: Services) {
-  const { externalDomains } = services;
+  const { externalDomains, certificates } = services;
   const tags = ['External Domains'];
 
   api.get(
@@ -73,6 +84,22 @@ export async function externalDomainRoutes(api: Api, services: Services) {
     async (request) => ({
       data: await externalDomains.get(request.params.id),
     }),
+  );
+  api.get(
+    '/external-domains/:id/certificates',
+    {
+      onRequest: requireAdmin,
+      schema: {
+        tags,
+        summary: "The ACME certificates of the domain's HTTP services, as the site agents report them",
+        params: IdParams,
+        response: responses({ 200: Data(Type.Array(CertificateSchema)) }),
+      },
+    },
+    async (request) => {
+      await externalDomains.get(request.params.id);
+      return { data: await certificates.ofDomain(request.params.id) };
+    },
   );
   api.put(
     '/external-domains/:id',

@@ -63,6 +63,13 @@ const volumeResults = <Done extends 'ready' | 'removed'>(done: Done) =>
       message: Type.Optional(Nullable(Type.String())),
     }),
   );
+const CertificateReport = Type.Object({
+  hostname: Type.String({ minLength: 1, maxLength: 253 }),
+  notAfter: Nullable(DateTime),
+  /** Why the last issuance or renewal failed; null while the certificate is good. */
+  lastError: Nullable(Type.String({ maxLength: REPORT_MESSAGE_MAX })),
+  nextAttempt: Nullable(DateTime),
+});
 const CheckinBody = Type.Object({
   siteId: RowId(),
   hostname: Type.String({ minLength: 1 }),
@@ -71,6 +78,7 @@ const CheckinBody = Type.Object({
   services: Type.Optional(Type.Record(Type.String(), ServiceReport)),
   volumes: Type.Optional(volumeResults('ready')),
   volumeRemovals: Type.Optional(volumeResults('removed')),
+  certificates: Type.Optional(Type.Array(CertificateReport, { maxItems: 10_000 })),
 });
 const AgentRecord = Type.Object({
   id: Type.Integer(),

@@ -5,6 +5,7 @@ import type { ManagerDB } from '../db/schema.ts';
 import type { AgentsRepository } from './agents-repository.ts';
 import { nowIso } from '../common/time.ts';
 import type { SnapshotCache } from './snapshot-cache.ts';
+import type { CertificatesService } from '../certificates/certificates-service.ts';
 import { fail } from '../errors/catalogue.ts';
 
 /** An agent record, as GET /agents shows it. */
@@ -35,6 +36,7 @@ export class AgentsService {
     private readonly db: Kysely<ManagerDB>,
     private readonly repo: AgentsRepository,
     private readonly snapshots: SnapshotCache,
+    private readonly certificates: Pick<CertificatesService, 'report'>,
   ) {}
 
   /** `onlySite`: the caller is the agent of that site (an agent token), and may check in for it only. */
@@ -54,6 +56,7 @@ export class AgentsService {
     await this.record(siteId, body as CheckinBody);
     if (body.volumes?.length) await this.volumeResults(siteId, body.volumes);
     if (body.volumeRemovals?.length) await this.removalResults(siteId, body.volumeRemovals);
+    if (body.certificates) await this.certificates.report(siteId, body.certificates);
     const matches =
       ifNoneMatch === snapshot.etag ||
       ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === snapshot.etag);

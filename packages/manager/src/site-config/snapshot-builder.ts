@@ -57,7 +57,7 @@ export async function buildSnapshot(repo: SnapshotRepository, siteId: number): P
       streamServices,
       externalDomains: domains
         .filter((d) => d.site_id === siteId || usedDomains.has(d.name))
-        .map((d) => ({ name: d.name })),
+        .map((d) => ({ name: d.name, acmeEmail: d.acme_email, acmeDirectoryUrl: d.acme_directory_url })),
       volumes: volumes
         .filter((v) => v.host_path)
         .map((v) => ({

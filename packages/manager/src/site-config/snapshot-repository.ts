@@ -64,7 +64,11 @@ export class SnapshotRepository {
         .innerJoin('dns_services', 'dns_services.service_id', 'services.id')
         .select(['dns_services.dns_name', 'containers.hostname'])
         .execute(),
-      this.db.selectFrom('external_domains').select(['id', 'name', 'site_id']).orderBy('id').execute(),
+      this.db
+        .selectFrom('external_domains')
+        .select(['id', 'name', 'site_id', 'acme_email', 'acme_directory_url'])
+        .orderBy('id')
+        .execute(),
       this.db
         .selectFrom('volumes')
         .innerJoin('containers', 'containers.id', 'volumes.container_id')

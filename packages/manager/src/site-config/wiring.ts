@@ -6,6 +6,11 @@ import { NotificationsService } from '../notifications/notifications-service.ts'
 import { NotificationsRepository } from '../notifications/notifications-repository.ts';
 import { ContainersRepository } from '../containers/containers-repository.ts';
 import { UsersRepository } from '../users/users-repository.ts';
+import type { BackgroundTasks } from '../common/background.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import type { Notices } from '../notifications/notices.ts';
+import { CertificatesRepository } from '../certificates/certificates-repository.ts';
+import { CertificatesService } from '../certificates/certificates-service.ts';
 import { AgentsService } from './agents-service.ts';
 import { AgentsRepository } from './agents-repository.ts';
 import { AgentTokensRepository } from './agent-tokens-repository.ts';
@@ -16,12 +21,16 @@ import type { ConfigChanges } from './config-changes.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 import { SnapshotRepository } from './snapshot-repository.ts';
 
-/** Services of the site-agent side: check-ins and snapshots, agent tokens, notifications, external domains. */
+/**
+ * Services of the site-agent side: check-ins and snapshots, agent tokens, notifications, external
+ * domains and their certificates.
+ */
 export function createSiteConfigServices(
   ctx: ManagerContext,
   changes: ConfigChanges,
   listener: PgListener | undefined,
   sites: SitesService,
+  core: { notices: Notices; mailer: Mailer; background: BackgroundTasks },
 ) {
   if (listener) {
     // PostgreSQL: triggers (migration 006) announce every committed write to a configuration table on
@@ -46,9 +55,18 @@ export function createSiteConfigServices(
     changes,
     ctx.metrics.cache('site_snapshots'),
   );
+  const certificates = new CertificatesService(
+    ctx.db,
+    new CertificatesRepository(ctx.db),
+    core.notices,
+    new UsersRepository(ctx.db),
+    core.mailer,
+    core.background,
+  );
   return {
     snapshots,
-    agents: new AgentsService(ctx.db, new AgentsRepository(ctx.db), snapshots),
+    certificates,
+    agents: new AgentsService(ctx.db, new AgentsRepository(ctx.db), snapshots, certificates),
     agentTokens: new AgentTokenService(new AgentTokensRepository(ctx.db), (siteId) =>
       sites.assertExists(siteId),
     ),

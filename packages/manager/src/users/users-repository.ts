@@ -130,13 +130,21 @@ export class UsersRepository {
 
   /** The uidNumbers of the active administrators. */
   async activeAdminNumbers(db: Db = this.db): Promise<number[]> {
-    const rows = await db
-      .selectFrom('users')
-      .select('uid_number')
-      .where('status', '=', 'active')
-      .where((eb) => eb(isAdminExpression(eb), '=', 1))
-      .execute();
+    const rows = await this.activeAdmins(db).select('uid_number').execute();
     return rows.map((row) => row.uid_number);
+  }
+
+  private activeAdmins(db: Db) {
+    return db
+      .selectFrom('users')
+      .where('status', '=', 'active')
+      .where((eb) => eb(isAdminExpression(eb), '=', 1));
+  }
+
+  /** The e-mail addresses of the active administrators. */
+  async activeAdminMails(): Promise<string[]> {
+    const rows = await this.activeAdmins(this.db).select('mail').execute();
+    return rows.map((row) => row.mail);
   }
 
   async countWithStatus(status: UserStatus): Promise<number> {

@@ -610,6 +610,11 @@ export const ROWS: Row[] = [
     request: fixed((w) => `/external-domains/${w.ids.domain}`),
   },
   {
+    route: 'GET /external-domains/{id}/certificates',
+    expect: adminOnly(200),
+    request: fixed((w) => `/external-domains/${w.ids.domain}/certificates`),
+  },
+  {
     route: 'PUT /external-domains/{id}',
     expect: adminOnly(200),
     request: fixed(

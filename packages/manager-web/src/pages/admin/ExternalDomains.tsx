@@ -17,6 +17,7 @@ import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx'
 import { useSites } from '../../api/fleet.ts';
 import type { ExternalDomain } from '../../api/types.ts';
 import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
+import { DomainCertificates } from './DomainCertificates.tsx';
 
 interface DomainValues {
   name: string;
@@ -130,13 +131,14 @@ export function ExternalDomainsPage() {
         }
       >
         {(list) => (
-          <Table.ScrollContainer minWidth={720}>
+          <Table.ScrollContainer minWidth={860}>
             <Table striped highlightOnHover data-testid="domains-table">
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Domain</Table.Th>
                   <Table.Th>Default site</Table.Th>
                   <Table.Th>ACME</Table.Th>
+                  <Table.Th>Certificates</Table.Th>
                   <Table.Th>DNS provider</Table.Th>
                   <Table.Th>Auth server</Table.Th>
                   <Table.Th />
@@ -148,6 +150,9 @@ export function ExternalDomainsPage() {
                     <Table.Td fw={500}>{d.name}</Table.Td>
                     <Table.Td>{d.site?.name ?? '—'}</Table.Td>
                     <Table.Td>{d.acmeEmail ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <DomainCertificates domainId={d.id} />
+                    </Table.Td>
                     <Table.Td>
                       <Text size="sm">{d.dnsProviderApiEmail ?? '—'}</Text>
                       <Text size="xs" c="dimmed">

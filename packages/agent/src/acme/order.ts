@@ -1,0 +1,93 @@
+import * as acme from 'acme-client';
+import type { AcmeStore, PendingOrder } from './store.ts';
+
+/** The order kept from an earlier run, when it can still be finished; else a new one, kept at once. */
+async function resumeOrCreate(
+  client: acme.Client,
+  store: AcmeStore,
+  host: string,
+  directoryUrl: string,
+): Promise<{ order: acme.Order; pending: PendingOrder }> {
+  const kept = await store.pendingOrder(host);
+  if (kept?.directoryUrl === directoryUrl) {
+    const order = await client.getOrder({ url: kept.url } as acme.Order).catch(() => undefined);
+    if (order && order.status !== 'invalid') return { order, pending: kept };
+  }
+  const order = await client.createOrder({ identifiers: [{ type: 'dns', value: host }] });
+  const pending = {
+    url: order.url,
+    directoryUrl,
+    key: (await acme.crypto.createPrivateEcdsaKey()).toString(),
+  };
+  await store.savePendingOrder(host, pending);
+  return { order, pending };
+}
+
+/** The ACME server's reason for refusing a challenge, out of the authorization the library quotes. */
+function refusal(error: unknown): unknown {
+  try {
+    const authorization = JSON.parse((error as Error).message) as acme.Authorization;
+    const problems = authorization.challenges.map(
+      (challenge) => challenge.error as { detail?: string } | undefined,
+    );
+    const detail = problems.find((problem) => problem?.detail)?.detail;
+    if (detail) return new Error(`the ACME server refused the HTTP-01 challenge: ${detail}`);
+  } catch {
+    // not the library's JSON: the error as it is
+  }
+  return error;
+}
+
+/** Answers each pending authorization's HTTP-01 challenge from the webroot nginx serves. */
+async function answerChallenges(client: acme.Client, store: AcmeStore, order: acme.Order) {
+  for (const authorization of await client.getAuthorizations(order)) {
+    if (authorization.status === 'valid') continue;
+    const challenge = authorization.challenges.find((c) => c.type === 'http-01');
+    if (!challenge)
+      throw new Error(`${authorization.identifier.value}: the ACME server offers no HTTP-01 challenge`);
+    await store.saveChallenge(challenge.token, await client.getChallengeKeyAuthorization(challenge));
+    try {
+      if (challenge.status === 'pending') await client.completeChallenge(challenge);
+      await client.waitForValidStatus(authorization);
+    } catch (error) {
+      throw refusal(error);
+    } finally {
+      await store.dropChallenge(challenge.token);
+    }
+  }
+}
+
+/**
+ * Obtains a certificate for one host by HTTP-01 and stores it with its key. The order is kept in the
+ * store until the certificate is, so a run stopped half-way resumes it (or starts over when the ACME
+ * server has given it up).
+ */
+export async function obtainCertificate(
+  client: acme.Client,
+  store: AcmeStore,
+  host: string,
+  directoryUrl: string,
+): Promise<string> {
+  const resumed = await resumeOrCreate(client, store, host, directoryUrl);
+  const { pending } = resumed;
+  let { order } = resumed;
+  try {
+    if (order.status === 'pending') {
+      await answerChallenges(client, store, order);
+      order = await client.getOrder(order);
+    }
+    if (order.status === 'ready') {
+      const [, csr] = await acme.crypto.createCsr({ altNames: [host] }, pending.key);
+      order = await client.finalizeOrder(order, csr);
+    }
+    const fullchain = await client.getCertificate(order);
+    await store.saveCertificate(host, fullchain, pending.key);
+    await store.dropPendingOrder(host);
+    return fullchain;
+  } catch (error) {
+    // A refused challenge invalidates the order: the next attempt needs a new one.
+    if ((await client.getOrder(order).catch(() => order)).status === 'invalid')
+      await store.dropPendingOrder(host);
+    throw error;
+  }
+}

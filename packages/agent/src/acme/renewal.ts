@@ -1,0 +1,96 @@
+import * as acme from 'acme-client';
+import type { ProxySnapshot } from '../snapshot.ts';
+import { accountClient, LETS_ENCRYPT } from './account.ts';
+import { obtainCertificate } from './order.ts';
+import type { AcmeStore, CertificateStatus } from './store.ts';
+
+/** A host to keep a certificate for, and the ACME account that obtains it. */
+export interface AcmeTarget {
+  host: string;
+  email: string;
+  directoryUrl: string;
+}
+
+/** Every HTTP service host whose external domain has an ACME contact. */
+export function acmeTargets(proxy: ProxySnapshot): AcmeTarget[] {
+  const domains = new Map(proxy.externalDomains.map((domain) => [domain.name, domain]));
+  const targets = new Map<string, AcmeTarget>();
+  for (const service of proxy.httpServices) {
+    const domain = domains.get(service.domain);
+    if (!domain?.acmeEmail) continue;
+    targets.set(service.host, {
+      host: service.host,
+      email: domain.acmeEmail,
+      directoryUrl: domain.acmeDirectoryUrl ?? LETS_ENCRYPT,
+    });
+  }
+  return [...targets.values()];
+}
+
+export interface RenewalOptions {
+  /** The first retry's delay after a failure; it doubles with each further failure, up to a day. */
+  retryMs: number;
+  now?: () => number;
+  log?: Pick<Console, 'error'>;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Renewal at two thirds of the lifetime: a 90-day certificate 30 days before it expires. */
+function renewalTime(fullchain: string): { notAfter: string; renewAt: string } {
+  const { notBefore, notAfter } = acme.crypto.readCertificateInfo(fullchain);
+  const renewAt = notBefore.getTime() + ((notAfter.getTime() - notBefore.getTime()) * 2) / 3;
+  return { notAfter: notAfter.toISOString(), renewAt: new Date(renewAt).toISOString() };
+}
+
+async function knownStatus(store: AcmeStore, host: string): Promise<CertificateStatus> {
+  const fullchain = await store.certificate(host);
+  const times = fullchain ? renewalTime(fullchain) : undefined;
+  return {
+    hostname: host,
+    notAfter: times?.notAfter ?? null,
+    lastError: null,
+    nextAttempt: times?.renewAt ?? null,
+    failures: 0,
+  };
+}
+
+/**
+ * Obtains the certificates that are missing or due for renewal and whose back-off has passed. A
+ * failure leaves the last good certificate in place and records the error and the next attempt.
+ * Returns the hosts with a new certificate.
+ */
+export async function renewCertificates(
+  store: AcmeStore,
+  targets: AcmeTarget[],
+  { retryMs, now = Date.now, log = console }: RenewalOptions,
+): Promise<string[]> {
+  const previous = await store.statuses();
+  const statuses: Record<string, CertificateStatus> = {};
+  const renewed: string[] = [];
+  for (const { host, email, directoryUrl } of targets) {
+    const status = previous[host] ?? (await knownStatus(store, host));
+    statuses[host] = status;
+    if (status.nextAttempt && Date.parse(status.nextAttempt) > now()) continue;
+    try {
+      const client = await accountClient(store, directoryUrl, email);
+      const { notAfter, renewAt } = renewalTime(await obtainCertificate(client, store, host, directoryUrl));
+      statuses[host] = { hostname: host, notAfter, lastError: null, nextAttempt: renewAt, failures: 0 };
+      renewed.push(host);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const failures = status.failures + 1;
+      const delay = Math.min(retryMs * 2 ** (failures - 1), DAY_MS);
+      statuses[host] = {
+        ...status,
+        lastError: message,
+        failures,
+        nextAttempt: new Date(now() + delay).toISOString(),
+      };
+      log.error(`acme: ${host}: no certificate (attempt ${failures}): ${message}`);
+    }
+    await store.saveStatuses({ ...previous, ...statuses });
+  }
+  await store.saveStatuses(statuses);
+  return renewed;
+}

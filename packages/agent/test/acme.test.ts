@@ -1,0 +1,180 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepCertificates } from '../src/acme/certificates.ts';
+import { AcmeStore } from '../src/acme/store.ts';
+import { applyService } from '../src/apply/apply.ts';
+import { sleep } from '../src/apply/process.ts';
+import { nginxService } from '../src/apply/services.ts';
+import type { AgentConfig } from '../src/config.ts';
+import type { Snapshot } from '../src/snapshot.ts';
+import { servedCertificate, startPebble, type Pebble } from './pebble.ts';
+import { eventually, sampleSnapshot, startSandbox, type Sandbox } from './sandbox.ts';
+
+const VALIDITY_S = 300;
+const RETRY_MS = 60_000;
+
+describe('certificates by ACME HTTP-01 from a real Pebble, served by real nginx', () => {
+  let sandbox: Sandbox;
+  let pebble: Pebble;
+  let root: string;
+  let config: AgentConfig;
+  let snapshot: Snapshot;
+  let store: AcmeStore;
+  const errors: string[] = [];
+  const log = { info: () => undefined, error: (line: string) => void errors.push(line) };
+  const nginx = () => nginxService(config.nginx);
+  const served = (host: string) => servedCertificate(config.nginx.httpsPort, host, root);
+  const status = async (host: string) => (await store.statuses())[host]!;
+  const dueAt = async (host: string) => Date.parse((await status(host)).nextAttempt!);
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    pebble = await startPebble(sandbox.config.nginx.httpPort, VALIDITY_S);
+    root = await pebble.root();
+    config = { ...sandbox.config, acme: { caFile: pebble.tlsCaFile, retryMs: RETRY_MS } };
+    store = new AcmeStore(config.nginx.acmeDir);
+    snapshot = sampleSnapshot({ backend: 9, auth: 9, stream: 9, echo: 9 });
+    snapshot.proxy.streamServices = [];
+    snapshot.proxy.externalDomains = [
+      { name: 'example.test', acmeEmail: 'ops@example.test', acmeDirectoryUrl: pebble.directoryUrl },
+      { name: 'other.test' },
+    ];
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    await pebble?.stop();
+  });
+
+  it('obtains a certificate per HTTP host of a domain with an ACME contact, and nginx serves it', async () => {
+    expect(await applyService(nginx(), snapshot)).toMatchObject({ result: 'success' });
+    const outcome = await keepCertificates(config, [nginx()], snapshot, log);
+    expect(errors).toEqual([]);
+    expect(outcome).toEqual({ result: 'success', changed: [config.nginx.httpConf] });
+
+    // Pebble's HTTP-01 request reached nginx, also for the service behind sign-in.
+    for (const host of ['app.example.test', 'secure.example.test']) {
+      const certificate = await eventually(
+        () => served(host),
+        (c) => Boolean(c.subjectaltname),
+      );
+      expect(certificate.subjectaltname).toBe(`DNS:${host}`);
+      const lifetime = Date.parse(certificate.valid_to) - Date.parse(certificate.valid_from);
+      expect(lifetime / 1000).toBeGreaterThan(VALIDITY_S - 5);
+      expect(lifetime / 1000).toBeLessThanOrEqual(VALIDITY_S + 1);
+      const state = await status(host);
+      expect(state).toMatchObject({ hostname: host, lastError: null, failures: 0 });
+      expect(Date.parse(state.notAfter!)).toBe(Date.parse(certificate.valid_to));
+      // Renewal at two thirds of the lifetime.
+      expect(
+        Math.abs(Date.parse(state.nextAttempt!) - Date.parse(certificate.valid_from) - lifetime * (2 / 3)),
+      ).toBeLessThan(1000);
+    }
+    // other.test has no ACME contact: no certificate, no HTTPS.
+    expect(await store.statuses()).not.toHaveProperty(['noauth.other.test']);
+    await expect(served('noauth.other.test')).rejects.toThrow();
+
+    // Nothing is due: no order, nginx left alone.
+    expect(await keepCertificates(config, [nginx()], snapshot, log)).toBeUndefined();
+  });
+
+  it('renews at two thirds of the lifetime, and nginx serves the new certificate', async () => {
+    const before = await served('app.example.test');
+    const now = (await dueAt('app.example.test')) + 1000;
+    const outcome = await keepCertificates(config, [nginx()], snapshot, log, () => now);
+    expect(errors).toEqual([]);
+    expect(outcome).toMatchObject({ result: 'success' });
+    const after = await eventually(
+      () => served('app.example.test'),
+      (c) => c.serialNumber !== before.serialNumber,
+    );
+    expect(after.serialNumber).not.toBe(before.serialNumber);
+    expect(Date.parse(after.valid_to)).toBeGreaterThan(Date.parse(before.valid_to));
+  });
+
+  it('a refused challenge keeps the last good certificate, records the error and backs off', async () => {
+    const good = await served('app.example.test');
+    await pebble.breakDns('app.example.test', true);
+    let now = Math.max(await dueAt('app.example.test'), await dueAt('secure.example.test')) + 1000;
+    await keepCertificates(config, [nginx()], snapshot, log, () => now);
+    expect(errors).toEqual([
+      expect.stringMatching(/^acme: app\.example\.test: no certificate \(attempt 1\): /),
+    ]);
+    expect(await status('app.example.test')).toMatchObject({
+      notAfter: new Date(good.valid_to).toISOString(),
+      failures: 1,
+      lastError: expect.stringMatching(
+        /^the ACME server refused the HTTP-01 challenge: .*app\.example\.test.*resolve/,
+      ),
+      nextAttempt: new Date(now + RETRY_MS).toISOString(),
+    });
+    // The other host renewed; the refused one still serves its last good certificate.
+    expect((await status('secure.example.test')).lastError).toBeNull();
+    expect((await served('app.example.test')).serialNumber).toBe(good.serialNumber);
+
+    // Before the back-off has passed: no attempt. After: another, and the delay doubles.
+    now += RETRY_MS / 2;
+    await keepCertificates(config, [nginx()], snapshot, log, () => now);
+    expect(errors).toHaveLength(1);
+    now += RETRY_MS;
+    await keepCertificates(config, [nginx()], snapshot, log, () => now);
+    expect(errors[1]).toMatch(/\(attempt 2\)/);
+    expect(await dueAt('app.example.test')).toBe(now + 2 * RETRY_MS);
+
+    // Once the name resolves again, the next attempt succeeds and clears the error.
+    await pebble.breakDns('app.example.test', false);
+    now += 2 * RETRY_MS;
+    expect(await keepCertificates(config, [nginx()], snapshot, log, () => now)).toMatchObject({
+      result: 'success',
+    });
+    expect(await status('app.example.test')).toMatchObject({ lastError: null, failures: 0 });
+    const renewed = await eventually(
+      () => served('app.example.test'),
+      (c) => c.serialNumber !== good.serialNumber,
+    );
+    expect(renewed.serialNumber).not.toBe(good.serialNumber);
+    errors.length = 0;
+  });
+
+  it('an agent stopped half-way through an order finishes it on its next run', async () => {
+    const host = 'late.example.test';
+    snapshot.proxy.httpServices.push({ ...snapshot.proxy.httpServices[0]!, serviceId: 6, host });
+    expect(await applyService(nginx(), snapshot)).toMatchObject({ result: 'success' });
+    const snapshotFile = join(sandbox.dir, 'snapshot.json');
+    writeFileSync(snapshotFile, JSON.stringify(snapshot));
+
+    // The pass in a process of its own, killed as soon as its order exists.
+    const tsx = createRequire(import.meta.url).resolve('tsx');
+    const script = new URL('./acme-run.ts', import.meta.url).pathname;
+    const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, script, snapshotFile], {
+      env: { PATH: process.env.PATH, ...sandbox.env, ACME_CA_FILE: pebble.tlsCaFile },
+      stdio: 'ignore',
+    });
+    const orderFile = join(config.nginx.acmeDir, 'orders', `${host}.json`);
+    for (let waited = 0; !existsSync(orderFile); waited += 10) {
+      if (waited > 20_000 || child.exitCode !== null) throw new Error('the order never appeared');
+      await sleep(10);
+    }
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    expect(child.signalCode).toBe('SIGKILL');
+    expect(existsSync(orderFile)).toBe(true);
+    expect(existsSync(AcmeStore.certificatePaths(config.nginx.acmeDir, host).cert)).toBe(false);
+
+    const outcome = await keepCertificates(config, [nginx()], snapshot, log);
+    expect(errors).toEqual([]);
+    expect(outcome).toMatchObject({ result: 'success' });
+    const certificate = await eventually(
+      () => served(host),
+      (c) => Boolean(c.subjectaltname),
+    );
+    expect(certificate.subjectaltname).toBe(`DNS:${host}`);
+    expect(existsSync(orderFile)).toBe(false);
+    // No challenge answer is left behind.
+    expect(
+      readdirSync(join(AcmeStore.webroot(config.nginx.acmeDir), '.well-known', 'acme-challenge')),
+    ).toEqual([]);
+  });
+});
