@@ -114,6 +114,18 @@ describe('translation states and history in Chromium', { timeout: 90_000 }, () =
     await page.waitForURL(/state=human/);
     await expect.poll(() => page.getByTestId('grid-table').locator('tbody tr').count()).toBe(1);
     await screenshot(page, 'grid-states');
+
+    // So does the review page, once a language is picked.
+    await page.goto('/review?status=approved');
+    const table = page.getByTestId('review-table');
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(2);
+    await page.getByRole('combobox', { name: 'Translation into' }).click();
+    await page.getByRole('option', { name: 'French (fr)' }).click();
+    await page.getByRole('combobox', { name: 'Translation state' }).click();
+    await page.getByRole('option', { name: 'Human' }).click();
+    await page.waitForURL(/state=human/);
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(1);
+    await table.getByText('Fresh bread').waitFor();
   });
 
   it('reverts a change from the history panel', async () => {
