@@ -96,3 +96,5 @@ export type PhraseDetail = ResponseOf<'get', '/analytics/phrase-detail'>;
 export type Backup = Item<ResponseOf<'get', '/backups'>>;
 export type Job = ResponseOf<'get', '/ai-jobs/{jobId}'>;
 export type Prompt = Item<ResponseOf<'get', '/prompts'>>;
+export type TranslationState = NonNullable<Row['state']>;
+export type HistoryEntry = Item<ResponseOf<'get', '/translations/history'>['entries']>;

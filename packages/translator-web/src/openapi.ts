@@ -83,6 +83,7 @@ export interface paths {
             domContextEnabled: boolean;
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
+            deliverReviewedOnly: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -122,6 +123,7 @@ export interface paths {
             domContextEnabled: boolean;
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
+            deliverReviewedOnly: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -162,6 +164,7 @@ export interface paths {
             domContextEnabled: boolean;
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
+            deliverReviewedOnly: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -200,6 +203,7 @@ export interface paths {
             domContextEnabled: boolean;
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
+            deliverReviewedOnly: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -238,6 +242,7 @@ export interface paths {
             domContextEnabled: boolean;
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
+            deliverReviewedOnly: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -269,6 +274,7 @@ export interface paths {
           domContextEnabled?: boolean;
           screenshotsEnabled?: boolean;
           allowedOrigins?: string[];
+          deliverReviewedOnly?: boolean;
         };
       };
       responses: {
@@ -289,6 +295,7 @@ export interface paths {
             domContextEnabled: boolean;
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
+            deliverReviewedOnly: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -565,6 +572,7 @@ export interface paths {
           context?: string;
           value: string;
         }[];
+        source?: 'human' | 'import';
       };
       responses: {
         200: {
@@ -593,6 +601,7 @@ export interface paths {
       query?: {
         lang?: string;
         status?: 'pending' | 'approved' | 'trash';
+        state?: 'machine' | 'human' | 'reviewed';
         search?: string;
         search_field?: 'key' | 'value' | 'context' | 'url' | 'all';
         translated?: 'yes' | 'no';
@@ -613,6 +622,8 @@ export interface paths {
             value: string | null;
             translated: boolean;
             translationId: number | null;
+            state: null | ('machine' | 'human' | 'reviewed');
+            suggestion: string | null;
             urls: string[];
           }[];
           total: number;
@@ -722,6 +733,84 @@ export interface paths {
         | 'not_found'
         | 'unknown_language'
         | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/translations/state': {
+    patch: {
+      body: {
+        ids: number[];
+        state: 'human' | 'reviewed';
+      };
+      responses: {
+        200: {
+          ok: boolean;
+          updated: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/translations/history': {
+    get: {
+      query: {
+        phrase_id: number;
+        lang: string;
+      };
+      responses: {
+        200: {
+          entries: {
+            id: number;
+            phraseId: number;
+            lang: string;
+            oldValue: string | null;
+            newValue: string | null;
+            oldState: null | ('machine' | 'human' | 'reviewed');
+            newState: null | ('machine' | 'human' | 'reviewed');
+            source: 'human' | 'ai' | 'import' | 'memory' | 'revert';
+            actor: string;
+            revertedId: number | null;
+            createdAt: string;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/translations/history/{id}/revert': {
+    post: {
+      path: {
+        id: number;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+          changed: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'slot_mismatch'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';

@@ -2,9 +2,11 @@ import type { MigrationSet } from '@app/server-kit';
 import { initial } from './001_initial.ts';
 import { pageKeys } from './002_page_keys.ts';
 import { pageKeyRequired } from './003_page_key_required.ts';
+import { translationStates } from './004_translation_states.ts';
 
 export const translatorMigrations: MigrationSet = (dialect) => ({
   '001_initial': initial(dialect),
   '002_page_keys': pageKeys(),
   '003_page_key_required': pageKeyRequired(dialect),
+  '004_translation_states': translationStates(dialect),
 });

@@ -6,6 +6,7 @@ import { PhrasesService } from './phrases/phrases-service.ts';
 import { PhrasesRepository } from './phrases/phrases-repository.ts';
 import { TranslationsService } from './translations/translations-service.ts';
 import { TranslationsRepository } from './translations/translations-repository.ts';
+import { TranslationHistoryService } from './translations/history-service.ts';
 import { PromptsService } from './ai/prompts-service.ts';
 import { PromptsRepository } from './ai/prompts-repository.ts';
 import { AiJobsService } from './ai/jobs-service.ts';
@@ -22,7 +23,9 @@ export function createServices(ctx: TranslatorContext) {
   const changes = new ProjectChanges(ctx.db, ctx.dialect, ctx.config.databaseSchema, ctx.log);
   const changed = (projectId: number) => changes.announce('data', projectId);
   const projectsRepository = new ProjectsRepository(ctx.db);
-  const translations = new TranslationsService(ctx, new TranslationsRepository(ctx.db), changes);
+  const translationsRepository = new TranslationsRepository(ctx.db);
+  const translations = new TranslationsService(ctx, translationsRepository, changes);
+  const history = new TranslationHistoryService(translationsRepository, changes);
   const projects = new ProjectsService(ctx, projectsRepository, changes);
   const phrases = new PhrasesService(new PhrasesRepository(ctx.db), changed);
   const prompts = new PromptsService(new PromptsRepository(ctx.db));
@@ -34,6 +37,7 @@ export function createServices(ctx: TranslatorContext) {
     projects,
     phrases,
     translations,
+    history,
     prompts,
     aiJobs,
     aiEngine,

@@ -204,6 +204,28 @@ const ROWS: Row[] = [
       return { path: `/translations/${row.translationId}` };
     },
   },
+  {
+    route: 'PATCH /translations/state',
+    // Another project's ids are not its own: nothing changes, and `updated` says so.
+    expect: keyRoute(200),
+    request: fixed('/translations/state', { ids: [1], state: 'reviewed' }),
+  },
+  {
+    route: 'GET /translations/history',
+    // Another project sees no entries for a phrase that is not its own.
+    expect: keyRoute(200),
+    request: fixed((w) => `/translations/history?phrase_id=${w.ids.phrase}&lang=fr`),
+  },
+  {
+    route: 'POST /translations/history/{id}/revert',
+    expect: keyRoute(200, 404),
+    request: async (world) => {
+      const id = await newPhrase(world);
+      await client(world).post('/api/translations', { lang: 'fr', translations: [{ id, value: 'x' }] });
+      const history = await client(world).get(`/api/translations/history?phrase_id=${id}&lang=fr`);
+      return { path: `/translations/history/${history.body.entries[0].id}/revert` };
+    },
+  },
   { route: 'GET /languages', expect: pageRoute(200), request: fixed('/languages') },
   { route: 'GET /export', expect: keyRoute(200), request: fixed('/export') },
   { route: 'GET /export/{lang}', expect: keyRoute(200), request: fixed('/export/fr') },

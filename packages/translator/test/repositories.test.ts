@@ -1,3 +1,4 @@
+import { PERSON } from '../src/testing/unit-context.ts';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uniqueViolationColumns, type Database } from '@app/server-kit';
@@ -168,7 +169,7 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
       const [a, b] = await idsOf(projectId, 'a', 'b');
       const [x] = await idsOf(otherId, 'x');
       expect(await repos.phrases.setStatus(projectId, [a!, b!, x!], 'approved')).toBe(2);
-      await repos.translations.save(projectId, 'de', new Map([[a!, 'A']]));
+      await repos.translations.save(projectId, 'de', new Map([[a!, 'A']]), PERSON);
       expect(await repos.phrases.untranslatedIds(projectId, 'de')).toEqual([b]);
       expect(await repos.phrases.existing(projectId, [a!, x!, 999_999])).toEqual([a]);
     });
@@ -178,7 +179,7 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
       await repos.phrases.register(otherId, seen('x'), undefined, {});
       const [a, b, c] = await idsOf(projectId, 'a', 'b', 'c');
       const [x] = await idsOf(otherId, 'x');
-      await repos.translations.save(projectId, 'de', new Map([[a!, 'A']]));
+      await repos.translations.save(projectId, 'de', new Map([[a!, 'A']]), PERSON);
       expect(await repos.phrases.delete(projectId, [a!, x!])).toBe(1);
       expect(await repos.translations.countExisting('de', [a!])).toBe(0);
       expect(await repos.translations.urlsOf([a!])).toEqual([]);
@@ -231,8 +232,9 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
           [a, 'Apfel'],
           [b, 'Banane'],
         ]),
+        PERSON,
       );
-      await repos.translations.save(projectId, 'de', new Map([[a, 'Der Apfel']]));
+      await repos.translations.save(projectId, 'de', new Map([[a, 'Der Apfel']]), PERSON);
       expect(await repos.translations.countExisting('de', [a, b])).toBe(2);
       expect(await repos.translations.approved(projectId, 'de')).toEqual([
         { key: 'Apple', context: '', value: 'Der Apfel' },
@@ -241,7 +243,7 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
 
     it('undoes the writes of a transaction whose work fails', async () => {
       const failed = repos.translations.transaction(async (trx) => {
-        await repos.translations.save(projectId, 'de', new Map([[a, 'Apfel']]), trx);
+        await repos.translations.save(projectId, 'de', new Map([[a, 'Apfel']]), PERSON, trx);
         throw new Error('changed my mind');
       });
       await expect(failed).rejects.toThrow('changed my mind');
@@ -249,7 +251,7 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
     });
 
     it('pages phrases newest first with their translation, filtered and searched', async () => {
-      await repos.translations.save(projectId, 'de', new Map([[a, 'Apfel']]));
+      await repos.translations.save(projectId, 'de', new Map([[a, 'Apfel']]), PERSON);
       const page = (filter: object) =>
         repos.translations.page(projectId, {
           lang: 'de',
@@ -277,12 +279,12 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
     });
 
     it('deletes a translation of its own project only', async () => {
-      await repos.translations.save(projectId, 'de', new Map([[a, 'Apfel']]));
+      await repos.translations.save(projectId, 'de', new Map([[a, 'Apfel']]), PERSON);
       const [row] = (
         await repos.translations.page(projectId, { lang: 'de', searchField: 'key', limit: 1, offset: 1 })
       ).rows;
-      expect(await repos.translations.deleteOne(otherId, row!.translation_id!)).toBe(false);
-      expect(await repos.translations.deleteOne(projectId, row!.translation_id!)).toBe(true);
+      expect(await repos.translations.deleteOne(otherId, row!.translation_id!, PERSON)).toBe(false);
+      expect(await repos.translations.deleteOne(projectId, row!.translation_id!, PERSON)).toBe(true);
       expect(await repos.translations.countExisting('de', [a])).toBe(0);
     });
   });
@@ -300,7 +302,7 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
       await repos.phrases.register(projectId, seen('a', 'b'), undefined, {});
       await repos.phrases.register(otherId, seen('x'), undefined, {});
       const [a] = await idsOf(projectId, 'a');
-      await repos.translations.save(projectId, 'de', new Map([[a!, 'A']]));
+      await repos.translations.save(projectId, 'de', new Map([[a!, 'A']]), PERSON);
       expect(await repos.projects.deleteData(projectId)).toEqual({
         deletedPhrases: 2,
         deletedTranslations: 1,

@@ -243,6 +243,8 @@ describe('GET /api/translations/all', () => {
       value: 'Au revoir',
       translated: true,
       translationId: expect.any(Number),
+      state: 'human',
+      suggestion: null,
       urls: ['https://shop.test/bye', 'https://shop.test/home'],
     });
   });

@@ -48,11 +48,12 @@ describe(`upgrade from the first schema (${testDialect()})`, () => {
     expect(JSON.stringify(served.body)).toContain('In den Warenkorb');
     expect(JSON.stringify(served.body)).not.toContain('Zur Kasse');
     const all = (await api.get('/translations/all?lang=de')).body as {
-      rows: { key: string; status: string; value: string; urls: string[] }[];
+      rows: { key: string; status: string; value: string; state: string; urls: string[] }[];
     };
-    expect(all.rows.map((row) => [row.key, row.status, row.value]).sort()).toEqual([
-      ['Add to cart', 'approved', 'In den Warenkorb'],
-      ['Checkout', 'pending', 'Zur Kasse'],
+    // Nothing recorded who wrote them: they become human, which no AI job overwrites.
+    expect(all.rows.map((row) => [row.key, row.status, row.value, row.state]).sort()).toEqual([
+      ['Add to cart', 'approved', 'In den Warenkorb', 'human'],
+      ['Checkout', 'pending', 'Zur Kasse', 'human'],
     ]);
     expect(all.rows.find((row) => row.key === 'Add to cart')!.urls).toEqual([
       'https://shop.example.test/cart',

@@ -10,6 +10,7 @@ export const rowKeys = {
   list: (view: 'grid' | 'review' | 'picker', params: RowsQuery) => ['rows', view, params] as const,
   counts: ['rows', 'counts'] as const,
   untranslatedIds: (lang: string | null) => ['rows', 'untranslated-ids', lang] as const,
+  history: (phraseId: number, lang: string) => ['rows', 'history', phraseId, lang] as const,
 };
 
 /** One page of rows for a view; the grid and the review keep the previous page shown while the next loads. */
@@ -29,4 +30,11 @@ export const useUntranslatedIds = (lang: string | null) =>
     queryKey: rowKeys.untranslatedIds(lang),
     queryFn: () => api.get('/textnodes/untranslated-ids', { query: { lang: lang! } }),
     enabled: !!lang,
+  });
+
+/** Every change of one phrase's translation into `lang`, newest first (stale with the rows). */
+export const useHistory = (phraseId: number, lang: string) =>
+  useQuery({
+    queryKey: rowKeys.history(phraseId, lang),
+    queryFn: () => api.get('/translations/history', { query: { phrase_id: phraseId, lang } }),
   });

@@ -38,6 +38,8 @@ import {
 } from '../list-params.ts';
 import { rowKeys, useRows } from '../data/phrases.ts';
 import { analyticsKeys } from '../data/analytics.ts';
+import { STATE_FILTER, StateChip, translationStateParam } from '../components/TranslationState.tsx';
+import { HistoryPanel } from '../components/HistoryPanel.tsx';
 
 const LIMIT = 50;
 
@@ -46,6 +48,7 @@ export function Grid() {
   const [langParam, setLang] = useParam('lang');
   const [status, setStatus] = useParam('status', 'approved');
   const [untranslated, setUntranslated] = useParam('untranslated');
+  const [state, setState] = useParam('state', 'all');
   const [page] = usePageParam();
   const [field, setField] = useParam('field', 'all');
   const [searchParam, setSearchParam] = useParam('q');
@@ -61,6 +64,7 @@ export function Grid() {
     lang,
     status: phraseStatusParam(status),
     translated: untranslated ? 'no' : undefined,
+    state: translationStateParam(state),
     search: searchParam || undefined,
     search_field: searchParam ? searchFieldParam(field) : undefined,
     page,
@@ -101,6 +105,14 @@ export function Grid() {
                   ]}
                   value={status}
                   onChange={(value) => setStatus(value ?? 'approved')}
+                  allowDeselect={false}
+                  w={130}
+                />
+                <Select
+                  label="State"
+                  data={STATE_FILTER}
+                  value={state}
+                  onChange={(value) => setState(value ?? 'all')}
                   allowDeselect={false}
                   w={130}
                 />
@@ -163,7 +175,8 @@ export function Grid() {
 function GridRow({ row, lang }: { row: Row; lang: string }) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState(row.value ?? '');
-  const { translationId } = row;
+  const [showHistory, setShowHistory] = useState(false);
+  const { translationId, state, suggestion } = row;
   useEffect(() => setValue(row.value ?? ''), [row.value]);
   const dirty = value !== (row.value ?? '');
   const missing = slotsOf(row.key).filter((slot) => value.trim() && !value.includes(slotToken(slot)));
@@ -173,13 +186,21 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
       queryClient.invalidateQueries({ queryKey: analyticsKeys.all }),
     ]);
   // Said beside the cell instead of in a toast: saving row after row would stack them over the grid.
-  const [done, setDone] = useState<'Saved' | 'Deleted' | null>(null);
+  const [done, setDone] = useState<'Saved' | 'Deleted' | 'Reviewed' | null>(null);
   const save = useMutation({
     mutationFn: () => api.post('/translations', { body: { lang, translations: [{ id: row.id, value }] } }),
     onSuccess: async () => {
       setDone('Saved');
       await refresh();
     },
+  });
+  const review = useMutation({
+    mutationFn: (id: number) => api.patch('/translations/state', { body: { ids: [id], state: 'reviewed' } }),
+    onSuccess: async () => {
+      setDone('Reviewed');
+      await refresh();
+    },
+    onError: (error) => notifyError(error),
   });
   const remove = useMutation({
     mutationFn: (id: number) => api.delete('/translations/{id}', { path: { id } }),
@@ -196,6 +217,7 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
         <Stack gap={4}>
           <SlotKey text={row.key} />
           <Group gap={6}>
+            {state && <StateChip state={state} />}
             {row.status !== 'approved' && <StatusBadge status={row.status} />}
             {row.context && (
               <Text size="xs" c="dimmed" lineClamp={1}>
@@ -256,6 +278,31 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
             >
               Save
             </Button>
+            {translationId !== null && state !== 'reviewed' && (
+              <Button
+                size="xs"
+                mt={4}
+                variant="light"
+                color="green"
+                disabled={dirty}
+                loading={review.isPending}
+                onClick={() => review.mutate(translationId)}
+                aria-label={`Review the ${lang} translation of "${row.key}"`}
+              >
+                Review
+              </Button>
+            )}
+            <Tooltip label="History">
+              <ActionIcon
+                mt={6}
+                variant={showHistory ? 'light' : 'subtle'}
+                aria-label={`History of the ${lang} translation of "${row.key}"`}
+                aria-expanded={showHistory}
+                onClick={() => setShowHistory((shown) => !shown)}
+              >
+                <Icon name="history" />
+              </ActionIcon>
+            </Tooltip>
             {translationId !== null && (
               <Tooltip label="Delete translation">
                 <ActionIcon
@@ -272,6 +319,19 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
             )}
           </Group>
         </form>
+        {suggestion && (
+          <Group gap={6} mt={4} wrap="nowrap" data-testid="ai-suggestion">
+            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              AI suggestion: {suggestion}
+            </Text>
+            <Button size="compact-xs" variant="subtle" onClick={() => setValue(suggestion)}>
+              Use
+            </Button>
+          </Group>
+        )}
+        {showHistory && (
+          <HistoryPanel phraseId={row.id} lang={lang} label={`the ${lang} translation of "${row.key}"`} />
+        )}
       </Table.Td>
     </Table.Tr>
   );

@@ -39,6 +39,8 @@ import {
 } from '../list-params.ts';
 import { rowKeys, useRowCounts, useRows } from '../data/phrases.ts';
 import { analyticsKeys, useAllUrls } from '../data/analytics.ts';
+import { useLanguages } from '../data/project.ts';
+import { STATE_FILTER, translationStateParam } from '../components/TranslationState.tsx';
 
 const LIMIT = 50;
 export function Review() {
@@ -47,6 +49,9 @@ export function Review() {
   const [status, setStatus] = useParam('status', 'pending');
   const [page] = usePageParam();
   const [url, setUrl] = useParam('url');
+  const [lang, setLang] = useParam('lang');
+  const [state, setState] = useParam('state', 'all');
+  const languages = useLanguages();
   const [field, setField] = useParam('field', 'all');
   const [searchParam, setSearchParam] = useParam('q');
   const [search, setSearch] = useState(searchParam);
@@ -62,6 +67,9 @@ export function Review() {
   const urls = useAllUrls();
   const params: QueryOf<'get', '/translations/all'> = {
     status: phraseStatusParam(status),
+    // A translation state is a language's: the state filter applies once a language is picked.
+    lang: lang || undefined,
+    state: lang ? translationStateParam(state) : undefined,
     // The API has one search: a URL filter searches the URL field, else the text search applies.
     search: url || searchParam || undefined,
     search_field: url ? 'url' : searchParam ? searchFieldParam(field) : undefined,
@@ -70,7 +78,7 @@ export function Review() {
   };
   const rows = useRows('review', params);
 
-  useEffect(() => setSelected(new Set()), [status, page, url, searchParam, field]);
+  useEffect(() => setSelected(new Set()), [status, page, url, searchParam, field, lang, state]);
 
   const done = async (message: string) => {
     notifyOk(message);
@@ -163,6 +171,24 @@ export function Review() {
             onChange={(value) => setField(value ?? 'all')}
             allowDeselect={false}
             disabled={!!url}
+            w={150}
+          />
+          <Select
+            label="Translation into"
+            placeholder="Any language"
+            clearable
+            data={(languages.data ?? []).map((l) => ({ value: l.code, label: `${l.name} (${l.code})` }))}
+            value={lang || null}
+            onChange={(value) => setLang(value ?? '')}
+            w={190}
+          />
+          <Select
+            label="Translation state"
+            data={STATE_FILTER}
+            value={state}
+            onChange={(value) => setState(value ?? 'all')}
+            allowDeselect={false}
+            disabled={!lang}
             w={150}
           />
           <Select

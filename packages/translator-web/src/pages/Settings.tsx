@@ -226,6 +226,12 @@ function SettingsForm({ settings }: { settings: Settings }) {
           checked={draft.screenshotsEnabled}
           onChange={(e) => set('screenshotsEnabled', e.currentTarget.checked)}
         />
+        <Switch
+          label="Deliver only reviewed translations"
+          description="Pages get a translation only once someone has marked it reviewed; others show the original text."
+          checked={draft.deliverReviewedOnly}
+          onChange={(e) => set('deliverReviewedOnly', e.currentTarget.checked)}
+        />
 
         <Title order={3} size="h4" mt="sm">
           AI provider

@@ -11,7 +11,7 @@ import type {
 import type { AiJobStatus, AiJobsTable, TranslatorDB } from '../db/schema.ts';
 import { chunks } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
-import { saveTranslations } from '../translations/translations-repository.ts';
+import { saveTranslations } from '../translations/translation-writes-repository.ts';
 
 export type AiJobRow = Selectable<AiJobsTable>;
 type JobUpdate = UpdateQueryBuilder<TranslatorDB, 'ai_jobs', 'ai_jobs', UpdateResult>;
@@ -344,6 +344,7 @@ export class AiJobsRepository implements JobStore<string> {
             batch.projectId,
             batch.lang,
             new Map(saved.map((id) => [id, batch.values.get(id)!])),
+            { state: 'machine', source: 'ai', actor: `ai-job:${hold.jobId}` },
           );
           await trx
             .updateTable('ai_job_items')

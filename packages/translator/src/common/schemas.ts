@@ -22,6 +22,11 @@ export const PhraseStatusSchema = Type.Union([
   Type.Literal('approved'),
   Type.Literal('trash'),
 ]);
+export const TranslationStateSchema = Type.Union([
+  Type.Literal('machine'),
+  Type.Literal('human'),
+  Type.Literal('reviewed'),
+]);
 export const VarSlot = Type.Object({
   type: Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }),
   index: Type.Integer({ minimum: 0, maximum: 999 }),

@@ -52,8 +52,32 @@ export interface TranslationsTable {
   phrase_id: number;
   lang: string;
   value: string;
+  state: Generated<TranslationState>;
+  /** An AI job's text for a translation it may not replace (a human or reviewed one). */
+  suggestion: string | null;
   created_at: string;
   updated_at: string;
+}
+
+export type TranslationState = 'machine' | 'human' | 'reviewed';
+export type TranslationSource = 'human' | 'ai' | 'import' | 'memory' | 'revert';
+
+/** One change of a translation: a null value is "no translation" (before a creation, after a deletion). */
+export interface TranslationHistoryTable {
+  id: Generated<number>;
+  project_id: number;
+  phrase_id: number;
+  lang: string;
+  old_value: string | null;
+  new_value: string | null;
+  old_state: TranslationState | null;
+  new_state: TranslationState | null;
+  source: TranslationSource;
+  /** Who made it: `key:<fingerprint>` for a project key, `ai-job:<id>` for an AI job. */
+  actor: string;
+  /** The entry a revert undid. */
+  reverted_id: number | null;
+  created_at: string;
 }
 
 export interface PromptsTable {
@@ -102,6 +126,7 @@ export interface TranslatorDB {
   phrases: PhrasesTable;
   phrase_urls: PhraseUrlsTable;
   translations: TranslationsTable;
+  translation_history: TranslationHistoryTable;
   prompts: PromptsTable;
   ai_jobs: AiJobsTable;
   ai_job_items: AiJobItemsTable;

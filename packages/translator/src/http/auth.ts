@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '@app/server-kit';
 import type { ProjectRef, ProjectsService } from '../projects/projects-service.ts';
@@ -59,6 +60,16 @@ export function installProjectAuth(app: FastifyInstance, projects: ProjectsServi
     if (cached) return admit(cached);
     projects.authenticate(key).then(admit, done);
   });
+}
+
+/**
+ * Who made a change, for the history: the project key, named by a fingerprint (the first characters of
+ * its SHA-256) that tells one key from the next after a regeneration and cannot be used to sign in.
+ */
+export function actorOf(request: FastifyRequest): string {
+  const header = request.headers[API_KEY_HEADER];
+  const key = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+  return `key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
 }
 
 /** The project of a request on a key-protected route. */

@@ -1,3 +1,4 @@
+import { PERSON } from '../testing/unit-context.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryPhrasesRepository } from '../testing/in-memory-phrases-repository.ts';
 import { InMemoryTables } from '../testing/in-memory-tables.ts';
@@ -21,7 +22,12 @@ describe('PhrasesService', () => {
   });
 
   const translate = (phraseId: number, lang: string) =>
-    new InMemoryTranslationsRepository(tables).save(PROJECT, lang, new Map([[phraseId, 'translated']]));
+    new InMemoryTranslationsRepository(tables).save(
+      PROJECT,
+      lang,
+      new Map([[phraseId, 'translated']]),
+      PERSON,
+    );
 
   const idOf = (key: string, projectId = PROJECT) =>
     tables.phrases.find((row) => row.key === key && row.project_id === projectId)!.id;

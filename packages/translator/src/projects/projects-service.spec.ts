@@ -3,7 +3,7 @@ import { InMemoryPhrasesRepository } from '../testing/in-memory-phrases-reposito
 import { InMemoryProjectsRepository } from '../testing/in-memory-projects-repository.ts';
 import { InMemoryTables } from '../testing/in-memory-tables.ts';
 import { InMemoryTranslationsRepository } from '../testing/in-memory-translations-repository.ts';
-import { RecordedChanges, unitContext } from '../testing/unit-context.ts';
+import { RecordedChanges, unitContext, PERSON } from '../testing/unit-context.ts';
 import { ProjectsService } from './projects-service.ts';
 
 describe('ProjectsService', () => {
@@ -121,7 +121,12 @@ describe('ProjectsService', () => {
     );
     await phrases.register(other.id, new Map([['h3', seen('c')]]), undefined, {});
     const [first] = phrases.ofProject(project.id);
-    await new InMemoryTranslationsRepository(tables).save(project.id, 'de', new Map([[first!.id, 'A']]));
+    await new InMemoryTranslationsRepository(tables).save(
+      project.id,
+      'de',
+      new Map([[first!.id, 'A']]),
+      PERSON,
+    );
     expect(await projects.resetData(project.id)).toEqual({ deletedPhrases: 2, deletedTranslations: 1 });
     expect(phrases.ofProject(project.id)).toEqual([]);
     expect(phrases.ofProject(other.id)).toHaveLength(1);

@@ -208,14 +208,22 @@ export class ProjectsService {
 
   async updateSettings(id: number, patch: SettingsPatch): Promise<Project> {
     const providerKey = patch.translationProviderApiKey;
-    const row = await this.projects.updateFrom(id, (current) => ({
-      settings: JSON.stringify(applySettingsPatch(parseStoredSettings(current.settings), patch)),
-      updated_at: nowIso(),
-      ...(providerKey === null ? { provider_key_sealed: null } : {}),
-      ...(providerKey ? { provider_key_sealed: this.ctx.secrets.seal(providerKey.trim()) } : {}),
-    }));
+    let deliveryChanged = false;
+    const row = await this.projects.updateFrom(id, (current) => {
+      const before = parseStoredSettings(current.settings);
+      const next = applySettingsPatch(before, patch);
+      deliveryChanged = next.deliverReviewedOnly !== before.deliverReviewedOnly;
+      return {
+        settings: JSON.stringify(next),
+        updated_at: nowIso(),
+        ...(providerKey === null ? { provider_key_sealed: null } : {}),
+        ...(providerKey ? { provider_key_sealed: this.ctx.secrets.seal(providerKey.trim()) } : {}),
+      };
+    });
     if (!row) throw notFound('Project not found.');
     this.changes.announce('keys', id);
+    // What GET /api/translations delivers changed: its cached bytes (and ETags) go.
+    if (deliveryChanged) this.changes.announce('data', id);
     return this.toProject(row);
   }
 

@@ -14,6 +14,8 @@ export interface StoredSettings {
   screenshotsEnabled: boolean;
   /** Origins whose pages may use the page key (see origins.ts). */
   allowedOrigins: string[];
+  /** GET /api/translations delivers only `reviewed` translations. */
+  deliverReviewedOnly: boolean;
 }
 
 export const DEFAULT_SETTINGS: StoredSettings = {
@@ -25,6 +27,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   domContextEnabled: false,
   screenshotsEnabled: false,
   allowedOrigins: [],
+  deliverReviewedOnly: false,
 };
 
 const TagList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 });
@@ -46,6 +49,7 @@ export const SettingsPatch = Type.Object({
   domContextEnabled: Type.Optional(Type.Boolean()),
   screenshotsEnabled: Type.Optional(Type.Boolean()),
   allowedOrigins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100 })),
+  deliverReviewedOnly: Type.Optional(Type.Boolean()),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
@@ -61,6 +65,7 @@ export const SettingsView = Type.Object({
   domContextEnabled: Type.Boolean(),
   screenshotsEnabled: Type.Boolean(),
   allowedOrigins: Type.Array(Type.String()),
+  deliverReviewedOnly: Type.Boolean(),
 });
 export type SettingsView = Static<typeof SettingsView>;
 
@@ -125,6 +130,7 @@ export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch
   }
   if (patch.domContextEnabled !== undefined) next.domContextEnabled = patch.domContextEnabled;
   if (patch.screenshotsEnabled !== undefined) next.screenshotsEnabled = patch.screenshotsEnabled;
+  if (patch.deliverReviewedOnly !== undefined) next.deliverReviewedOnly = patch.deliverReviewedOnly;
   if (Object.keys(fields).length) throw validationFailed(fields, 'Some settings are invalid.');
   return next;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
-import { projectOf } from '../http/auth.ts';
+import { actorOf, projectOf } from '../http/auth.ts';
 import {
   IdParams,
   LangCode,
@@ -12,6 +12,7 @@ import {
   PhraseStatusSchema,
   responses,
   RowId,
+  TranslationStateSchema,
   VarSlot,
 } from '../common/schemas.ts';
 import { DeliveryCache } from '../translations/delivery-cache.ts';
@@ -70,7 +71,8 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
     {
       schema: {
         tags: ['translations'],
-        summary: 'Approved translations of one language (cached, ETag, compressed)',
+        summary:
+          'Approved translations of one language, only reviewed ones when settings.deliverReviewedOnly (cached, ETag, compressed)',
         querystring: Type.Object({ lang: LangCode }),
         response: { 200: Type.Array(TranslationSchema) },
       },
@@ -78,7 +80,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
     async (request, typedReply) => {
       // The body is cached bytes, so the reply is untyped: no serialiser runs on the hot path.
       const reply = typedReply as FastifyReply;
-      const cached = translations.deliver(projectOf(request).id, request.query.lang);
+      const cached = translations.deliver(projectOf(request), request.query.lang);
       const entry = 'then' in cached ? await cached : cached;
       reply
         .header('etag', entry.etag)
@@ -103,6 +105,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
         querystring: Type.Object({
           lang: Type.Optional(LangCode),
           status: Type.Optional(PhraseStatusSchema),
+          state: Type.Optional(TranslationStateSchema),
           search: Type.Optional(Type.String({ maxLength: 500 })),
           search_field: Type.Optional(
             Type.Union(['key', 'value', 'context', 'url', 'all'].map((name) => Type.Literal(name))),
@@ -123,6 +126,8 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
                 value: Nullable(Type.String()),
                 translated: Type.Boolean(),
                 translationId: Nullable(Type.Integer()),
+                state: Nullable(TranslationStateSchema),
+                suggestion: Nullable(Type.String()),
                 urls: Type.Array(Type.String()),
               }),
             ),
@@ -138,6 +143,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
       return translations.list(projectOf(request).id, {
         lang: q.lang,
         status: q.status,
+        state: q.state,
         search: q.search,
         searchField: q.search_field as 'key' | 'value' | 'context' | 'url' | 'all' | undefined,
         translated: q.translated,
@@ -165,6 +171,8 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
             }),
             { minItems: 1, maxItems: 5000 },
           ),
+          /** What the history records as the source: a person's save (default) or a file import. */
+          source: Type.Optional(Type.Union([Type.Literal('human'), Type.Literal('import')])),
         }),
         response: responses({
           200: Type.Object({
@@ -179,7 +187,12 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
     async (request) => {
       const project = projectOf(request);
       const settings = await projects.settings(project.id);
-      return translations.upsert(project.id, settings, request.body.lang, request.body.translations);
+      const { lang, translations: items, source = 'human' } = request.body;
+      return translations.upsert(project.id, settings, lang, items, {
+        state: 'human',
+        source,
+        actor: actorOf(request),
+      });
     },
   );
 
@@ -194,7 +207,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
       },
     },
     async (request) => {
-      await translations.deleteOne(projectOf(request).id, request.params.id);
+      await translations.deleteOne(projectOf(request).id, request.params.id, actorOf(request));
       return { ok: true };
     },
   );

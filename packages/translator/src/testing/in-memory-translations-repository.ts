@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { TranslatorDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { PageFilter } from '../translations/translations-repository.ts';
+import type { Authorship, WriteOutcome } from '../translations/translation-writes-repository.ts';
 import type { TranslationsStore } from '../translations/translations-service.ts';
 import { InMemoryTables, removeWhere, type PhraseRow } from './in-memory-tables.ts';
 
@@ -25,12 +26,14 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
     }
   }
 
-  async approved(projectId: number, lang: string) {
+  async approved(projectId: number, lang: string, reviewedOnly = false) {
     return this.phrasesOf(projectId)
       .filter((phrase) => phrase.status === 'approved')
       .flatMap((phrase) => {
         const translation = this.translationOf(phrase.id, lang);
-        return translation ? [{ key: phrase.key, context: phrase.context, value: translation.value }] : [];
+        return translation && (!reviewedOnly || translation.state === 'reviewed')
+          ? [{ key: phrase.key, context: phrase.context, value: translation.value }]
+          : [];
       });
   }
 
@@ -40,6 +43,7 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
     const rows = this.phrasesOf(projectId)
       .map((phrase) => ({ phrase, translation: this.translationOf(phrase.id, filter.lang) }))
       .filter(({ phrase }) => !filter.status || phrase.status === filter.status)
+      .filter(({ translation }) => !filter.state || translation?.state === filter.state)
       .filter(
         ({ translation }) => !filter.translated || (filter.translated === 'yes') === Boolean(translation),
       )
@@ -65,6 +69,8 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
         var_slots: phrase.var_slots,
         value: translation?.value ?? null,
         translation_id: translation?.id ?? null,
+        state: translation?.state ?? null,
+        suggestion: translation?.suggestion ?? null,
       })),
       total: rows.length,
     };
@@ -96,22 +102,34 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
     return phraseIds.filter((id) => this.translationOf(id, lang)).length;
   }
 
-  async save(projectId: number, lang: string, values: Map<number, string>): Promise<void> {
+  /** As saveTranslations, without the history (which only the SQL repository keeps). */
+  async save(projectId: number, lang: string, values: Map<number, string>, author: Authorship) {
     const now = nowIso();
+    const outcome: WriteOutcome = { changed: [], suggested: [] };
     for (const [phraseId, value] of values) {
       const existing = this.translationOf(phraseId, lang);
-      if (existing) Object.assign(existing, { value, updated_at: now });
-      else
-        this.tables.translations.push({
-          id: this.tables.nextId('translations'),
-          project_id: projectId,
-          phrase_id: phraseId,
-          lang,
-          value,
-          created_at: now,
-          updated_at: now,
-        });
+      if (author.source === 'ai' && existing && existing.state !== 'machine') {
+        existing.suggestion = value;
+        outcome.suggested.push(phraseId);
+      } else if (existing?.value !== value || existing.state !== author.state) {
+        outcome.changed.push(phraseId);
+        if (existing)
+          Object.assign(existing, { value, state: author.state, suggestion: null, updated_at: now });
+        else
+          this.tables.translations.push({
+            id: this.tables.nextId('translations'),
+            project_id: projectId,
+            phrase_id: phraseId,
+            lang,
+            value,
+            state: author.state,
+            suggestion: null,
+            created_at: now,
+            updated_at: now,
+          });
+      }
     }
+    return outcome;
   }
 
   async deleteOne(projectId: number, id: number): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { envReader, SecretBox } from '@app/server-kit';
 import type { ChangeFeed, ChangeKind } from '../changes.ts';
+import type { Authorship } from '../translations/translation-writes-repository.ts';
 import { readTranslatorConfig, type TranslatorConfig } from '../config.ts';
 import { TranslatorMetrics } from '../observability/metrics.ts';
 
@@ -37,3 +38,6 @@ export class RecordedChanges implements ChangeFeed {
     for (const handler of this.handlers[kind]) handler(projectId);
   }
 }
+
+/** A person's save through the project key. */
+export const PERSON: Authorship = { state: 'human', source: 'human', actor: 'key:unit' };

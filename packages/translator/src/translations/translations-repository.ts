@@ -1,44 +1,25 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { PhraseStatus, TranslatorDB } from '../db/schema.ts';
+import type { PhraseStatus, TranslationState, TranslatorDB } from '../db/schema.ts';
 import { chunks, likeEscape } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
+import {
+  recordHistory,
+  saveTranslations,
+  type Authorship,
+  type WriteOutcome,
+} from './translation-writes-repository.ts';
 
 type Db = Kysely<TranslatorDB> | Transaction<TranslatorDB>;
 
 export interface PageFilter {
   lang: string;
   status?: PhraseStatus | undefined;
+  state?: TranslationState | undefined;
   translated?: 'yes' | 'no' | undefined;
   search?: string | undefined;
   searchField: 'key' | 'value' | 'context' | 'url' | 'all';
   limit: number;
   offset: number;
-}
-
-/** Creates or replaces the translations of one language (phrase id → value). */
-export async function saveTranslations(db: Db, projectId: number, lang: string, values: Map<number, string>) {
-  const now = nowIso();
-  for (const part of chunks([...values.keys()], 500)) {
-    await db
-      .insertInto('translations')
-      .values(
-        part.map((phraseId) => ({
-          project_id: projectId,
-          phrase_id: phraseId,
-          lang,
-          value: values.get(phraseId)!,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .onConflict((oc) =>
-        oc.columns(['phrase_id', 'lang']).doUpdateSet((eb) => ({
-          value: eb.ref('excluded.value'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
-  }
 }
 
 /** `translations`, and the phrases they are looked up and listed with. */
@@ -49,17 +30,17 @@ export class TranslationsRepository {
     return this.db.transaction().execute(work);
   }
 
-  /** The approved phrases' translations into `lang`, by phrase. */
-  approved(projectId: number, lang: string) {
-    return this.db
+  /** The approved phrases' translations into `lang` (only reviewed ones if asked), by phrase. */
+  approved(projectId: number, lang: string, reviewedOnly = false) {
+    let query = this.db
       .selectFrom('translations as t')
       .innerJoin('phrases as p', 'p.id', 't.phrase_id')
       .select(['p.key', 'p.context', 't.value'])
       .where('t.project_id', '=', projectId)
       .where('t.lang', '=', lang)
-      .where('p.status', '=', 'approved')
-      .orderBy('p.id')
-      .execute();
+      .where('p.status', '=', 'approved');
+    if (reviewedOnly) query = query.where('t.state', '=', 'reviewed');
+    return query.orderBy('p.id').execute();
   }
 
   /** One page of phrases with their translation into `filter.lang` (if any), newest first, and the total. */
@@ -71,6 +52,7 @@ export class TranslationsRepository {
       )
       .where('p.project_id', '=', projectId);
     if (filter.status) base = base.where('p.status', '=', filter.status);
+    if (filter.state) base = base.where('t.state', '=', filter.state);
     if (filter.translated === 'yes') base = base.where('t.id', 'is not', null);
     if (filter.translated === 'no') base = base.where('t.id', 'is', null);
     const search = filter.search?.trim();
@@ -90,7 +72,17 @@ export class TranslationsRepository {
     }
     const total = await base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
     const rows = await base
-      .select(['p.id', 'p.key', 'p.context', 'p.status', 'p.var_slots', 't.value', 't.id as translation_id'])
+      .select([
+        'p.id',
+        'p.key',
+        'p.context',
+        'p.status',
+        'p.var_slots',
+        't.value',
+        't.id as translation_id',
+        't.state',
+        't.suggestion',
+      ])
       .orderBy('p.id', 'desc')
       .limit(filter.limit)
       .offset(filter.offset)
@@ -154,18 +146,111 @@ export class TranslationsRepository {
     return existing;
   }
 
-  /** Creates or replaces the translations of one language (phrase id → value). */
-  save(projectId: number, lang: string, values: Map<number, string>, db: Db = this.db): Promise<void> {
-    return saveTranslations(db, projectId, lang, values);
+  /** Creates or replaces the translations of one language (phrase id → value), with their history. */
+  save(
+    projectId: number,
+    lang: string,
+    values: Map<number, string>,
+    author: Authorship,
+    db: Db = this.db,
+  ): Promise<WriteOutcome> {
+    return saveTranslations(db, projectId, lang, values, author);
   }
 
-  /** False when there is no such translation. */
-  async deleteOne(projectId: number, id: number): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('translations')
+  /** The translation of a phrase into `lang`, if any. */
+  current(projectId: number, phraseId: number, lang: string, db: Db = this.db) {
+    return db
+      .selectFrom('translations')
+      .select(['id', 'phrase_id', 'lang', 'value', 'state'])
+      .where('project_id', '=', projectId)
+      .where('phrase_id', '=', phraseId)
+      .where('lang', '=', lang)
+      .executeTakeFirst();
+  }
+
+  byId(projectId: number, id: number, db: Db = this.db) {
+    return db
+      .selectFrom('translations')
+      .select(['id', 'phrase_id', 'lang', 'value', 'state'])
       .where('project_id', '=', projectId)
       .where('id', '=', id)
       .executeTakeFirst();
-    return Boolean(result.numDeletedRows);
+  }
+
+  /** Deletes one translation and records it in the history, in one transaction; false when there is none. */
+  deleteOne(projectId: number, id: number, author: Omit<Authorship, 'state'>, db?: Db): Promise<boolean> {
+    const work = async (trx: Db) => {
+      const row = await this.byId(projectId, id, trx);
+      if (!row) return false;
+      await trx.deleteFrom('translations').where('id', '=', id).execute();
+      await recordHistory(
+        trx,
+        [{ projectId, phraseId: row.phrase_id, lang: row.lang, old: row, next: undefined }],
+        author,
+      );
+      return true;
+    };
+    return db ? work(db) : this.transaction(work);
+  }
+
+  /** Moves translations (by id) to a state, recording each move; the ids that moved. */
+  setState(projectId: number, ids: number[], author: Authorship): Promise<number[]> {
+    return this.transaction(async (trx) => {
+      const moved: number[] = [];
+      for (const part of chunks(ids, 500)) {
+        const rows = await trx
+          .selectFrom('translations')
+          .select(['id', 'phrase_id', 'lang', 'value', 'state'])
+          .where('project_id', '=', projectId)
+          .where('id', 'in', part)
+          .where('state', '!=', author.state)
+          .execute();
+        if (!rows.length) continue;
+        await trx
+          .updateTable('translations')
+          .set({ state: author.state, updated_at: nowIso() })
+          .where(
+            'id',
+            'in',
+            rows.map((row) => row.id),
+          )
+          .execute();
+        await recordHistory(
+          trx,
+          rows.map((row) => ({
+            projectId,
+            phraseId: row.phrase_id,
+            lang: row.lang,
+            old: row,
+            next: { value: row.value, state: author.state },
+          })),
+          author,
+        );
+        moved.push(...rows.map((row) => row.id));
+      }
+      return moved;
+    });
+  }
+
+  /** The changes of one phrase's translation into `lang`, newest first. */
+  history(projectId: number, phraseId: number, lang: string) {
+    return this.db
+      .selectFrom('translation_history')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('phrase_id', '=', phraseId)
+      .where('lang', '=', lang)
+      .orderBy('id', 'desc')
+      .limit(500)
+      .execute();
+  }
+
+  historyEntry(projectId: number, id: number) {
+    return this.db
+      .selectFrom('translation_history')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 }

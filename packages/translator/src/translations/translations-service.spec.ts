@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS } from '../projects/settings.ts';
 import { InMemoryPhrasesRepository } from '../testing/in-memory-phrases-repository.ts';
 import { InMemoryTables } from '../testing/in-memory-tables.ts';
 import { InMemoryTranslationsRepository } from '../testing/in-memory-translations-repository.ts';
-import { RecordedChanges, unitContext } from '../testing/unit-context.ts';
+import { PERSON, RecordedChanges, unitContext } from '../testing/unit-context.ts';
 import { TranslationsService } from './translations-service.ts';
 
 const PROJECT = 1;
@@ -33,16 +33,30 @@ describe('TranslationsService', () => {
 
   const idOf = (key: string) => tables.phrases.find((row) => row.key === key)!.id;
   const delivered = async (lang: string) =>
-    JSON.parse((await translations.deliver(PROJECT, lang)).json.toString('utf8')) as unknown;
+    JSON.parse(
+      (await translations.deliver({ id: PROJECT, settings }, lang)).json.toString('utf8'),
+    ) as unknown;
 
   describe('upsert', () => {
     it('saves by key or by id, matching a concrete key through its slots, and counts new and replaced', async () => {
-      const first = await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }]);
+      const first = await translations.upsert(
+        PROJECT,
+        settings,
+        'de',
+        [{ key: 'Hello', value: 'Hallo' }],
+        PERSON,
+      );
       expect(first).toEqual({ ok: true, saved: 1, created: 1, updated: 0 });
-      const second = await translations.upsert(PROJECT, settings, 'de', [
-        { id: idOf('Hello'), value: 'Guten Tag' },
-        { key: '3 items', value: '{{number:0}} Artikel' },
-      ]);
+      const second = await translations.upsert(
+        PROJECT,
+        settings,
+        'de',
+        [
+          { id: idOf('Hello'), value: 'Guten Tag' },
+          { key: '3 items', value: '{{number:0}} Artikel' },
+        ],
+        PERSON,
+      );
       expect(second).toEqual({ ok: true, saved: 2, created: 1, updated: 1 });
       expect(await translations.approved(PROJECT, 'de')).toEqual([
         { key: 'Hello', context: '', value: 'Guten Tag' },
@@ -52,7 +66,7 @@ describe('TranslationsService', () => {
 
     it('refuses a language the project does not have (422 unknown_language)', async () => {
       await expect(
-        translations.upsert(PROJECT, settings, 'it', [{ key: 'Hello', value: 'Ciao' }]),
+        translations.upsert(PROJECT, settings, 'it', [{ key: 'Hello', value: 'Ciao' }], PERSON),
       ).rejects.toMatchObject({
         statusCode: 422,
         code: 'unknown_language',
@@ -62,17 +76,29 @@ describe('TranslationsService', () => {
 
     it('refuses an entry with neither id nor key (400, naming the entry)', async () => {
       await expect(
-        translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }, { value: 'lost' }]),
+        translations.upsert(
+          PROJECT,
+          settings,
+          'de',
+          [{ key: 'Hello', value: 'Hallo' }, { value: 'lost' }],
+          PERSON,
+        ),
       ).rejects.toMatchObject({ statusCode: 400, fields: { 'translations.1': 'needs an id or a key' } });
       expect(tables.translations).toEqual([]);
     });
 
     it('saves nothing when one entry names no phrase of the project (422 unknown_phrase)', async () => {
-      const attempt = translations.upsert(PROJECT, settings, 'de', [
-        { key: 'Hello', value: 'Hallo' },
-        { id: idOf('Theirs'), value: 'Ihres' },
-        { key: 'Nowhere', value: 'Nirgends' },
-      ]);
+      const attempt = translations.upsert(
+        PROJECT,
+        settings,
+        'de',
+        [
+          { key: 'Hello', value: 'Hallo' },
+          { id: idOf('Theirs'), value: 'Ihres' },
+          { key: 'Nowhere', value: 'Nirgends' },
+        ],
+        PERSON,
+      );
       await expect(attempt).rejects.toMatchObject({
         statusCode: 422,
         code: 'unknown_phrase',
@@ -85,10 +111,16 @@ describe('TranslationsService', () => {
     });
 
     it('saves nothing when a value loses or adds slot tokens (422 slot_mismatch)', async () => {
-      const attempt = translations.upsert(PROJECT, settings, 'de', [
-        { key: 'Hello', value: 'Hallo' },
-        { id: idOf('{{number:0}} items'), value: 'viele Artikel' },
-      ]);
+      const attempt = translations.upsert(
+        PROJECT,
+        settings,
+        'de',
+        [
+          { key: 'Hello', value: 'Hallo' },
+          { id: idOf('{{number:0}} items'), value: 'viele Artikel' },
+        ],
+        PERSON,
+      );
       await expect(attempt).rejects.toMatchObject({
         statusCode: 422,
         code: 'slot_mismatch',
@@ -99,9 +131,9 @@ describe('TranslationsService', () => {
   });
 
   it('delivers the approved translations and drops the cached copy when they change', async () => {
-    await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }]);
+    await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }], PERSON);
     expect(await delivered('de')).toEqual([{ key: 'Hello', context: '', value: 'Hallo' }]);
-    await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Servus' }]);
+    await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Servus' }], PERSON);
     expect(await delivered('de')).toEqual([{ key: 'Hello', context: '', value: 'Servus' }]);
     expect(changes.announced).toEqual([
       ['data', PROJECT],
@@ -110,7 +142,7 @@ describe('TranslationsService', () => {
   });
 
   it('does not deliver the translation of a phrase taken out of review', async () => {
-    await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }]);
+    await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }], PERSON);
     await phrases.setStatus(PROJECT, [idOf('Hello')], 'trash');
     expect(await translations.approved(PROJECT, 'de')).toEqual([]);
   });
@@ -126,7 +158,7 @@ describe('TranslationsService', () => {
     });
 
     it('shows each phrase with its translation and pages, newest first, filtered and paged', async () => {
-      await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }]);
+      await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }], PERSON);
       const all = await translations.list(PROJECT, { lang: 'de', page: 1, limit: 10 });
       expect(all.total).toBe(2);
       expect(all.rows.map((row) => [row.key, row.value, row.translated, row.urls])).toEqual([
@@ -146,7 +178,7 @@ describe('TranslationsService', () => {
   });
 
   it('exports every language or one, and answers 404 unknown_language for another', async () => {
-    await translations.upsert(PROJECT, settings, 'fr', [{ key: 'Hello', value: 'Bonjour' }]);
+    await translations.upsert(PROJECT, settings, 'fr', [{ key: 'Hello', value: 'Bonjour' }], PERSON);
     const whole = await translations.exportDocument(PROJECT, settings);
     expect(whole.languages).toEqual(['de', 'fr']);
     expect(whole.translations).toEqual({ de: [], fr: [{ key: 'Hello', context: '', value: 'Bonjour' }] });
@@ -158,10 +190,12 @@ describe('TranslationsService', () => {
   });
 
   it('deletes a translation of its own project only', async () => {
-    await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }]);
+    await translations.upsert(PROJECT, settings, 'de', [{ key: 'Hello', value: 'Hallo' }], PERSON);
     const [saved] = tables.translations;
-    await expect(translations.deleteOne(OTHER_PROJECT, saved!.id)).rejects.toMatchObject({ statusCode: 404 });
-    await translations.deleteOne(PROJECT, saved!.id);
+    await expect(translations.deleteOne(OTHER_PROJECT, saved!.id, PERSON.actor)).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await translations.deleteOne(PROJECT, saved!.id, PERSON.actor);
     expect(await translations.approved(PROJECT, 'de')).toEqual([]);
   });
 });

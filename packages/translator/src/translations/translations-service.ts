@@ -1,5 +1,5 @@
 import { badRequest, notFound, type FieldErrors } from '@app/server-kit';
-import type { PhraseStatus } from '../db/schema.ts';
+import type { PhraseStatus, TranslationState } from '../db/schema.ts';
 import type { TranslatorContext } from '../context.ts';
 import type { ChangeFeed } from '../changes.ts';
 import { normaliseKey, slotSignature, type VarSlot } from '@app/slots';
@@ -8,6 +8,8 @@ import { languageName } from '../projects/languages.ts';
 import type { StoredSettings } from '../projects/settings.ts';
 import { DeliveryCache, type DeliveryEntry } from './delivery-cache.ts';
 import type { TranslationsRepository } from './translations-repository.ts';
+import type { Authorship } from './translation-writes-repository.ts';
+import type { ProjectRef } from '../projects/key-cache.ts';
 import type { CacheRecorder } from '@app/server-kit';
 import { fail, failAs } from '../errors/catalogue.ts';
 
@@ -27,6 +29,7 @@ export interface TranslationInput {
 export interface ListQuery {
   lang?: string | undefined;
   status?: PhraseStatus | undefined;
+  state?: TranslationState | undefined;
   search?: string | undefined;
   searchField?: 'key' | 'value' | 'context' | 'url' | 'all' | undefined;
   translated?: 'yes' | 'no' | undefined;
@@ -43,6 +46,10 @@ export interface ListRow {
   value: string | null;
   translated: boolean;
   translationId: number | null;
+  /** The translation's state; null when there is none. */
+  state: TranslationState | null;
+  /** An AI job's text it was not allowed to put in place of a person's translation. */
+  suggestion: string | null;
   urls: string[];
 }
 
@@ -85,15 +92,20 @@ export class TranslationsService {
     );
   }
 
-  /** The approved translations of one language, as cached bytes with their ETag. */
-  deliver(projectId: number, lang: string): DeliveryEntry | Promise<DeliveryEntry> {
-    const hit = this.cache.peek(projectId, lang);
+  /**
+   * The approved translations of one language (reviewed ones only when the project asks), as cached
+   * bytes with their ETag. A change of that setting drops the project's entries (see ProjectsService).
+   */
+  deliver(project: ProjectRef, lang: string): DeliveryEntry | Promise<DeliveryEntry> {
+    const hit = this.cache.peek(project.id, lang);
     if (hit) {
       this.lookups.hit();
       return hit;
     }
     this.lookups.miss();
-    return this.cache.get(projectId, lang, () => this.approved(projectId, lang));
+    return this.cache.get(project.id, lang, () =>
+      this.translations.approved(project.id, lang, project.settings.deliverReviewedOnly),
+    );
   }
 
   approved(projectId: number, lang: string): Promise<Translation[]> {
@@ -107,6 +119,7 @@ export class TranslationsService {
     const { rows, total } = await this.translations.page(projectId, {
       lang: query.lang ?? '',
       status: query.status,
+      state: query.state,
       translated: query.translated,
       search: query.search,
       searchField: query.searchField ?? 'key',
@@ -128,6 +141,8 @@ export class TranslationsService {
       value: row.value ?? null,
       translated: row.value !== null && row.value !== undefined,
       translationId: row.translation_id ?? null,
+      state: row.state ?? null,
+      suggestion: row.suggestion ?? null,
       urls: urls.get(row.id) ?? [],
     }));
     return { rows: list, total, page: query.page, limit: query.limit };
@@ -138,7 +153,13 @@ export class TranslationsService {
    * every entry must name an existing phrase (by id, or by key and context — a concrete key is matched
    * through its slot pattern) and keep the phrase's slot tokens.
    */
-  async upsert(projectId: number, settings: StoredSettings, lang: string, items: TranslationInput[]) {
+  async upsert(
+    projectId: number,
+    settings: StoredSettings,
+    lang: string,
+    items: TranslationInput[],
+    author: Authorship,
+  ) {
     if (!settings.languages.includes(lang)) {
       throw fail(
         'unknown_language',
@@ -201,7 +222,7 @@ export class TranslationsService {
         }
         const phraseIds = [...byPhrase.keys()];
         const existing = await this.translations.countExisting(lang, phraseIds, trx);
-        await this.translations.save(projectId, lang, byPhrase, trx);
+        await this.translations.save(projectId, lang, byPhrase, author, trx);
         return {
           ok: true as const,
           saved: phraseIds.length,
@@ -212,8 +233,9 @@ export class TranslationsService {
       .finally(() => this.changes.announce('data', projectId));
   }
 
-  async deleteOne(projectId: number, id: number): Promise<void> {
-    if (!(await this.translations.deleteOne(projectId, id))) throw notFound(`Translation ${id} not found.`);
+  async deleteOne(projectId: number, id: number, actor: string): Promise<void> {
+    if (!(await this.translations.deleteOne(projectId, id, { source: 'human', actor })))
+      throw notFound(`Translation ${id} not found.`);
     this.changes.announce('data', projectId);
   }
 

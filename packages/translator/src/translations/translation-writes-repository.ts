@@ -1,0 +1,147 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { TranslationSource, TranslationState, TranslatorDB } from '../db/schema.ts';
+import { chunks } from '../common/chunks.ts';
+import { nowIso } from '../common/time.ts';
+
+type Db = Kysely<TranslatorDB> | Transaction<TranslatorDB>;
+
+/** Who writes translations, and what they become. */
+export interface Authorship {
+  state: TranslationState;
+  source: TranslationSource;
+  actor: string;
+  /** The history entry a revert undoes. */
+  revertedId?: number | undefined;
+}
+
+/** What a write did: the phrases whose translation changed, and those that only got a suggestion. */
+export interface WriteOutcome {
+  changed: number[];
+  suggested: number[];
+}
+
+/** Translations an AI job may replace: its own, never a person's. */
+const MACHINE_OWNED = 'machine';
+
+/**
+ * Creates or replaces the translations of one language (phrase id → value) and records each change in
+ * the history, in the caller's transaction. An AI write never replaces a human or reviewed translation:
+ * its text is kept beside it as a suggestion (the conflict update is conditional, so a person's save
+ * that lands meanwhile still wins). An identical value in the same state is no change.
+ */
+export async function saveTranslations(
+  db: Db,
+  projectId: number,
+  lang: string,
+  values: Map<number, string>,
+  author: Authorship,
+): Promise<WriteOutcome> {
+  const now = nowIso();
+  const outcome: WriteOutcome = { changed: [], suggested: [] };
+  const byAi = author.source === 'ai';
+  for (const part of chunks([...values.keys()], 500)) {
+    const before = new Map(
+      (
+        await db
+          .selectFrom('translations')
+          .select(['phrase_id', 'value', 'state'])
+          .where('lang', '=', lang)
+          .where('phrase_id', 'in', part)
+          .execute()
+      ).map((row) => [row.phrase_id, row]),
+    );
+    const protectedIds = byAi
+      ? part.filter((id) => (before.get(id)?.state ?? MACHINE_OWNED) !== MACHINE_OWNED)
+      : [];
+    for (const id of protectedIds) {
+      await db
+        .updateTable('translations')
+        .set({ suggestion: values.get(id)! })
+        .where('phrase_id', '=', id)
+        .where('lang', '=', lang)
+        .execute();
+    }
+    outcome.suggested.push(...protectedIds);
+    const writes = part.filter((id) => {
+      const old = before.get(id);
+      return !protectedIds.includes(id) && (old?.value !== values.get(id) || old?.state !== author.state);
+    });
+    if (!writes.length) continue;
+    const written = await db
+      .insertInto('translations')
+      .values(
+        writes.map((phraseId) => ({
+          project_id: projectId,
+          phrase_id: phraseId,
+          lang,
+          value: values.get(phraseId)!,
+          state: author.state,
+          suggestion: null,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .onConflict((oc) => {
+        const update = oc.columns(['phrase_id', 'lang']).doUpdateSet((eb) => ({
+          value: eb.ref('excluded.value'),
+          state: eb.ref('excluded.state'),
+          suggestion: null,
+          updated_at: eb.ref('excluded.updated_at'),
+        }));
+        return byAi ? update.where('translations.state', '=', MACHINE_OWNED) : update;
+      })
+      .returning('phrase_id')
+      .execute();
+    const changed = written.map((row) => row.phrase_id);
+    await recordHistory(
+      db,
+      changed.map((phraseId) => ({
+        projectId,
+        phraseId,
+        lang,
+        old: before.get(phraseId),
+        next: { value: values.get(phraseId)!, state: author.state },
+      })),
+      author,
+    );
+    outcome.changed.push(...changed);
+  }
+  return outcome;
+}
+
+interface Version {
+  value: string;
+  state: TranslationState;
+}
+
+interface HistoryChange {
+  projectId: number;
+  phraseId: number;
+  lang: string;
+  old: Version | undefined;
+  next: Version | undefined;
+}
+
+/** Appends history entries (in the caller's transaction). */
+export async function recordHistory(db: Db, changes: HistoryChange[], author: Omit<Authorship, 'state'>) {
+  if (!changes.length) return;
+  const now = nowIso();
+  await db
+    .insertInto('translation_history')
+    .values(
+      changes.map((change) => ({
+        project_id: change.projectId,
+        phrase_id: change.phraseId,
+        lang: change.lang,
+        old_value: change.old?.value ?? null,
+        old_state: change.old?.state ?? null,
+        new_value: change.next?.value ?? null,
+        new_state: change.next?.state ?? null,
+        source: author.source,
+        actor: author.actor,
+        reverted_id: author.revertedId ?? null,
+        created_at: now,
+      })),
+    )
+    .execute();
+}
