@@ -39,7 +39,9 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
 /** Waits until a Mantine client's page has its data: no request in flight and no loader left. */
 export async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
-  await page.waitForFunction("!document.querySelector('.mantine-Loader-root')");
+  // A selector wait runs in Playwright's own world: a string predicate would be refused by the apps'
+  // content security policy (no eval) once it has to poll.
+  await page.waitForSelector('.mantine-Loader-root', { state: 'detached' });
 }
 
 /**
