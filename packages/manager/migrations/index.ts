@@ -15,6 +15,7 @@ import { jobResult } from './013_job_result.ts';
 import { appliedEnvironment } from './014_applied_environment.ts';
 import { auditEvents } from './015_audit_events.ts';
 import { oneActivePowerJob } from './016_one_active_power_job.ts';
+import { metrics } from './017_metrics.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -33,4 +34,5 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '014_applied_environment': appliedEnvironment,
   '015_audit_events': auditEvents(dialect),
   '016_one_active_power_job': oneActivePowerJob,
+  '017_metrics': metrics,
 });
