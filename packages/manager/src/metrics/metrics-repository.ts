@@ -171,25 +171,22 @@ export class MetricsRepository {
 
   /** The site's containers with latest figures, the biggest first by `sort`, with their last access. */
   topContainers(siteId: number, sort: SortFigure, limit: number): Promise<ConsumerRow[]> {
+    // An expression, not the output column's name: PostgreSQL orders by a bare name only.
+    const lastAccess = sql<
+      string | null
+    >`(select max(services.last_accessed_at) from services where services.container_id = containers.id)`;
     const order =
       sort === 'net'
         ? sql`coalesce(metric_latest.net_in_bps, 0) + coalesce(metric_latest.net_out_bps, 0)`
         : sort === 'last_access'
-          ? sql.ref('last_accessed_at')
+          ? lastAccess
           : sql.ref(`metric_latest.${sort}`);
     return this.db
       .selectFrom('metric_latest')
       .innerJoin('containers', 'containers.id', 'metric_latest.subject_id')
       .innerJoin('nodes', 'nodes.id', 'containers.node_id')
       .selectAll('metric_latest')
-      .select(['containers.hostname', 'nodes.name as node_name'])
-      .select((eb) =>
-        eb
-          .selectFrom('services')
-          .select((sub) => sub.fn.max('services.last_accessed_at').as('at'))
-          .whereRef('services.container_id', '=', 'containers.id')
-          .as('last_accessed_at'),
-      )
+      .select(['containers.hostname', 'nodes.name as node_name', lastAccess.as('last_accessed_at')])
       .where('metric_latest.subject_type', '=', 'container')
       .where('nodes.site_id', '=', siteId)
       .orderBy(sql`${order} is null`)
