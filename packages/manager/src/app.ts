@@ -160,6 +160,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     activeJobs: () => services.jobs.repo.countActive(),
     agents: () => services.agents.list(),
     sseConnections: () => services.jobStreams.size,
+    usage: () => services.metricsHistory.latest(),
   });
   await services.startFleet(options.role ?? 'all');
   const sweep = setInterval(() => {

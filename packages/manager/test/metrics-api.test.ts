@@ -123,4 +123,17 @@ describe('metrics API', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('forbidden');
   });
+
+  it('exposes each node and container’s latest figures on the Prometheus endpoint', async () => {
+    const text = (await admin.get('/metrics')).text;
+    expect(text).toMatch(/^# TYPE manager_usage_cpu_percent gauge$/m);
+    expect(text).toMatch(
+      new RegExp(`^manager_usage_disk_percent\\{subject="container",id="${ct.small}"\\} 25$`, 'm'),
+    );
+    expect(text).toMatch(
+      new RegExp(`^manager_usage_memory_bytes\\{subject="node",id="${nodeId}"\\} \\d+`, 'm'),
+    );
+    // Traffic needs two samples: no series yet rather than a made-up zero.
+    expect(text).not.toMatch(/^manager_usage_network_receive_bytes_per_second\{/m);
+  });
 });

@@ -75,6 +75,15 @@ export class MetricsHistory {
     return { range, resolutionSeconds: resolution, points: rows.map(toPoint) };
   }
 
+  /** Every node's and container's latest figures. */
+  async latest() {
+    return (await this.repo.latest()).map((row) => ({
+      subject: row.subject_type,
+      id: row.subject_id,
+      figures: toPoint(row),
+    }));
+  }
+
   async top(siteId: number, sort: ConsumerSort, limit: number) {
     const rows = await this.repo.topContainers(siteId, SORTS[sort], limit);
     return rows.map((row) => ({
