@@ -4,12 +4,9 @@
 // so every request really asks all 20 nodes; set it to measure the cached case. BENCH_AUDIT=off builds
 // the manager without the audit log: the two runs side by side are the audit log's cost here (the list
 // is a read, which carries no audit hook; goal < 5 %).
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { adminClient, startManager } from '../test/helpers.ts';
 import { siteInput } from '../test/fleet-helpers.ts';
+import { startPveFleet } from './fixtures/pve-fleet-process.ts';
 
 const NODES = Number(process.env.NODES ?? 20);
 const PER_NODE = Number(process.env.PER_NODE ?? 100);
@@ -18,32 +15,13 @@ const RUNS = Number(process.env.RUNS ?? 40);
 const TOKEN = 'root@pam!bench';
 const SECRET = 'bench-secret';
 
-const tsx = createRequire(import.meta.url).resolve('tsx');
-const child = spawn(
-  process.execPath,
-  [
-    '--conditions=source',
-    '--import',
-    tsx,
-    fileURLToPath(new URL('./fixtures/pve-fleet.ts', import.meta.url)),
-  ],
-  {
-    env: {
-      ...process.env,
-      NODES: String(NODES),
-      PER_NODE: String(PER_NODE),
-      LATENCY_MS: String(LATENCY_MS),
-      PVE_TOKEN: TOKEN,
-      PVE_SECRET: SECRET,
-    },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  },
-);
-const first = await new Promise<string>((resolve, reject) => {
-  createInterface({ input: child.stdout! }).once('line', resolve);
-  child.once('exit', (code) => reject(new Error(`node fakes exited (${code})`)));
+const { apiUrls, child } = await startPveFleet({
+  nodes: NODES,
+  perNode: PER_NODE,
+  latencyMs: LATENCY_MS,
+  token: TOKEN,
+  secret: SECRET,
 });
-const { apiUrls } = JSON.parse(first) as { apiUrls: string[] };
 
 const audit = process.env.BENCH_AUDIT !== 'off';
 const test = await startManager({ NODE_STATUS_CACHE_MS: process.env.NODE_STATUS_CACHE_MS ?? '0' }, { audit });
