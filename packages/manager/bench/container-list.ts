@@ -6,21 +6,17 @@
 // is a read, which carries no audit hook; goal < 5 %).
 import { adminClient, startManager } from '../test/helpers.ts';
 import { siteInput } from '../test/fleet-helpers.ts';
-import { startPveFleet } from './fixtures/pve-fleet-process.ts';
+import { addPveNodes, startPveFleet } from './fixtures/pve-fleet-process.ts';
 
 const NODES = Number(process.env.NODES ?? 20);
 const PER_NODE = Number(process.env.PER_NODE ?? 100);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 50);
 const RUNS = Number(process.env.RUNS ?? 40);
-const TOKEN = 'root@pam!bench';
-const SECRET = 'bench-secret';
 
 const { apiUrls, child } = await startPveFleet({
   nodes: NODES,
   perNode: PER_NODE,
   latencyMs: LATENCY_MS,
-  token: TOKEN,
-  secret: SECRET,
 });
 
 const audit = process.env.BENCH_AUDIT !== 'off';
@@ -35,21 +31,13 @@ try {
   const db = test.manager.database.db;
   const now = new Date().toISOString();
   let vmid = 100;
-  for (const [index, apiUrl] of apiUrls.entries()) {
-    const node = await admin.post(`/sites/${siteId}/nodes`, {
-      name: `pve${index + 1}`,
-      nodeType: 'hypervisor',
-      apiUrl,
-      tokenId: TOKEN,
-      secret: SECRET,
-      tlsVerify: false,
-    });
+  for (const node of await addPveNodes(admin, siteId, apiUrls)) {
     const rows = Array.from({ length: PER_NODE }, () => {
       const id = vmid++;
       return {
         hostname: `ct${id}`,
         owner_uid_number: 2000,
-        node_id: node.body.data.id as number,
+        node_id: node.id,
         container_id: String(id),
         status: 'running' as const,
         template: 'debian:12',

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { adminClient, startManager } from '../test/helpers.ts';
 import { siteInput } from '../test/fleet-helpers.ts';
 import { insertContainers } from '../test/container-helpers.ts';
-import { startPveFleet } from './fixtures/pve-fleet-process.ts';
+import { addPveNodes, startPveFleet } from './fixtures/pve-fleet-process.ts';
 import { MetricsSampler } from '../src/metrics/metrics-sampler.ts';
 import { FIGURES, HOUR_S, MINUTE_S } from '../src/metrics/metrics-repository.ts';
 
@@ -20,31 +20,19 @@ const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const STORAGE_CONTAINERS = Number(process.env.STORAGE_CONTAINERS ?? 20);
 const RUNS = Number(process.env.RUNS ?? 40);
 const INTERVAL_MS = 60_000;
-const TOKEN = 'root@pam!bench';
-const SECRET = 'bench-secret';
 
 const { apiUrls, child } = await startPveFleet({
   nodes: NODES,
   perNode: PER_NODE,
   latencyMs: LATENCY_MS,
-  token: TOKEN,
-  secret: SECRET,
 });
 const test = await startManager({ METRICS_INTERVAL_S: '0', NODE_TIMEOUT_MS: '10000' });
 try {
   const admin = await adminClient(test);
   const siteId = (await admin.post('/sites', siteInput())).body.data.id as number;
   let vmid = 100;
-  for (const [index, apiUrl] of apiUrls.entries()) {
-    const node = await admin.post(`/sites/${siteId}/nodes`, {
-      name: `pve${index + 1}`,
-      nodeType: 'hypervisor',
-      apiUrl,
-      tokenId: TOKEN,
-      secret: SECRET,
-      tlsVerify: false,
-    });
-    const nodeId = node.body.data.id as number;
+  for (const node of await addPveNodes(admin, siteId, apiUrls)) {
+    const nodeId = node.id;
     await insertContainers(
       test,
       'admin',
