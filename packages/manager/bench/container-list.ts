@@ -4,46 +4,20 @@
 // so every request really asks all 20 nodes; set it to measure the cached case. BENCH_AUDIT=off builds
 // the manager without the audit log: the two runs side by side are the audit log's cost here (the list
 // is a read, which carries no audit hook; goal < 5 %).
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { adminClient, startManager } from '../test/helpers.ts';
 import { siteInput } from '../test/fleet-helpers.ts';
+import { addPveNodes, startPveFleet } from './fixtures/pve-fleet-process.ts';
 
 const NODES = Number(process.env.NODES ?? 20);
 const PER_NODE = Number(process.env.PER_NODE ?? 100);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 50);
 const RUNS = Number(process.env.RUNS ?? 40);
-const TOKEN = 'root@pam!bench';
-const SECRET = 'bench-secret';
 
-const tsx = createRequire(import.meta.url).resolve('tsx');
-const child = spawn(
-  process.execPath,
-  [
-    '--conditions=source',
-    '--import',
-    tsx,
-    fileURLToPath(new URL('./fixtures/pve-fleet.ts', import.meta.url)),
-  ],
-  {
-    env: {
-      ...process.env,
-      NODES: String(NODES),
-      PER_NODE: String(PER_NODE),
-      LATENCY_MS: String(LATENCY_MS),
-      PVE_TOKEN: TOKEN,
-      PVE_SECRET: SECRET,
-    },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  },
-);
-const first = await new Promise<string>((resolve, reject) => {
-  createInterface({ input: child.stdout! }).once('line', resolve);
-  child.once('exit', (code) => reject(new Error(`node fakes exited (${code})`)));
+const { apiUrls, child } = await startPveFleet({
+  nodes: NODES,
+  perNode: PER_NODE,
+  latencyMs: LATENCY_MS,
 });
-const { apiUrls } = JSON.parse(first) as { apiUrls: string[] };
 
 const audit = process.env.BENCH_AUDIT !== 'off';
 const test = await startManager({ NODE_STATUS_CACHE_MS: process.env.NODE_STATUS_CACHE_MS ?? '0' }, { audit });
@@ -57,21 +31,13 @@ try {
   const db = test.manager.database.db;
   const now = new Date().toISOString();
   let vmid = 100;
-  for (const [index, apiUrl] of apiUrls.entries()) {
-    const node = await admin.post(`/sites/${siteId}/nodes`, {
-      name: `pve${index + 1}`,
-      nodeType: 'hypervisor',
-      apiUrl,
-      tokenId: TOKEN,
-      secret: SECRET,
-      tlsVerify: false,
-    });
+  for (const node of await addPveNodes(admin, siteId, apiUrls)) {
     const rows = Array.from({ length: PER_NODE }, () => {
       const id = vmid++;
       return {
         hostname: `ct${id}`,
         owner_uid_number: 2000,
-        node_id: node.body.data.id as number,
+        node_id: node.id,
         container_id: String(id),
         status: 'running' as const,
         template: 'debian:12',

@@ -15,7 +15,8 @@ import { jobResult } from './013_job_result.ts';
 import { appliedEnvironment } from './014_applied_environment.ts';
 import { auditEvents } from './015_audit_events.ts';
 import { oneActivePowerJob } from './016_one_active_power_job.ts';
-import { certificates } from './019_certificates.ts';
+import { metrics } from './017_metrics.ts';
+import { certificates } from './018_certificates.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -34,5 +35,6 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '014_applied_environment': appliedEnvironment,
   '015_audit_events': auditEvents(dialect),
   '016_one_active_power_job': oneActivePowerJob,
-  '019_certificates': certificates,
+  '017_metrics': metrics,
+  '018_certificates': certificates,
 });

@@ -41,6 +41,7 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { routeErrors } from './auth/route-errors.ts';
 import { installRequestAudit } from './audit/request-audit.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { metricsHistoryRoutes } from './routes/metrics-history.ts';
 
 export const API_PREFIX = '/api/v1';
 export const API_VERSION = '1.1.0';
@@ -146,6 +147,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         externalDomainRoutes,
         terminalRoutes,
         auditRoutes,
+        metricsHistoryRoutes,
       ]) {
         await api.register(async (scope: Api) => routes(scope, services));
       }
@@ -158,6 +160,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     activeJobs: () => services.jobs.repo.countActive(),
     agents: () => services.agents.list(),
     sseConnections: () => services.jobStreams.size,
+    usage: () => services.metricsHistory.latest(),
   });
   await services.startFleet(options.role ?? 'all');
   const sweep = setInterval(() => {

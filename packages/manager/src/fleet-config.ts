@@ -24,6 +24,8 @@ export interface FleetConfig {
   nodeStatusCacheMs: number;
   /** Pace of the simulated node's output. */
   dummyStepMs: number;
+  /** Between two metrics sampling rounds; 0 turns sampling off. */
+  metricsIntervalMs: number;
 }
 
 export function readFleetConfig(env: EnvReader): FleetConfig {
@@ -45,5 +47,6 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     nodeTimeoutMs: env.int('NODE_TIMEOUT_MS', 5000, { min: 100 }),
     nodeStatusCacheMs: env.int('NODE_STATUS_CACHE_MS', 3000),
     dummyStepMs: env.int('DUMMY_STEP_MS', 400),
+    metricsIntervalMs: env.int('METRICS_INTERVAL_S', 60, { min: 0, max: 3600 }) * 1000,
   };
 }

@@ -18,6 +18,10 @@ import { closeHttpAgents } from './providers/http.ts';
 import { NodeImportService } from './nodes/node-import.ts';
 import { ContainersRepository } from './containers/containers-repository.ts';
 import { fail } from './errors/catalogue.ts';
+import { MetricsRepository } from './metrics/metrics-repository.ts';
+import { MetricsSampler } from './metrics/metrics-sampler.ts';
+import { MetricsHistory } from './metrics/metrics-history.ts';
+import { MetricsSchedule } from './metrics/metrics-schedule.ts';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -71,8 +75,21 @@ export function createFleetServices(ctx: ManagerContext, audit: AuditLog) {
     tooMany: (message) => fail('too_many_streams', message, undefined, { 'retry-after': '5' }),
   });
 
+  const metricsRepo = new MetricsRepository(db);
+  const metricsSampler = new MetricsSampler(
+    metricsRepo,
+    nodes,
+    providers,
+    { clock: Date.now, owner: worker.owner, intervalMs: fleet.metricsIntervalMs },
+    log,
+  );
+  const metricsHistory = new MetricsHistory(metricsRepo, Date.now);
+  const metricsSchedule = new MetricsSchedule(metricsSampler, metricsHistory, fleet.metricsIntervalMs, log);
+
   return {
     sites,
+    metricsSampler,
+    metricsHistory,
     nodes,
     providers,
     jobs: new JobsService(jobsRepo),
@@ -94,10 +111,14 @@ export function createFleetServices(ctx: ManagerContext, audit: AuditLog) {
     async startFleet(role: ProcessRole) {
       await pgListener?.start();
       jobEvents.start();
-      if (role !== 'api') worker.start();
+      if (role !== 'api') {
+        worker.start();
+        metricsSchedule.start();
+      }
     },
     /** Stops the worker (running jobs get the grace period), the event bus and node connections. */
     async stopFleet() {
+      metricsSchedule.stop();
       await worker.stop(fleet.jobShutdownGraceMs);
       jobStreams.closeAll();
       jobEvents.close();

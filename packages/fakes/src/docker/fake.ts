@@ -11,6 +11,7 @@ import type { DockerImage, ImageSpec } from './images.ts';
 import { registerContainerRoutes, registerImageRoutes, registerSystemRoutes } from './routes.ts';
 import { registerNetworkRoutes } from './network-routes.ts';
 import { registerExecRoutes } from './exec-routes.ts';
+import { registerStatsRoutes } from './stats-routes.ts';
 
 export interface DockerFakeOptions extends FakeServerOptions {
   /** Also listen on this unix socket path (like `/var/run/docker.sock`). */
@@ -78,6 +79,7 @@ export class DockerFake extends FakeServer {
     registerContainerRoutes(this.router, ctx);
     registerNetworkRoutes(this.router, ctx);
     registerExecRoutes(this.router, ctx);
+    registerStatsRoutes(this.router, ctx);
   }
 
   /** `unix://<socketPath>` when listening on a socket, else `tcp://127.0.0.1:<port>`. */

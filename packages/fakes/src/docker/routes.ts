@@ -6,6 +6,7 @@ import type { FakeRequest } from '../shared/types.ts';
 import type { ContainerStore } from './containers.ts';
 import { compareVersions, goArch, kernelFlavour, muxFrame, queryBool } from './format.ts';
 import { inspectImage } from './images.ts';
+import { HOST_MEMORY } from './stats-routes.ts';
 import type { ImageStore } from './images.ts';
 import { inspectContainer, listContainer, matchesFilters, parseFilters } from './views.ts';
 
@@ -109,7 +110,7 @@ export function registerSystemRoutes(router: Router, ctx: DockerRouteContext): v
       Driver: 'overlay2',
       DockerRootDir: '/var/lib/docker',
       NCPU: ctx.containers.options.cpus,
-      MemTotal: 33_554_432_000,
+      MemTotal: HOST_MEMORY,
       OperatingSystem: 'Debian GNU/Linux 12 (bookworm)',
       OSType: 'linux',
       OSVersion: '12',

@@ -92,6 +92,7 @@ export function nodeRow(node: PveNode): Record<string, unknown> {
 /** A container as `/nodes/{node}/lxc` and `/cluster/resources` list it. */
 export function containerRow(ct: PveContainer): Record<string, unknown> {
   const running = ct.status === 'running';
+  const uptime = running && ct.startedAt ? Math.floor((Date.now() - ct.startedAt) / 1000) : 0;
   const maxmem = Number(ct.config.memory ?? 512) * 1024 ** 2;
   const size = /size=(\d+(?:\.\d+)?)G/.exec(String(ct.config.rootfs ?? ''));
   const row: Record<string, unknown> = {
@@ -109,9 +110,10 @@ export function containerRow(ct: PveContainer): Record<string, unknown> {
     swap: 0,
     maxdisk: size ? Number(size[1]) * GiB : 4 * GiB,
     disk: running ? 512 * 1024 ** 2 : 0,
-    uptime: running && ct.startedAt ? Math.floor((Date.now() - ct.startedAt) / 1000) : 0,
-    netin: running ? 12_345 : 0,
-    netout: running ? 6_789 : 0,
+    uptime,
+    // Counters since the start: a steady 1000 B/s in and 500 B/s out.
+    netin: running ? 12_345 + uptime * 1000 : 0,
+    netout: running ? 6_789 + uptime * 500 : 0,
     diskread: running ? 1_048_576 : 0,
     diskwrite: running ? 65_536 : 0,
     template: Number(ct.config.template ?? 0),

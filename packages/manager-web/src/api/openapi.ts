@@ -3180,4 +3180,136 @@ export interface paths {
         'invalid_request' | 'unauthorized' | 'rate_limited' | 'internal_error' | 'service_unavailable';
     };
   };
+  '/sites/{siteId}/nodes/{id}/metrics': {
+    get: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      query?: {
+        /** 1h and 24h: 1-minute samples; 7d and 60d: hourly averages */
+        range?: '1h' | '24h' | '7d' | '60d';
+      };
+      responses: {
+        200: {
+          data: {
+            range: string;
+            resolutionSeconds: number;
+            /** oldest first; null where the node does not report it */
+            points: {
+              at: string;
+              /** CPUs kept busy */
+              cpuCores: number | null;
+              /** of the CPUs allocated (a node: it has) */
+              cpuPercent: number | null;
+              memoryBytes: number | null;
+              /** of the memory allocated */
+              memoryPercent: number | null;
+              diskBytes: number | null;
+              /** of the root disk allocated */
+              diskPercent: number | null;
+              netInBytesPerSecond: number | null;
+              netOutBytesPerSecond: number | null;
+            }[];
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/sites/{siteId}/containers/{id}/metrics': {
+    get: {
+      path: {
+        siteId: number;
+        id: number;
+      };
+      query?: {
+        /** 1h and 24h: 1-minute samples; 7d and 60d: hourly averages */
+        range?: '1h' | '24h' | '7d' | '60d';
+      };
+      responses: {
+        200: {
+          data: {
+            range: string;
+            resolutionSeconds: number;
+            /** oldest first; null where the node does not report it */
+            points: {
+              at: string;
+              /** CPUs kept busy */
+              cpuCores: number | null;
+              /** of the CPUs allocated (a node: it has) */
+              cpuPercent: number | null;
+              memoryBytes: number | null;
+              /** of the memory allocated */
+              memoryPercent: number | null;
+              diskBytes: number | null;
+              /** of the root disk allocated */
+              diskPercent: number | null;
+              netInBytesPerSecond: number | null;
+              netOutBytesPerSecond: number | null;
+            }[];
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/sites/{siteId}/metrics/top': {
+    get: {
+      path: {
+        siteId: number;
+      };
+      query?: {
+        sort?: 'cpu' | 'memory' | 'disk' | 'network' | 'lastAccess';
+        limit?: number;
+      };
+      responses: {
+        200: {
+          data: {
+            containerId: number;
+            hostname: string;
+            nodeName: string;
+            /** last traffic through one of its services */
+            lastAccessedAt: string | null;
+            at: string;
+            /** CPUs kept busy */
+            cpuCores: number | null;
+            /** of the CPUs allocated (a node: it has) */
+            cpuPercent: number | null;
+            memoryBytes: number | null;
+            /** of the memory allocated */
+            memoryPercent: number | null;
+            diskBytes: number | null;
+            /** of the root disk allocated */
+            diskPercent: number | null;
+            netInBytesPerSecond: number | null;
+            netOutBytesPerSecond: number | null;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
 }

@@ -83,7 +83,7 @@ export interface DeletedUsersTable {
   deleted_at: string;
 }
 
-export interface ManagerDB extends FleetDB, ContainersDB, SiteAgentsDB {
+export interface ManagerDB extends FleetDB, ContainersDB, SiteAgentsDB, MetricsDB {
   users: UsersTable;
   id_counters: IdCountersTable;
   deleted_users: DeletedUsersTable;
@@ -397,4 +397,44 @@ export interface QuotaCountersTable {
   key_hash: string;
   window_start: number;
   hits: number;
+}
+
+/** One sample's figures; null where the node does not report the figure (migration 017). */
+export interface MetricFigures {
+  cpu_cores: number | null;
+  cpu_pct: number | null;
+  mem_bytes: number | null;
+  mem_pct: number | null;
+  disk_bytes: number | null;
+  disk_pct: number | null;
+  net_in_bps: number | null;
+  net_out_bps: number | null;
+}
+
+export type MetricSubject = 'node' | 'container';
+
+export interface MetricSamplesTable extends MetricFigures {
+  subject_type: MetricSubject;
+  subject_id: number;
+  /** 60: a 1-minute sample; 3600: the average of an hour's samples, at the hour's start. */
+  resolution_s: number;
+  at_ms: number;
+}
+
+export interface MetricLatestTable extends MetricFigures {
+  subject_type: MetricSubject;
+  subject_id: number;
+  at_ms: number;
+}
+
+export interface PeriodicLeasesTable {
+  name: string;
+  owner: string;
+  expires_at: number;
+}
+
+export interface MetricsDB {
+  metric_samples: MetricSamplesTable;
+  metric_latest: MetricLatestTable;
+  periodic_leases: PeriodicLeasesTable;
 }

@@ -5,6 +5,7 @@ import type {
   NodeInstances,
   NodePlatform,
   NodeStats,
+  NodeUsage,
   Provider,
   StorageInfo,
 } from './types.ts';
@@ -116,6 +117,15 @@ export class ProviderRegistry {
       this.options.timeoutMs,
       (signal) => this.for(node).storages(node, signal),
       () => [],
+    );
+  }
+
+  /** The node's usage at `at`, or why it could not be asked (within the timeout). */
+  usage(node: NodeConnection, at: number): Promise<NodeUsage | { failed: string }> {
+    return bounded<NodeUsage | { failed: string }>(
+      this.options.timeoutMs,
+      (signal) => this.for(node).usage(node, signal, at),
+      (reason) => ({ failed: reason }),
     );
   }
 

@@ -131,6 +131,29 @@ export interface NodeStats {
   datastores?: Array<{ name: string; total: number; used: number; available: number }>;
 }
 
+/**
+ * One subject's figures at one moment, as the node reports them; a figure the node does not report is
+ * absent. `cpuCores` is how many CPUs it keeps busy; `*Limit` is what it was allocated (a node: what
+ * it has). Network counters are bytes since the instance (or node) started: the sampler turns them
+ * into rates.
+ */
+export interface UsageSample {
+  cpuCores?: number;
+  cpuLimit?: number;
+  memoryBytes?: number;
+  memoryLimit?: number;
+  diskBytes?: number;
+  diskLimit?: number;
+  netInTotal?: number;
+  netOutTotal?: number;
+}
+
+/** A node's usage and that of each of its running instances (by provider id), from one sampling call. */
+export interface NodeUsage {
+  node: UsageSample;
+  instances: Map<string, UsageSample>;
+}
+
 /** A node's CPU platform, or the default with why the node's own answer is missing. */
 export interface NodePlatform extends Platform {
   /** Set when the node could not be asked and amd64 was assumed: the reason. */
@@ -223,6 +246,11 @@ export interface Provider {
   /** Template storages; empty when the node has no credentials or the call fails. */
   storages(node: NodeConnection, signal: AbortSignal): Promise<StorageInfo[]>;
   stats(node: NodeConnection, signal: AbortSignal): Promise<NodeStats>;
+  /**
+   * The node's and its running instances' usage, for the metrics history (one sampling round). `at`
+   * (epoch ms) is the round's moment: the simulated node derives its figures from it.
+   */
+  usage(node: NodeConnection, signal: AbortSignal, at: number): Promise<NodeUsage>;
   /** The node's CPU platform in OCI names (what it would pull from a manifest list); throws when it cannot be asked. */
   platform(node: NodeConnection, signal: AbortSignal): Promise<Platform>;
   /**

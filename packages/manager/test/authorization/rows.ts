@@ -364,6 +364,16 @@ export const ROWS: Row[] = [
     expect: signedIn(200),
     request: fixed((w) => `${site(w)}/nodes/${w.ids.node}/stats`),
   },
+  {
+    route: 'GET /sites/{siteId}/nodes/{id}/metrics',
+    expect: signedIn(200),
+    request: fixed((w) => `${site(w)}/nodes/${w.ids.node}/metrics?range=1h`),
+  },
+  {
+    route: 'GET /sites/{siteId}/metrics/top',
+    expect: adminOnly(200),
+    request: fixed((w) => `${site(w)}/metrics/top?sort=memory`),
+  },
 
   // Jobs: the creator's (the owner started the container's create job) and administrators'
   { route: 'GET /jobs/{id}', expect: ownerAlone(200, 200), request: fixed((w) => `/jobs/${w.ids.job}`) },
@@ -429,6 +439,11 @@ export const ROWS: Row[] = [
     // Without the WebSocket upgrade: those who may hold a shell learn they must upgrade.
     expect: containerManage(426),
     request: fixed((w) => `${container(w)}/terminal`),
+  },
+  {
+    route: 'GET /sites/{siteId}/containers/{id}/metrics',
+    expect: containerView(200),
+    request: fixed((w) => `${container(w)}/metrics?range=7d`),
   },
   {
     route: 'GET /sites/{siteId}/containers/{id}/logs',

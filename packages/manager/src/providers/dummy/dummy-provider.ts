@@ -1,3 +1,4 @@
+import { simulatedUsage } from './dummy-usage.ts';
 import { retryOnConflict, retryWhileUnavailable } from '@app/server-kit';
 import { nowIso } from '../../common/time.ts';
 import { pause } from '../pause.ts';
@@ -21,6 +22,7 @@ import {
   type OperationContext,
   type Provider,
   type ReconfigureSpec,
+  type Resources,
   type StorageInfo,
 } from '../types.ts';
 
@@ -187,6 +189,16 @@ export class DummyProvider implements Provider {
     const row = await this.find(node, containerId);
     if (row.state !== 'running') throw new ProviderError(`CT ${row.vmid} not running`);
     return new DummyTerminal(size);
+  }
+
+  async usage(node: NodeConnection, _signal: AbortSignal, at: number) {
+    const running = (await this.rows(node))
+      .filter((row) => row.state === 'running')
+      .map((row) => ({
+        vmid: row.vmid,
+        resources: (JSON.parse(row.config) as { resources: Resources }).resources,
+      }));
+    return simulatedUsage(running, at);
   }
 
   async stats(node: NodeConnection): Promise<NodeStats> {

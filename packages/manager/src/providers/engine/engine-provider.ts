@@ -28,6 +28,7 @@ import type { TerminalSize } from '../terminal.ts';
 import { openEngineTerminal } from './engine-terminal.ts';
 import { execIn } from './engine-exec.ts';
 import { engineLogs } from './engine-logs.ts';
+import { engineUsage } from './engine-usage.ts';
 import { ensureSiteNetwork, isSiteNetwork, MANAGED_LABEL } from './engine-network.ts';
 
 export interface EngineOptions {
@@ -504,6 +505,10 @@ export class EngineProvider implements Provider {
         running: Number(info.ContainersRunning ?? 0),
       },
     };
+  }
+
+  async usage(node: NodeConnection, signal: AbortSignal) {
+    return engineUsage(this.client(node), await this.info(node, signal), signal);
   }
 
   /** `/info` `Architecture`: the kernel's name on Docker (`x86_64`, `aarch64`), Go's on Podman (`arm64`). */

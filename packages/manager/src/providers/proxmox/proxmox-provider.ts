@@ -1,3 +1,4 @@
+import { pveUsage } from './pve-usage.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 import type {
   Created,
@@ -398,6 +399,10 @@ export class ProxmoxProvider implements Provider {
         available: Number(entry.avail ?? 0),
       })),
     };
+  }
+
+  async usage(node: NodeConnection, signal: AbortSignal) {
+    return pveUsage(this.client(node), node.name, signal);
   }
 
   /**

@@ -1,0 +1,106 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { MetricFigures, MetricSubject } from '../db/schema.ts';
+import type { NodesService } from '../nodes/nodes-service.ts';
+import type { ProviderRegistry } from '../providers/registry.ts';
+import type { UsageSample } from '../providers/types.ts';
+import type { MetricsRepository, SubjectSample } from './metrics-repository.ts';
+
+export const SAMPLER_LEASE = 'metrics-sampler';
+
+export interface SamplerOptions {
+  /** Epoch ms; tests drive it. */
+  clock: () => number;
+  /** This process, as the lease names it. */
+  owner: string;
+  intervalMs: number;
+}
+
+interface Counters {
+  at: number;
+  in?: number | undefined;
+  out?: number | undefined;
+}
+
+const percent = (value: number | undefined, limit: number | undefined) =>
+  value !== undefined && limit ? (value / limit) * 100 : null;
+
+/** Bytes per second since the previous reading; null without one or when the counter went back (a restart). */
+function rate(now: number | undefined, before: number | undefined, seconds: number): number | null {
+  if (now === undefined || before === undefined || seconds <= 0 || now < before) return null;
+  return (now - before) / seconds;
+}
+
+/**
+ * One sampling round every `intervalMs`, in the one process holding the sampler lease: one usage call
+ * per node (its containers' figures included), stored as 1-minute samples. Network counters become
+ * rates against the previous round's reading, kept in memory (the first round after taking the lease
+ * has none).
+ */
+export class MetricsSampler {
+  /** The last round's counter readings (only of the subjects it sampled, so the map stays bounded). */
+  private counters = new Map<string, Counters>();
+
+  constructor(
+    private readonly repo: MetricsRepository,
+    private readonly nodes: NodesService,
+    private readonly providers: ProviderRegistry,
+    private readonly options: SamplerOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Samples every node unless another process holds the lease; returns the number of samples stored. */
+  async sampleOnce(): Promise<number> {
+    const at = this.options.clock();
+    // Held for two intervals: a round that runs long keeps it, a dead process loses it.
+    if (!(await this.repo.holdLease(SAMPLER_LEASE, this.options.owner, at, 2 * this.options.intervalMs))) {
+      this.counters = new Map();
+      return 0;
+    }
+    const { nodeIds, containers } = await this.repo.subjects();
+    const byInstance = new Map(containers.map((c) => [`${c.node_id}/${c.container_id}`, c.id]));
+    const connections = await this.nodes.connectionsByIds(nodeIds);
+    const samples: SubjectSample[] = [];
+    const readings = new Map<string, Counters>();
+    await Promise.all(
+      connections.map(async (node) => {
+        const usage = await this.providers.usage(node, at);
+        if ('failed' in usage) {
+          this.log.debug({ node: node.name, reason: usage.failed }, 'metrics: node not sampled');
+          return;
+        }
+        samples.push(this.sample('node', node.id, usage.node, at, readings));
+        for (const [instance, figures] of usage.instances) {
+          const id = byInstance.get(`${node.id}/${instance}`);
+          if (id !== undefined) samples.push(this.sample('container', id, figures, at, readings));
+        }
+      }),
+    );
+    this.counters = readings;
+    await this.repo.record(at, samples);
+    return samples.length;
+  }
+
+  private sample(
+    type: MetricSubject,
+    id: number,
+    usage: UsageSample,
+    at: number,
+    readings: Map<string, Counters>,
+  ): SubjectSample {
+    const key = `${type}/${id}`;
+    const before = this.counters.get(key);
+    readings.set(key, { at, in: usage.netInTotal, out: usage.netOutTotal });
+    const seconds = before ? (at - before.at) / 1000 : 0;
+    const figures: MetricFigures = {
+      cpu_cores: usage.cpuCores ?? null,
+      cpu_pct: percent(usage.cpuCores, usage.cpuLimit),
+      mem_bytes: usage.memoryBytes ?? null,
+      mem_pct: percent(usage.memoryBytes, usage.memoryLimit),
+      disk_bytes: usage.diskBytes ?? null,
+      disk_pct: percent(usage.diskBytes, usage.diskLimit),
+      net_in_bps: rate(usage.netInTotal, before?.in, seconds),
+      net_out_bps: rate(usage.netOutTotal, before?.out, seconds),
+    };
+    return { subject_type: type, subject_id: id, ...figures };
+  }
+}

@@ -1,0 +1,52 @@
+import type { NodeUsage, UsageSample } from '../types.ts';
+import type { PveClient } from './pve-client.ts';
+
+/** A `/cluster/resources` row: the fields read here (see the schema's `returns`). */
+interface PveResource {
+  type: string;
+  node?: string;
+  vmid?: number;
+  status?: string;
+  cpu?: number;
+  maxcpu?: number;
+  mem?: number;
+  maxmem?: number;
+  disk?: number;
+  maxdisk?: number;
+  netin?: number;
+  netout?: number;
+}
+
+const number = (value: unknown) => (value === undefined || value === null ? undefined : Number(value));
+
+/** `cpu` is a fraction of `maxcpu`; `netin`/`netout` are bytes since the guest started. */
+function sampleOf(row: PveResource): UsageSample {
+  const cpu = number(row.cpu);
+  const maxcpu = number(row.maxcpu);
+  const sample: UsageSample = {
+    cpuCores: cpu !== undefined && maxcpu !== undefined ? cpu * maxcpu : undefined,
+    cpuLimit: maxcpu,
+    memoryBytes: number(row.mem),
+    memoryLimit: number(row.maxmem),
+    diskBytes: number(row.disk),
+    diskLimit: number(row.maxdisk),
+    netInTotal: number(row.netin),
+    netOutTotal: number(row.netout),
+  };
+  return Object.fromEntries(Object.entries(sample).filter(([, v]) => v !== undefined)) as UsageSample;
+}
+
+/**
+ * One `GET /cluster/resources` gives the current figures of the node and of every guest (the rrddata
+ * series hold averages the node computed, one call per guest). The node row has no traffic counters.
+ */
+export async function pveUsage(client: PveClient, nodeName: string, signal: AbortSignal): Promise<NodeUsage> {
+  const rows = await client.get<PveResource[]>('/cluster/resources', {}, signal);
+  const mine = rows.filter((row) => row.node === nodeName);
+  const nodeRow = mine.find((row) => row.type === 'node');
+  const instances = new Map<string, UsageSample>();
+  for (const row of mine) {
+    if (row.type === 'lxc' && row.status === 'running') instances.set(String(row.vmid), sampleOf(row));
+  }
+  return { node: nodeRow ? sampleOf(nodeRow) : {}, instances };
+}
