@@ -1,4 +1,4 @@
-import { DataTable, useLocalView, type Column } from '@app/web-kit';
+import { LocalDataTable, type Column } from '@app/web-kit';
 import {
   Alert,
   Anchor,
@@ -405,7 +405,6 @@ function ActiveJobs({ current, onWatch }: { current: string | null; onWatch: (id
 
 function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
   const log = useAiJobLog();
-  const [view, changeView] = useLocalView({ key: 'finished', direction: 'descending' });
   const columns: Array<Column<Job>> = [
     {
       key: 'finished',
@@ -449,13 +448,12 @@ function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
               No finished jobs yet.
             </Text>
           ) : (
-            <DataTable
+            <LocalDataTable
               data-testid="job-history"
+              sort={{ key: 'finished', direction: 'descending' }}
               rows={jobs}
               rowKey={(job) => job.id}
               columns={columns}
-              view={view}
-              onViewChange={changeView}
             />
           )
         }

@@ -1,4 +1,4 @@
-import { DataTable, useLocalView, type Column } from '@app/web-kit';
+import { LocalDataTable, type Column } from '@app/web-kit';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -42,7 +42,6 @@ export function Backups() {
       setDownloading(null);
     }
   };
-  const [view, changeView] = useLocalView({ key: 'created', direction: 'descending' });
   const columns: Array<Column<Backup>> = [
     {
       key: 'file',
@@ -155,13 +154,12 @@ export function Backups() {
                   No backups yet.
                 </Text>
               ) : (
-                <DataTable
+                <LocalDataTable
                   data-testid="backup-table"
+                  sort={{ key: 'created', direction: 'descending' }}
                   rows={list}
                   rowKey={(b) => b.filename}
                   columns={columns}
-                  view={view}
-                  onViewChange={changeView}
                 />
               )
             }

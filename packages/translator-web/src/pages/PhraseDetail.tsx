@@ -1,4 +1,4 @@
-import { DataTable, useLocalView, type Column } from '@app/web-kit';
+import { LocalDataTable, type Column } from '@app/web-kit';
 import { Anchor, Breadcrumbs, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
 import type { PhraseDetail } from '../api.ts';
@@ -11,7 +11,6 @@ export function PhraseDetailPage() {
   const { id } = useParams();
   const languages = useLanguages();
   const detail = usePhraseDetail(id);
-  const [view, changeView] = useLocalView({ key: 'language', direction: 'ascending' });
   const languageName = (code: string) => languages.data?.find((l) => l.code === code)?.name ?? code;
   const columns: Array<Column<PhraseDetail['translations'][number]>> = [
     {
@@ -53,13 +52,12 @@ export function PhraseDetailPage() {
             {p.translations.length === 0 ? (
               <Text c="dimmed">No translations yet.</Text>
             ) : (
-              <DataTable
+              <LocalDataTable
                 data-testid="phrase-translations"
+                sort={{ key: 'language', direction: 'ascending' }}
                 rows={p.translations}
                 rowKey={(t) => t.lang}
                 columns={columns}
-                view={view}
-                onViewChange={changeView}
               />
             )}
           </Stack>
