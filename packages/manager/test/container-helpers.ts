@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { SecretBox } from '@app/server-kit';
 import { adminClient, uidNumberOf, userClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { eventually, siteInput } from './fleet-helpers.ts';
+import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
 
 /** Inserts an external domain directly (its endpoints belong to another issue). */
 export async function addDomain(
@@ -228,3 +228,14 @@ export async function addWebContainer(admin: ManagerClient, siteId: number, doma
   if (created.status !== 201) throw new Error(`create web1: ${created.status} ${created.text}`);
   return jobEnds(admin, created.body.data.jobId);
 }
+
+/** A fleet manager (with `env`) holding one site with a simulated node `sim1`, and containerPeople. */
+export async function dummySite(env?: Record<string, string>) {
+  const test = await startFleetManager(env);
+  const people = await containerPeople(test);
+  const siteId = (await people.admin.post('/sites', siteInput())).body.data.id as number;
+  await people.admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
+  return { test, siteId, ...people };
+}
+
+export type DummySite = Awaited<ReturnType<typeof dummySite>>;

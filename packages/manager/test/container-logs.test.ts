@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { eventually, readSse, siteInput, startFleetManager } from './fleet-helpers.ts';
-import { jobEnds } from './container-helpers.ts';
+import type { ManagerClient } from './helpers.ts';
+import { eventually, readSse } from './fleet-helpers.ts';
+import { dummySite, jobEnds, type DummySite } from './container-helpers.ts';
 
 interface Line {
   time: string;
@@ -13,25 +13,17 @@ const HOUR_MS = 3600_000;
 
 /** Container logs on the simulated node: reading, filters, download, following, access and limits. */
 describe('container logs (simulated node)', () => {
-  let test: TestManager;
-  let admin: ManagerClient;
-  let owner: ManagerClient;
-  let collab: ManagerClient;
-  let other: ManagerClient;
-  let siteId: number;
+  let { test, admin, owner, collab, other, siteId } = {} as DummySite;
   let id: number;
   let url: string;
   /** When the instance was made (moved an hour back, so it has 3600 lines of history). */
   let origin: number;
 
   beforeAll(async () => {
-    test = await startFleetManager({ CONTAINER_LOG_LINES_MAX: '500', CONTAINER_LOG_FOLLOWS_PER_USER: '2' });
-    admin = await adminClient(test);
-    owner = await userClient(test, admin, 'olga');
-    collab = await userClient(test, admin, 'colin');
-    other = await userClient(test, admin, 'oscar');
-    siteId = (await admin.post('/sites', siteInput())).body.data.id;
-    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
+    ({ test, admin, owner, collab, other, siteId } = await dummySite({
+      CONTAINER_LOG_LINES_MAX: '500',
+      CONTAINER_LOG_FOLLOWS_PER_USER: '2',
+    }));
     const created = await owner.post(`/sites/${siteId}/containers`, {
       template: 'debian:12',
       hostname: 'web1',

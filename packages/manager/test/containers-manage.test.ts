@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ManagerClient, TestManager } from './helpers.ts';
-import { siteInput, startFleetManager } from './fleet-helpers.ts';
-import { addDomain, containerPeople, jobEnds } from './container-helpers.ts';
+import type { ManagerClient } from './helpers.ts';
+import { addDomain, dummySite, jobEnds, type DummySite } from './container-helpers.ts';
 
 describe('containers: update, delete, collaborators, access', () => {
-  let test: TestManager;
-  let admin: ManagerClient;
-  let owner: ManagerClient;
-  let collab: ManagerClient;
-  let other: ManagerClient;
-  let siteId: number;
+  let { test, admin, owner, collab, other, siteId } = {} as DummySite;
   let domainId: number;
   let base: string;
 
@@ -21,10 +15,7 @@ describe('containers: update, delete, collaborators, access', () => {
   };
 
   beforeAll(async () => {
-    test = await startFleetManager();
-    ({ admin, owner, collab, other } = await containerPeople(test));
-    siteId = (await admin.post('/sites', siteInput())).body.data.id;
-    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
+    ({ test, admin, owner, collab, other, siteId } = await dummySite());
     domainId = await addDomain(test, { name: 'apps.example.com', siteId, authServer: 'http://auth' });
     await admin.put('/settings', { defaultContainerEnvVars: [{ key: 'TZ', value: 'UTC', description: '' }] });
     base = `/sites/${siteId}/containers`;

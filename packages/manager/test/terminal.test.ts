@@ -1,27 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
-import { jobEnds } from './container-helpers.ts';
+import { eventually } from './fleet-helpers.ts';
+import { dummySite, jobEnds, type DummySite } from './container-helpers.ts';
 import { acceptedTerminal, openTerminal } from './terminal-client.ts';
 
 describe('container terminal (WebSocket) on the dummy node', () => {
-  let test: TestManager;
-  let admin: ManagerClient;
-  let owner: ManagerClient;
-  let collab: ManagerClient;
-  let stranger: ManagerClient;
-  let siteId: number;
+  let { test, admin, owner, collab, other: stranger, siteId } = {} as DummySite;
   let containerId: number;
   let path: string;
 
   beforeAll(async () => {
-    test = await startFleetManager({ TERMINAL_IDLE_TIMEOUT_S: '2', TERMINAL_MAX_SESSIONS: '3' });
-    admin = await adminClient(test);
-    owner = await userClient(test, admin, 'olga');
-    collab = await userClient(test, admin, 'colin');
-    stranger = await userClient(test, admin, 'oscar');
-    siteId = (await admin.post('/sites', siteInput())).body.data.id;
-    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
+    ({
+      test,
+      admin,
+      owner,
+      collab,
+      other: stranger,
+      siteId,
+    } = await dummySite({ TERMINAL_IDLE_TIMEOUT_S: '2', TERMINAL_MAX_SESSIONS: '3' }));
     const created = await owner.post(`/sites/${siteId}/containers`, {
       template: 'debian:12',
       hostname: 'shell1',

@@ -21,4 +21,5 @@ export * from './observability/metrics.ts';
 export * from './observability/probes.ts';
 export * from './observability/api-docs.ts';
 export * from './openapi-errors.ts';
+export * from './stream-places.ts';
 export * from './jobs/index.ts';

@@ -92,6 +92,7 @@ export type VarSlot = Row['varSlots'][number];
 export type Language = Item<ResponseOf<'get', '/languages'>>;
 export type Coverage = Item<ResponseOf<'get', '/analytics/languages'>>;
 export type UrlDetail = ResponseOf<'get', '/analytics/url-detail'>;
+export type UrlRow = ResponseOf<'get', '/analytics/urls'>['rows'][number];
 export type PhraseDetail = ResponseOf<'get', '/analytics/phrase-detail'>;
 export type Backup = Item<ResponseOf<'get', '/backups'>>;
 export type Job = ResponseOf<'get', '/ai-jobs/{jobId}'>;

@@ -17,5 +17,6 @@ export type {
   SuccessOf,
 } from './operations.ts';
 export { DataTable, type Column, type DataTableProps, type SelectFilter } from './data-table/DataTable.tsx';
+export { LocalDataTable, type LocalDataTableProps } from './data-table/LocalDataTable.tsx';
 export { tableRows, type TableView } from './data-table/table-rows.ts';
 export { PAGE_SIZES, useLocalView, useUrlView } from './data-table/url-view.ts';

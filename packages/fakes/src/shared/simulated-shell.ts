@@ -1,4 +1,4 @@
-import { evaluateArithmetic } from './shell-arithmetic.ts';
+import { evaluateArithmetic } from '@app/server-kit/shell-arithmetic';
 
 export interface ShellSize {
   cols: number;

@@ -73,13 +73,13 @@ export async function jobRoutes(api: Api, services: Services) {
     async (request, reply) => {
       const principal = principalOf(request);
       await jobs.getFor(principal, request.params.id);
-      jobStreams.reserve(principal.uidNumber);
+      const place = jobStreams.reserve(principal.uidNumber);
       reply.hijack();
       await jobStreams.stream(
         request.params.id,
         resumeFrom(request.query.lastId, request.headers['last-event-id']),
         reply.raw,
-        principal.uidNumber,
+        place,
       );
       return reply;
     },

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { StreamPlaces, type StreamPlace } from '../stream-places.ts';
 import type { JobReader } from './job-store.ts';
 import type { JobEvents } from './job-events.ts';
 import {
@@ -23,9 +24,6 @@ export interface JobStreamOptions {
   statusLabel?: (status: JobStatus) => string;
 }
 
-/** Who holds a stream place (the manager's users are numbers). */
-type UserKey = number | string;
-
 const PAGE = 1000;
 
 const logEvent = (row: JobStatusRow<JobId>) =>
@@ -37,64 +35,32 @@ const progressEvent = (progress: JobProgress) => `event: progress\ndata: ${JSON.
  * Server-sent events for job output. Each stream sends the stored rows after `lastId` and the job's
  * progress (for a store that keeps it), then rows and `progress` as the event bus delivers them (no
  * per-client polling), then one `status` event and the end.
- * One timer sends keep-alive comments to every open stream; `closeAll` ends them on shutdown.
+ * Places are bounded per user and in all (see StreamPlaces); `closeAll` ends the streams on shutdown.
  */
-export class JobStreams<Id extends JobId = number> {
-  private readonly open = new Set<ServerResponse>();
-  private readonly openPerUser = new Map<UserKey, number>();
-  private readonly timer: NodeJS.Timeout;
-
+export class JobStreams<Id extends JobId = number> extends StreamPlaces {
   constructor(
     private readonly repo: JobReader<Id>,
     private readonly events: JobEvents<Id>,
     private readonly options: JobStreamOptions,
   ) {
-    this.timer = setInterval(() => {
-      for (const response of this.open) response.write(': keep-alive\n\n');
-    }, options.keepAliveMs);
-    this.timer.unref();
-  }
-
-  get size() {
-    return this.open.size;
-  }
-
-  /**
-   * Takes one of `user`'s stream places, or refuses (429) when they or the server hold all theirs.
-   * Call before hijacking the reply, so the refusal is an ordinary error answer; `stream` gives it back.
-   */
-  reserve(user: UserKey): void {
-    const held = this.openPerUser.get(user) ?? 0;
-    const full =
-      held >= this.options.maxPerUser
-        ? `You have ${held} job streams open; close one first.`
-        : this.open.size >= this.options.maxTotal
-          ? 'The server has too many job streams open; try again shortly.'
-          : undefined;
-    if (full) throw this.options.tooMany(full);
-    this.openPerUser.set(user, held + 1);
-  }
-
-  private release(user: UserKey) {
-    const held = (this.openPerUser.get(user) ?? 1) - 1;
-    if (held > 0) this.openPerUser.set(user, held);
-    else this.openPerUser.delete(user);
-  }
-
-  /**
-   * Streams job `jobId` to `response` (already authorised, with a place `reserve`d for `user`), starting
-   * after row `lastId`.
-   */
-  async stream(jobId: Id, lastId: number, response: ServerResponse, user: UserKey): Promise<void> {
-    response.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
+    super({
+      perUser: options.maxPerUser,
+      total: options.maxTotal,
+      keepAliveMs: options.keepAliveMs,
+      refuse: (held) =>
+        options.tooMany(
+          held === undefined
+            ? 'The server has too many job streams open; try again shortly.'
+            : `You have ${held} job streams open; close one first.`,
+        ),
     });
-    response.write('retry: 2000\n\n');
-    this.open.add(response);
+  }
 
+  /**
+   * Streams job `jobId` to `response` (already authorised, in a `place` from `reserve`), starting after
+   * row `lastId`.
+   */
+  async stream(jobId: Id, lastId: number, response: ServerResponse, place: StreamPlace): Promise<void> {
     let sent = lastId;
     /** Items done (completed + failed) in the last progress sent: progress only moves forward. */
     let shown = -1;
@@ -141,12 +107,11 @@ export class JobStreams<Id extends JobId = number> {
       (event) => (live ? handle(event) : early.push(event)),
       lastId,
     );
-    response.on('close', () => {
+    this.open(place, response, () => {
       ended = true;
       unsubscribe();
-      this.open.delete(response);
-      this.release(user);
     });
+    response.write('retry: 2000\n\n');
 
     try {
       await this.sendStored(
@@ -170,13 +135,6 @@ export class JobStreams<Id extends JobId = number> {
     } catch {
       finish();
     }
-  }
-
-  /** Ends every stream (server shutdown); clients reconnect elsewhere with Last-Event-ID. */
-  closeAll() {
-    clearInterval(this.timer);
-    for (const response of this.open) response.end();
-    this.open.clear();
   }
 
   private async sendStored(

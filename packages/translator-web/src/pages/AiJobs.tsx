@@ -1,3 +1,4 @@
+import { LocalDataTable, type Column } from '@app/web-kit';
 import {
   Alert,
   Anchor,
@@ -11,7 +12,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -20,7 +20,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
-import { ApiError, api, type QueryOf } from '../api.ts';
+import { ApiError, api, type Job, type QueryOf } from '../api.ts';
 import {
   errorMessage,
   formatDate,
@@ -405,6 +405,37 @@ function ActiveJobs({ current, onWatch }: { current: string | null; onWatch: (id
 
 function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
   const log = useAiJobLog();
+  const columns: Array<Column<Job>> = [
+    {
+      key: 'finished',
+      header: 'Finished',
+      phone: 'title',
+      sortValue: (job) => job.finishedAt ?? job.createdAt,
+      cell: (job) => (
+        <Anchor component="button" type="button" size="sm" onClick={() => onWatch(job.id)}>
+          {formatDate(job.finishedAt ?? job.createdAt)}
+        </Anchor>
+      ),
+    },
+    { key: 'lang', header: 'Language', sortValue: (job) => job.lang, cell: (job) => job.lang },
+    {
+      key: 'status',
+      header: 'Status',
+      sortValue: (job) => job.status,
+      cell: (job) => <StatusBadge status={job.status} />,
+    },
+    { key: 'translated', header: 'Translated', cell: (job) => `${job.completed}/${job.total}` },
+    { key: 'failed', header: 'Failed', sortValue: (job) => job.failed, cell: (job) => job.failed },
+    {
+      key: 'note',
+      header: 'Note',
+      cell: (job) => (
+        <Text size="xs" c="dimmed" lineClamp={2}>
+          {job.error ?? ''}
+        </Text>
+      ),
+    },
+  ];
   return (
     <div>
       <Title order={3} size="h4" mb="xs">
@@ -417,44 +448,13 @@ function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
               No finished jobs yet.
             </Text>
           ) : (
-            <Table.ScrollContainer minWidth={560}>
-              <Table striped verticalSpacing={4} data-testid="job-history">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Finished</Table.Th>
-                    <Table.Th>Language</Table.Th>
-                    <Table.Th>Status</Table.Th>
-                    <Table.Th>Translated</Table.Th>
-                    <Table.Th>Failed</Table.Th>
-                    <Table.Th>Note</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {jobs.map((job) => (
-                    <Table.Tr key={job.id}>
-                      <Table.Td>
-                        <Anchor component="button" type="button" size="sm" onClick={() => onWatch(job.id)}>
-                          {formatDate(job.finishedAt ?? job.createdAt)}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{job.lang}</Table.Td>
-                      <Table.Td>
-                        <StatusBadge status={job.status} />
-                      </Table.Td>
-                      <Table.Td>
-                        {job.completed}/{job.total}
-                      </Table.Td>
-                      <Table.Td>{job.failed}</Table.Td>
-                      <Table.Td>
-                        <Text size="xs" c="dimmed" lineClamp={2}>
-                          {job.error ?? ''}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <LocalDataTable
+              data-testid="job-history"
+              sort={{ key: 'finished', direction: 'descending' }}
+              rows={jobs}
+              rowKey={(job) => job.id}
+              columns={columns}
+            />
           )
         }
       </QueryView>

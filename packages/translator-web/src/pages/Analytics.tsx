@@ -1,3 +1,4 @@
+import { DataTable, type Column } from '@app/web-kit';
 import {
   Anchor,
   Group,
@@ -6,7 +7,6 @@ import {
   Progress,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -15,7 +15,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { type Language } from '../api.ts';
+import { type Language, type UrlRow } from '../api.ts';
 import { PageTitle, QueryView } from '../components/common.tsx';
 import { useLanguages } from '../data/project.ts';
 import { useActivity, useCoverage, useSummary, useUrls } from '../data/analytics.ts';
@@ -143,6 +143,27 @@ function ActivityPanel() {
 
 const URL_LIMIT = 20;
 
+const URL_COLUMNS: Array<Column<UrlRow>> = [
+  {
+    key: 'url',
+    header: 'URL',
+    phone: 'title',
+    cell: (row) => (
+      <Anchor
+        component={Link}
+        to={`/analytics/url?url=${encodeURIComponent(row.url)}`}
+        size="sm"
+        style={{ wordBreak: 'break-all' }}
+      >
+        {row.url}
+      </Anchor>
+    ),
+  },
+  { key: 'phrases', header: 'Phrases', cell: (row) => row.phraseCount },
+  { key: 'approved', header: 'Approved', cell: (row) => row.approved },
+  { key: 'pending', header: 'Pending', cell: (row) => row.pending },
+];
+
 function UrlTable() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
@@ -175,36 +196,12 @@ function UrlTable() {
             </Text>
           ) : (
             <>
-              <Table.ScrollContainer minWidth={480}>
-                <Table striped highlightOnHover data-testid="url-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>URL</Table.Th>
-                      <Table.Th ta="right">Phrases</Table.Th>
-                      <Table.Th ta="right">Approved</Table.Th>
-                      <Table.Th ta="right">Pending</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.rows.map((row) => (
-                      <Table.Tr key={row.url}>
-                        <Table.Td style={{ wordBreak: 'break-all' }}>
-                          <Anchor
-                            component={Link}
-                            to={`/analytics/url?url=${encodeURIComponent(row.url)}`}
-                            size="sm"
-                          >
-                            {row.url}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td ta="right">{row.phraseCount}</Table.Td>
-                        <Table.Td ta="right">{row.approved}</Table.Td>
-                        <Table.Td ta="right">{row.pending}</Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable
+                data-testid="url-table"
+                rows={data.rows}
+                rowKey={(row) => row.url}
+                columns={URL_COLUMNS}
+              />
               {data.total > URL_LIMIT && (
                 <Group justify="flex-end" mt="sm">
                   <Pagination

@@ -1,7 +1,8 @@
-import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { LocalDataTable, type Column } from '@app/web-kit';
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, download } from '../api.ts';
+import { api, download, type Backup } from '../api.ts';
 import {
   ConfirmButton,
   deleteAndRefresh,
@@ -41,6 +42,54 @@ export function Backups() {
       setDownloading(null);
     }
   };
+  const columns: Array<Column<Backup>> = [
+    {
+      key: 'file',
+      header: 'File',
+      phone: 'title',
+      sortValue: (b) => b.filename,
+      cell: (b) => (
+        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+          {b.filename}
+        </Text>
+      ),
+    },
+    { key: 'created', header: 'Created', sortValue: (b) => b.created, cell: (b) => formatDate(b.created) },
+    { key: 'size', header: 'Size', sortValue: (b) => b.size, cell: (b) => formatBytes(b.size) },
+    {
+      key: 'actions',
+      header: 'Actions',
+      cell: (b) => (
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            size="xs"
+            variant="default"
+            aria-label={`Download ${b.filename}`}
+            loading={downloading === fileUrl(b.filename)}
+            onClick={() => get(fileUrl(b.filename), b.filename)}
+          >
+            Download
+          </Button>
+          <ConfirmButton
+            size="xs"
+            ariaLabel={`Delete ${b.filename}`}
+            title="Delete backup?"
+            message={`${b.filename} is deleted from the server.`}
+            confirmLabel="Delete"
+            onConfirm={() =>
+              deleteAndRefresh(
+                () => api.delete('/backups/{filename}', { path: { filename: b.filename } }),
+                'Backup deleted',
+                () => queryClient.invalidateQueries({ queryKey: backupKeys.all }),
+              )
+            }
+          >
+            Delete
+          </ConfirmButton>
+        </Group>
+      ),
+    },
+  ];
   return (
     <>
       <PageTitle>Backups & export</PageTitle>
@@ -105,59 +154,13 @@ export function Backups() {
                   No backups yet.
                 </Text>
               ) : (
-                <Table.ScrollContainer minWidth={520}>
-                  <Table striped data-testid="backup-table">
-                    <Table.Thead>
-                      <Table.Tr>
-                        <Table.Th>File</Table.Th>
-                        <Table.Th>Created</Table.Th>
-                        <Table.Th ta="right">Size</Table.Th>
-                        <Table.Th />
-                      </Table.Tr>
-                    </Table.Thead>
-                    <Table.Tbody>
-                      {list.map((b) => (
-                        <Table.Tr key={b.filename}>
-                          <Table.Td style={{ wordBreak: 'break-all' }}>
-                            <Text size="sm">{b.filename}</Text>
-                          </Table.Td>
-                          <Table.Td>{formatDate(b.created)}</Table.Td>
-                          <Table.Td ta="right">{formatBytes(b.size)}</Table.Td>
-                          <Table.Td ta="right">
-                            <Group gap="xs" justify="flex-end" wrap="nowrap">
-                              <Button
-                                size="xs"
-                                variant="default"
-                                aria-label={`Download ${b.filename}`}
-                                loading={downloading === fileUrl(b.filename)}
-                                onClick={() => get(fileUrl(b.filename), b.filename)}
-                              >
-                                Download
-                              </Button>
-                              <ConfirmButton
-                                size="xs"
-                                ariaLabel={`Delete ${b.filename}`}
-                                title="Delete backup?"
-                                message={`${b.filename} is deleted from the server.`}
-                                confirmLabel="Delete"
-                                onConfirm={() =>
-                                  deleteAndRefresh(
-                                    () =>
-                                      api.delete('/backups/{filename}', { path: { filename: b.filename } }),
-                                    'Backup deleted',
-                                    () => queryClient.invalidateQueries({ queryKey: backupKeys.all }),
-                                  )
-                                }
-                              >
-                                Delete
-                              </ConfirmButton>
-                            </Group>
-                          </Table.Td>
-                        </Table.Tr>
-                      ))}
-                    </Table.Tbody>
-                  </Table>
-                </Table.ScrollContainer>
+                <LocalDataTable
+                  data-testid="backup-table"
+                  sort={{ key: 'created', direction: 'descending' }}
+                  rows={list}
+                  rowKey={(b) => b.filename}
+                  columns={columns}
+                />
               )
             }
           </QueryView>

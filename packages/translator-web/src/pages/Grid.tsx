@@ -1,3 +1,4 @@
+import { DataTable, type Column } from '@app/web-kit';
 import {
   ActionIcon,
   Alert,
@@ -7,7 +8,6 @@ import {
   Select,
   Stack,
   Switch,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -145,21 +145,13 @@ export function Grid() {
                       {untranslated ? 'Everything here is translated.' : 'No phrases match.'}
                     </Text>
                   ) : (
-                    <Table.ScrollContainer minWidth={360}>
-                      <Table verticalSpacing="xs" data-testid="grid-table">
-                        <Table.Thead>
-                          <Table.Tr>
-                            <Table.Th w="40%">Phrase</Table.Th>
-                            <Table.Th>Translation ({lang})</Table.Th>
-                          </Table.Tr>
-                        </Table.Thead>
-                        <Table.Tbody>
-                          {data.rows.map((row) => (
-                            <GridRow key={`${lang}:${row.id}`} row={row} lang={lang} />
-                          ))}
-                        </Table.Tbody>
-                      </Table>
-                    </Table.ScrollContainer>
+                    <DataTable
+                      data-testid="grid-table"
+                      rows={data.rows}
+                      rowKey={(row) => `${lang}:${row.id}`}
+                      rowAttributes={(row) => ({ 'data-phrase-id': String(row.id) })}
+                      columns={gridColumns(lang)}
+                    />
                   )
                 }
               </QueryView>
@@ -172,7 +164,34 @@ export function Grid() {
   );
 }
 
-function GridRow({ row, lang }: { row: Row; lang: string }) {
+const gridColumns = (lang: string): Array<Column<Row>> => [
+  { key: 'phrase', header: 'Phrase', phone: 'title', cell: (row) => <PhraseCell row={row} /> },
+  {
+    key: 'translation',
+    header: `Translation (${lang})`,
+    cell: (row) => <TranslationEditor row={row} lang={lang} />,
+  },
+];
+
+function PhraseCell({ row }: { row: Row }) {
+  return (
+    <Stack gap={4}>
+      <SlotKey text={row.key} />
+      <Group gap={6}>
+        {row.state && <StateChip state={row.state} />}
+        {row.status !== 'approved' && <StatusBadge status={row.status} />}
+        {row.context && (
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            {row.context}
+          </Text>
+        )}
+      </Group>
+    </Stack>
+  );
+}
+
+/** A phrase's translation in `lang`, edited in place: saved with Enter or Save, deleted with ×. */
+function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState(row.value ?? '');
   const [showHistory, setShowHistory] = useState(false);
@@ -212,127 +231,105 @@ function GridRow({ row, lang }: { row: Row; lang: string }) {
     onError: (error) => notifyError(error),
   });
   return (
-    <Table.Tr data-phrase-id={row.id}>
-      <Table.Td>
-        <Stack gap={4}>
-          <SlotKey text={row.key} />
-          <Group gap={6}>
-            {state && <StateChip state={state} />}
-            {row.status !== 'approved' && <StatusBadge status={row.status} />}
-            {row.context && (
-              <Text size="xs" c="dimmed" lineClamp={1}>
-                {row.context}
-              </Text>
-            )}
-          </Group>
-        </Stack>
-      </Table.Td>
-      <Table.Td>
-        <form
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (dirty && value.trim()) save.mutate();
-          }}
-        >
-          <Group gap={6} align="flex-start" wrap="nowrap">
-            <Textarea
-              aria-label={`Translation of "${row.key}" (${lang})`}
-              autosize
-              minRows={1}
-              placeholder="Not translated"
-              value={value}
-              onChange={(event) => {
-                setValue(event.currentTarget.value);
-                setDone(null);
-                if (save.error) save.reset();
-              }}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter' && !event.shiftKey) {
-                  event.preventDefault();
-                  if (dirty && value.trim()) save.mutate();
-                }
-                if (event.key === 'Escape') setValue(row.value ?? '');
-              }}
-              description={
-                done ? (
-                  <span role="status" data-testid="cell-done">
-                    {done}
-                  </span>
-                ) : undefined
+    <Stack gap={4}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (dirty && value.trim()) save.mutate();
+        }}
+      >
+        <Group gap={6} align="flex-start" wrap="nowrap">
+          <Textarea
+            aria-label={`Translation of "${row.key}" (${lang})`}
+            autosize
+            minRows={1}
+            placeholder="Not translated"
+            value={value}
+            onChange={(event) => {
+              setValue(event.currentTarget.value);
+              setDone(null);
+              if (save.error) save.reset();
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && !event.shiftKey) {
+                event.preventDefault();
+                if (dirty && value.trim()) save.mutate();
               }
-              error={
-                save.error
-                  ? errorMessage(save.error)
-                  : missing.length
-                    ? `Missing slot ${missing.map(slotToken).join(' ')}`
-                    : undefined
-              }
-              style={{ flex: 1 }}
-            />
+              if (event.key === 'Escape') setValue(row.value ?? '');
+            }}
+            description={
+              done ? (
+                <span role="status" data-testid="cell-done">
+                  {done}
+                </span>
+              ) : undefined
+            }
+            error={
+              save.error
+                ? errorMessage(save.error)
+                : missing.length
+                  ? `Missing slot ${missing.map(slotToken).join(' ')}`
+                  : undefined
+            }
+            style={{ flex: 1 }}
+          />
+          <Button type="submit" size="xs" mt={4} disabled={!dirty || !value.trim()} loading={save.isPending}>
+            Save
+          </Button>
+          {translationId !== null && state !== 'reviewed' && (
             <Button
-              type="submit"
               size="xs"
               mt={4}
-              disabled={!dirty || !value.trim()}
-              loading={save.isPending}
+              variant="light"
+              color="green"
+              disabled={dirty}
+              loading={review.isPending}
+              onClick={() => review.mutate(translationId)}
+              aria-label={`Review the ${lang} translation of "${row.key}"`}
             >
-              Save
+              Review
             </Button>
-            {translationId !== null && state !== 'reviewed' && (
-              <Button
-                size="xs"
-                mt={4}
-                variant="light"
-                color="green"
-                disabled={dirty}
-                loading={review.isPending}
-                onClick={() => review.mutate(translationId)}
-                aria-label={`Review the ${lang} translation of "${row.key}"`}
-              >
-                Review
-              </Button>
-            )}
-            <Tooltip label="History">
+          )}
+          <Tooltip label="History">
+            <ActionIcon
+              mt={6}
+              variant={showHistory ? 'light' : 'subtle'}
+              aria-label={`History of the ${lang} translation of "${row.key}"`}
+              aria-expanded={showHistory}
+              onClick={() => setShowHistory((shown) => !shown)}
+            >
+              <Icon name="history" />
+            </ActionIcon>
+          </Tooltip>
+          {translationId !== null && (
+            <Tooltip label="Delete translation">
               <ActionIcon
                 mt={6}
-                variant={showHistory ? 'light' : 'subtle'}
-                aria-label={`History of the ${lang} translation of "${row.key}"`}
-                aria-expanded={showHistory}
-                onClick={() => setShowHistory((shown) => !shown)}
+                variant="subtle"
+                color="red"
+                aria-label={`Delete the ${lang} translation of "${row.key}"`}
+                loading={remove.isPending}
+                onClick={() => remove.mutate(translationId)}
               >
-                <Icon name="history" />
+                <Icon name="close" />
               </ActionIcon>
             </Tooltip>
-            {translationId !== null && (
-              <Tooltip label="Delete translation">
-                <ActionIcon
-                  mt={6}
-                  variant="subtle"
-                  color="red"
-                  aria-label={`Delete the ${lang} translation of "${row.key}"`}
-                  loading={remove.isPending}
-                  onClick={() => remove.mutate(translationId)}
-                >
-                  <Icon name="close" />
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </Group>
-        </form>
-        {suggestion && (
-          <Group gap={6} mt={4} wrap="nowrap" data-testid="ai-suggestion">
-            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              AI suggestion: {suggestion}
-            </Text>
-            <Button size="compact-xs" variant="subtle" onClick={() => setValue(suggestion)}>
-              Use
-            </Button>
-          </Group>
-        )}
-        {showHistory && (
-          <HistoryPanel phraseId={row.id} lang={lang} label={`the ${lang} translation of "${row.key}"`} />
-        )}
-      </Table.Td>
-    </Table.Tr>
+          )}
+        </Group>
+      </form>
+      {suggestion && (
+        <Group gap={6} wrap="nowrap" data-testid="ai-suggestion">
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            AI suggestion: {suggestion}
+          </Text>
+          <Button size="compact-xs" variant="subtle" onClick={() => setValue(suggestion)}>
+            Use
+          </Button>
+        </Group>
+      )}
+      {showHistory && (
+        <HistoryPanel phraseId={row.id} lang={lang} label={`the ${lang} translation of "${row.key}"`} />
+      )}
+    </Stack>
   );
 }

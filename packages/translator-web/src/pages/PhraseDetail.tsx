@@ -1,5 +1,7 @@
-import { Anchor, Breadcrumbs, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { LocalDataTable, type Column } from '@app/web-kit';
+import { Anchor, Breadcrumbs, Group, Paper, Stack, Text } from '@mantine/core';
 import { Link, useParams } from 'react-router';
+import type { PhraseDetail } from '../api.ts';
 import { PageTitle, QueryView, StatusBadge } from '../components/common.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
 import { useLanguages } from '../data/project.ts';
@@ -9,6 +11,21 @@ export function PhraseDetailPage() {
   const { id } = useParams();
   const languages = useLanguages();
   const detail = usePhraseDetail(id);
+  const languageName = (code: string) => languages.data?.find((l) => l.code === code)?.name ?? code;
+  const columns: Array<Column<PhraseDetail['translations'][number]>> = [
+    {
+      key: 'language',
+      header: 'Language',
+      phone: 'title',
+      sortValue: (t) => languageName(t.lang),
+      cell: (t) => (
+        <Anchor component={Link} to={`/translations?lang=${t.lang}`} size="sm">
+          {languageName(t.lang)} ({t.lang})
+        </Anchor>
+      ),
+    },
+    { key: 'translation', header: 'Translation', cell: (t) => <SlotKey text={t.value} /> },
+  ];
   return (
     <>
       <Breadcrumbs mb="xs">
@@ -35,28 +52,13 @@ export function PhraseDetailPage() {
             {p.translations.length === 0 ? (
               <Text c="dimmed">No translations yet.</Text>
             ) : (
-              <Table data-testid="phrase-translations">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={180}>Language</Table.Th>
-                    <Table.Th>Translation</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {p.translations.map((t) => (
-                    <Table.Tr key={t.lang}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/translations?lang=${t.lang}`} size="sm">
-                          {languages.data?.find((l) => l.code === t.lang)?.name ?? t.lang} ({t.lang})
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>
-                        <SlotKey text={t.value} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
+              <LocalDataTable
+                data-testid="phrase-translations"
+                sort={{ key: 'language', direction: 'ascending' }}
+                rows={p.translations}
+                rowKey={(t) => t.lang}
+                columns={columns}
+              />
             )}
           </Stack>
         )}

@@ -138,9 +138,9 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
     async (request, reply) => {
       const project = projectOf(request).id;
       await aiJobs.get(project, request.params.jobId);
-      streams.reserve(project);
+      const place = streams.reserve(project);
       reply.hijack();
-      await streams.stream(request.params.jobId, 0, reply.raw, project);
+      await streams.stream(request.params.jobId, 0, reply.raw, place);
       return reply;
     },
   );

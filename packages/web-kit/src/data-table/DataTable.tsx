@@ -39,8 +39,12 @@ export interface DataTableProps<T> {
   searchText?: (row: T) => string;
   searchLabel?: string;
   filters?: Array<SelectFilter<T>>;
-  view: TableView;
-  onViewChange: (change: Partial<TableView>) => void;
+  /**
+   * What the list shows (filter, sort, page). Without it the rows are shown as they come — one page a
+   * server filtered and cut, whose page says the count and pages — with no filter, sort or pages here.
+   */
+  view?: TableView;
+  onViewChange?: (change: Partial<TableView>) => void;
   /** Shown instead of the table when no row matches the filters. */
   noMatch?: ReactNode;
   /**
@@ -68,9 +72,10 @@ const PHONE = '(max-width: 48em)';
  * optional selection for bulk actions.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { rows, rowKey, columns, view, onViewChange } = props;
+  const { rows, rowKey, columns, view } = props;
+  const onViewChange = (change: Partial<TableView>) => props.onViewChange?.(change);
   const phone = useMediaQuery(PHONE) ?? false;
-  const [search, setSearch] = useState(view.search);
+  const [search, setSearch] = useState(view?.search ?? '');
   const applySearch = useDebouncedCallback((text: string) => onViewChange({ search: text }), 200);
   const [selected, setSelected] = useState<ReadonlySet<string | number>>(new Set());
 
@@ -82,7 +87,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }),
     [props.searchText, props.filters, columns],
   );
-  const shown = useMemo(() => tableRows(rows, rules, view), [rows, rules, view]);
+  const shown = useMemo(
+    () =>
+      view
+        ? tableRows(rows, rules, view)
+        : { page: [...rows], matching: [...rows], pageNumber: 1, pageCount: 1 },
+    [rows, rules, view],
+  );
   const selectedRows = props.bulkActions ? shown.matching.filter((row) => selected.has(rowKey(row))) : [];
   const pageKeys = shown.page.map(rowKey);
   const pageChecked = pageKeys.filter((key) => selected.has(key)).length;
@@ -99,7 +110,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
     onViewChange({
       sort: {
         key,
-        direction: view.sort?.key === key && view.sort.direction === 'ascending' ? 'descending' : 'ascending',
+        direction:
+          view?.sort?.key === key && view.sort.direction === 'ascending' ? 'descending' : 'ascending',
       },
     });
   const selectBox = (row: T) => {
@@ -156,10 +168,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
             </Table.Th>
           ) : null}
           {columns.map((c) => {
-            const sorted = view.sort?.key === c.key ? view.sort.direction : undefined;
+            const sortable = Boolean(view && c.sortValue);
+            const sorted = view?.sort?.key === c.key ? view.sort.direction : undefined;
             return (
-              <Table.Th key={c.key} aria-sort={c.sortValue ? (sorted ?? 'none') : undefined}>
-                {c.sortValue ? (
+              <Table.Th key={c.key} aria-sort={sortable ? (sorted ?? 'none') : undefined}>
+                {sortable ? (
                   <UnstyledButton onClick={() => sortBy(c.key)} fw={700} fz="sm">
                     {c.header}
                     <span aria-hidden="true">
@@ -186,6 +199,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </Table.Tbody>
     </Table>
   );
+
+  if (!view) return <div data-testid={props['data-testid']}>{body}</div>;
 
   return (
     <Stack gap="sm" data-testid={props['data-testid']}>

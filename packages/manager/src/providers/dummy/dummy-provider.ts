@@ -155,7 +155,9 @@ export class DummyProvider implements Provider {
   async exec(node: NodeConnection, containerId: string, spec: ExecSpec, ctx: OperationContext) {
     const row = await this.find(node, containerId);
     if (row.state !== 'running') throw new ProviderError(`CT ${row.vmid} not running`);
-    return { exitCode: await runSimulated(spec.command, (line) => ctx.log(line), ctx.signal) };
+    return {
+      exitCode: await runSimulated(spec.command, { print: (line) => ctx.log(line), signal: ctx.signal }),
+    };
   }
 
   async discard(node: NodeConnection, made: string, hostname: string, ctx: OperationContext) {

@@ -3,11 +3,10 @@ import { runSimulated } from './dummy-shell.ts';
 
 const run = async (command: string[]) => {
   const printed: string[] = [];
-  const exitCode = await runSimulated(
-    command,
-    async (line) => void printed.push(line),
-    new AbortController().signal,
-  );
+  const exitCode = await runSimulated(command, {
+    print: (line) => void printed.push(line),
+    signal: new AbortController().signal,
+  });
   return { printed, exitCode };
 };
 
@@ -29,9 +28,16 @@ describe('the dummy node’s simulated shell', () => {
     expect(await run(['echo', 'plain', 'argv'])).toEqual({ printed: ['plain argv'], exitCode: 0 });
   });
 
+  it('expands $((…)) outside single quotes, and has no terminal size to tell', async () => {
+    expect(await run(['sh', '-c', `echo $(( (1+2) * 3 )) "x$((2*(3+4)))" '$((1+1))'; stty size`])).toEqual({
+      printed: ['9 x14 $((1+1))', "stty: 'standard input': Inappropriate ioctl for device"],
+      exitCode: 1,
+    });
+  });
+
   it('sleeps until the signal ends it', async () => {
     const controller = new AbortController();
-    const running = runSimulated(['sleep', '30'], async () => undefined, controller.signal);
+    const running = runSimulated(['sleep', '30'], { print: () => undefined, signal: controller.signal });
     controller.abort(new Error('stopped'));
     await expect(running).rejects.toThrow('stopped');
   });

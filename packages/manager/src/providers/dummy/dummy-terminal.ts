@@ -1,49 +1,11 @@
 import type { TerminalSession, TerminalSize } from '../terminal.ts';
+import { runScript } from './dummy-shell.ts';
 
 const PROMPT = '/ # ';
 
-/** `$((…))` arithmetic as sh does it on integers: + - * / % and parentheses. */
-function shellArithmetic(expression: string): number | undefined {
-  const tokens = expression.match(/\d+|[-+*/%()]|\S/g) ?? [];
-  let at = 0;
-  const primary = (): number => {
-    const token = tokens[at++];
-    if (token === '(') {
-      const value = sum();
-      if (tokens[at++] !== ')') throw new Error('missing )');
-      return value;
-    }
-    if (token === '-') return -primary();
-    if (token === undefined || !/^\d+$/.test(token)) throw new Error('syntax error');
-    return Number(token);
-  };
-  const product = (): number => {
-    let value = primary();
-    while (tokens[at] === '*' || tokens[at] === '/' || tokens[at] === '%') {
-      const op = tokens[at++];
-      const right = primary();
-      if (op !== '*' && right === 0) throw new Error('divide by zero');
-      value = op === '*' ? value * right : op === '/' ? Math.trunc(value / right) : value % right;
-    }
-    return value;
-  };
-  const sum = (): number => {
-    let value = product();
-    while (tokens[at] === '+' || tokens[at] === '-')
-      value = tokens[at++] === '+' ? value + product() : value - product();
-    return value;
-  };
-  try {
-    const value = sum();
-    return at === tokens.length ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * The dummy node's interactive shell: a prompt, line editing (backspace, Ctrl-C, Ctrl-D), and the few
- * commands a terminal test types: `echo` (with `$((…))`), `stty size`, `exit`.
+ * The dummy node's interactive shell: a prompt and line editing (backspace, Ctrl-C, Ctrl-D) in front of
+ * the simulated shell that exec runs (`runScript`). Keys typed while a command runs wait for it.
  */
 export class DummyTerminal implements TerminalSession {
   private readonly listeners: Array<(chunk: Buffer) => void> = [];
@@ -51,6 +13,10 @@ export class DummyTerminal implements TerminalSession {
   private backlog: Buffer[] = [];
   private line = '';
   private ended = false;
+  /** The keys typed so far, handled in order. */
+  private typing = Promise.resolve();
+  /** Stops a running command when the session ends. */
+  private readonly stop = new AbortController();
   private finish!: (value: { reason: string }) => void;
   readonly closed = new Promise<{ reason: string }>((resolve) => (this.finish = resolve));
 
@@ -65,9 +31,13 @@ export class DummyTerminal implements TerminalSession {
   }
 
   write(data: Buffer) {
-    for (const char of data.toString('utf8')) {
+    this.typing = this.typing.then(() => this.type(data.toString('utf8')));
+  }
+
+  private async type(text: string) {
+    for (const char of text) {
       if (this.ended) return;
-      if (char === '\r' || char === '\n') this.enter();
+      if (char === '\r' || char === '\n') await this.enter();
       else if (char === '\x7f' || char === '\b') {
         if (this.line) {
           this.line = [...this.line].slice(0, -1).join('');
@@ -94,35 +64,25 @@ export class DummyTerminal implements TerminalSession {
     this.end('the session was closed');
   }
 
-  private enter() {
-    const line = this.line.trim();
+  private async enter() {
+    const line = this.line;
     this.line = '';
     this.emit('\r\n');
-    if (line === 'exit') return this.end('the shell exited');
-    const output = this.run(line);
-    this.emit(`${output === undefined ? '' : `${output}\r\n`}${PROMPT}`);
-  }
-
-  private run(line: string): string | undefined {
-    if (!line) return undefined;
-    const [command = ''] = line.split(/\s+/);
-    if (command === 'echo') return this.expand(line.slice(4).trim());
-    if (line === 'stty size') return `${this.size.rows} ${this.size.cols}`;
-    return `sh: ${command}: not found`;
-  }
-
-  private expand(words: string): string {
-    return words
-      .replace(/\$\(\((.*?)\)\)/g, (whole, expression: string) => {
-        const value = shellArithmetic(expression);
-        return value === undefined ? whole : String(value);
-      })
-      .replace(/^(['"])(.*)\1$/, '$2');
+    const io = {
+      print: (text: string) => this.emit(`${text}\r\n`),
+      signal: this.stop.signal,
+      size: this.size,
+    };
+    // Rejects only when the session ended under a running command.
+    const outcome = await runScript(line, io).catch(() => undefined);
+    if (outcome?.exit) this.end('the shell exited');
+    else if (!this.ended) this.emit(PROMPT);
   }
 
   private end(reason: string) {
     if (this.ended) return;
     this.ended = true;
+    this.stop.abort(new Error(reason));
     this.finish({ reason });
   }
 
