@@ -34,6 +34,15 @@ export interface AuditScope {
   failure: string | null;
 }
 
+/**
+ * A request's entry handed to a job that makes the change in its own transaction (a container's delete,
+ * maybe in another process): the job writes it there with `withinJob`. Kept in the job's payload.
+ */
+export type CarriedAudit = Pick<
+  AuditScope,
+  'requestId' | 'action' | 'actor' | 'sourceAddress' | 'target' | 'details' | 'successStatus'
+>;
+
 const CSV_CHUNK = 500;
 const DAY_MS = 86_400_000;
 
@@ -44,10 +53,13 @@ const DAY_MS = 86_400_000;
  *   only settles the entry's HTTP status. Containers (create, update, restart), users and groups (in
  *   LastAdminGuard.write), settings and registration do this; `audited(write)` gives a change that is a
  *   single statement (API keys, groups' create, sites, nodes, sign-in's session) a transaction for it.
- * - the generic fallback (`finish` with nothing written): any other state-changing request is recorded
- *   when it has been answered, its outcome read from the HTTP status. A container's DELETE is one of
- *   them by design: a delete job (maybe in another process) removes the record, the request waits for
- *   the job, and its status says whether the container was deleted.
+ *   A request that queues a job (start, stop, exec) writes its entry in the job's insert.
+ * - `carry`, `handedOff` and `withinJob(trx, carried)`: a container's DELETE hands its entry to the delete job it
+ *   queues (maybe run in another process), which writes it in the transaction removing the record; the
+ *   request waits for the job and its answer settles the entry like `within`'s.
+ * - the generic fallback (`finish` with nothing written): a request refused before any change (or one
+ *   joining a delete another request queued) is recorded when it has been answered, its outcome read
+ *   from the HTTP status.
  * - `record(entry, trx?)`: an event of its own (a terminal session, an exec), in `trx` when given.
  * A request that failed gets a failure entry either way.
  */
@@ -90,6 +102,26 @@ export class AuditLog {
     if (action) scope.action = scope.failedAction = action;
     await this.repo.insert(rowOf(scope, 'success', scope.successStatus, null), trx);
     scope.written = true;
+  }
+
+  /** The current request's entry, for the payload of a job that will write it (`withinJob`). */
+  carry(): CarriedAudit | undefined {
+    const scope = this.scopes.getStore();
+    return scope && carriedOf(scope);
+  }
+
+  /**
+   * The job given `carry()` is queued: the request no longer writes its success entry itself; `finish`
+   * settles the one the job wrote, or records the failure.
+   */
+  handedOff(): void {
+    const scope = this.scopes.getStore();
+    if (scope) scope.written = true;
+  }
+
+  /** Writes an entry a request handed to a job (`carry`) in `trx`, the job's transaction of the change. */
+  async withinJob(trx: Transaction<ManagerDB>, carried: CarriedAudit): Promise<void> {
+    await this.repo.insert(rowOf(carried, 'success', carried.successStatus, null), trx);
   }
 
   /**
@@ -177,8 +209,13 @@ function normalized(filter: AuditFilter): AuditFilter {
   };
 }
 
+function carriedOf(scope: AuditScope): CarriedAudit {
+  const { requestId, action, actor, sourceAddress, target, details, successStatus } = scope;
+  return { requestId, action, actor, sourceAddress, target, details, successStatus };
+}
+
 function rowOf(
-  scope: AuditScope,
+  scope: CarriedAudit & { failedAction?: string },
   outcome: AuditRow['outcome'],
   httpStatus: number | null,
   errorCode: string | null,
@@ -188,7 +225,7 @@ function rowOf(
     request_id: scope.requestId,
     ...actorColumns(scope.actor ?? SYSTEM_ACTOR),
     source_address: scope.sourceAddress,
-    action: outcome === 'failure' ? scope.failedAction : scope.action,
+    action: outcome === 'failure' ? (scope.failedAction ?? scope.action) : scope.action,
     ...targetColumns(scope.target),
     outcome,
     http_status: httpStatus,

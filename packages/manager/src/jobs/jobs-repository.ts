@@ -21,8 +21,20 @@ export class JobsRepository implements JobStore {
     private readonly events: JobEvents,
   ) {}
 
-  async create(command: string, createdBy: number, payload: unknown): Promise<{ id: number }> {
-    const job = await this.insertIn(this.db, command, createdBy, payload);
+  /** Queues a job; `alongside` (the request's audit entry) is written in the insert's transaction. */
+  async create(
+    command: string,
+    createdBy: number,
+    payload: unknown,
+    alongside?: (trx: Transaction<ManagerDB>) => Promise<void>,
+  ): Promise<{ id: number }> {
+    const job = alongside
+      ? await this.db.transaction().execute(async (trx) => {
+          const inserted = await this.insertIn(trx, command, createdBy, payload);
+          await alongside(trx);
+          return inserted;
+        })
+      : await this.insertIn(this.db, command, createdBy, payload);
     await this.announceNew(job.id);
     return job;
   }

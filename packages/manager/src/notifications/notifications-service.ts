@@ -1,6 +1,7 @@
 import { notFound } from '@app/server-kit';
 import type { NotificationsTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { ContainersRepository } from '../containers/containers-repository.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import type { NotificationRow, NotificationsRepository } from './notifications-repository.ts';
@@ -60,6 +61,7 @@ export class NotificationsService {
     private readonly repo: NotificationsRepository,
     private readonly users: UsersRepository,
     private readonly containers: ContainersRepository,
+    private readonly audit: Pick<AuditLog, 'audited'>,
   ) {}
 
   /** An owner named by the tool is a current user; a name nobody has is stored as no owner. */
@@ -106,13 +108,13 @@ export class NotificationsService {
   }
 
   async acknowledge(owner: number, id: number): Promise<Notification> {
-    await this.repo.acknowledge(owner, nowIso(), id);
+    await this.audit.audited((trx) => this.repo.acknowledge(owner, nowIso(), id, trx));
     const row = await this.repo.ownedById(owner, id);
     if (!row) throw notFound('Notification not found.');
     return toNotification(row);
   }
 
   acknowledgeAll(owner: number): Promise<number> {
-    return this.repo.acknowledge(owner, nowIso());
+    return this.audit.audited((trx) => this.repo.acknowledge(owner, nowIso(), undefined, trx));
   }
 }

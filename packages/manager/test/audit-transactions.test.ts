@@ -1,0 +1,158 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
+import { siteInput, startFleetManager } from './fleet-helpers.ts';
+import { jobEnds } from './container-helpers.ts';
+import type { AuditEvent } from '../src/audit/audit-entry.ts';
+
+interface Change {
+  action: string;
+  /** The request, made twice: refused while the audit log cannot be written, then answered `status`. */
+  send: () => Promise<{ status: number; text: string; body: { data?: { jobId?: number } } }>;
+  status: number;
+}
+
+/**
+ * Every state-changing route below writes its audit entry in the transaction of its change: while
+ * `audit_events` refuses inserts, the change is refused with it (an entry written after the answer
+ * would leave the change made and unrecorded); once it accepts them, the change has exactly one entry
+ * by the time its answer arrives.
+ */
+describe('audit entries in the transaction of their change', () => {
+  let test: TestManager;
+  let admin: ManagerClient;
+  let alice: ManagerClient;
+  let bob: ManagerClient;
+  let siteId: number;
+  let containerUrl: string;
+  const changes: Record<string, Change> = {};
+
+  const db = () => test.manager.services.ctx.db;
+  const entries = async (action: string): Promise<AuditEvent[]> => {
+    const response = await admin.get(`/audit-events?limit=500&action=${action}`);
+    expect(response.status, response.text).toBe(200);
+    return response.body.data.events as AuditEvent[];
+  };
+  const refuseAuditWrites = async () => {
+    if (test.schema) {
+      await sql`create function refuse_audit() returns trigger language plpgsql as
+        $$ begin raise exception 'the audit log refuses writes'; end $$`.execute(db());
+      await sql`create trigger refuse_audit before insert on audit_events
+        for each row execute function refuse_audit()`.execute(db());
+    } else {
+      await sql`create trigger refuse_audit before insert on audit_events
+        begin select raise(abort, 'the audit log refuses writes'); end`.execute(db());
+    }
+  };
+  const acceptAuditWrites = async () => {
+    await sql`drop trigger refuse_audit${sql.raw(test.schema ? ' on audit_events' : '')}`.execute(db());
+    if (test.schema) await sql`drop function refuse_audit()`.execute(db());
+  };
+
+  beforeAll(async () => {
+    test = await startFleetManager();
+    admin = await adminClient(test);
+    alice = await userClient(test, admin, 'alice');
+    bob = await userClient(test, admin, 'bob');
+    siteId = (await admin.post('/sites', siteInput())).body.data.id;
+    await admin.post(`/sites/${siteId}/nodes`, { name: 'sim1', nodeType: 'dummy' });
+    const created = await alice.post(`/sites/${siteId}/containers`, {
+      hostname: 'web1',
+      template: 'custom',
+      customTemplate: 'nginx:1.27',
+    });
+    expect(created.status, created.text).toBe(201);
+    containerUrl = `/sites/${siteId}/containers/${created.body.data.containerId}`;
+    expect(await jobEnds(alice, created.body.data.jobId)).toBe('success');
+    const token = (await admin.post(`/sites/${siteId}/agent-tokens`, { description: 'gw' })).body.data;
+    const domain = { name: 'apps.example.test', authServer: 'http://127.0.0.1:4180' };
+
+    Object.assign(changes, {
+      'POST …/containers/{id}/stop': {
+        action: 'container.stop',
+        send: () => alice.post(`${containerUrl}/stop`),
+        status: 202,
+      },
+      'POST …/containers/{id}/start': {
+        action: 'container.start',
+        send: () => alice.post(`${containerUrl}/start`),
+        status: 202,
+      },
+      'POST …/containers/{id}/exec': {
+        action: 'container.exec',
+        send: () => alice.post(`${containerUrl}/exec`, { command: 'true' }),
+        status: 202,
+      },
+      'POST …/containers/{id}/collaborators': {
+        action: 'container.collaborator.create',
+        send: () => alice.post(`${containerUrl}/collaborators`, { username: 'bob' }),
+        status: 201,
+      },
+      'POST /notifications/all/ack': {
+        action: 'notification.all.ack',
+        send: () => bob.post('/notifications/all/ack'),
+        status: 200,
+      },
+      'DELETE …/containers/{id}/collaborators/{username}': {
+        action: 'container.collaborator.delete',
+        send: () => alice.delete(`${containerUrl}/collaborators/bob`),
+        status: 200,
+      },
+      'POST /external-domains': {
+        action: 'external_domain.create',
+        send: () => admin.post('/external-domains', domain),
+        status: 201,
+      },
+      'DELETE /sites/{siteId}/agent-tokens/{id}': {
+        action: 'agent_token.delete',
+        send: () => admin.delete(`/sites/${siteId}/agent-tokens/${token.id}`),
+        status: 204,
+      },
+      'POST /sites/{siteId}/agent-tokens': {
+        action: 'agent_token.create',
+        send: () => admin.post(`/sites/${siteId}/agent-tokens`, { description: 'gw2' }),
+        status: 201,
+      },
+      'DELETE …/containers/{id}': {
+        action: 'container.delete',
+        send: () => alice.delete(containerUrl),
+        status: 200,
+      },
+    } satisfies Record<string, Change>);
+  });
+  afterAll(() => test.close());
+
+  it('refuses each change its entry cannot be written with, then records it exactly once', async () => {
+    for (const [route, change] of Object.entries(changes)) {
+      const before = await entries(change.action);
+      await refuseAuditWrites();
+      const refused = await change.send().finally(acceptAuditWrites);
+      expect(refused.status, `${route} without its entry: ${refused.text}`).toBeGreaterThanOrEqual(500);
+
+      const done = await change.send();
+      expect(done.status, `${route}: ${done.text}`).toBe(change.status);
+      // No waiting: the entry committed with the change, before the answer. (The refused request's
+      // failure entry is written once answered, maybe after the log accepts writes again.)
+      const added = (await entries(change.action)).filter(
+        (entry) => entry.outcome === 'success' && !before.some((old) => old.id === entry.id),
+      );
+      expect(added, route).toEqual([expect.objectContaining({ httpStatus: change.status })]);
+      if (done.body.data?.jobId) await jobEnds(admin, done.body.data.jobId);
+    }
+  });
+
+  it('leaves a failure entry and no success entry for a change its transaction rolled back', async () => {
+    const domain = { name: 'twice.example.test', authServer: 'http://127.0.0.1:4180' };
+    expect((await admin.post('/external-domains', domain)).status).toBe(201);
+    // The second insert fails on the unique name: its transaction, entry included, rolls back.
+    const again = await admin.post('/external-domains', domain);
+    expect(again.status, again.text).toBe(409);
+    await expect
+      .poll(async () => (await entries('external_domain.create')).find((e) => e.httpStatus === 409))
+      .toMatchObject({ outcome: 'failure', details: { name: 'twice.example.test' } });
+    const named = (await entries('external_domain.create')).filter(
+      (entry) => entry.details?.name === 'twice.example.test',
+    );
+    expect(named.map((entry) => entry.outcome)).toEqual(['failure', 'success']);
+  });
+});
