@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
-import { siteInput, startFleetManager } from './fleet-helpers.ts';
+import { adminClient, ManagerClient, userClient, type TestManager } from './helpers.ts';
+import type { ProxmoxFake } from '@app/fakes';
+import { siteInput, startFleetManager, startImportCluster } from './fleet-helpers.ts';
 import { jobEnds } from './container-helpers.ts';
 import type { AuditEvent } from '../src/audit/audit-entry.ts';
 
@@ -25,6 +26,7 @@ describe('audit entries in the transaction of their change', () => {
   let bob: ManagerClient;
   let siteId: number;
   let containerUrl: string;
+  let cluster: ProxmoxFake;
   const changes: Record<string, Change> = {};
 
   const db = () => test.manager.services.ctx.db;
@@ -66,6 +68,34 @@ describe('audit entries in the transaction of their change', () => {
     expect(await jobEnds(alice, created.body.data.jobId)).toBe('success');
     const token = (await admin.post(`/sites/${siteId}/agent-tokens`, { description: 'gw' })).body.data;
     const domain = { name: 'apps.example.test', authServer: 'http://127.0.0.1:4180' };
+    const pending = await alice.post('/resource-requests', {
+      siteId,
+      hostname: 'db9',
+      resourceType: 'memory',
+      value: 8192,
+    });
+    expect(pending.body.data.status).toBe('pending');
+    const kept = await db()
+      .insertInto('kept_volumes')
+      .values({
+        site_id: siteId,
+        hostname: 'old1',
+        name: 'data',
+        host_path: `/srv/volumes/${siteId}/1001/old1/data`,
+        mount_path: '/data',
+        kept_at: new Date().toISOString(),
+        status: 'kept',
+        status_message: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    let domainId = 0;
+    const tool = ManagerClient.withKey(
+      `${test.baseUrl}/api/v1`,
+      (await admin.post('/apikeys', {})).body.data.key,
+    );
+    const leaving = await userClient(test, admin, 'carol');
+    cluster = await startImportCluster('root-password');
 
     Object.assign(changes, {
       'POST …/containers/{id}/stop': {
@@ -88,6 +118,11 @@ describe('audit entries in the transaction of their change', () => {
         send: () => alice.post(`${containerUrl}/collaborators`, { username: 'bob' }),
         status: 201,
       },
+      'POST /notifications/{id}/ack': {
+        action: 'notification.ack',
+        send: async () => bob.post(`/notifications/${(await bob.get('/notifications')).body.data[0].id}/ack`),
+        status: 200,
+      },
       'POST /notifications/all/ack': {
         action: 'notification.all.ack',
         send: () => bob.post('/notifications/all/ack'),
@@ -100,8 +135,38 @@ describe('audit entries in the transaction of their change', () => {
       },
       'POST /external-domains': {
         action: 'external_domain.create',
-        send: () => admin.post('/external-domains', domain),
+        send: async () => {
+          const response = await admin.post('/external-domains', domain);
+          domainId = response.body.data?.id;
+          return response;
+        },
         status: 201,
+      },
+      'PUT /external-domains/{id}': {
+        action: 'external_domain.update',
+        send: () => admin.put(`/external-domains/${domainId}`, { ...domain, acmeEmail: 'ops@example.test' }),
+        status: 200,
+      },
+      'DELETE /external-domains/{id}': {
+        action: 'external_domain.delete',
+        send: () => admin.delete(`/external-domains/${domainId}`),
+        status: 204,
+      },
+      'POST /resource-requests': {
+        action: 'resource_request.create',
+        send: () =>
+          alice.post('/resource-requests', { siteId, hostname: 'db9', resourceType: 'cpus', value: 8 }),
+        status: 201,
+      },
+      'PUT /resource-requests/{id}/approve': {
+        action: 'resource_request.approve.update',
+        send: () => admin.put(`/resource-requests/${pending.body.data.id}/approve`, {}),
+        status: 200,
+      },
+      'DELETE /sites/{siteId}/kept-volumes/{id}': {
+        action: 'kept_volume.delete',
+        send: () => admin.delete(`/sites/${siteId}/kept-volumes/${kept.id}`),
+        status: 202,
       },
       'DELETE /sites/{siteId}/agent-tokens/{id}': {
         action: 'agent_token.delete',
@@ -113,6 +178,27 @@ describe('audit entries in the transaction of their change', () => {
         send: () => admin.post(`/sites/${siteId}/agent-tokens`, { description: 'gw2' }),
         status: 201,
       },
+      'POST /notifications': {
+        action: 'notification.create',
+        send: () => tool.post('/notifications', { source: 'smart', severity: 'warning', message: 'disk' }),
+        status: 201,
+      },
+      'POST /sites/{siteId}/nodes/import': {
+        action: 'node.import',
+        send: () =>
+          admin.post(`/sites/${siteId}/nodes/import`, {
+            apiUrl: cluster.url,
+            username: 'root@pam',
+            password: 'root-password',
+            tlsFingerprint: cluster.fingerprint,
+          }),
+        status: 201,
+      },
+      'POST /auth/logout': {
+        action: 'auth.logout',
+        send: () => leaving.post('/auth/logout'),
+        status: 200,
+      },
       'DELETE …/containers/{id}': {
         action: 'container.delete',
         send: () => alice.delete(containerUrl),
@@ -120,7 +206,10 @@ describe('audit entries in the transaction of their change', () => {
       },
     } satisfies Record<string, Change>);
   });
-  afterAll(() => test.close());
+  afterAll(async () => {
+    await test.close();
+    await cluster.stop();
+  });
 
   it('refuses each change its entry cannot be written with, then records it exactly once', async () => {
     for (const [route, change] of Object.entries(changes)) {

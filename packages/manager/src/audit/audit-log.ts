@@ -50,17 +50,18 @@ const DAY_MS = 86_400_000;
  * The audit log. How an entry gets written, from strongest to weakest:
  * - `within(trx)`: a service's transaction writes the current request's entry beside its change, so a
  *   committed change always has its entry and a rolled-back one leaves none; the request's answer then
- *   only settles the entry's HTTP status. Containers (create, update, restart), users and groups (in
- *   LastAdminGuard.write), settings and registration do this; `audited(write)` gives a change that is a
- *   single statement (API keys, groups' create, sites, nodes, sign-in's session) a transaction for it.
- *   A request that queues a job (start, stop, exec) writes its entry in the job's insert.
- * - `carry`, `handedOff` and `withinJob(trx, carried)`: a container's DELETE hands its entry to the delete job it
- *   queues (maybe run in another process), which writes it in the transaction removing the record; the
- *   request waits for the job and its answer settles the entry like `within`'s.
- * - the generic fallback (`finish` with nothing written): a request refused before any change (or one
- *   joining a delete another request queued) is recorded when it has been answered, its outcome read
- *   from the HTTP status.
- * - `record(entry, trx?)`: an event of its own (a terminal session, an exec), in `trx` when given.
+ *   only settles the entry's HTTP status. Every route that changes rows does this (most are in
+ *   test/audit-transactions.test.ts); `audited(write)` gives a change without a transaction of its own
+ *   one, and a request that queues or cancels a job writes its entry with the job's row.
+ * - `carry`, `handedOff` and `withinJob(trx, carried)`: a container's DELETE hands its entry to the
+ *   delete job it queues (maybe run in another process), which writes it in the transaction removing
+ *   the record; the request waits for the job and its answer settles the entry like `within`'s.
+ * - the generic fallback (`finish` with nothing written): a request refused before any change, one
+ *   that changes no row (an e-mail to all users, a node connection test, a password reset request,
+ *   whose token is made in the background so that the answer tells nothing), or a DELETE joining the
+ *   delete job another request queued is recorded when it has been answered, its outcome read from
+ *   the HTTP status.
+ * - `record(entry, trx?)`: an event of its own (a terminal session), in `trx` when given.
  * A request that failed gets a failure entry either way.
  */
 export class AuditLog {
@@ -125,7 +126,7 @@ export class AuditLog {
   }
 
   /**
-   * Runs a change that is a single statement in a transaction of its own with the current request's
+   * Runs a change (often a single statement) in a transaction of its own with the current request's
    * entry; `target` names what it made or changed (from its result, for a new row's id).
    */
   audited<T>(

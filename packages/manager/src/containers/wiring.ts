@@ -114,6 +114,7 @@ export function createContainerServices(
       repo,
       fleet.jobs.repo,
       core.users,
+      core.audit,
     ),
   };
 }

@@ -78,21 +78,28 @@ export class NotificationsService {
     const owner =
       input.owner !== undefined ? await this.ownerNamed(input.owner) : await this.ownerOf(node, ctid);
     const now = nowIso();
-    const id = await this.repo.insert({
-      source: input.source,
-      severity: input.severity,
-      node,
-      node_ctid: ctid,
-      owner_uid_number: owner,
-      action: input.action || null,
-      message: input.message,
-      evidence: input.evidence ? JSON.stringify(input.evidence) : null,
-      event_at: input.ts !== undefined ? new Date(input.ts * 1000).toISOString() : null,
-      acknowledged_at: null,
-      acknowledged_by_uid_number: null,
-      created_at: now,
-      updated_at: now,
-    });
+    const id = await this.audit.audited(
+      (trx) =>
+        this.repo.insert(
+          {
+            source: input.source,
+            severity: input.severity,
+            node,
+            node_ctid: ctid,
+            owner_uid_number: owner,
+            action: input.action || null,
+            message: input.message,
+            evidence: input.evidence ? JSON.stringify(input.evidence) : null,
+            event_at: input.ts !== undefined ? new Date(input.ts * 1000).toISOString() : null,
+            acknowledged_at: null,
+            acknowledged_by_uid_number: null,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        ),
+      (created) => ({ type: 'notification', id: created }),
+    );
     return toNotification(await this.repo.byId(id));
   }
 
