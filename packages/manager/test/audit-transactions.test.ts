@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, ManagerClient, userClient, type TestManager } from './helpers.ts';
+import { adminClient, ManagerClient, uidNumberOf, userClient, type TestManager } from './helpers.ts';
 import type { ProxmoxFake } from '@app/fakes';
 import { siteInput, startFleetManager, startImportCluster } from './fleet-helpers.ts';
 import { jobEnds } from './container-helpers.ts';
+import { pause } from '../src/providers/pause.ts';
 import type { AuditEvent } from '../src/audit/audit-entry.ts';
 
 interface Change {
@@ -96,6 +97,9 @@ describe('audit entries in the transaction of their change', () => {
     );
     const leaving = await userClient(test, admin, 'carol');
     cluster = await startImportCluster('root-password');
+    const { jobHandlers, jobs } = test.manager.services;
+    jobHandlers.register('test.idle', { run: (_payload, ctx) => pause(60_000, ctx.signal) });
+    const idle = await jobs.enqueue('test.idle', {}, await uidNumberOf(test, 'alice'));
 
     Object.assign(changes, {
       'POST …/containers/{id}/stop': {
@@ -194,6 +198,11 @@ describe('audit entries in the transaction of their change', () => {
           }),
         status: 201,
       },
+      'POST /jobs/{id}/cancel': {
+        action: 'job.cancel',
+        send: () => alice.post(`/jobs/${idle.id}/cancel`),
+        status: 200,
+      },
       'POST /auth/logout': {
         action: 'auth.logout',
         send: () => leaving.post('/auth/logout'),
@@ -243,5 +252,30 @@ describe('audit entries in the transaction of their change', () => {
       (entry) => entry.details?.name === 'twice.example.test',
     );
     expect(named.map((entry) => entry.outcome)).toEqual(['failure', 'success']);
+  });
+
+  it('leaves a failure entry and no success entry for a delete its job refused', async () => {
+    const created = await alice.post(`/sites/${siteId}/containers`, {
+      hostname: 'web2',
+      template: 'custom',
+      customTemplate: 'nginx:1.27',
+    });
+    expect(await jobEnds(alice, created.body.data.jobId)).toBe('success');
+    const { containerId } = created.body.data as { containerId: number };
+    const vmid = (await alice.get(`/sites/${siteId}/containers/${containerId}`)).body.data.containerId;
+    // The node's instance answers to another name: the job refuses before changing anything.
+    await db()
+      .updateTable('dummy_instances')
+      .set({ hostname: 'someone-else' })
+      .where('vmid', '=', Number(vmid))
+      .execute();
+    const refused = await alice.delete(`/sites/${siteId}/containers/${containerId}`);
+    expect(refused.status, refused.text).toBe(409);
+    const mine = async () =>
+      (await entries('container.delete')).filter((entry) => entry.target.containerId === containerId);
+    await expect.poll(async () => (await mine()).length).toBe(1);
+    expect(await mine()).toEqual([
+      expect.objectContaining({ outcome: 'failure', httpStatus: 409, errorCode: 'hostname_mismatch' }),
+    ]);
   });
 });
