@@ -92,7 +92,7 @@ export function createFleetServices(ctx: ManagerContext, audit: AuditLog) {
     metricsHistory,
     nodes,
     providers,
-    jobs: new JobsService(jobsRepo),
+    jobs: new JobsService(jobsRepo, audit),
     jobEvents,
     /** PostgreSQL: the process's LISTEN connection, for every channel. */
     pgListener,
@@ -106,6 +106,7 @@ export function createFleetServices(ctx: ManagerContext, audit: AuditLog) {
       new ContainersRepository(db),
       proxmox,
       fleet.nodeTimeoutMs,
+      audit,
     ),
     /** Starts the event bus and, unless this process only serves the API, the worker. */
     async startFleet(role: ProcessRole) {

@@ -97,6 +97,7 @@ export function createServices(ctx: ManagerContext) {
       notices,
       mailer,
       background,
+      audit,
     }),
   );
 }

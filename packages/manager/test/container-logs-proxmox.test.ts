@@ -103,13 +103,51 @@ describe('container logs on Proxmox VE nodes (the fake)', () => {
     ).toBe(true);
   });
 
-  it('sends the history when following, then ends (Proxmox VE has no log to follow)', async () => {
-    const result = await readSse(`${test.baseUrl}/api/v1${url}/stream`, {
-      cookie: `connect.sid=${owner.cookie('connect.sid')}`,
+  it('sends the history when following, then the tasks that start afterwards, as they run', async () => {
+    const headers = { cookie: `connect.sid=${owner.cookie('connect.sid')}` };
+    const since = new Date(Date.now() - 3600_000).toISOString();
+    const taskLists = () => pve.requests.filter((call) => call.path === '/api2/json/nodes/pve1/tasks').length;
+    const listedBefore = taskLists();
+    const followers = [0, 1].map(() => {
+      const lines: Line[] = [];
+      const read = readSse(`${test.baseUrl}/api/v1${url}/stream?since=${since}`, headers, {
+        signal: AbortSignal.timeout(20_000),
+        // Until the shutdown started after following began has ended.
+        stop: (event) => {
+          if (event.event === 'line') lines.push(JSON.parse(event.data) as Line);
+          const shutdown = lines.findIndex((line) => line.text.startsWith('vzshutdown by'));
+          return shutdown >= 0 && lines.slice(shutdown).some((line) => line.text === 'TASK OK');
+        },
+      });
+      return { read, lines };
     });
-    expect(result.status).toBe(200);
-    expect(result.events.at(-1)!.event).toBe('end');
-    expect(result.events.filter((event) => event.event === 'line').length).toBeGreaterThan(3);
+    // Both follow once they have the history (the node was asked for it by each).
+    await expect.poll(taskLists).toBeGreaterThanOrEqual(listedBefore + 2);
+    await expect
+      .poll(() => followers.every(({ lines }) => lines.some((line) => line.text === 'TASK OK')))
+      .toBe(true);
+    expect(followers.some(({ lines }) => lines.some((line) => line.text.startsWith('vzshutdown')))).toBe(
+      false,
+    );
+
+    const stop = await owner.post(`${url.replace(/\/logs$/, '')}/stop`);
+    expect(stop.status, stop.text).toBe(202);
+    for (const { read, lines } of followers) {
+      const result = await read;
+      expect(result.status).toBe(200);
+      const shutdown = lines.findIndex((line) => line.text.startsWith('vzshutdown by'));
+      expect(lines.slice(shutdown)).toEqual([
+        expect.objectContaining({
+          stream: 'stdout',
+          text: expect.stringMatching(/^vzshutdown by root@pam!manager: (OK|running)$/),
+        }),
+        ...lines.slice(shutdown + 1, -1).map(() => expect.objectContaining({ stream: 'stdout' })),
+        expect.objectContaining({ stream: 'stdout', text: 'TASK OK' }),
+      ]);
+      // Each line once: the history is not sent again.
+      expect(lines.filter((line) => line.text.startsWith('vzcreate by'))).toHaveLength(1);
+    }
+    expect(await jobEnds(owner, stop.body.data.jobId)).toBe('success');
   });
 
   it('answers 502 node_unreachable when the node is offline; what it said is for administrators', async () => {

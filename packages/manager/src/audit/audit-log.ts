@@ -34,6 +34,15 @@ export interface AuditScope {
   failure: string | null;
 }
 
+/**
+ * A request's entry handed to a job that makes the change in its own transaction (a container's delete,
+ * maybe in another process): the job writes it there with `withinJob`. Kept in the job's payload.
+ */
+export type CarriedAudit = Pick<
+  AuditScope,
+  'requestId' | 'action' | 'actor' | 'sourceAddress' | 'target' | 'details' | 'successStatus'
+>;
+
 const CSV_CHUNK = 500;
 const DAY_MS = 86_400_000;
 
@@ -41,14 +50,18 @@ const DAY_MS = 86_400_000;
  * The audit log. How an entry gets written, from strongest to weakest:
  * - `within(trx)`: a service's transaction writes the current request's entry beside its change, so a
  *   committed change always has its entry and a rolled-back one leaves none; the request's answer then
- *   only settles the entry's HTTP status. Containers (create, update, restart), users and groups (in
- *   LastAdminGuard.write), settings and registration do this; `audited(write)` gives a change that is a
- *   single statement (API keys, groups' create, sites, nodes, sign-in's session) a transaction for it.
- * - the generic fallback (`finish` with nothing written): any other state-changing request is recorded
- *   when it has been answered, its outcome read from the HTTP status. A container's DELETE is one of
- *   them by design: a delete job (maybe in another process) removes the record, the request waits for
- *   the job, and its status says whether the container was deleted.
- * - `record(entry, trx?)`: an event of its own (a terminal session, an exec), in `trx` when given.
+ *   only settles the entry's HTTP status. Every route that changes rows does this (most are in
+ *   test/audit-transactions.test.ts); `audited(write)` gives a change without a transaction of its own
+ *   one, and a request that queues or cancels a job writes its entry with the job's row.
+ * - `carry`, `handedOff` and `withinJob(trx, carried)`: a container's DELETE hands its entry to the
+ *   delete job it queues (maybe run in another process), which writes it in the transaction removing
+ *   the record; the request waits for the job and its answer settles the entry like `within`'s.
+ * - the generic fallback (`finish` with nothing written): a request refused before any change, one
+ *   that changes no row (an e-mail to all users, a node connection test, a password reset request,
+ *   whose token is made in the background so that the answer tells nothing), or a DELETE joining the
+ *   delete job another request queued is recorded when it has been answered, its outcome read from
+ *   the HTTP status.
+ * - `record(entry, trx?)`: an event of its own (a terminal session), in `trx` when given.
  * A request that failed gets a failure entry either way.
  */
 export class AuditLog {
@@ -92,8 +105,28 @@ export class AuditLog {
     scope.written = true;
   }
 
+  /** The current request's entry, for the payload of a job that will write it (`withinJob`). */
+  carry(): CarriedAudit | undefined {
+    const scope = this.scopes.getStore();
+    return scope && carriedOf(scope);
+  }
+
   /**
-   * Runs a change that is a single statement in a transaction of its own with the current request's
+   * The job given `carry()` is queued: the request no longer writes its success entry itself; `finish`
+   * settles the one the job wrote, or records the failure.
+   */
+  handedOff(): void {
+    const scope = this.scopes.getStore();
+    if (scope) scope.written = true;
+  }
+
+  /** Writes an entry a request handed to a job (`carry`) in `trx`, the job's transaction of the change. */
+  async withinJob(trx: Transaction<ManagerDB>, carried: CarriedAudit): Promise<void> {
+    await this.repo.insert(rowOf(carried, 'success', carried.successStatus, null), trx);
+  }
+
+  /**
+   * Runs a change (often a single statement) in a transaction of its own with the current request's
    * entry; `target` names what it made or changed (from its result, for a new row's id).
    */
   audited<T>(
@@ -177,8 +210,13 @@ function normalized(filter: AuditFilter): AuditFilter {
   };
 }
 
+function carriedOf(scope: AuditScope): CarriedAudit {
+  const { requestId, action, actor, sourceAddress, target, details, successStatus } = scope;
+  return { requestId, action, actor, sourceAddress, target, details, successStatus };
+}
+
 function rowOf(
-  scope: AuditScope,
+  scope: CarriedAudit & { failedAction?: string },
   outcome: AuditRow['outcome'],
   httpStatus: number | null,
   errorCode: string | null,
@@ -188,7 +226,7 @@ function rowOf(
     request_id: scope.requestId,
     ...actorColumns(scope.actor ?? SYSTEM_ACTOR),
     source_address: scope.sourceAddress,
-    action: outcome === 'failure' ? scope.failedAction : scope.action,
+    action: outcome === 'failure' ? (scope.failedAction ?? scope.action) : scope.action,
     ...targetColumns(scope.target),
     outcome,
     http_status: httpStatus,

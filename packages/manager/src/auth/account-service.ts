@@ -107,7 +107,7 @@ export class AccountService {
     checkUserFields({ mail: email });
     if (await this.users.repo.findByMail(email))
       throw conflict('A user with this e-mail already exists.', { email: 'is already registered' });
-    const token = await this.tokens.createInvite(email);
+    const token = await this.audit.audited((trx) => this.tokens.createInvite(email, trx));
     await this.mailer.send({
       to: email,
       subject: 'You are invited to the container manager',

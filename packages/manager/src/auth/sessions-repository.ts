@@ -30,8 +30,8 @@ export class SessionsRepository {
       .execute();
   }
 
-  async delete(idHash: string): Promise<void> {
-    await this.db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  async delete(idHash: string, db: Kysely<ManagerDB> | Transaction<ManagerDB> = this.db): Promise<void> {
+    await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   }
 
   async deleteForUser(uidNumber: number): Promise<void> {

@@ -69,8 +69,8 @@ export class SessionStore {
     await this.repo.setExpiry(sha256Hex(session.token), session.expiresAt);
   }
 
-  async destroy(token: string): Promise<void> {
-    await this.repo.delete(sha256Hex(token));
+  async destroy(token: string, db?: Transaction<ManagerDB>): Promise<void> {
+    await this.repo.delete(sha256Hex(token), db);
   }
 
   async destroyForUser(uidNumber: number): Promise<void> {

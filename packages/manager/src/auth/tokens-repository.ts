@@ -7,8 +7,8 @@ type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 export class TokensRepository {
   constructor(private readonly db: Kysely<ManagerDB>) {}
 
-  async insertInvite(values: Insertable<InviteTokensTable>): Promise<void> {
-    await this.db.insertInto('invite_tokens').values(values).execute();
+  async insertInvite(values: Insertable<InviteTokensTable>, db: Db = this.db): Promise<void> {
+    await db.insertInto('invite_tokens').values(values).execute();
   }
 
   /** The invitation with this hash, unless it was used or expired by `now`. */

@@ -12,16 +12,19 @@ export const RESET_TTL_MS = 3600_000;
 export class TokenStore {
   constructor(private readonly repo: TokensRepository) {}
 
-  async createInvite(email: string): Promise<string> {
+  async createInvite(email: string, db?: Transaction<ManagerDB>): Promise<string> {
     const token = randomToken(32);
-    await this.repo.insertInvite({
-      id: randomUUID(),
-      email: email.toLowerCase(),
-      token_hash: sha256Hex(token),
-      expires_at: Date.now() + INVITE_TTL_MS,
-      used: 0,
-      created_at: nowIso(),
-    });
+    await this.repo.insertInvite(
+      {
+        id: randomUUID(),
+        email: email.toLowerCase(),
+        token_hash: sha256Hex(token),
+        expires_at: Date.now() + INVITE_TTL_MS,
+        used: 0,
+        created_at: nowIso(),
+      },
+      db,
+    );
     return token;
   }
 

@@ -7,6 +7,7 @@ import type { ContainersService } from './containers-service.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import { fail } from '../errors/catalogue.ts';
 import type { Notices } from '../notifications/notices.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 
 /** Sharing: owner and admins manage it; collaborators may list it. A new collaborator is told. */
 export class CollaboratorsService {
@@ -16,6 +17,7 @@ export class CollaboratorsService {
     private readonly containers: ContainersService,
     private readonly users: UsersRepository,
     private readonly notices: Notices,
+    private readonly audit: AuditLog,
   ) {}
 
   async list(principal: Principal, siteId: number, id: number) {
@@ -37,6 +39,7 @@ export class CollaboratorsService {
       if (!before.includes(name)) {
         await this.notices.containerShared(trx, record, principal.uid, [uidNumber!]);
       }
+      await this.audit.within(trx);
       return { collaborators: await this.repo.collaborators(record.id, trx) };
     });
   }
@@ -44,7 +47,10 @@ export class CollaboratorsService {
   async remove(principal: Principal, siteId: number, id: number, username: string) {
     const record = await this.containers.record(principal, siteId, id, 'manage');
     const uidNumber = (await this.users.numbersOf([username])).get(username);
-    if (uidNumber === undefined || !(await this.repo.removeCollaborator(record.id, uidNumber))) {
+    const removed =
+      uidNumber !== undefined &&
+      (await this.audit.audited((trx) => this.repo.removeCollaborator(record.id, uidNumber, trx)));
+    if (!removed) {
       throw notFound(`${username} is not a collaborator of this container.`);
     }
     return { collaborators: await this.repo.collaborators(record.id) };

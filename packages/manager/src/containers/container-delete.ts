@@ -1,4 +1,5 @@
 import type { JobContext, JobHandlers } from '@app/server-kit';
+import type { CarriedAudit } from '../audit/audit-log.ts';
 import { NODE_FAILURE_FOR_USERS } from '../nodes/node-visibility.ts';
 import type { ContainerRecord } from './containers-repository.ts';
 import type { ContainerDeps } from './containers-service.ts';
@@ -10,6 +11,8 @@ export const DELETE_TIMEOUT_MS = 150_000;
 
 export interface ContainerDeletePayload {
   containerId: number;
+  /** The entry of the request that queued the delete, written with the record's removal. */
+  audit?: CarriedAudit | undefined;
 }
 
 export type DeleteRefusal = 'conflict' | 'hostname_mismatch' | 'node_unreachable' | 'provider_error';
@@ -24,7 +27,17 @@ export type ContainerDeleteResult =
 
 type DeleteDeps = Pick<
   ContainerDeps,
-  'db' | 'repo' | 'services' | 'sites' | 'nodes' | 'jobs' | 'providers' | 'dns' | 'keptVolumes' | 'log'
+  | 'db'
+  | 'repo'
+  | 'services'
+  | 'sites'
+  | 'nodes'
+  | 'jobs'
+  | 'providers'
+  | 'dns'
+  | 'keptVolumes'
+  | 'audit'
+  | 'log'
 >;
 
 /** Why a container whose create is running cannot be deleted now. */
@@ -49,7 +62,7 @@ export function registerContainerDelete(handlers: JobHandlers, deps: DeleteDeps,
     run: async (payload, ctx) => {
       let result: ContainerDeleteResult;
       try {
-        result = await deleteContainer(deps, status, payload.containerId, ctx);
+        result = await deleteContainer(deps, status, payload, ctx);
       } catch (error) {
         if (error instanceof Refused) await deps.jobs.setResult(ctx.job.id, error.result);
         throw error;
@@ -62,10 +75,10 @@ export function registerContainerDelete(handlers: JobHandlers, deps: DeleteDeps,
 async function deleteContainer(
   deps: DeleteDeps,
   status: StatusResolver,
-  id: number,
+  { containerId, audit }: ContainerDeletePayload,
   ctx: JobContext,
 ): Promise<ContainerDeleteResult> {
-  const record = await deps.repo.getById(id);
+  const record = await deps.repo.getById(containerId);
   if (!record) {
     await ctx.log('The container record is already gone; nothing to delete.');
     return { deleted: true, dnsWarnings: [], keptVolumes: [] };
@@ -83,6 +96,7 @@ async function deleteContainer(
   const keptVolumes = await deps.db.transaction().execute(async (trx) => {
     const volumes = await deps.keptVolumes.keep(trx, record);
     await deps.repo.delete(record.id, trx);
+    if (audit) await deps.audit.withinJob(trx, audit);
     return volumes;
   });
   await ctx.log(`Deleted the record of ${record.hostname}.`);

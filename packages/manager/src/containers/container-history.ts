@@ -52,6 +52,7 @@ export class ContainerHistory {
       if (!(await repo.replaceCreationJob(trx, record.id, previous, job.id))) {
         throw fail('create_not_failed', 'The container was changed meanwhile: reload it.');
       }
+      await this.deps.audit.within(trx);
       return job.id;
     });
     await jobs.announceNew(jobId);

@@ -17,7 +17,7 @@ export interface ExecInput {
   timeoutSeconds?: number | undefined;
 }
 
-export type OperationDeps = Pick<ContainerDeps, 'repo' | 'nodes' | 'providers' | 'jobs'>;
+export type OperationDeps = Pick<ContainerDeps, 'repo' | 'nodes' | 'providers' | 'jobs' | 'audit'>;
 
 /** The jobs that change what runs on the node: one of them at a time per container. */
 const EXCLUSIVE = [CONTAINER_COMMANDS.start, CONTAINER_COMMANDS.stop, CONTAINER_COMMANDS.apply];
@@ -42,8 +42,7 @@ export class ContainerOperations {
     if (await this.deps.jobs.activeFor(EXCLUSIVE, record.id)) throw busy();
     const payload: ContainerPowerPayload = { containerId: record.id };
     try {
-      const job = await this.deps.jobs.create(CONTAINER_COMMANDS[action], principal.uidNumber, payload);
-      return { containerId: record.id, jobId: job.id };
+      return await this.queue(CONTAINER_COMMANDS[action], principal, payload);
     } catch (error) {
       // Another request queued a start or stop between the check and the insert.
       if (uniqueViolationColumns(error)?.includes('container_id')) throw busy();
@@ -71,7 +70,14 @@ export class ContainerOperations {
       command,
       timeoutMs: (input.timeoutSeconds ?? EXEC_TIMEOUT.defaultSeconds) * 1000,
     };
-    const job = await this.deps.jobs.create(CONTAINER_COMMANDS.exec, principal.uidNumber, payload);
-    return { containerId: record.id, jobId: job.id };
+    return this.queue(CONTAINER_COMMANDS.exec, principal, payload);
+  }
+
+  /** Queues the container's job with the request's audit entry in the same transaction. */
+  private async queue(command: string, principal: Principal, payload: { containerId: number }) {
+    const job = await this.deps.jobs.create(command, principal.uidNumber, payload, (trx) =>
+      this.deps.audit.within(trx),
+    );
+    return { containerId: payload.containerId, jobId: job.id };
   }
 }

@@ -275,8 +275,8 @@ export class ContainersRepository {
       .execute();
   }
 
-  async removeCollaborator(containerId: number, uidNumber: number): Promise<boolean> {
-    const result = await this.db
+  async removeCollaborator(containerId: number, uidNumber: number, db: Db = this.db): Promise<boolean> {
+    const result = await db
       .deleteFrom('container_collaborators')
       .where('container_id', '=', containerId)
       .where('uid_number', '=', uidNumber)

@@ -2,6 +2,7 @@ import { isFinished, uniqueViolationColumns, type JobEvents, type JobStatus } fr
 import type { Principal } from '../auth/principal.ts';
 import type { JobsRepository } from '../jobs/jobs-repository.ts';
 import { fail } from '../errors/catalogue.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { ContainersService } from './containers-service.ts';
 import { CONTAINER_COMMANDS } from './container-jobs.ts';
 import {
@@ -27,6 +28,7 @@ export class DeleteRequests {
     private readonly containers: ContainersService,
     private readonly jobs: JobsRepository,
     private readonly events: JobEvents,
+    private readonly audit: AuditLog,
   ) {}
 
   async delete(principal: Principal, siteId: number, id: number) {
@@ -49,14 +51,16 @@ export class DeleteRequests {
     throw fail('provider_error', `The delete (job ${jobId}) failed; its output tells why.`);
   }
 
-  /** The queued or running delete of the container, else a new one. */
+  /** The queued or running delete of the container, else a new one, which writes this request's entry. */
   private async jobOf(principal: Principal, containerId: number): Promise<number> {
     for (;;) {
       const active = await this.jobs.activeFor([CONTAINER_COMMANDS.delete], containerId);
       if (active) return active;
       try {
-        const payload: ContainerDeletePayload = { containerId };
-        return (await this.jobs.create(CONTAINER_COMMANDS.delete, principal.uidNumber, payload)).id;
+        const payload: ContainerDeletePayload = { containerId, audit: this.audit.carry() };
+        const job = await this.jobs.create(CONTAINER_COMMANDS.delete, principal.uidNumber, payload);
+        this.audit.handedOff();
+        return job.id;
       } catch (error) {
         // Another request queued it between the two statements: join that one.
         if (!uniqueViolationColumns(error)?.includes('container_id')) throw error;

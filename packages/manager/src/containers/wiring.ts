@@ -48,7 +48,7 @@ export function createContainerServices(
   const resourcesRepo = new ResourceRequestsRepository(db);
   const imageMetadata = new ImageMetadataService(config.containers, core.settings, ctx.log);
   const volumes = new VolumesRepository(db);
-  const keptVolumes = new KeptVolumes(new KeptVolumesRepository(db), fleet.sites);
+  const keptVolumes = new KeptVolumes(new KeptVolumesRepository(db), fleet.sites, core.audit);
   const deps: ContainerDeps = {
     db,
     repo,
@@ -92,7 +92,7 @@ export function createContainerServices(
   return {
     containers,
     keptVolumes,
-    containerDeletes: new DeleteRequests(containers, fleet.jobs.repo, fleet.jobEvents),
+    containerDeletes: new DeleteRequests(containers, fleet.jobs.repo, fleet.jobEvents, core.audit),
     containerUpdates: new ContainerUpdates(deps, containers),
     containerHistory: new ContainerHistory(deps, containers),
     containerOperations: new ContainerOperations(deps, containers),
@@ -106,7 +106,7 @@ export function createContainerServices(
       total: config.fleet.logFollowsMax,
       keepAliveMs: config.fleet.sseKeepAliveMs,
     }),
-    collaborators: new CollaboratorsService(db, repo, containers, core.users, core.notices),
+    collaborators: new CollaboratorsService(db, repo, containers, core.users, core.notices, core.audit),
     imageMetadata,
     resourceRequests: new ResourceRequestsService(
       resourcesRepo,
@@ -114,6 +114,7 @@ export function createContainerServices(
       repo,
       fleet.jobs.repo,
       core.users,
+      core.audit,
     ),
   };
 }

@@ -43,8 +43,8 @@ export class ExternalDomainsRepository {
     return this.withSite().where('external_domains.id', '=', id).executeTakeFirst();
   }
 
-  async insert(values: Insertable<ExternalDomainsTable>): Promise<number> {
-    const row = await this.db
+  async insert(values: Insertable<ExternalDomainsTable>, db: Db = this.db): Promise<number> {
+    const row = await db
       .insertInto('external_domains')
       .values(values)
       .returning('id')
@@ -63,8 +63,8 @@ export class ExternalDomainsRepository {
   }
 
   /** False when there is no such domain. */
-  async update(id: number, values: Updateable<ExternalDomainsTable>): Promise<boolean> {
-    const result = await this.db
+  async update(id: number, values: Updateable<ExternalDomainsTable>, db: Db = this.db): Promise<boolean> {
+    const result = await db
       .updateTable('external_domains')
       .set(values)
       .where('id', '=', id)
@@ -73,8 +73,8 @@ export class ExternalDomainsRepository {
   }
 
   /** False when there is no such domain. */
-  async delete(id: number): Promise<boolean> {
-    const result = await this.db.deleteFrom('external_domains').where('id', '=', id).executeTakeFirst();
+  async delete(id: number, db: Db = this.db): Promise<boolean> {
+    const result = await db.deleteFrom('external_domains').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

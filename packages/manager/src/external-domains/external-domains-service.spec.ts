@@ -1,6 +1,7 @@
 import { SecretBox } from '@app/server-kit';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InMemoryExternalDomainsRepository } from '../testing/in-memory-external-domains-repository.ts';
+import { UNAUDITED } from '../testing/unaudited.ts';
 import { ExternalDomainsService } from './external-domains-service.ts';
 
 const SITE = 7;
@@ -18,6 +19,7 @@ describe('ExternalDomainsService', () => {
       repository,
       { exists: async (id) => repository.sites.has(id) },
       secrets,
+      UNAUDITED,
     );
   });
 

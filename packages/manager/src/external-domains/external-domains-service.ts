@@ -9,6 +9,7 @@ import {
 import type { SitesService } from '../sites/sites-service.ts';
 import type { DomainWithSite, ExternalDomainsRepository } from './external-domains-repository.ts';
 import { nowIso } from '../common/time.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import { fail } from '../errors/catalogue.ts';
 
 export interface ExternalDomainView {
@@ -57,6 +58,7 @@ export class ExternalDomainsService {
     private readonly domains: ExternalDomainsStore,
     private readonly sites: Pick<SitesService, 'exists'>,
     private readonly secrets: SecretBox,
+    private readonly audit: Pick<AuditLog, 'audited'>,
   ) {}
 
   async list(): Promise<ExternalDomainView[]> {
@@ -72,17 +74,24 @@ export class ExternalDomainsService {
   async create(input: ExternalDomainInput): Promise<ExternalDomainView> {
     const values = await this.checked(input);
     const now = nowIso();
-    const id = await this.domains.insert({
-      name: values.name!,
-      acme_email: values.acme_email ?? null,
-      acme_directory_url: values.acme_directory_url ?? null,
-      dns_provider_api_email: values.dns_provider_api_email ?? null,
-      dns_provider_api_key_sealed: values.dns_provider_api_key_sealed ?? null,
-      site_id: values.site_id ?? null,
-      auth_server: values.auth_server ?? null,
-      created_at: now,
-      updated_at: now,
-    });
+    const id = await this.audit.audited(
+      (trx) =>
+        this.domains.insert(
+          {
+            name: values.name!,
+            acme_email: values.acme_email ?? null,
+            acme_directory_url: values.acme_directory_url ?? null,
+            dns_provider_api_email: values.dns_provider_api_email ?? null,
+            dns_provider_api_key_sealed: values.dns_provider_api_key_sealed ?? null,
+            site_id: values.site_id ?? null,
+            auth_server: values.auth_server ?? null,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        ),
+      (created) => ({ type: 'external_domain', id: created }),
+    );
     return this.get(id);
   }
 
@@ -95,27 +104,34 @@ export class ExternalDomainsService {
     const current = await this.domains.providerEmail(id);
     if (!current) throw notFound('External domain not found.');
     const keyStays = (current.email ?? null) === (values.dns_provider_api_email ?? null);
-    const updated = await this.domains.update(id, {
-      name: values.name!,
-      acme_email: values.acme_email ?? null,
-      acme_directory_url: values.acme_directory_url ?? null,
-      dns_provider_api_email: values.dns_provider_api_email ?? null,
-      ...(values.dns_provider_api_key_sealed
-        ? { dns_provider_api_key_sealed: values.dns_provider_api_key_sealed }
-        : keyStays
-          ? {}
-          : { dns_provider_api_key_sealed: null }),
-      site_id: values.site_id ?? null,
-      auth_server: values.auth_server ?? null,
-      updated_at: nowIso(),
-    });
+    const updated = await this.audit.audited((trx) =>
+      this.domains.update(
+        id,
+        {
+          name: values.name!,
+          acme_email: values.acme_email ?? null,
+          acme_directory_url: values.acme_directory_url ?? null,
+          dns_provider_api_email: values.dns_provider_api_email ?? null,
+          ...(values.dns_provider_api_key_sealed
+            ? { dns_provider_api_key_sealed: values.dns_provider_api_key_sealed }
+            : keyStays
+              ? {}
+              : { dns_provider_api_key_sealed: null }),
+          site_id: values.site_id ?? null,
+          auth_server: values.auth_server ?? null,
+          updated_at: nowIso(),
+        },
+        trx,
+      ),
+    );
     if (!updated) throw notFound('External domain not found.');
     return this.get(id);
   }
 
   async delete(id: number): Promise<void> {
     try {
-      if (!(await this.domains.delete(id))) throw notFound('External domain not found.');
+      if (!(await this.audit.audited((trx) => this.domains.delete(id, trx))))
+        throw notFound('External domain not found.');
     } catch (error) {
       if (isForeignKeyViolation(error)) {
         throw fail('in_use', 'HTTP services still use this domain: remove them first.');

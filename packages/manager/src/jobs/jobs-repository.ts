@@ -13,6 +13,10 @@ import { nowIso } from '../common/time.ts';
 import type { ContainerJob, JobRecord } from './types.ts';
 import { usernameOf } from '../users/users-repository.ts';
 
+type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
+/** A write that commits with a job's (the request's audit entry). */
+type Alongside = (trx: Transaction<ManagerDB>) => Promise<void>;
+
 /** Every query over `jobs` and `job_statuses`; announces what it changes through the event bus. */
 export class JobsRepository implements JobStore {
   constructor(
@@ -21,22 +25,33 @@ export class JobsRepository implements JobStore {
     private readonly events: JobEvents,
   ) {}
 
-  async create(command: string, createdBy: number, payload: unknown): Promise<{ id: number }> {
-    const job = await this.insertIn(this.db, command, createdBy, payload);
+  /** Queues a job; `alongside` (the request's audit entry) is written in the insert's transaction. */
+  async create(
+    command: string,
+    createdBy: number,
+    payload: unknown,
+    alongside?: Alongside,
+  ): Promise<{ id: number }> {
+    const job = await this.writeWith(alongside, (db) => this.insertIn(db, command, createdBy, payload));
     await this.announceNew(job.id);
     return job;
+  }
+
+  /** `write`, and `alongside` in its transaction when it changed something (a truthy result). */
+  private writeWith<T>(alongside: Alongside | undefined, write: (db: Db) => Promise<T>): Promise<T> {
+    if (!alongside) return write(this.db);
+    return this.db.transaction().execute(async (trx) => {
+      const result = await write(trx);
+      if (result) await alongside(trx);
+      return result;
+    });
   }
 
   /**
    * Inserts a pending job inside the caller's transaction, so it commits with the rows that refer to
    * it. The caller announces it (announceNew) after the commit, when a worker can see it.
    */
-  async insertIn(
-    db: Kysely<ManagerDB> | Transaction<ManagerDB>,
-    command: string,
-    createdBy: number,
-    payload: unknown,
-  ): Promise<{ id: number }> {
+  async insertIn(db: Db, command: string, createdBy: number, payload: unknown): Promise<{ id: number }> {
     const now = nowIso();
     return db
       .insertInto('jobs')
@@ -55,11 +70,7 @@ export class JobsRepository implements JobStore {
   }
 
   /** Replaces a job's payload (inside the transaction that inserted it, when it names rows made after it). */
-  async setPayload(
-    db: Kysely<ManagerDB> | Transaction<ManagerDB>,
-    jobId: number,
-    payload: unknown,
-  ): Promise<void> {
+  async setPayload(db: Db, jobId: number, payload: unknown): Promise<void> {
     await db
       .updateTable('jobs')
       .set({ payload: JSON.stringify(payload), container_id: containerOf(payload) })
@@ -334,15 +345,18 @@ export class JobsRepository implements JobStore {
   }
 
   /** pending or running → cancelled; false when the job had already ended. */
-  async cancel(id: number): Promise<boolean> {
+  async cancel(id: number, alongside?: Alongside): Promise<boolean> {
     const now = nowIso();
-    const result = await this.db
-      .updateTable('jobs')
-      .set({ status: 'cancelled', finished_at: now, updated_at: now })
-      .where('id', '=', id)
-      .where('status', 'in', ['pending', 'running'])
-      .executeTakeFirst();
-    if (!Number(result.numUpdatedRows)) return false;
+    const cancelled = await this.writeWith(alongside, async (db) => {
+      const result = await db
+        .updateTable('jobs')
+        .set({ status: 'cancelled', finished_at: now, updated_at: now })
+        .where('id', '=', id)
+        .where('status', 'in', ['pending', 'running'])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    });
+    if (!cancelled) return false;
     await this.events.announce({ kind: 'status', jobId: id, status: 'cancelled' });
     return true;
   }

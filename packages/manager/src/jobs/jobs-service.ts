@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit/audit-log.ts';
 import { notFound, type JobStatusRow } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { JobsRepository } from './jobs-repository.ts';
@@ -14,7 +15,10 @@ const READABLE_RESULTS = new Set(['container.exec']);
 
 /** Who may see which job (its creator and admins; everyone else gets 404), and the job lifecycle calls. */
 export class JobsService {
-  constructor(readonly repo: JobsRepository) {}
+  constructor(
+    readonly repo: JobsRepository,
+    private readonly audit: AuditLog,
+  ) {}
 
   /** A new pending job; `createdBy` is the creator's uidNumber. */
   enqueue<P>(command: string, payload: P, createdBy: number): Promise<{ id: number }> {
@@ -41,7 +45,8 @@ export class JobsService {
 
   async cancel(principal: Principal, id: number): Promise<Job> {
     await this.visible(principal, id);
-    if (!(await this.repo.cancel(id))) throw fail('job_finished', 'The job has already finished.');
+    if (!(await this.repo.cancel(id, (trx) => this.audit.within(trx))))
+      throw fail('job_finished', 'The job has already finished.');
     return this.getFor(principal, id);
   }
 }

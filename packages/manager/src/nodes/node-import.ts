@@ -1,3 +1,4 @@
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { Kysely } from 'kysely';
 import { isDomainName, isIPv4, isMacAddress } from '@app/agent/config-values';
 import { badRequest, conflict, normalizeFingerprint, type TlsPolicy } from '@app/server-kit';
@@ -94,6 +95,7 @@ export class NodeImportService {
     private readonly containers: ContainersRepository,
     private readonly proxmox: ProxmoxProvider,
     private readonly timeoutMs: number,
+    private readonly audit: AuditLog,
   ) {}
 
   async import(siteId: number, input: ImportInput, ownerUid: number): Promise<ImportResult> {
@@ -149,6 +151,7 @@ export class NodeImportService {
           importedContainerCount += 1;
         }
       }
+      await this.audit.within(trx);
       return { nodes, importedContainerCount };
     });
   }

@@ -2,6 +2,8 @@ import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { ManagerDB, NotificationsTable } from '../db/schema.ts';
 import { usernameOf } from '../users/users-repository.ts';
 
+type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
+
 /** A notification row with its owner and acknowledger as usernames. */
 export type NotificationRow = Selectable<NotificationsTable> & {
   owner: string | null;
@@ -61,8 +63,8 @@ export class NotificationsRepository {
   }
 
   /** Acknowledges the owner's unacknowledged notification `id`, or all of them; answers how many. */
-  async acknowledge(owner: number, at: string, id?: number): Promise<number> {
-    let update = this.db
+  async acknowledge(owner: number, at: string, id?: number, db: Db = this.db): Promise<number> {
+    let update = db
       .updateTable('notifications')
       .set({ acknowledged_at: at, acknowledged_by_uid_number: owner, updated_at: at })
       .where('owner_uid_number', '=', owner)

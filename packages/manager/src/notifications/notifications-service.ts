@@ -1,6 +1,7 @@
 import { notFound } from '@app/server-kit';
 import type { NotificationsTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { ContainersRepository } from '../containers/containers-repository.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import type { NotificationRow, NotificationsRepository } from './notifications-repository.ts';
@@ -60,6 +61,7 @@ export class NotificationsService {
     private readonly repo: NotificationsRepository,
     private readonly users: UsersRepository,
     private readonly containers: ContainersRepository,
+    private readonly audit: Pick<AuditLog, 'audited'>,
   ) {}
 
   /** An owner named by the tool is a current user; a name nobody has is stored as no owner. */
@@ -76,21 +78,28 @@ export class NotificationsService {
     const owner =
       input.owner !== undefined ? await this.ownerNamed(input.owner) : await this.ownerOf(node, ctid);
     const now = nowIso();
-    const id = await this.repo.insert({
-      source: input.source,
-      severity: input.severity,
-      node,
-      node_ctid: ctid,
-      owner_uid_number: owner,
-      action: input.action || null,
-      message: input.message,
-      evidence: input.evidence ? JSON.stringify(input.evidence) : null,
-      event_at: input.ts !== undefined ? new Date(input.ts * 1000).toISOString() : null,
-      acknowledged_at: null,
-      acknowledged_by_uid_number: null,
-      created_at: now,
-      updated_at: now,
-    });
+    const id = await this.audit.audited(
+      (trx) =>
+        this.repo.insert(
+          {
+            source: input.source,
+            severity: input.severity,
+            node,
+            node_ctid: ctid,
+            owner_uid_number: owner,
+            action: input.action || null,
+            message: input.message,
+            evidence: input.evidence ? JSON.stringify(input.evidence) : null,
+            event_at: input.ts !== undefined ? new Date(input.ts * 1000).toISOString() : null,
+            acknowledged_at: null,
+            acknowledged_by_uid_number: null,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        ),
+      (created) => ({ type: 'notification', id: created }),
+    );
     return toNotification(await this.repo.byId(id));
   }
 
@@ -106,13 +115,13 @@ export class NotificationsService {
   }
 
   async acknowledge(owner: number, id: number): Promise<Notification> {
-    await this.repo.acknowledge(owner, nowIso(), id);
+    await this.audit.audited((trx) => this.repo.acknowledge(owner, nowIso(), id, trx));
     const row = await this.repo.ownedById(owner, id);
     if (!row) throw notFound('Notification not found.');
     return toNotification(row);
   }
 
   acknowledgeAll(owner: number): Promise<number> {
-    return this.repo.acknowledge(owner, nowIso());
+    return this.audit.audited((trx) => this.repo.acknowledge(owner, nowIso(), undefined, trx));
   }
 }

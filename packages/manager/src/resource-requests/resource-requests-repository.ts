@@ -1,8 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ManagerDB, ResourceRequestsTable } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { Resources } from '../providers/types.ts';
 import { usernameOf } from '../users/users-repository.ts';
+
+type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 
 export const RESOURCE_TYPES = ['memory', 'swap', 'cpus', 'rootfs'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
@@ -53,8 +55,8 @@ export type NewRequest = Omit<ResourceRequestsTable, 'id' | 'created_at' | 'upda
 export class ResourceRequestsRepository {
   constructor(private readonly db: Kysely<ManagerDB>) {}
 
-  private select() {
-    return this.db
+  private select(db: Db = this.db) {
+    return db
       .selectFrom('resource_requests')
       .leftJoin('sites', 'sites.id', 'resource_requests.site_id')
       .selectAll('resource_requests')
@@ -85,19 +87,19 @@ export class ResourceRequestsRepository {
     return Number((await query.executeTakeFirstOrThrow()).n);
   }
 
-  async get(id: number): Promise<ResourceRequest | undefined> {
-    const row = await this.select().where('resource_requests.id', '=', id).executeTakeFirst();
+  async get(id: number, db: Db = this.db): Promise<ResourceRequest | undefined> {
+    const row = await this.select(db).where('resource_requests.id', '=', id).executeTakeFirst();
     return row && toRequest(row);
   }
 
-  async insert(values: NewRequest): Promise<ResourceRequest> {
+  async insert(values: NewRequest, db: Db = this.db): Promise<ResourceRequest> {
     const now = nowIso();
-    const { id } = await this.db
+    const { id } = await db
       .insertInto('resource_requests')
       .values({ ...values, created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return (await this.get(id))!;
+    return (await this.get(id, db))!;
   }
 
   /** pending → approved or denied; undefined when the request was no longer pending. */
@@ -106,9 +108,10 @@ export class ResourceRequestsRepository {
     status: 'approved' | 'denied',
     reviewer: number,
     adminComment: string | null,
+    db: Db = this.db,
   ): Promise<ResourceRequest | undefined> {
     const now = nowIso();
-    const result = await this.db
+    const result = await db
       .updateTable('resource_requests')
       .set({
         status,
@@ -120,12 +123,17 @@ export class ResourceRequestsRepository {
       .where('id', '=', id)
       .where('status', '=', 'pending')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) ? this.get(id) : undefined;
+    return Number(result.numUpdatedRows) ? this.get(id, db) : undefined;
   }
 
   /** The defaults overlaid with the latest approved value of each type. */
-  async effective(siteId: number, hostname: string, uidNumber: number): Promise<EffectiveResources> {
-    const rows = await this.db
+  async effective(
+    siteId: number,
+    hostname: string,
+    uidNumber: number,
+    db: Db = this.db,
+  ): Promise<EffectiveResources> {
+    const rows = await db
       .selectFrom('resource_requests')
       .select(['resource_type', 'value'])
       .where('site_id', '=', siteId)

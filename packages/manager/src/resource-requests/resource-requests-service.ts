@@ -2,7 +2,7 @@ import { forbidden, notFound, validationFailed } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 import type { JobsRepository } from '../jobs/jobs-repository.ts';
-import type { ContainersRepository } from '../containers/containers-repository.ts';
+import type { ContainerRecord, ContainersRepository } from '../containers/containers-repository.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import { userNotFound } from '../users/user-rules.ts';
 import { CONTAINER_COMMANDS, type ContainerApplyPayload } from '../containers/container-jobs.ts';
@@ -18,6 +18,9 @@ import {
   type ResourceType,
 } from './resource-requests-repository.ts';
 import { fail } from '../errors/catalogue.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
+import type { Transaction } from 'kysely';
+import type { ManagerDB } from '../db/schema.ts';
 
 export interface RequestInput {
   siteId: number;
@@ -48,6 +51,7 @@ export class ResourceRequestsService {
     private readonly containers: ContainersRepository,
     private readonly jobs: JobsRepository,
     private readonly users: UsersRepository,
+    private readonly audit: AuditLog,
   ) {}
 
   list(principal: Principal, filter: RequestFilter): Promise<ResourceRequest[]> {
@@ -95,19 +99,29 @@ export class ResourceRequestsService {
     }
     const auto = principal.isAdmin || input.value <= RESOURCE_DEFAULTS[type];
     const now = new Date().toISOString();
-    const request = await this.repo.insert({
-      site_id: input.siteId,
-      hostname,
-      uid_number: uidNumber,
-      resource_type: type,
-      value: input.value,
-      status: auto ? 'approved' : 'pending',
-      comment: input.comment?.trim() || null,
-      admin_comment: null,
-      reviewed_by_uid_number: auto ? SYSTEM_REVIEWER : null,
-      reviewed_at: auto ? now : null,
-    });
-    if (auto) await this.applyToContainer(request, principal.uidNumber);
+    const { request, jobId } = await this.audit.audited(
+      async (trx) => {
+        const request = await this.repo.insert(
+          {
+            site_id: input.siteId,
+            hostname,
+            uid_number: uidNumber,
+            resource_type: type,
+            value: input.value,
+            status: auto ? 'approved' : 'pending',
+            comment: input.comment?.trim() || null,
+            admin_comment: null,
+            reviewed_by_uid_number: auto ? SYSTEM_REVIEWER : null,
+            reviewed_at: auto ? now : null,
+          },
+          trx,
+        );
+        const jobId = auto ? await this.applyToContainer(trx, request, container, principal.uidNumber) : null;
+        return { request, jobId };
+      },
+      ({ request }) => ({ type: 'resource_request', id: request.id, siteId: request.siteId }),
+    );
+    await this.announce(jobId);
     return request;
   }
 
@@ -119,28 +133,52 @@ export class ResourceRequestsService {
   ) {
     const existing = await this.repo.get(id);
     if (!existing) throw notFound('Resource request not found.');
-    const reviewed = await this.repo.review(id, decision, principal.uidNumber, adminComment?.trim() || null);
-    if (!reviewed) {
-      throw fail('already_reviewed', `The request was already ${existing.status}.`);
-    }
-    const jobId = decision === 'approved' ? await this.applyToContainer(reviewed, principal.uidNumber) : null;
+    const container = await this.containers.findByHostname(existing.siteId, existing.hostname);
+    const { reviewed, jobId } = await this.audit.audited(async (trx) => {
+      const reviewed = await this.repo.review(
+        id,
+        decision,
+        principal.uidNumber,
+        adminComment?.trim() || null,
+        trx,
+      );
+      if (!reviewed) {
+        throw fail('already_reviewed', `The request was already ${existing.status}.`);
+      }
+      const approved = decision === 'approved';
+      const jobId = approved
+        ? await this.applyToContainer(trx, reviewed, container, principal.uidNumber)
+        : null;
+      return { reviewed, jobId };
+    });
+    await this.announce(jobId);
     return { ...reviewed, jobId };
   }
 
-  /** Resizes the existing container of that hostname (owned by the requester) through a job. */
-  private async applyToContainer(request: ResourceRequest, by: number): Promise<number | null> {
-    const container = await this.containers.findByHostname(request.siteId, request.hostname);
+  /** Queues in `trx` the resize of `container`, the one of the request's hostname, when the requester owns it. */
+  private async applyToContainer(
+    trx: Transaction<ManagerDB>,
+    request: ResourceRequest,
+    container: ContainerRecord | undefined,
+    by: number,
+  ): Promise<number | null> {
     if (!container?.containerId || container.ownerUid !== request.uidNumber) return null;
     const values: EffectiveResources = await this.repo.effective(
       request.siteId,
       request.hostname,
       request.uidNumber,
+      trx,
     );
     const payload: ContainerApplyPayload = {
       containerId: container.id,
       reconfigure: { resources: toResources(values) },
       restart: false,
     };
-    return (await this.jobs.create(CONTAINER_COMMANDS.apply, by, payload)).id;
+    return (await this.jobs.insertIn(trx, CONTAINER_COMMANDS.apply, by, payload)).id;
+  }
+
+  /** A job queued in a committed transaction, for the workers. */
+  private async announce(jobId: number | null) {
+    if (jobId !== null) await this.jobs.announceNew(jobId);
   }
 }

@@ -28,11 +28,12 @@ export async function authRoutes(api: Api, services: Services) {
     principal: Principal,
     data: SessionData = {},
   ) => {
-    if (request.session) await services.sessions.destroy(request.session.token);
     services.audit.describe({ actor: actorOf(principal), target: { type: 'user', id: principal.uidNumber } });
-    const session = await services.audit.audited((trx) =>
-      services.sessions.create(principal.uidNumber, data, trx),
-    );
+    const previous = request.session;
+    const session = await services.audit.audited(async (trx) => {
+      if (previous) await services.sessions.destroy(previous.token, trx);
+      return services.sessions.create(principal.uidNumber, data, trx);
+    });
     setSessionCookie(reply, session, secure);
   };
   const passwordAuthAllowed = guardWithErrors(errorsOf('oidc_enabled'), async () => {
@@ -146,8 +147,9 @@ export async function authRoutes(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      const idToken = request.session?.data.idToken;
-      if (request.session) await services.sessions.destroy(request.session.token);
+      const { session } = request;
+      if (session) await services.audit.audited((trx) => services.sessions.destroy(session.token, trx));
+      const idToken = session?.data.idToken;
       clearSessionCookie(reply, secure);
       const logoutUrl = services.oidc ? await services.oidc.logoutUrl(idToken) : null;
       return { data: { loggedOut: true, logoutUrl } };

@@ -115,8 +115,9 @@ export async function containerLogRoutes(api: Api, services: Services) {
           'Follows the output: server-sent events `line` {time, stream, text}, then `end` or `failure`',
         description:
           `${WHAT} Starts with the last 100 lines (or \`tail\`, or from \`since\`), then pushes each new ` +
-          'line as the node writes it; `end` when the node ends the log (the container stopped; Proxmox VE ' +
-          'history is not followed), `failure` {message} when reading fails. Keep-alive comments every ' +
+          "line as the node writes it (Proxmox VE: new tasks of the container and the running ones' new lines, " +
+          'asked for every second); `end` when the node ends the log (the container stopped), ' +
+          '`failure` {message} when reading fails. Keep-alive comments every ' +
           'SSE_KEEPALIVE_S. 429 too_many_streams past CONTAINER_LOG_FOLLOWS_PER_USER or CONTAINER_LOG_FOLLOWS_MAX.',
         params: ContainerParams,
         querystring: LogsQuery,

@@ -1,14 +1,15 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { AgentTokensTable, ManagerDB } from '../db/schema.ts';
 
 export type AgentTokenRow = Selectable<AgentTokensTable>;
+type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 
 /** Every query of `agent_tokens`. */
 export class AgentTokensRepository {
   constructor(private readonly db: Kysely<ManagerDB>) {}
 
-  async insert(row: AgentTokenRow): Promise<void> {
-    await this.db.insertInto('agent_tokens').values(row).execute();
+  async insert(row: AgentTokenRow, db: Db = this.db): Promise<void> {
+    await db.insertInto('agent_tokens').values(row).execute();
   }
 
   listOfSite(siteId: number): Promise<AgentTokenRow[]> {
@@ -22,8 +23,8 @@ export class AgentTokensRepository {
   }
 
   /** True when the site had this token. */
-  async delete(siteId: number, id: string): Promise<boolean> {
-    const result = await this.db
+  async delete(siteId: number, id: string, db: Db = this.db): Promise<boolean> {
+    const result = await db
       .deleteFrom('agent_tokens')
       .where('id', '=', id)
       .where('site_id', '=', siteId)

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { notFound, randomToken, sha256Hex } from '@app/server-kit';
 import { nowIso } from '../common/time.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { AgentTokenRow, AgentTokensRepository } from './agent-tokens-repository.ts';
 
 const TOKEN_MARK = 'cma_';
@@ -48,6 +49,7 @@ export class AgentTokenService {
   constructor(
     private readonly repo: AgentTokensRepository,
     private readonly assertSiteExists: (siteId: number) => Promise<void>,
+    private readonly audit: Pick<AuditLog, 'audited'>,
   ) {}
 
   async create(siteId: number, description: string | null): Promise<{ token: AgentToken; secret: string }> {
@@ -62,7 +64,7 @@ export class AgentTokenService {
       last_used_at: null,
       created_at: nowIso(),
     };
-    await this.repo.insert(row);
+    await this.audit.audited((trx) => this.repo.insert(row, trx), { type: 'agent_token', id: row.id });
     return { token: toAgentToken(row), secret };
   }
 
@@ -72,7 +74,8 @@ export class AgentTokenService {
   }
 
   async revoke(siteId: number, id: string): Promise<void> {
-    if (!(await this.repo.delete(siteId, id))) throw notFound('Agent token not found.');
+    if (!(await this.audit.audited((trx) => this.repo.delete(siteId, id, trx))))
+      throw notFound('Agent token not found.');
     this.known.clear();
     this.lastWritten.delete(id);
   }

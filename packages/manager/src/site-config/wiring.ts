@@ -20,6 +20,7 @@ import type { PgListener } from '@app/server-kit';
 import type { ConfigChanges } from './config-changes.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 import { SnapshotRepository } from './snapshot-repository.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 
 /**
  * Services of the site-agent side: check-ins and snapshots, agent tokens, notifications, external
@@ -30,7 +31,7 @@ export function createSiteConfigServices(
   changes: ConfigChanges,
   listener: PgListener | undefined,
   sites: SitesService,
-  core: { notices: Notices; mailer: Mailer; background: BackgroundTasks },
+  core: { notices: Notices; mailer: Mailer; background: BackgroundTasks; audit: AuditLog },
 ) {
   if (listener) {
     // PostgreSQL: triggers (migration 006) announce every committed write to a configuration table on
@@ -67,18 +68,22 @@ export function createSiteConfigServices(
     snapshots,
     certificates,
     agents: new AgentsService(ctx.db, new AgentsRepository(ctx.db), snapshots, certificates),
-    agentTokens: new AgentTokenService(new AgentTokensRepository(ctx.db), (siteId) =>
-      sites.assertExists(siteId),
+    agentTokens: new AgentTokenService(
+      new AgentTokensRepository(ctx.db),
+      (siteId) => sites.assertExists(siteId),
+      core.audit,
     ),
     notifications: new NotificationsService(
       new NotificationsRepository(ctx.db),
       new UsersRepository(ctx.db),
       new ContainersRepository(ctx.db),
+      core.audit,
     ),
     externalDomains: new ExternalDomainsService(
       new ExternalDomainsRepository(ctx.db, ctx.secrets),
       sites,
       ctx.secrets,
+      core.audit,
     ),
   };
 }

@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { KeptVolumesTable, ManagerDB } from '../db/schema.ts';
 
 export type KeptVolumeRow = Selectable<KeptVolumesTable>;
+type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 
 /** The kept folders of deleted containers' volumes. */
 export class KeptVolumesRepository {
@@ -67,8 +68,8 @@ export class KeptVolumesRepository {
       .executeTakeFirst();
   }
 
-  markRemoving(siteId: number, id: number): Promise<KeptVolumeRow | undefined> {
-    return this.db
+  markRemoving(siteId: number, id: number, db: Db = this.db): Promise<KeptVolumeRow | undefined> {
+    return db
       .updateTable('kept_volumes')
       .set({ status: 'removing', status_message: null })
       .where('id', '=', id)

@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ManagerDB } from '../db/schema.ts';
 import { InMemoryKeptVolumesRepository } from '../testing/in-memory-kept-volumes-repository.ts';
+import { UNAUDITED } from '../testing/unaudited.ts';
 import { KeptVolumes } from './kept-volumes.ts';
 
 const SITE = 3;
@@ -16,7 +17,7 @@ describe('KeptVolumes', () => {
 
   beforeEach(() => {
     repository = new InMemoryKeptVolumesRepository();
-    kept = new KeptVolumes(repository, { assertExists: async () => {} });
+    kept = new KeptVolumes(repository, { assertExists: async () => {} }, UNAUDITED);
   });
 
   const keepVolumes = async (...volumes: { name: string; hostPath: string | null }[]) => {

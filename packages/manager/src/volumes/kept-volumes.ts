@@ -5,6 +5,7 @@ import { isRemovableVolumePath } from '@app/agent/config-values';
 import type { KeptVolumesTable, ManagerDB } from '../db/schema.ts';
 import type { KeptVolumeRow, KeptVolumesRepository } from './kept-volumes-repository.ts';
 import { nowIso } from '../common/time.ts';
+import type { AuditLog } from '../audit/audit-log.ts';
 import type { SitesService } from '../sites/sites-service.ts';
 
 /** A deleted container's volume folder, as the API shows it. */
@@ -47,6 +48,7 @@ export class KeptVolumes {
   constructor(
     private readonly repo: KeptVolumesStore,
     private readonly sites: Pick<SitesService, 'assertExists'>,
+    private readonly audit: Pick<AuditLog, 'audited'>,
   ) {}
 
   /**
@@ -86,7 +88,7 @@ export class KeptVolumes {
           'it is not removed while that container has it.',
       );
     }
-    const updated = await this.repo.markRemoving(siteId, id);
+    const updated = await this.audit.audited((trx) => this.repo.markRemoving(siteId, id, trx));
     if (!updated) throw notFound('Kept volume not found.');
     return toKeptVolume(updated);
   }
