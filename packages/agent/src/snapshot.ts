@@ -30,6 +30,10 @@ export interface HttpServiceEntry {
   authRequired: boolean;
   /** Base URL of the domain's auth proxy (`/oauth2/*` goes there), or null when none is configured. */
   authServer: string | null;
+  /** Plain HTTP answers with a redirect to HTTPS, once the host has a certificate (absent: off). */
+  redirectHttps?: boolean;
+  /** The TLS server sends Strict-Transport-Security (absent: off). */
+  hsts?: boolean;
 }
 
 export interface StreamServiceEntry {

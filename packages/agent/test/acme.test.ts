@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +16,29 @@ import { servedCertificate, startPebble, type Pebble } from './pebble.ts';
 import { eventually, sampleSnapshot, startSandbox, type Sandbox } from './sandbox.ts';
 
 const VALIDITY_S = 300;
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A GET to nginx on 127.0.0.1 as a browser asking for `host` would send it (over TLS: SNI too). */
+function get(url: { tls?: { ca: string }; port: number; host: string; path: string }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const options = { host: '127.0.0.1', port: url.port, path: url.path, headers: { Host: url.host } };
+    const answer = (response: IncomingMessage) => {
+      let body = '';
+      response.on('data', (chunk) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    };
+    const req = url.tls
+      ? httpsRequest({ ...options, servername: url.host, ca: url.tls.ca }, answer)
+      : httpRequest(options, answer);
+    req.on('error', reject);
+    req.end();
+  });
+}
 const RETRY_MS = 60_000;
 
 describe('certificates by ACME HTTP-01 from a real Pebble, served by real nginx', () => {
@@ -78,6 +103,45 @@ describe('certificates by ACME HTTP-01 from a real Pebble, served by real nginx'
 
     // Nothing is due: no order, nginx left alone.
     expect(await keepCertificates(config, [nginx()], snapshot, log)).toBeUndefined();
+  });
+
+  it('redirect and HSTS toggles: port 80 answers 301 to HTTPS but still the ACME challenge; HSTS only over TLS', async () => {
+    const toggled = snapshot.proxy.httpServices.find((s) => s.host === 'app.example.test')!;
+    Object.assign(toggled, { redirectHttps: true, hsts: true });
+    expect(await applyService(nginx(), snapshot)).toMatchObject({ result: 'success' });
+    const { httpPort, httpsPort } = config.nginx;
+
+    // nginx's old workers may answer a moment after the reload.
+    const plain = await eventually(
+      () => get({ port: httpPort, host: 'app.example.test', path: '/page?x=1' }),
+      (answer) => answer.status === 301,
+    );
+    expect(plain.status).toBe(301);
+    expect(plain.headers.location).toBe(`https://app.example.test:${httpsPort}/page?x=1`);
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+
+    // An HTTP-01 answer is still served on port 80, not redirected.
+    const challenges = join(AcmeStore.webroot(config.nginx.acmeDir), '.well-known', 'acme-challenge');
+    mkdirSync(challenges, { recursive: true });
+    writeFileSync(join(challenges, 'token-1'), 'token-1.thumbprint');
+    const challenge = await get({
+      port: httpPort,
+      host: 'app.example.test',
+      path: '/.well-known/acme-challenge/token-1',
+    });
+    rmSync(join(challenges, 'token-1'));
+    expect(challenge).toMatchObject({ status: 200, body: 'token-1.thumbprint' });
+
+    // Over TLS (verified against Pebble's root) the header is there; the backend (port 9) is down: 502.
+    const secure = await get({ tls: { ca: root }, port: httpsPort, host: 'app.example.test', path: '/' });
+    expect(secure.status).toBe(502);
+    expect(secure.headers['strict-transport-security']).toBe('max-age=31536000');
+
+    // The service without the toggles: plain HTTP is proxied, TLS sends no HSTS.
+    const other = { port: httpPort, host: 'secure.example.test', path: '/oauth2/start' };
+    expect((await get(other)).status).not.toBe(301);
+    const otherTls = await get({ ...other, port: httpsPort, tls: { ca: root } });
+    expect(otherTls.headers['strict-transport-security']).toBeUndefined();
   });
 
   it('renews at two thirds of the lifetime, and nginx serves the new certificate', async () => {

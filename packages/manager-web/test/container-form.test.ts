@@ -67,6 +67,8 @@ const container = {
         externalDomainId: 1,
         backendProtocol: 'http',
         authRequired: true,
+        redirectHttps: false,
+        hsts: true,
         domain: 'apps.example.test',
       },
       transportService: null,
@@ -232,6 +234,8 @@ describe('manager web client: container pages against the spec shapes', { timeou
           externalHostname: 'web1',
           externalDomainId: 1,
           authRequired: true,
+          redirectHttps: false,
+          hsts: false,
         },
         1: { type: 'tcp', internalPort: 22 },
         2: { type: 'srv', internalPort: 25565, dnsName: '_app._tcp' },
@@ -307,6 +311,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
 
     await page.goto('/sites/1/containers/7/edit');
     await page.getByRole('button', { name: 'Remove service 2' }).click();
+    await page.getByLabel('Redirect HTTP to HTTPS').check();
     await page.getByRole('button', { name: 'Add variable' }).click();
     await page.getByLabel('Name 2').fill('MODE');
     await page.getByLabel('Value 2').fill('prod');
@@ -327,6 +332,8 @@ describe('manager web client: container pages against the spec shapes', { timeou
           externalHostname: 'web1',
           externalDomainId: 1,
           authRequired: true,
+          redirectHttps: true,
+          hsts: true,
         },
         1: { id: 12, deleted: true },
       },

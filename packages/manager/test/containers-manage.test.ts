@@ -101,6 +101,49 @@ describe('containers: update, delete, collaborators, access', () => {
     expect(badNew.body.error.code).toBe('invalid_service');
   });
 
+  it('HTTP services carry redirect-to-HTTPS and HSTS toggles (an addition to the spec), set at creation and by PUT', async () => {
+    const web = (hostname: string, redirectHttps: unknown) => ({
+      type: 'http',
+      internalPort: 80,
+      externalHostname: hostname,
+      externalDomainId: domainId,
+      redirectHttps,
+    });
+    const id = await create(owner, { hostname: 'tls1', services: { web: web('tls1', true) } });
+    const url = `${base}/${id}`;
+    const toggles = async () => {
+      const { httpService } = (await owner.get(url)).body.data.services[0];
+      return { redirectHttps: httpService.redirectHttps, hsts: httpService.hsts };
+    };
+    expect(await toggles()).toEqual({ redirectHttps: true, hsts: false });
+    const serviceId = (await owner.get(url)).body.data.services[0].id;
+
+    const put = await owner.put(url, {
+      services: { a: { id: serviceId, redirectHttps: false, hsts: 'on' } },
+    });
+    expect(put.status, put.text).toBe(200);
+    expect(await toggles()).toEqual({ redirectHttps: false, hsts: true });
+    // A toggle left out keeps its value.
+    expect((await owner.put(url, { services: { a: { id: serviceId, authRequired: true } } })).status).toBe(
+      200,
+    );
+    expect(await toggles()).toEqual({ redirectHttps: false, hsts: true });
+
+    const badUpdate = await owner.put(url, { services: { a: { id: serviceId, hsts: 'maybe' } } });
+    expect(badUpdate.status).toBe(400);
+    expect(badUpdate.body.error.fields).toEqual({ 'services.a.hsts': 'must be true or false' });
+    const badNew = await owner.post(base, {
+      template: 'debian:12',
+      hostname: 'tls2',
+      services: { web: web('tls2', 7) },
+    });
+    expect(badNew.status).toBe(400);
+    expect(badNew.body.error).toMatchObject({
+      code: 'invalid_service',
+      fields: { 'services.web': 'redirectHttps must be true or false' },
+    });
+  });
+
   it('PUT rules 2–5: environment and entrypoint are replaced, restart-only keeps them, jobs only when needed', async () => {
     const id = await create(owner, {
       hostname: 'env1',

@@ -89,6 +89,7 @@ describe('agent check-in and snapshot', () => {
           externalHostname: 'web1',
           externalDomainId: domainId,
           authRequired: true,
+          hsts: true,
         },
         ssh: { type: 'tcp', internalPort: 22 },
         ldap: { type: 'srv', internalPort: 389, dnsName: '_ldap._tcp' },
@@ -114,6 +115,8 @@ describe('agent check-in and snapshot', () => {
         port: 80,
         authRequired: true,
         authServer: 'http://127.0.0.1:4180',
+        redirectHttps: false,
+        hsts: true,
       },
     ]);
     expect(withContainer.body.proxy.streamServices).toEqual([

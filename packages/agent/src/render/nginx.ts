@@ -37,28 +37,63 @@ function serial(file: string): string {
   }
 }
 
+/** HSTS for a year: long enough to matter, as the common recommendation has it. */
+const HSTS_HEADER = '  add_header Strict-Transport-Security "max-age=31536000" always;';
+
 function serverBlock(config: NginxConfig, service: HttpServiceEntry): string {
   const tls = certificate(config, service);
-  const lines = [
-    `# service ${service.serviceId}`,
-    'server {',
-    `  listen ${config.httpPort};`,
-    ...(tls
-      ? [
-          `  listen ${config.httpsPort} ssl;`,
-          `  ssl_certificate ${quote(tls.cert)};${serial(tls.cert)}`,
-          `  ssl_certificate_key ${quote(tls.key)};`,
-        ]
-      : []),
-    `  server_name ${service.host};`,
-    // The syslog tag carries the service id: the traffic reporter reads it, and no variable is needed.
-    `  access_log syslog:server=${config.syslogAddress},tag=site_agent_${service.serviceId},nohostname site_agent_access;`,
-    // HTTP-01 answers, before any sign-in: the ACME server fetches them anonymously.
+  const plain = `  listen ${config.httpPort};`;
+  const secure = tls
+    ? [
+        `  listen ${config.httpsPort} ssl;`,
+        `  ssl_certificate ${quote(tls.cert)};${serial(tls.cert)}`,
+        `  ssl_certificate_key ${quote(tls.key)};`,
+      ]
+    : [];
+  const locations = serviceLocations(service);
+  // The toggles need HTTP and HTTPS told apart, so they split the server in two; without a
+  // certificate there is nothing to redirect to nor any TLS answer to mark.
+  if (!tls || !(service.redirectHttps || service.hsts)) {
+    return server(config, service, [plain, ...secure], [acmeLocation(config), ...locations]);
+  }
+  const port = config.httpsPort === 443 ? '' : `:${config.httpsPort}`;
+  const redirect = ['  location / {', `    return 301 https://$host${port}$request_uri;`, '  }'];
+  return [
+    server(
+      config,
+      service,
+      [plain],
+      [acmeLocation(config), ...(service.redirectHttps ? redirect : locations)],
+    ),
+    server(config, service, [...secure, ...(service.hsts ? [HSTS_HEADER] : [])], locations),
+  ].join('\n\n');
+}
+
+/** HTTP-01 answers, before any sign-in: the ACME server fetches them anonymously. */
+const acmeLocation = (config: NginxConfig) =>
+  [
     '  location ^~ /.well-known/acme-challenge/ {',
     `    root ${quote(AcmeStore.webroot(config.acmeDir))};`,
     '    default_type text/plain;',
     '  }',
-  ];
+  ].join('\n');
+
+function server(config: NginxConfig, service: HttpServiceEntry, head: string[], body: string[]): string {
+  return [
+    `# service ${service.serviceId}`,
+    'server {',
+    ...head,
+    `  server_name ${service.host};`,
+    // The syslog tag carries the service id: the traffic reporter reads it, and no variable is needed.
+    `  access_log syslog:server=${config.syslogAddress},tag=site_agent_${service.serviceId},nohostname site_agent_access;`,
+    ...body,
+    '}',
+  ].join('\n');
+}
+
+/** What the service answers: its backend, behind sign-in when it requires one. */
+function serviceLocations(service: HttpServiceEntry): string[] {
+  const lines: string[] = [];
   const upstream = `${service.backendScheme}://${service.address}:${service.port}`;
   const proxy = [
     `    proxy_pass ${upstream};`,
@@ -110,8 +145,7 @@ function serverBlock(config: NginxConfig, service: HttpServiceEntry): string {
   } else {
     lines.push('  location / {', ...proxy, '  }');
   }
-  lines.push('}');
-  return lines.join('\n');
+  return lines;
 }
 
 /** The `http {}` part: one server block per HTTP service. */

@@ -1613,6 +1613,10 @@ export interface paths {
                 externalDomainId: number;
                 backendProtocol: 'http' | 'https';
                 authRequired: boolean;
+                /** Addition to the spec: plain HTTP is redirected to HTTPS once the host has a certificate */
+                redirectHttps: boolean;
+                /** Addition to the spec: HTTPS answers carry Strict-Transport-Security */
+                hsts: boolean;
                 domain: string | null;
               } | null;
               transportService: {
@@ -1658,7 +1662,7 @@ export interface paths {
               value: string;
             }[]
           | null;
-        /** arbitrary keys to ServiceInput {type, internalPort, externalHostname, externalDomainId, dnsName, authRequired} */
+        /** arbitrary keys to ServiceInput {type, internalPort, externalHostname, externalDomainId, dnsName, authRequired} (plus redirectHttps and hsts for http/https, an addition to the spec) */
         services?: {
           [key: string]: unknown;
         } | null;
@@ -1811,6 +1815,10 @@ export interface paths {
                 externalDomainId: number;
                 backendProtocol: 'http' | 'https';
                 authRequired: boolean;
+                /** Addition to the spec: plain HTTP is redirected to HTTPS once the host has a certificate */
+                redirectHttps: boolean;
+                /** Addition to the spec: HTTPS answers carry Strict-Transport-Security */
+                hsts: boolean;
                 domain: string | null;
               } | null;
               transportService: {
@@ -1844,7 +1852,7 @@ export interface paths {
       };
       body: {
         username?: string | null;
-        /** arbitrary keys to ServiceInput {type, internalPort, externalHostname, externalDomainId, dnsName, authRequired} */
+        /** arbitrary keys to ServiceInput {type, internalPort, externalHostname, externalDomainId, dnsName, authRequired} (plus redirectHttps and hsts for http/https, an addition to the spec) */
         services?: {
           [key: string]: unknown;
         } | null;

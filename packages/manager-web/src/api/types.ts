@@ -39,6 +39,8 @@ export interface ServiceInput {
   externalDomainId?: number;
   dnsName?: string;
   authRequired?: boolean;
+  redirectHttps?: boolean;
+  hsts?: boolean;
 }
 
 export interface ServiceUpdate extends ServiceInput {

@@ -1,7 +1,13 @@
 import { badRequest, forbidden, retryOnConflict } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import type { ReconfigureSpec } from '../providers/types.ts';
-import { flag, integer, type ServiceUpdateInput } from '../services/service-input.ts';
+import {
+  flag,
+  HTTP_TOGGLES,
+  integer,
+  type HttpToggles,
+  type ServiceUpdateInput,
+} from '../services/service-input.ts';
 import type { ContainerService } from '../services/services-repository.ts';
 import type { HttpName } from '../dns/cross-site-dns.ts';
 import { ALLOCATED_COLUMNS } from './addresses.ts';
@@ -27,7 +33,7 @@ export interface UpdateResult {
 
 interface ServicePlan {
   remove: number[];
-  toggle: Array<{ httpServiceId: number; authRequired: boolean }>;
+  toggle: Array<{ httpServiceId: number; changes: Partial<HttpToggles> }>;
   add: ServiceUpdateInput[];
   addKeys: string[];
 }
@@ -94,7 +100,7 @@ export class ContainerUpdates {
         });
         for (const serviceId of plan.remove) await this.deps.services.delete(trx, record.id, serviceId);
         for (const toggle of plan.toggle) {
-          await this.deps.services.setAuthRequired(trx, toggle.httpServiceId, toggle.authRequired);
+          await this.deps.services.setToggles(trx, toggle.httpServiceId, toggle.changes);
         }
         for (const service of added) await this.deps.services.insert(trx, record.id, service);
         await this.deps.audit.within(
@@ -137,7 +143,7 @@ export class ContainerUpdates {
   }
 }
 
-/** Splits ServiceUpdate entries into deletions, authRequired toggles and new services (rule 1). */
+/** Splits ServiceUpdate entries into deletions, HTTP toggle changes and new services (rule 1). */
 function planServices(entries: Record<string, ServiceUpdateInput>, current: ContainerService[]): ServicePlan {
   const plan: ServicePlan = { remove: [], toggle: [], add: [], addKeys: [] };
   for (const [key, entry] of Object.entries(entries)) {
@@ -158,17 +164,26 @@ function planServices(entries: Record<string, ServiceUpdateInput>, current: Cont
       });
     }
     if (flag(entry.deleted)) plan.remove.push(existing.id);
-    else if (existing.httpService && entry.authRequired !== undefined) {
-      const authRequired = flag(entry.authRequired);
-      if (authRequired === undefined) {
-        throw badRequest(`Service "${key}": authRequired must be true or false.`, {
-          [`services.${key}.authRequired`]: 'must be true or false',
-        });
-      }
-      if (authRequired !== existing.httpService.authRequired) {
-        plan.toggle.push({ httpServiceId: existing.httpService.id, authRequired });
-      }
+    else if (existing.httpService) {
+      const changes = toggleChanges(key, entry, existing.httpService);
+      if (Object.keys(changes).length) plan.toggle.push({ httpServiceId: existing.httpService.id, changes });
     }
   }
   return plan;
+}
+
+/** The toggles an entry sets to something else than the service has (unnamed ones stay). */
+function toggleChanges(key: string, entry: ServiceUpdateInput, current: HttpToggles): Partial<HttpToggles> {
+  const changes: Partial<HttpToggles> = {};
+  for (const name of HTTP_TOGGLES) {
+    if (entry[name] === undefined) continue;
+    const value = flag(entry[name]);
+    if (value === undefined) {
+      throw badRequest(`Service "${key}": ${name} must be true or false.`, {
+        [`services.${key}.${name}`]: 'must be true or false',
+      });
+    }
+    if (value !== current[name]) changes[name] = value;
+  }
+  return changes;
 }

@@ -257,6 +257,8 @@ export interface HttpServicesTable {
   external_domain_id: number;
   backend_protocol: 'http' | 'https';
   auth_required: number;
+  redirect_https: Generated<number>;
+  hsts: Generated<number>;
 }
 
 export interface TransportServicesTable {

@@ -10,7 +10,15 @@ export interface ServiceInput {
   externalDomainId?: unknown;
   dnsName?: unknown;
   authRequired?: unknown;
+  /** Addition to the spec's ServiceInput: answer plain HTTP with a redirect to HTTPS (http/https only). */
+  redirectHttps?: unknown;
+  /** Addition to the spec's ServiceInput: send Strict-Transport-Security over HTTPS (http/https only). */
+  hsts?: unknown;
 }
+
+/** The on/off settings of an HTTP service, which an update may change in place. */
+export const HTTP_TOGGLES = ['authRequired', 'redirectHttps', 'hsts'] as const;
+export type HttpToggles = Record<(typeof HTTP_TOGGLES)[number], boolean>;
 
 /** ServiceUpdate: ServiceInput plus an existing id and the delete flag. */
 export interface ServiceUpdateInput extends ServiceInput {
@@ -19,14 +27,13 @@ export interface ServiceUpdateInput extends ServiceInput {
 }
 
 export type NewService =
-  | {
+  | ({
       kind: 'http';
       internalPort: number;
       externalHostname: string;
       externalDomainId: number;
       backendProtocol: 'http' | 'https';
-      authRequired: boolean;
-    }
+    } & HttpToggles)
   | { kind: 'transport'; internalPort: number; protocol: 'tcp' | 'udp' }
   | { kind: 'dns'; internalPort: number; dnsName: string };
 
@@ -74,8 +81,16 @@ export function parseService(
   if (internalPort === undefined || internalPort < 1 || internalPort > 65535) {
     throw invalid(key, 'internalPort must be a port number (1-65535)');
   }
-  const authRequired = blank(entry.authRequired) ? false : flag(entry.authRequired);
-  if (authRequired === undefined) throw invalid(key, 'authRequired must be true or false');
+  const toggle = (name: keyof HttpToggles) => {
+    const value = blank(entry[name]) ? false : flag(entry[name]);
+    if (value === undefined) throw invalid(key, `${name} must be true or false`);
+    return value;
+  };
+  const [authRequired, redirectHttps, hsts] = [
+    toggle('authRequired'),
+    toggle('redirectHttps'),
+    toggle('hsts'),
+  ];
   if (type === 'tcp' || type === 'udp') return { kind: 'transport', internalPort, protocol: type };
   if (type === 'srv') {
     const dnsName = typeof entry.dnsName === 'string' ? entry.dnsName.trim() : '';
@@ -108,5 +123,7 @@ export function parseService(
     externalDomainId: domain.id,
     backendProtocol: type === 'https' ? 'https' : 'http',
     authRequired,
+    redirectHttps,
+    hsts,
   };
 }

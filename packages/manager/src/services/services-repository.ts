@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import { pickPort } from '../containers/addresses.ts';
-import type { NewService } from './service-input.ts';
+import type { HttpToggles, NewService } from './service-input.ts';
 
 type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 
@@ -11,14 +11,15 @@ export interface ContainerService {
   type: 'http' | 'transport' | 'dns';
   internalPort: number;
   lastAccessedAt: string | null;
-  httpService: {
-    id: number;
-    externalHostname: string;
-    externalDomainId: number;
-    backendProtocol: 'http' | 'https';
-    authRequired: boolean;
-    domain: string | null;
-  } | null;
+  httpService:
+    | ({
+        id: number;
+        externalHostname: string;
+        externalDomainId: number;
+        backendProtocol: 'http' | 'https';
+        domain: string | null;
+      } & HttpToggles)
+    | null;
   transportService: { id: number; protocol: 'tcp' | 'udp'; externalPort: number } | null;
   dnsService: { id: number; recordType: 'SRV'; dnsName: string } | null;
 }
@@ -48,6 +49,8 @@ export class ServicesRepository {
         'http_services.external_domain_id',
         'http_services.backend_protocol',
         'http_services.auth_required',
+        'http_services.redirect_https',
+        'http_services.hsts',
         'external_domains.name as domain',
         'transport_services.id as transport_id',
         'transport_services.protocol',
@@ -98,6 +101,8 @@ export class ServicesRepository {
           external_domain_id: service.externalDomainId,
           backend_protocol: service.backendProtocol,
           auth_required: service.authRequired ? 1 : 0,
+          redirect_https: service.redirectHttps ? 1 : 0,
+          hsts: service.hsts ? 1 : 0,
         })
         .execute();
     } else if (service.kind === 'transport') {
@@ -138,10 +143,15 @@ export class ServicesRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  async setAuthRequired(db: Db, httpServiceId: number, authRequired: boolean): Promise<void> {
+  async setToggles(db: Db, httpServiceId: number, toggles: Partial<HttpToggles>): Promise<void> {
+    const bit = (value: boolean | undefined) => (value === undefined ? undefined : value ? 1 : 0);
     await db
       .updateTable('http_services')
-      .set({ auth_required: authRequired ? 1 : 0 })
+      .set({
+        auth_required: bit(toggles.authRequired),
+        redirect_https: bit(toggles.redirectHttps),
+        hsts: bit(toggles.hsts),
+      })
       .where('id', '=', httpServiceId)
       .execute();
   }
@@ -168,6 +178,8 @@ function group(rows: Row[]): Map<number, ContainerService[]> {
               externalDomainId: row.external_domain_id!,
               backendProtocol: row.backend_protocol!,
               authRequired: Boolean(row.auth_required),
+              redirectHttps: Boolean(row.redirect_https),
+              hsts: Boolean(row.hsts),
               domain: row.domain,
             },
       transportService:

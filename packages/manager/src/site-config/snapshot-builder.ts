@@ -17,6 +17,8 @@ export async function buildSnapshot(repo: SnapshotRepository, siteId: number): P
       port: row.internal_port,
       authRequired: Boolean(row.auth_required),
       authServer: row.auth_server,
+      redirectHttps: Boolean(row.redirect_https),
+      hsts: Boolean(row.hsts),
     }));
   const streamServices: StreamServiceEntry[] = transport
     .filter((row) => row.ipv4_address)

@@ -47,6 +47,8 @@ export class SnapshotRepository {
           'http_services.external_hostname',
           'http_services.backend_protocol',
           'http_services.auth_required',
+          'http_services.redirect_https',
+          'http_services.hsts',
           'external_domains.name as domain',
           'external_domains.auth_server',
           'containers.ipv4_address',

@@ -24,10 +24,27 @@ export interface ServiceRow {
   externalDomainId: string | null;
   dnsName: string;
   authRequired: boolean;
+  /** Addition to the spec's ServiceInput: plain HTTP is redirected to HTTPS. */
+  redirectHttps: boolean;
+  /** Addition to the spec's ServiceInput: HTTPS answers carry Strict-Transport-Security. */
+  hsts: boolean;
   deleted?: boolean;
   /** Shown for existing services: what the manager assigned. */
   assigned?: string;
 }
+
+const OFF = { authRequired: false, redirectHttps: false, hsts: false };
+
+/** An HTTP service's on/off settings, each a switch on its row. */
+const TOGGLES: Array<{ name: keyof typeof OFF; label: string; hint?: string }> = [
+  { name: 'authRequired', label: 'Require sign-in' },
+  {
+    name: 'redirectHttps',
+    label: 'Redirect HTTP to HTTPS',
+    hint: 'Once the site agent has a certificate for the host',
+  },
+  { name: 'hsts', label: 'HSTS', hint: 'Browsers then refuse plain HTTP to this host for a year' },
+];
 
 let counter = 0;
 export const rowKey = () => `row-${(counter += 1)}`;
@@ -54,7 +71,7 @@ export function newRow(
     externalHostname: '',
     externalDomainId: null,
     dnsName: '',
-    authRequired: false,
+    ...OFF,
     ...defaults,
   };
 }
@@ -66,6 +83,7 @@ export function rowFromService(service: ContainerService): ServiceRow {
     internalPort: service.internalPort,
     dnsName: '',
     externalHostname: '',
+    ...OFF,
   };
   if (service.httpService) {
     const http = service.httpService;
@@ -75,6 +93,8 @@ export function rowFromService(service: ContainerService): ServiceRow {
       externalHostname: http.externalHostname,
       externalDomainId: String(http.externalDomainId),
       authRequired: http.authRequired,
+      redirectHttps: http.redirectHttps,
+      hsts: http.hsts,
       assigned: http.domain ? `${http.externalHostname}.${http.domain}` : http.externalHostname,
     };
   }
@@ -84,7 +104,6 @@ export function rowFromService(service: ContainerService): ServiceRow {
       ...base,
       type: transport.protocol,
       externalDomainId: null,
-      authRequired: false,
       assigned: `external port ${transport.externalPort}`,
     };
   }
@@ -92,7 +111,6 @@ export function rowFromService(service: ContainerService): ServiceRow {
     ...base,
     type: 'srv',
     externalDomainId: null,
-    authRequired: false,
     dnsName: service.dnsService?.dnsName ?? '',
     assigned: service.dnsService ? `SRV ${service.dnsService.dnsName}` : undefined,
   };
@@ -113,6 +131,8 @@ export function servicesBody(rows: ServiceRow[], forUpdate: boolean): Record<str
       entry.externalHostname = row.externalHostname.trim();
       if (row.externalDomainId) entry.externalDomainId = Number(row.externalDomainId);
       entry.authRequired = row.authRequired;
+      entry.redirectHttps = row.redirectHttps;
+      entry.hsts = row.hsts;
     }
     if (row.type === 'srv') entry.dnsName = row.dnsName.trim();
     body[index] = entry;
@@ -247,12 +267,16 @@ export function ServicesEditor({
                   {form && !domains.length && row.id === undefined ? (
                     <AddDomainInline siteId={form.siteId} onAdded={adoptDomain} />
                   ) : null}
-                  <Switch
-                    label="Require sign-in"
-                    checked={row.authRequired}
-                    onChange={(event) => update(index, { authRequired: event.currentTarget.checked })}
-                    mt={8}
-                  />
+                  {TOGGLES.map(({ name, label, hint }) => (
+                    <Switch
+                      key={name}
+                      label={label}
+                      title={hint}
+                      checked={row[name]}
+                      onChange={(event) => update(index, { [name]: event.currentTarget.checked })}
+                      mt={8}
+                    />
+                  ))}
                 </>
               ) : null}
               {row.type === 'srv' ? (

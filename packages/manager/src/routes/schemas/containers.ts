@@ -24,6 +24,13 @@ export const ContainerServiceSchema = Type.Object({
       externalDomainId: Type.Integer(),
       backendProtocol: Type.Union([Type.Literal('http'), Type.Literal('https')]),
       authRequired: Type.Boolean(),
+      redirectHttps: Type.Boolean({
+        description:
+          'Addition to the spec: plain HTTP is redirected to HTTPS once the host has a certificate',
+      }),
+      hsts: Type.Boolean({
+        description: 'Addition to the spec: HTTPS answers carry Strict-Transport-Security',
+      }),
       domain: Nullable(Type.String()),
     }),
   ),
@@ -81,7 +88,7 @@ export const EnvVarsInputSchema = Type.Array(
 /** ServiceInput / ServiceUpdate entries are checked by the domain (400 invalid_service names the entry). */
 const ServiceEntries = Type.Record(Type.String(), Type.Unknown(), {
   description:
-    'arbitrary keys to ServiceInput {type, internalPort, externalHostname, externalDomainId, dnsName, authRequired}',
+    'arbitrary keys to ServiceInput {type, internalPort, externalHostname, externalDomainId, dnsName, authRequired} (plus redirectHttps and hsts for http/https, an addition to the spec)',
 });
 
 const OptionalText = Type.Optional(Nullable(Type.String()));
