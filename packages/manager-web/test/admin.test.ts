@@ -145,6 +145,8 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       'apps.example.test',
       'edge',
       'certs@example.test',
+      // No certificate yet: the agent has reported none for this domain.
+      '—',
       'dns@example.testkey stored',
       'http://127.0.0.1:4180',
       'EditDelete',
