@@ -6,6 +6,7 @@ import { rememberedSite, rememberSite, useDeleteNode, useNodes, useSites } from 
 import type { Node } from '../../api/types.ts';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import { NodeOnlineBadge } from './NodeConnectionCheck.tsx';
+import { TopConsumers } from './TopConsumers.tsx';
 import { ConfirmButton, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
 
 /** `/nodes` without a site: the last one used, or the first. */
@@ -157,6 +158,7 @@ export function NodesPage() {
           />
         )}
       </QueryState>
+      <TopConsumers siteId={siteId} />
     </>
   );
 }
