@@ -137,28 +137,30 @@ export function NodesPage() {
         }
       >
         {(list) => (
-          <DataTable
-            data-testid="nodes-table"
-            rows={list}
-            rowKey={(node) => node.id}
-            rowAttributes={(node) => ({ 'data-node': node.name })}
-            columns={nodeColumns(siteId, (node) => remove.mutateAsync(node))}
-            searchText={(node) => `${node.name} ${node.ipv4Address ?? ''}`}
-            searchLabel="Name or address"
-            filters={[
-              {
-                key: 'type',
-                label: 'Type',
-                options: NODE_TYPES.map((type) => ({ value: type, label: type })),
-                value: (node) => node.nodeType,
-              },
-            ]}
-            view={view}
-            onViewChange={changeView}
-          />
+          <>
+            <DataTable
+              data-testid="nodes-table"
+              rows={list}
+              rowKey={(node) => node.id}
+              rowAttributes={(node) => ({ 'data-node': node.name })}
+              columns={nodeColumns(siteId, (node) => remove.mutateAsync(node))}
+              searchText={(node) => `${node.name} ${node.ipv4Address ?? ''}`}
+              searchLabel="Name or address"
+              filters={[
+                {
+                  key: 'type',
+                  label: 'Type',
+                  options: NODE_TYPES.map((type) => ({ value: type, label: type })),
+                  value: (node) => node.nodeType,
+                },
+              ]}
+              view={view}
+              onViewChange={changeView}
+            />
+            <TopConsumers siteId={siteId} />
+          </>
         )}
       </QueryState>
-      <TopConsumers siteId={siteId} />
     </>
   );
 }
