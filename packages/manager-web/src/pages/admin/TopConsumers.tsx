@@ -16,6 +16,15 @@ const traffic = (row: Consumer) =>
     ? null
     : (row.netInBytesPerSecond ?? 0) + (row.netOutBytesPerSecond ?? 0);
 
+/** A column of a share of the allocation with its absolute value, sorted by the share unless told otherwise. */
+const shareColumn = (
+  key: ConsumerSort,
+  header: string,
+  pct: (row: Consumer) => number | null,
+  absolute: (row: Consumer) => string,
+  sortValue = pct,
+): Column<Consumer> => ({ key, header, cell: (row) => share(pct(row), absolute(row)), sortValue });
+
 function consumerColumns(siteId: number): Array<Column<Consumer>> {
   return [
     {
@@ -29,24 +38,26 @@ function consumerColumns(siteId: number): Array<Column<Consumer>> {
       ),
     },
     { key: 'node', header: 'Node', cell: (row) => row.nodeName },
-    {
-      key: 'cpu',
-      header: 'CPU',
-      cell: (row) => share(row.cpuPercent, cpusText(row.cpuCores)),
-      sortValue: (row) => row.cpuPercent,
-    },
-    {
-      key: 'memory',
-      header: 'Memory',
-      cell: (row) => share(row.memoryPercent, formatBytes(row.memoryBytes)),
-      sortValue: (row) => row.memoryPercent,
-    },
-    {
-      key: 'disk',
-      header: 'Disk',
-      cell: (row) => share(row.diskPercent, formatBytes(row.diskBytes)),
-      sortValue: (row) => row.diskBytes,
-    },
+    shareColumn(
+      'cpu',
+      'CPU',
+      (row) => row.cpuPercent,
+      (row) => cpusText(row.cpuCores),
+    ),
+    shareColumn(
+      'memory',
+      'Memory',
+      (row) => row.memoryPercent,
+      (row) => formatBytes(row.memoryBytes),
+    ),
+    // The server ranks disks by bytes: a share of a small disk is no big consumer.
+    shareColumn(
+      'disk',
+      'Disk',
+      (row) => row.diskPercent,
+      (row) => formatBytes(row.diskBytes),
+      (row) => row.diskBytes,
+    ),
     {
       key: 'network',
       header: 'Traffic',
