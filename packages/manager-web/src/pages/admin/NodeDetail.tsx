@@ -17,6 +17,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { useNode, useNodeStats, useNodeStorages } from '../../api/fleet.ts';
 import type { Usage } from '../../api/types.ts';
 import { NodeContainers } from './NodeContainers.tsx';
+import { MetricsGraph } from '../../components/MetricsGraph.tsx';
 import { EmptyState, formatBytes, PageHeader, QueryState } from '../../components/common.tsx';
 
 interface Sample {
@@ -220,6 +221,7 @@ export default function NodeDetailPage() {
             Live statistics
           </Title>
           <LiveStats siteId={siteId} nodeId={id} />
+          <MetricsGraph siteId={siteId} subject="node" id={id} />
           <Title order={3} size="h4">
             Containers
           </Title>

@@ -6,6 +6,7 @@ import { rememberedSite, rememberSite, useDeleteNode, useNodes, useSites } from 
 import type { Node } from '../../api/types.ts';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import { NodeOnlineBadge } from './NodeConnectionCheck.tsx';
+import { TopConsumers } from './TopConsumers.tsx';
 import { ConfirmButton, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
 
 /** `/nodes` without a site: the last one used, or the first. */
@@ -136,25 +137,28 @@ export function NodesPage() {
         }
       >
         {(list) => (
-          <DataTable
-            data-testid="nodes-table"
-            rows={list}
-            rowKey={(node) => node.id}
-            rowAttributes={(node) => ({ 'data-node': node.name })}
-            columns={nodeColumns(siteId, (node) => remove.mutateAsync(node))}
-            searchText={(node) => `${node.name} ${node.ipv4Address ?? ''}`}
-            searchLabel="Name or address"
-            filters={[
-              {
-                key: 'type',
-                label: 'Type',
-                options: NODE_TYPES.map((type) => ({ value: type, label: type })),
-                value: (node) => node.nodeType,
-              },
-            ]}
-            view={view}
-            onViewChange={changeView}
-          />
+          <>
+            <DataTable
+              data-testid="nodes-table"
+              rows={list}
+              rowKey={(node) => node.id}
+              rowAttributes={(node) => ({ 'data-node': node.name })}
+              columns={nodeColumns(siteId, (node) => remove.mutateAsync(node))}
+              searchText={(node) => `${node.name} ${node.ipv4Address ?? ''}`}
+              searchLabel="Name or address"
+              filters={[
+                {
+                  key: 'type',
+                  label: 'Type',
+                  options: NODE_TYPES.map((type) => ({ value: type, label: type })),
+                  value: (node) => node.nodeType,
+                },
+              ]}
+              view={view}
+              onViewChange={changeView}
+            />
+            <TopConsumers siteId={siteId} />
+          </>
         )}
       </QueryState>
     </>

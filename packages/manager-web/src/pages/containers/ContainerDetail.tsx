@@ -39,6 +39,7 @@ import {
 import { sshCommand } from './ContainerList.tsx';
 import { JobLog } from './JobLog.tsx';
 import { ContainerLogs } from './ContainerLogs.tsx';
+import { MetricsGraph } from '../../components/MetricsGraph.tsx';
 import { RestartButton, RestartPendingNotice } from './RestartAction.tsx';
 import { PowerButtons } from './PowerButtons.tsx';
 import { ContainerJobHistory, FailedCreate, type ContainerPanelProps } from './ContainerJobs.tsx';
@@ -351,6 +352,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
         </Card>
         <Sharing siteId={siteId} container={container} canManage={canManage} />
       </SimpleGrid>
+      <MetricsGraph siteId={siteId} subject="container" id={container.id} />
       <ContainerLogs siteId={siteId} container={container} />
       <ContainerJobHistory siteId={siteId} container={container} />
     </Stack>
