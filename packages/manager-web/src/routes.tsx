@@ -37,6 +37,7 @@ const NodesPage = page(() => import('./pages/admin/Nodes.tsx'), 'NodesPage');
 const NodeFormPage = page(() => import('./pages/admin/NodeForm.tsx'), 'NodeFormPage');
 const NodeImportPage = page(() => import('./pages/admin/NodeImport.tsx'), 'NodeImportPage');
 const ExternalDomainsPage = page(() => import('./pages/admin/ExternalDomains.tsx'), 'ExternalDomainsPage');
+const AlertRulesPage = page(() => import('./pages/admin/AlertRules.tsx'), 'AlertRulesPage');
 const AgentsPage = page(() => import('./pages/admin/Agents.tsx'), 'AgentsPage');
 const ResourceRequestsPage = page(() => import('./pages/ResourceRequests.tsx'), 'ResourceRequestsPage');
 const AuditLogPage = page(() => import('./pages/admin/AuditLog.tsx'), 'AuditLogPage');
@@ -87,6 +88,7 @@ const routes: RouteObject[] = [
           { path: 'users', element: <UsersPage /> },
           { path: 'groups', element: <GroupsPage /> },
           { path: 'external-domains', element: <ExternalDomainsPage /> },
+          { path: 'alert-rules', element: <AlertRulesPage /> },
           { path: 'agents', element: <AgentsPage /> },
           { path: 'settings', element: <SettingsPage /> },
           { path: 'audit-log', element: <AuditLogPage /> },

@@ -88,6 +88,7 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
       { route: 'users', url: '/users', shot: 'users' },
       { route: 'groups', url: '/groups' },
       { route: 'external-domains', url: '/external-domains' },
+      { route: 'alert-rules', url: '/alert-rules' },
       { route: 'agents', url: '/agents' },
       { route: 'settings', url: '/settings', shot: 'settings' },
       { route: 'audit-log', url: '/audit-log', shot: 'audit-log' },

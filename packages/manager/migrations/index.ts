@@ -17,6 +17,7 @@ import { auditEvents } from './015_audit_events.ts';
 import { oneActivePowerJob } from './016_one_active_power_job.ts';
 import { metrics } from './017_metrics.ts';
 import { certificates } from './018_certificates.ts';
+import { alertRules } from './019_alert_rules.ts';
 import { httpsToggles } from './020_https_toggles.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
@@ -38,5 +39,6 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '016_one_active_power_job': oneActivePowerJob,
   '017_metrics': metrics,
   '018_certificates': certificates,
+  '019_alert_rules': alertRules(dialect),
   '020_https_toggles': httpsToggles,
 });

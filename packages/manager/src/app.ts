@@ -32,6 +32,7 @@ import { agentTokenRoutes } from './routes/agent-tokens.ts';
 import { keptVolumeRoutes } from './routes/kept-volumes.ts';
 import { notificationRoutes } from './routes/notifications.ts';
 import { externalDomainRoutes } from './routes/external-domains.ts';
+import { alertRuleRoutes } from './routes/alert-rules.ts';
 import { terminalRoutes } from './routes/terminal.ts';
 import { ConfigChanges } from './site-config/config-changes.ts';
 import type { ProcessRole } from './fleet.ts';
@@ -148,6 +149,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
         terminalRoutes,
         auditRoutes,
         metricsHistoryRoutes,
+        alertRuleRoutes,
       ]) {
         await api.register(async (scope: Api) => routes(scope, services));
       }
@@ -183,6 +185,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
       services.containerDeletes.stopWaiting();
       await app.close();
       await services.background.drain();
+      await services.alertDelivery.close();
       await database.close();
     },
   };

@@ -1,4 +1,4 @@
-import type { EnvReader } from '@app/server-kit';
+import { ConfigError, parseAllowedHost, type EnvReader } from '@app/server-kit';
 
 /** Settings of jobs, the worker, SSE streams and node providers. */
 export interface FleetConfig {
@@ -26,6 +26,8 @@ export interface FleetConfig {
   dummyStepMs: number;
   /** Between two metrics sampling rounds; 0 turns sampling off. */
   metricsIntervalMs: number;
+  /** Hosts (`host` or `host:port`) an alert webhook may reach in a private network or by plain HTTP. */
+  alertWebhookAllowlist: string[];
 }
 
 export function readFleetConfig(env: EnvReader): FleetConfig {
@@ -48,5 +50,15 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     nodeStatusCacheMs: env.int('NODE_STATUS_CACHE_MS', 3000),
     dummyStepMs: env.int('DUMMY_STEP_MS', 400),
     metricsIntervalMs: env.int('METRICS_INTERVAL_S', 60, { min: 0, max: 3600 }) * 1000,
+    alertWebhookAllowlist: hostList(env, 'ALERT_WEBHOOK_ALLOWLIST'),
   };
+}
+
+/** Comma-separated `host` or `host:port` entries; a bad one stops the start. */
+function hostList(env: EnvReader, name: string): string[] {
+  const entries = (env.optionalString(name) ?? '').split(',').map((entry) => entry.trim());
+  return entries.filter(Boolean).map((entry) => {
+    if (!parseAllowedHost(entry)) throw new ConfigError(name, `"${entry}" is not a host or host:port`);
+    return entry;
+  });
 }

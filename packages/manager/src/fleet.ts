@@ -26,7 +26,12 @@ import { MetricsSchedule } from './metrics/metrics-schedule.ts';
 export type ProcessRole = 'api' | 'worker' | 'all';
 
 /** Sites, nodes, providers, jobs, the worker and job streams, wired once per process. */
-export function createFleetServices(ctx: ManagerContext, audit: AuditLog) {
+/** `afterMetricsRound`: what runs after each stored sampling round (the alert rules). */
+export function createFleetServices(
+  ctx: ManagerContext,
+  audit: AuditLog,
+  afterMetricsRound: (at: number) => Promise<void>,
+) {
   const { db, dialect, config, secrets, log } = ctx;
   const fleet = config.fleet;
   const pgListener =
@@ -80,7 +85,12 @@ export function createFleetServices(ctx: ManagerContext, audit: AuditLog) {
     metricsRepo,
     nodes,
     providers,
-    { clock: Date.now, owner: worker.owner, intervalMs: fleet.metricsIntervalMs },
+    {
+      clock: Date.now,
+      owner: worker.owner,
+      intervalMs: fleet.metricsIntervalMs,
+      afterRound: afterMetricsRound,
+    },
     log,
   );
   const metricsHistory = new MetricsHistory(metricsRepo, Date.now);

@@ -30,6 +30,10 @@ import { joinWirings } from './common/wirings.ts';
 import { TerminalSessions } from './terminal/terminal-sessions.ts';
 import { AuditLog } from './audit/audit-log.ts';
 import { AuditRepository } from './audit/audit-repository.ts';
+import { AlertRulesRepository } from './alerts/alert-rules-repository.ts';
+import { AlertRulesService } from './alerts/alert-rules-service.ts';
+import { AlertDelivery } from './alerts/alert-delivery.ts';
+import { AlertEvaluator } from './alerts/alert-evaluator.ts';
 
 /** Every domain service of the manager, wired once per process. */
 export function createServices(ctx: ManagerContext) {
@@ -62,7 +66,17 @@ export function createServices(ctx: ManagerContext) {
   const tokens = new TokenStore(new TokensRepository(db));
   const background = new BackgroundTasks(log);
   const apiKeys = new ApiKeyService(new ApiKeysRepository(db, read), principals, audit);
-  const fleet = createFleetServices(ctx, audit);
+  const alertRules = new AlertRulesRepository(db);
+  const alertDelivery = new AlertDelivery(
+    mailer,
+    usersRepo,
+    secrets,
+    background,
+    log,
+    config.fleet.alertWebhookAllowlist,
+  );
+  const alertEvaluator = new AlertEvaluator(db, alertRules, notices, alertDelivery, log);
+  const fleet = createFleetServices(ctx, audit, (at) => alertEvaluator.evaluate(at));
   return joinWirings(
     {
       ctx,
@@ -74,6 +88,9 @@ export function createServices(ctx: ManagerContext) {
       mailer,
       tokens,
       background,
+      alertRules: new AlertRulesService(alertRules, secrets, audit),
+      alertDelivery,
+      alertEvaluator,
       quotas: new Quotas(new QuotaRepository(db), config.quotas),
       apiKeys,
       terminals: new TerminalSessions(principals, config.containers.terminal.maxPerUser, audit, log),

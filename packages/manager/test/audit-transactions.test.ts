@@ -91,6 +91,15 @@ describe('audit entries in the transaction of their change', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     let domainId = 0;
+    const alertRule = {
+      name: 'Nodes busy',
+      metric: 'cpuPercent',
+      comparison: 'above',
+      threshold: 90,
+      durationSeconds: 300,
+      scope: 'nodes',
+    };
+    let alertRuleId = 0;
     const tool = ManagerClient.withKey(
       `${test.baseUrl}/api/v1`,
       (await admin.post('/apikeys', {})).body.data.key,
@@ -154,6 +163,25 @@ describe('audit entries in the transaction of their change', () => {
       'DELETE /external-domains/{id}': {
         action: 'external_domain.delete',
         send: () => admin.delete(`/external-domains/${domainId}`),
+        status: 204,
+      },
+      'POST /alert-rules': {
+        action: 'alert_rule.create',
+        send: async () => {
+          const response = await admin.post('/alert-rules', alertRule);
+          alertRuleId = response.body.data?.id;
+          return response;
+        },
+        status: 201,
+      },
+      'PUT /alert-rules/{id}': {
+        action: 'alert_rule.update',
+        send: () => admin.put(`/alert-rules/${alertRuleId}`, { ...alertRule, threshold: 95 }),
+        status: 200,
+      },
+      'DELETE /alert-rules/{id}': {
+        action: 'alert_rule.delete',
+        send: () => admin.delete(`/alert-rules/${alertRuleId}`),
         status: 204,
       },
       'POST /resource-requests': {

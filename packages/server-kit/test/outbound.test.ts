@@ -99,6 +99,12 @@ describe('the guarded client', () => {
     hits = [];
     server = createServer((req, res) => {
       hits.push(req.url ?? '');
+      if (req.method === 'POST') {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => res.writeHead(req.url === '/hop' ? 302 : 200, { location: '/end' }).end(body));
+        return;
+      }
       if (req.url === '/hop') return res.writeHead(302, { location: `http://127.0.0.1:${port}/end` }).end();
       if (req.url === '/away') return res.writeHead(307, { location: `http://localhost:${port}/end` }).end();
       if (req.url === '/big') return res.end('x'.repeat(2048));
@@ -141,5 +147,21 @@ describe('the guarded client', () => {
     await expect(away.get(`http://127.0.0.1:${port}/away`)).rejects.toBeInstanceOf(OutboundError);
     expect(hits).toEqual(['/away']);
     await away.close();
+  });
+
+  it('posts a body to an allowed address, refuses loopback otherwise, and does not follow a redirect', async () => {
+    hits.length = 0;
+    await expect(client([]).post(`http://127.0.0.1:${port}/x`, 'hi')).rejects.toBeInstanceOf(OutboundError);
+    expect(hits).toEqual([]);
+    const open = client([`127.0.0.1:${port}`]);
+    const answer = await open.post(`http://127.0.0.1:${port}/x`, '{"a":1}', {
+      headers: { 'content-type': 'application/json' },
+    });
+    expect([answer.status, await answer.text()]).toEqual([200, '{"a":1}']);
+    const redirected = await open.post(`http://127.0.0.1:${port}/hop`, 'again');
+    expect(redirected.status).toBe(302);
+    await redirected.body?.cancel();
+    expect(hits).toEqual(['/x', '/hop']);
+    await open.close();
   });
 });

@@ -3320,4 +3320,202 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/alert-rules': {
+    get: {
+      responses: {
+        200: {
+          data: {
+            id: number;
+            name: string;
+            /** CPU, memory and disk in percent of what was allocated; network traffic in bytes per second */
+            metric:
+              'cpuPercent' | 'memoryPercent' | 'diskPercent' | 'netInBytesPerSecond' | 'netOutBytesPerSecond';
+            comparison: 'above' | 'below';
+            threshold: number;
+            durationSeconds: number;
+            /** containers: every container; nodes: every node; site: the nodes and containers of the site scopeId; node: the node scopeId and its containers; container: the container scopeId (its owner is notified too) */
+            scope: 'containers' | 'nodes' | 'site' | 'node' | 'container';
+            scopeId: number | null;
+            email: boolean;
+            webhookUrl: string | null;
+            hasWebhookSecret: boolean;
+            createdAt: string;
+            updatedAt: string;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    post: {
+      body: {
+        name: string;
+        /** CPU, memory and disk in percent of what was allocated; network traffic in bytes per second */
+        metric:
+          'cpuPercent' | 'memoryPercent' | 'diskPercent' | 'netInBytesPerSecond' | 'netOutBytesPerSecond';
+        comparison: 'above' | 'below';
+        threshold: number;
+        /** how long the condition must hold */
+        durationSeconds: number;
+        /** containers: every container; nodes: every node; site: the nodes and containers of the site scopeId; node: the node scopeId and its containers; container: the container scopeId (its owner is notified too) */
+        scope: 'containers' | 'nodes' | 'site' | 'node' | 'container';
+        scopeId?: null | number;
+        /** e-mail the administrators too (when SMTP is set up) */
+        email?: boolean;
+        webhookUrl?: string | null;
+        /** write-only: signs each webhook body (X-Signature-256: sha256=<hex HMAC-SHA256>); blank keeps the stored one */
+        webhookSecret?: string | null;
+      };
+      responses: {
+        201: {
+          data: {
+            id: number;
+            name: string;
+            /** CPU, memory and disk in percent of what was allocated; network traffic in bytes per second */
+            metric:
+              'cpuPercent' | 'memoryPercent' | 'diskPercent' | 'netInBytesPerSecond' | 'netOutBytesPerSecond';
+            comparison: 'above' | 'below';
+            threshold: number;
+            durationSeconds: number;
+            /** containers: every container; nodes: every node; site: the nodes and containers of the site scopeId; node: the node scopeId and its containers; container: the container scopeId (its owner is notified too) */
+            scope: 'containers' | 'nodes' | 'site' | 'node' | 'container';
+            scopeId: number | null;
+            email: boolean;
+            webhookUrl: string | null;
+            hasWebhookSecret: boolean;
+            createdAt: string;
+            updatedAt: string;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'csrf_invalid'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/alert-rules/{id}': {
+    get: {
+      path: {
+        id: number;
+      };
+      responses: {
+        200: {
+          data: {
+            id: number;
+            name: string;
+            /** CPU, memory and disk in percent of what was allocated; network traffic in bytes per second */
+            metric:
+              'cpuPercent' | 'memoryPercent' | 'diskPercent' | 'netInBytesPerSecond' | 'netOutBytesPerSecond';
+            comparison: 'above' | 'below';
+            threshold: number;
+            durationSeconds: number;
+            /** containers: every container; nodes: every node; site: the nodes and containers of the site scopeId; node: the node scopeId and its containers; container: the container scopeId (its owner is notified too) */
+            scope: 'containers' | 'nodes' | 'site' | 'node' | 'container';
+            scopeId: number | null;
+            email: boolean;
+            webhookUrl: string | null;
+            hasWebhookSecret: boolean;
+            createdAt: string;
+            updatedAt: string;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    put: {
+      path: {
+        id: number;
+      };
+      body: {
+        name: string;
+        /** CPU, memory and disk in percent of what was allocated; network traffic in bytes per second */
+        metric:
+          'cpuPercent' | 'memoryPercent' | 'diskPercent' | 'netInBytesPerSecond' | 'netOutBytesPerSecond';
+        comparison: 'above' | 'below';
+        threshold: number;
+        /** how long the condition must hold */
+        durationSeconds: number;
+        /** containers: every container; nodes: every node; site: the nodes and containers of the site scopeId; node: the node scopeId and its containers; container: the container scopeId (its owner is notified too) */
+        scope: 'containers' | 'nodes' | 'site' | 'node' | 'container';
+        scopeId?: null | number;
+        /** e-mail the administrators too (when SMTP is set up) */
+        email?: boolean;
+        webhookUrl?: string | null;
+        /** write-only: signs each webhook body (X-Signature-256: sha256=<hex HMAC-SHA256>); blank keeps the stored one */
+        webhookSecret?: string | null;
+      };
+      responses: {
+        200: {
+          data: {
+            id: number;
+            name: string;
+            /** CPU, memory and disk in percent of what was allocated; network traffic in bytes per second */
+            metric:
+              'cpuPercent' | 'memoryPercent' | 'diskPercent' | 'netInBytesPerSecond' | 'netOutBytesPerSecond';
+            comparison: 'above' | 'below';
+            threshold: number;
+            durationSeconds: number;
+            /** containers: every container; nodes: every node; site: the nodes and containers of the site scopeId; node: the node scopeId and its containers; container: the container scopeId (its owner is notified too) */
+            scope: 'containers' | 'nodes' | 'site' | 'node' | 'container';
+            scopeId: number | null;
+            email: boolean;
+            webhookUrl: string | null;
+            hasWebhookSecret: boolean;
+            createdAt: string;
+            updatedAt: string;
+          };
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'csrf_invalid'
+        | 'not_found'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    delete: {
+      path: {
+        id: number;
+      };
+      responses: {
+        204: void;
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'csrf_invalid'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
 }

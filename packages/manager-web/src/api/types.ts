@@ -28,6 +28,7 @@ export type ResourceRequest = Item<ResponseOf<'get', '/resource-requests'>>;
 export type ResourceType = ResourceRequest['resourceType'];
 export type Notification = Item<ResponseOf<'get', '/notifications'>>;
 export type ExternalDomain = ResponseOf<'get', '/external-domains/{id}'>;
+export type AlertRule = ResponseOf<'get', '/alert-rules/{id}'>;
 export type DomainCertificate = ResponseOf<'get', '/external-domains/{id}/certificates'>[number];
 
 export type ServiceType = 'http' | 'https' | 'tcp' | 'udp' | 'srv';

@@ -122,6 +122,7 @@ export function Layout() {
     { to: '/users', label: 'Users', badge: pending.users, badgeLabel: 'waiting for approval' },
     { to: '/groups', label: 'Groups' },
     { to: '/external-domains', label: 'External domains' },
+    { to: '/alert-rules', label: 'Alert rules' },
     { to: '/agents', label: 'Agents' },
     { to: '/settings', label: 'Settings' },
     { to: '/audit-log', label: 'Audit log' },

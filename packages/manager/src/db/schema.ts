@@ -435,8 +435,40 @@ export interface PeriodicLeasesTable {
   expires_at: number;
 }
 
+export type AlertMetric = 'cpu_pct' | 'mem_pct' | 'disk_pct' | 'net_in_bps' | 'net_out_bps';
+export type AlertScope = 'containers' | 'nodes' | 'site' | 'node' | 'container';
+
+/** Migration 019. */
+export interface AlertRulesTable {
+  id: Generated<number>;
+  name: string;
+  metric: AlertMetric;
+  comparison: 'above' | 'below';
+  threshold: number;
+  duration_s: number;
+  scope_type: AlertScope;
+  /** The site, node or container of those scopes; null for all containers or all nodes. */
+  scope_id: number | null;
+  /** 1: e-mail the administrators too (when SMTP is set up). */
+  email: number;
+  webhook_url: string | null;
+  webhook_secret_sealed: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AlertStatesTable {
+  rule_id: number;
+  subject_type: MetricSubject;
+  subject_id: number;
+  pending_since: number;
+  firing_since: number | null;
+}
+
 export interface MetricsDB {
   metric_samples: MetricSamplesTable;
   metric_latest: MetricLatestTable;
   periodic_leases: PeriodicLeasesTable;
+  alert_rules: AlertRulesTable;
+  alert_states: AlertStatesTable;
 }

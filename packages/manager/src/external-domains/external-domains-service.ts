@@ -10,6 +10,7 @@ import type { SitesService } from '../sites/sites-service.ts';
 import type { DomainWithSite, ExternalDomainsRepository } from './external-domains-repository.ts';
 import { nowIso } from '../common/time.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
+import { isHttpUrl } from '../common/urls.ts';
 import { fail } from '../errors/catalogue.ts';
 
 export interface ExternalDomainView {
@@ -36,13 +37,6 @@ export interface ExternalDomainInput {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const isHttpUrl = (value: string) => {
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol);
-  } catch {
-    return false;
-  }
-};
 const blankToNull = (value: string | null | undefined) =>
   value === undefined ? undefined : value?.trim() || null;
 

@@ -13,6 +13,8 @@ export interface SamplerOptions {
   /** This process, as the lease names it. */
   owner: string;
   intervalMs: number;
+  /** Run after each stored round with its time (the alert rules); a failure is logged, not thrown. */
+  afterRound?: (at: number) => Promise<void>;
 }
 
 interface Counters {
@@ -77,6 +79,9 @@ export class MetricsSampler {
     );
     this.counters = readings;
     await this.repo.record(at, samples);
+    await this.options
+      .afterRound?.(at)
+      .catch((error: unknown) => this.log.error({ err: error }, 'after a metrics round'));
     return samples.length;
   }
 

@@ -97,4 +97,18 @@ export class Notices {
     );
     await this.notifications.insertMany(rows, trx);
   }
+
+  /** An alert firing or resolving, to every administrator and `ownerUid` when given. */
+  async alert(
+    trx: Db,
+    alert: Pick<Notice, 'action' | 'message' | 'severity' | 'evidence'> & { ownerUid: number | null },
+  ) {
+    const { ownerUid, ...notice } = alert;
+    const recipients = new Set(await this.users.activeAdminNumbers(trx));
+    if (ownerUid !== null) recipients.add(ownerUid);
+    await this.notifications.insertMany(
+      [...recipients].map((uid) => noticeRow({ ...notice, ownerUid: uid })),
+      trx,
+    );
+  }
 }

@@ -56,6 +56,15 @@ const agentRoute = (status: number) => ({
   agentToken: status,
 });
 
+const alertRule = () => ({
+  name: unique('rule'),
+  metric: 'cpuPercent',
+  comparison: 'above',
+  threshold: 90,
+  durationSeconds: 60,
+  scope: 'nodes',
+});
+
 let serial = 0;
 const unique = (prefix: string) => `${prefix}${++serial}`;
 
@@ -78,6 +87,8 @@ const fresh = {
     ).body.data.uidNumber,
   group: async (world: World) =>
     (await world.setup.post('/groups', { cn: unique('group') })).body.data.gidNumber,
+  alertRule: async (world: World) =>
+    (await world.setup.post('/alert-rules', alertRule())).body.data.id as number,
   domain: async (world: World) =>
     (await world.setup.post('/external-domains', { name: `${unique('d')}.example.test` })).body.data.id,
   /** A container of the owner's, shared with the collaborator, its create job over. */
@@ -644,5 +655,28 @@ export const ROWS: Row[] = [
     route: 'DELETE /external-domains/{id}',
     expect: adminOnly(204),
     request: async (world) => ({ path: `/external-domains/${await fresh.domain(world)}` }),
+  },
+
+  // Alert rules
+  { route: 'GET /alert-rules', expect: adminOnly(200), request: fixed('/alert-rules') },
+  {
+    route: 'POST /alert-rules',
+    expect: adminOnly(201),
+    request: () => ({ path: '/alert-rules', body: alertRule() }),
+  },
+  {
+    route: 'GET /alert-rules/{id}',
+    expect: adminOnly(200),
+    request: async (world) => ({ path: `/alert-rules/${await fresh.alertRule(world)}` }),
+  },
+  {
+    route: 'PUT /alert-rules/{id}',
+    expect: adminOnly(200),
+    request: async (world) => ({ path: `/alert-rules/${await fresh.alertRule(world)}`, body: alertRule() }),
+  },
+  {
+    route: 'DELETE /alert-rules/{id}',
+    expect: adminOnly(204),
+    request: async (world) => ({ path: `/alert-rules/${await fresh.alertRule(world)}` }),
   },
 ];

@@ -28,6 +28,8 @@ export interface GuardedRequest {
   signal?: AbortSignal;
 }
 
+type Fetch = Awaited<ReturnType<typeof loadUndici>>['fetch'];
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 const describe = (error: unknown): string => {
@@ -69,20 +71,10 @@ export class GuardedClient {
   async get(target: string | URL, request: GuardedRequest = {}): Promise<Response> {
     let url = new URL(target);
     let headers = { ...request.headers };
-    const [{ fetch }, dispatcher] = await Promise.all([loadUndici(), this.dispatcher()]);
+    const { fetch, dispatcher } = await this.transport();
     for (let hop = 0; ; hop++) {
       this.checkScheme(url);
-      let response: Response;
-      try {
-        response = await fetch(url, {
-          headers,
-          redirect: 'manual',
-          dispatcher,
-          ...(request.signal ? { signal: request.signal } : {}),
-        });
-      } catch (error) {
-        throw new OutboundError(`GET ${url.origin}${url.pathname}: ${describe(error)}`);
-      }
+      const response = await this.send(fetch, dispatcher, url, { headers, signal: request.signal });
       const location = response.headers.get('location');
       if (!REDIRECTS.has(response.status) || !location) return response;
       await response.body?.cancel().catch(() => undefined);
@@ -95,6 +87,38 @@ export class GuardedClient {
       }
       if (next.origin !== url.origin) headers = withoutCredentials(headers);
       url = next;
+    }
+  }
+
+  /** A POST of `body`; a redirect is answered as it is, not followed. The caller reads or cancels the body. */
+  async post(target: string | URL, body: string, request: GuardedRequest = {}): Promise<Response> {
+    const url = new URL(target);
+    this.checkScheme(url);
+    const { fetch, dispatcher } = await this.transport();
+    return this.send(fetch, dispatcher, url, { method: 'POST', body, ...request });
+  }
+
+  private async transport() {
+    const [{ fetch }, dispatcher] = await Promise.all([loadUndici(), this.dispatcher()]);
+    return { fetch, dispatcher };
+  }
+
+  private async send(
+    fetch: Fetch,
+    dispatcher: Agent,
+    url: URL,
+    init: {
+      method?: string;
+      body?: string;
+      headers?: Record<string, string>;
+      signal?: AbortSignal | undefined;
+    },
+  ): Promise<Response> {
+    const { signal, ...rest } = init;
+    try {
+      return await fetch(url, { ...rest, redirect: 'manual', dispatcher, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      throw new OutboundError(`${init.method ?? 'GET'} ${url.origin}${url.pathname}: ${describe(error)}`);
     }
   }
 

@@ -1,0 +1,53 @@
+// Browser test (real Chromium, real manager on loopback) of the Alert rules page: an administrator
+// creates a rule (a bad webhook URL answered at its field first), sees it listed, edits and deletes it.
+import { describe, expect, it } from 'vitest';
+import { browserSuite, readToast, screenshot, signedInPage } from './browser.ts';
+
+describe('manager web client: alert rules', { timeout: 90_000 }, () => {
+  const suite = browserSuite();
+
+  it('creates, lists, edits and deletes an alert rule', async () => {
+    const { context, page, seen } = await signedInPage(suite, 'admin');
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Alert rules' })
+      .click();
+    await page.getByTestId('empty-state').waitFor();
+    await page.getByRole('button', { name: 'New rule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New alert rule' });
+    await dialog.getByLabel(/^Name/).fill('Containers busy');
+    await dialog.getByLabel(/^Threshold/).fill('85');
+    await dialog.getByLabel(/^Webhook URL/).fill('ftp://hooks.example.test');
+    await dialog.getByLabel(/^Webhook secret/).fill('a-webhook-secret-of-some-length');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('must be an http(s) URL').first().waitFor();
+    expect(await dialog.getByLabel(/^Webhook URL/).getAttribute('aria-invalid')).toBe('true');
+    await dialog.getByLabel(/^Webhook URL/).fill('https://hooks.example.test/alerts');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await readToast(page, 'Alert rule saved');
+
+    const table = page.getByTestId('alert-rules-table');
+    const row = table.getByRole('row', { name: /Containers busy/ });
+    await row.getByText('CPU (%) above 85 for 300 s').waitFor();
+    await row.getByText('notification, webhook').waitFor();
+    await screenshot(page, 'alert-rules');
+
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Containers busy' });
+    await edit.getByText('Stored; leave blank to keep it').waitFor();
+    await edit.getByLabel(/^Name/).fill('Containers very busy');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await readToast(page, 'Alert rule saved');
+    const edited = table.getByRole('row', { name: /Containers very busy/ });
+    await edited.waitFor();
+    const stored = (await suite.admin.get('/alert-rules')).body.data as Array<{ hasWebhookSecret: boolean }>;
+    expect(stored.map((r) => r.hasWebhookSecret)).toEqual([true]);
+
+    await edited.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await readToast(page, 'Alert rule deleted');
+    await page.getByTestId('empty-state').waitFor();
+    expect(seen.errors).toEqual([]);
+    await context.close();
+  });
+});
