@@ -143,6 +143,11 @@ describe('metrics sampling and history', () => {
     expect(ct.net_in_bps).toBeGreaterThanOrEqual(1000);
     expect(ct.net_out_bps).toBeGreaterThanOrEqual(500);
 
+    // A node without traffic figures of its own has its containers' together: the dummy node's one
+    // running container, the engine's one.
+    expect((await latest('node', ids.dummyNode))!.net_in_bps).toBe(DUMMY_TRAFFIC.inPerS);
+    expect((await latest('node', ids.engineNode))!.net_in_bps).toBe(eng.net_in_bps);
+
     const pveNode = (await latest('node', ids.pveNode))!;
     expect(pveNode.cpu_pct).not.toBeNull();
     expect(pveNode.mem_pct).not.toBeNull();
@@ -164,6 +169,32 @@ describe('metrics sampling and history', () => {
     await sampler().sampleOnce();
     const calls = pve.requests.slice(before).map((r) => `${r.method} ${r.path}`);
     expect(calls).toEqual(['GET /api2/json/cluster/resources']);
+  });
+
+  it('counts a container that starts between rounds from its second reading, not as a spike on its node', async () => {
+    const dummyInstances = () =>
+      test.manager.database.db.deleteFrom('dummy_instances').where('vmid', '=', 101);
+    await test.manager.database.db
+      .insertInto('dummy_instances')
+      .values({
+        node_id: ids.dummyNode,
+        vmid: 101,
+        hostname: 'sim-unheld',
+        state: 'running',
+        config: JSON.stringify({ resources: { cores: 1, memoryMb: 512, swapMb: 0, rootfsGb: 4 } }),
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+    try {
+      aMinutePasses();
+      await sampler().sampleOnce();
+      expect((await latest('node', ids.dummyNode))!.net_in_bps).toBe(DUMMY_TRAFFIC.inPerS);
+      aMinutePasses();
+      await sampler().sampleOnce();
+      expect((await latest('node', ids.dummyNode))!.net_in_bps).toBe(2 * DUMMY_TRAFFIC.inPerS);
+    } finally {
+      await removeUnheld().execute();
+    }
   });
 
   it('samples in one process only: another owner waits until the lease has run out', async () => {

@@ -32,6 +32,12 @@ function rate(now: number | undefined, before: number | undefined, seconds: numb
   return (now - before) / seconds;
 }
 
+/** The sum of the known rates; null when none is known. */
+function sumOf(rates: Array<number | null>): number | null {
+  const known = rates.filter((r): r is number => r !== null);
+  return known.length ? known.reduce((a, b) => a + b, 0) : null;
+}
+
 /**
  * One sampling round every `intervalMs`, in the one process holding the sampler lease: one usage call
  * per node (its containers' figures included), stored as 1-minute samples. Network counters become
@@ -70,11 +76,24 @@ export class MetricsSampler {
           this.log.debug({ node: node.name, reason: usage.failed }, 'metrics: node not sampled');
           return;
         }
-        samples.push(this.sample('node', node.id, usage.node, at, readings));
+        const nodeSample = this.sample('node', node.id, usage.node, at, readings);
+        const instanceSamples: SubjectSample[] = [];
+        const rates: SubjectSample[] = [];
         for (const [instance, figures] of usage.instances) {
           const id = byInstance.get(`${node.id}/${instance}`);
-          if (id !== undefined) samples.push(this.sample('container', id, figures, at, readings));
+          // An instance the manager does not hold is not stored, but its traffic is the node's too.
+          const sample =
+            id !== undefined
+              ? this.sample('container', id, figures, at, readings)
+              : this.sample('container', 0, figures, at, readings, `unheld/${node.id}/${instance}`);
+          if (id !== undefined) instanceSamples.push(sample);
+          rates.push(sample);
         }
+        if (usage.trafficOfInstances) {
+          nodeSample.net_in_bps = sumOf(rates.map((s) => s.net_in_bps));
+          nodeSample.net_out_bps = sumOf(rates.map((s) => s.net_out_bps));
+        }
+        samples.push(nodeSample, ...instanceSamples);
       }),
     );
     this.counters = readings;
@@ -91,8 +110,8 @@ export class MetricsSampler {
     usage: UsageSample,
     at: number,
     readings: Map<string, Counters>,
+    key = `${type}/${id}`,
   ): SubjectSample {
-    const key = `${type}/${id}`;
     const before = this.counters.get(key);
     readings.set(key, { at, in: usage.netInTotal, out: usage.netOutTotal });
     const seconds = before ? (at - before.at) / 1000 : 0;

@@ -152,6 +152,11 @@ export interface UsageSample {
 export interface NodeUsage {
   node: UsageSample;
   instances: Map<string, UsageSample>;
+  /**
+   * The node reports no traffic of its own (an engine, the dummy): its traffic is its instances'
+   * together, summed as rates, since a summed counter jumps when an instance starts or stops.
+   */
+  trafficOfInstances?: true;
 }
 
 /** A node's CPU platform, or the default with why the node's own answer is missing. */

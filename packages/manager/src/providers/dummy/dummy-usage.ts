@@ -41,9 +41,8 @@ export function simulatedUsage(
       memoryLimit: DUMMY_NODE.memory,
       diskBytes: 10 * GiB + sum((s) => s.diskBytes),
       diskLimit: DUMMY_NODE.disk,
-      netInTotal: sum((s) => s.netInTotal),
-      netOutTotal: sum((s) => s.netOutTotal),
     },
     instances,
+    trafficOfInstances: true,
   };
 }

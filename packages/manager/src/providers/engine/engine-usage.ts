@@ -88,9 +88,8 @@ export async function engineUsage(
       cpuLimit: Number(info.NCPU ?? 0) || undefined,
       memoryBytes: total((s) => s.memoryBytes),
       memoryLimit: Number(info.MemTotal ?? 0) || undefined,
-      netInTotal: total((s) => s.netInTotal),
-      netOutTotal: total((s) => s.netOutTotal),
     },
     instances,
+    trafficOfInstances: true,
   };
 }
