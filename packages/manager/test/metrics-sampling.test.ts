@@ -172,8 +172,7 @@ describe('metrics sampling and history', () => {
   });
 
   it('counts a container that starts between rounds from its second reading, not as a spike on its node', async () => {
-    const removeUnheld = () =>
-      test.manager.database.db.deleteFrom('dummy_instances').where('vmid', '=', 101);
+    const removeUnheld = () => test.manager.database.db.deleteFrom('dummy_instances').where('vmid', '=', 101);
     await test.manager.database.db
       .insertInto('dummy_instances')
       .values({
