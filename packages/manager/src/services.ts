@@ -73,6 +73,7 @@ export function createServices(ctx: ManagerContext) {
     secrets,
     background,
     log,
+    notices,
     config.fleet.alertWebhookAllowlist,
   );
   const alertEvaluator = new AlertEvaluator(db, alertRules, notices, alertDelivery, log);

@@ -6,6 +6,11 @@ import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
 import { insertContainer } from './container-helpers.ts';
 import { startMailSink } from './mail-sink.ts';
 import type { SubjectSample } from '../src/metrics/metrics-repository.ts';
+import { AlertDelivery } from '../src/alerts/alert-delivery.ts';
+import { AlertRulesRepository } from '../src/alerts/alert-rules-repository.ts';
+import { Notices } from '../src/notifications/notices.ts';
+import { NotificationsRepository } from '../src/notifications/notifications-repository.ts';
+import { UsersRepository } from '../src/users/users-repository.ts';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 5, 10, 0, 0);
@@ -66,10 +71,10 @@ describe('alert rules', () => {
   });
 
   /** One sampling round at `at`: the container's CPU at `cpu` percent, stored, then the rules checked. */
-  const round = async (at: number, cpu: number | null) => {
+  const round = async (at: number, cpu: number | null, containerId = ids.container) => {
     const sample: SubjectSample = {
       subject_type: 'container',
-      subject_id: ids.container,
+      subject_id: containerId,
       cpu_cores: null,
       cpu_pct: cpu,
       mem_bytes: null,
@@ -267,5 +272,128 @@ describe('alert rules', () => {
     expect(fired[0]!.message).toContain('node sim1');
     // Only the administrators: a node has no owner.
     expect(await alertNotices(olga, id)).toEqual([]);
+  });
+
+  it('a deleted container ends its alerts: a firing one resolves once, with its webhook; nothing is left behind', async () => {
+    const doomed = await insertContainer(test, {
+      hostname: 'doomed-ct',
+      nodeId: ids.node,
+      containerId: '101',
+      owner: 'olga',
+    });
+    const id = (await admin.post('/alert-rules', rule({ scopeId: doomed, durationSeconds: 0, email: false })))
+      .body.data.id as number;
+    received.length = 0;
+    await round(T0 + 20 * MINUTE, 99, doomed);
+    expect((await alertNotices(admin, id)).map((n) => n.action)).toEqual(['alert.firing']);
+
+    await test.manager.services.ctx.db.deleteFrom('containers').where('id', '=', doomed).execute();
+    await round(T0 + 21 * MINUTE, 10);
+    await round(T0 + 22 * MINUTE, 10);
+    const notices = await alertNotices(admin, id);
+    expect(notices.map((n) => n.action).sort()).toEqual(['alert.firing', 'alert.resolved']);
+    expect(notices.find((n) => n.action === 'alert.resolved')!.message).toBe(
+      `CPU hot resolved: container #${doomed} was deleted.`,
+    );
+    const hooks = await eventually(async () => received.length >= 2 && received);
+    expect(JSON.parse(hooks[1]!.body)).toMatchObject({ event: 'alert.resolved', value: null });
+    const states = await test.manager.services.ctx.db
+      .selectFrom('alert_states')
+      .selectAll()
+      .where('rule_id', '=', id)
+      .execute();
+    expect(states).toEqual([]);
+  });
+
+  describe('webhook delivery', () => {
+    let flaky: Server;
+    let flakyUrl = '';
+    /** The statuses the receiver answers with, one per request; then 204. */
+    const script: number[] = [];
+    const attempts: Received[] = [];
+
+    beforeAll(async () => {
+      const port = await freePort();
+      flaky = createServer((request, response) => {
+        let body = '';
+        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        request.on('end', () => {
+          attempts.push({ body, signature: request.headers['x-signature-256'] as string | undefined });
+          const status = script.shift() ?? 204;
+          response.writeHead(status, status === 429 ? { 'retry-after': '0' } : {}).end();
+        });
+      });
+      await new Promise<void>((resolve) => flaky.listen(port, '127.0.0.1', resolve));
+      flakyUrl = `http://127.0.0.1:${port}/hook`;
+    });
+    afterAll(async () => {
+      await new Promise((resolve) => flaky?.close(resolve));
+    });
+
+    /** A delivery as the manager wires it, retrying after 20 ms instead of seconds; sends one firing event. */
+    const deliver = async (statuses: number[]) => {
+      const { ctx, background } = test.manager.services;
+      const users = new UsersRepository(ctx.db);
+      const delivery = new AlertDelivery(
+        test.manager.services.mailer,
+        users,
+        ctx.secrets,
+        background,
+        ctx.log,
+        new Notices(new NotificationsRepository(ctx.db), users),
+        [new URL(flakyUrl).host],
+        [20, 20],
+      );
+      const created = await admin.post('/alert-rules', rule({ webhookUrl: flakyUrl, email: false }));
+      const row = (await new AlertRulesRepository(ctx.db).byId(created.body.data.id as number))!;
+      script.splice(0, script.length, ...statuses);
+      attempts.length = 0;
+      delivery.send(row, {
+        event: 'alert.firing',
+        rule: {
+          id: row.id,
+          name: row.name,
+          metric: 'cpuPercent',
+          comparison: 'above',
+          threshold: 90,
+          durationSeconds: 180,
+        },
+        subject: { type: 'container', id: ids.container, name: 'busy-ct' },
+        value: 97,
+        since: new Date(T0).toISOString(),
+        at: new Date(T0).toISOString(),
+        message: 'CPU hot',
+      });
+      await background.drain();
+      await delivery.close();
+      const failures = ((await admin.get('/notifications?limit=100')).body.data as Notice[]).filter(
+        (n) => n.action === 'alert.webhook_failed' && n.evidence.ruleId === row.id,
+      );
+      return { attempts: [...attempts], failures };
+    };
+
+    it('retries a receiver that fails twice (503, then 429 with Retry-After): one event, signed alike each time', async () => {
+      const { attempts: sent, failures } = await deliver([503, 429]);
+      expect(sent).toHaveLength(3);
+      expect(new Set(sent.map((a) => a.body)).size).toBe(1);
+      for (const attempt of sent)
+        expect(attempt.signature).toBe(
+          `sha256=${createHmac('sha256', SECRET).update(attempt.body).digest('hex')}`,
+        );
+      expect(failures).toEqual([]);
+    });
+
+    it('tells the administrators when the receiver still fails after three attempts', async () => {
+      const { attempts: sent, failures } = await deliver([500, 502, 503, 504]);
+      expect(sent).toHaveLength(3);
+      expect(failures).toHaveLength(1);
+      expect(failures[0]!.message).toMatch(/failed after 3 attempts: answered 503/);
+    });
+
+    it('does not retry a refusal (400): one attempt, the administrators told at once', async () => {
+      const { attempts: sent, failures } = await deliver([400]);
+      expect(sent).toHaveLength(1);
+      expect(failures[0]!.message).toMatch(/failed after 1 attempt: answered 400/);
+    });
   });
 });

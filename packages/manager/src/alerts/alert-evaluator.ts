@@ -11,10 +11,15 @@ import type {
 } from './alert-rules-repository.ts';
 import { toAlertRule } from './alert-rules-service.ts';
 
+/** What an alert's messages name: a sampled subject, or one that no longer exists. */
+type SubjectRef = Pick<SampledSubject, 'subject_type' | 'subject_id' | 'name' | 'owner_uid_number'> & {
+  deleted?: boolean;
+};
+
 /** A change of state worth telling: the rule, its subject, and what the webhook is sent. */
 interface Alert {
   rule: AlertRuleRow;
-  subject: SampledSubject;
+  subject: SubjectRef;
   event: AlertEvent;
 }
 
@@ -52,10 +57,14 @@ export class AlertEvaluator {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** The round sampled at `at` (epoch ms): subjects not sampled in it keep their state. */
+  /**
+   * The round sampled at `at` (epoch ms): subjects not sampled in it keep their state, except those
+   * deleted meanwhile, whose state is dropped (a firing one resolved).
+   */
   async evaluate(at: number): Promise<void> {
     const rules = await this.repo.list();
     if (!rules.length) return;
+    await this.forgetGoneSubjects(rules, at);
     const [subjects, states] = await Promise.all([this.repo.sampledAt(at), this.repo.states()]);
     const stateOf = new Map(states.map((s) => [keyOf(s.rule_id, s.subject_type, s.subject_id), s]));
     for (const rule of rules) {
@@ -96,6 +105,27 @@ export class AlertEvaluator {
     );
   }
 
+  /** A deleted node or container ends its alerts: a firing one resolves, once, a pending one is dropped. */
+  private async forgetGoneSubjects(rules: AlertRuleRow[], at: number) {
+    const ruleOf = new Map(rules.map((rule) => [rule.id, rule]));
+    for (const state of await this.repo.statesOfGoneSubjects()) {
+      const rule = ruleOf.get(state.rule_id)!;
+      const subject: SubjectRef = {
+        subject_type: state.subject_type,
+        subject_id: state.subject_id,
+        name: `#${state.subject_id}`,
+        owner_uid_number: null,
+        deleted: true,
+      };
+      await this.change(
+        (db) => this.repo.deleteState(state, db),
+        state.firing_since === null
+          ? undefined
+          : this.event(rule, subject, 'alert.resolved', null, state.pending_since, at),
+      );
+    }
+  }
+
   /** Writes the state change and, with `alert`, its notifications; then sends the e-mail and webhook. */
   private async change(
     write: (db: Kysely<ManagerDB> | Transaction<ManagerDB>) => Promise<void>,
@@ -128,7 +158,7 @@ export class AlertEvaluator {
 
   private event(
     rule: AlertRuleRow,
-    subject: SampledSubject,
+    subject: SubjectRef,
     event: AlertEvent['event'],
     value: number | null,
     since: number,
@@ -139,7 +169,9 @@ export class AlertEvaluator {
     const message =
       event === 'alert.firing'
         ? `${rule.name}: ${view.metric} of ${subject.subject_type} ${subject.name} is ${figure}, ${rule.comparison} ${view.threshold} for ${rule.duration_s} s.`
-        : `${rule.name} resolved: ${view.metric} of ${subject.subject_type} ${subject.name} is ${figure}.`;
+        : subject.deleted
+          ? `${rule.name} resolved: ${subject.subject_type} ${subject.name} was deleted.`
+          : `${rule.name} resolved: ${view.metric} of ${subject.subject_type} ${subject.name} is ${figure}.`;
     const payload: AlertEvent = {
       event,
       rule: {

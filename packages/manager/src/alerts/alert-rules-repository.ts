@@ -60,6 +60,31 @@ export class AlertRulesRepository {
     return this.db.selectFrom('alert_states').selectAll().execute();
   }
 
+  /** States of nodes and containers that no longer exist. */
+  statesOfGoneSubjects(): Promise<AlertStateRow[]> {
+    return this.db
+      .selectFrom('alert_states')
+      .selectAll()
+      .where((eb) =>
+        eb.or(
+          (['container', 'node'] as const).map((type) =>
+            eb.and([
+              eb('subject_type', '=', type),
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom(type === 'node' ? 'nodes' : 'containers')
+                    .select('id')
+                    .whereRef('id', '=', 'alert_states.subject_id'),
+                ),
+              ),
+            ]),
+          ),
+        ),
+      )
+      .execute();
+  }
+
   async putState(row: AlertStateRow, db: Db = this.db): Promise<void> {
     await db
       .insertInto('alert_states')

@@ -111,4 +111,19 @@ export class Notices {
       trx,
     );
   }
+
+  /** An alert's webhook that failed for good, to every administrator. */
+  async webhookFailed(rule: { id: number; name: string }, url: string, detail: string, attempts: number) {
+    const admins = await this.users.activeAdminNumbers();
+    const rows = admins.map((ownerUid) =>
+      noticeRow({
+        ownerUid,
+        severity: 'warning',
+        action: 'alert.webhook_failed',
+        message: `The webhook of the alert rule "${rule.name}" (${url}) failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${detail}. Check the receiver, then edit the rule under Alert rules.`,
+        evidence: { ruleId: rule.id },
+      }),
+    );
+    await this.notifications.insertMany(rows);
+  }
 }
