@@ -36,6 +36,11 @@ async function runClients({ url, headers, clients, lines }: ClientJob): Promise<
   await Promise.all(
     Array.from({ length: clients }, async () => {
       const response = await fetch(url, { headers });
+      if (!response.ok) {
+        console.error(`stream refused: ${response.status} ${await response.text()}`);
+        broken += 1;
+        return;
+      }
       const decoder = new TextDecoder();
       let buffer = '';
       let expected = 1;
@@ -75,7 +80,15 @@ async function main() {
   const THREADS = Number(process.env.THREADS ?? 2);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-jobs-'));
   const config = readManagerConfig(
-    envReader({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', RATE_LIMIT_FAILURES: '1000000' }),
+    envReader({
+      ...process.env,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_FAILURES: '1000000',
+      // Every client is the same user.
+      JOB_STREAMS_PER_USER: String(CLIENTS),
+      JOB_STREAMS_MAX: String(CLIENTS),
+    }),
   );
   const manager = await buildManager(config);
   await manager.app.listen({ port: 0, host: '127.0.0.1' });
@@ -118,7 +131,12 @@ async function main() {
       child.once('error', reject);
     });
   });
-  while (services.jobStreams.size < CLIENTS) await new Promise((resolve) => setTimeout(resolve, 20));
+  const connectBy = Date.now() + 60_000;
+  while (services.jobStreams.size < CLIENTS) {
+    if (Date.now() > connectBy)
+      throw new Error(`only ${services.jobStreams.size} of ${CLIENTS} clients connected`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 
   // The handler appears only now, so every client is connected before the first row is written.
   let writeMs = 0;
