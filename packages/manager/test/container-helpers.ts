@@ -12,6 +12,7 @@ export async function addDomain(
     authServer?: string | null;
     apiEmail?: string | null;
     apiKey?: string | null;
+    acmeEmail?: string | null;
   },
 ): Promise<number> {
   const secrets = test.manager.services.ctx.secrets as SecretBox;
@@ -20,7 +21,7 @@ export async function addDomain(
     .insertInto('external_domains')
     .values({
       name: values.name,
-      acme_email: null,
+      acme_email: values.acmeEmail ?? null,
       acme_directory_url: null,
       dns_provider_api_email: values.apiEmail ?? null,
       dns_provider_api_key_sealed: values.apiKey ? secrets.seal(values.apiKey) : null,
