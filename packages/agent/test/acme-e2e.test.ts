@@ -33,7 +33,7 @@ describe('certificates through the manager, the agent run, Pebble and nginx', ()
     domainId = id;
     sandbox = await startSandbox({ MANAGER_URL: test.baseUrl, SITE_ID: String(siteId) });
     pebble = await startPebble(sandbox.config.nginx.httpPort, 300);
-    config = { ...sandbox.config, acme: { caFile: pebble.tlsCaFile, retryMs: 60_000 } };
+    config = { ...sandbox.config, acme: { caFile: pebble.tlsCaFile, retryMs: 60_000, dnsPropagationMs: 0 } };
     // The domain's ACME settings, and a service under it, once Pebble runs.
     await admin.put(`/external-domains/${domainId}`, {
       name: 'apps.example.test',
