@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CloudflareFake } from '@app/fakes';
-import { adminClient, type ManagerClient, type TestManager } from '@app/manager/testing';
-import { siteWithDomain, startFleetManager } from '@app/manager/testing/fleet';
-import { addWebContainer } from '@app/manager/testing/containers';
+import type { ManagerClient } from '@app/manager/testing';
 import { keepCertificates } from '../src/acme/certificates.ts';
 import { AcmeStore } from '../src/acme/store.ts';
 import { nginxService } from '../src/apply/services.ts';
 import { runOnce } from '../src/run.ts';
 import { loadSnapshot } from '../src/state.ts';
 import type { AgentConfig } from '../src/config.ts';
-import { servedCertificate, startPebble, type Pebble } from './pebble.ts';
-import { eventually, startSandbox, type Sandbox } from './sandbox.ts';
+import { servedCertificate, type Pebble } from './pebble.ts';
+import { eventually } from './sandbox.ts';
+import { ACME_DOMAIN, startAcmeSite, type AcmeSite } from './acme-site.ts';
 
-const DOMAIN = 'apps.example.test';
+const DOMAIN = ACME_DOMAIN;
 const CHALLENGE_NAME = `_acme-challenge.${DOMAIN}`;
 const CF_TOKEN = 'cf-dns01-token';
 
@@ -23,10 +22,9 @@ const CF_TOKEN = 'cf-dns01-token';
  * name servers would be), nginx serves the wildcard for every host of the domain.
  */
 describe('wildcard certificates by DNS-01 through the manager, the DNS provider and Pebble', () => {
-  let test: TestManager;
+  let site: AcmeSite;
   let admin: ManagerClient;
   let cloudflare: CloudflareFake;
-  let sandbox: Sandbox;
   let pebble: Pebble;
   let config: AgentConfig;
   let domainId: number;
@@ -50,29 +48,13 @@ describe('wildcard certificates by DNS-01 through the manager, the DNS provider 
 
   beforeAll(async () => {
     cloudflare = await new CloudflareFake({ tokens: [CF_TOKEN], zones: [DOMAIN] }).start();
-    test = await startFleetManager({ DNS_PROVIDER_API_URL: cloudflare.apiUrl });
-    admin = await adminClient(test);
-    const { siteId, domainId: id } = await siteWithDomain(admin, {
-      site: { dhcpRange: '127.0.0.100,127.0.0.150', gateway: '127.0.0.1', dnsForwarders: '127.0.0.1' },
-      nodeAddress: '127.0.0.2',
+    site = await startAcmeSite({
+      env: { DNS_PROVIDER_API_URL: cloudflare.apiUrl },
+      domain: { dnsProviderApiKey: CF_TOKEN },
+      hosts: ['web1', 'web2'],
+      dnsPropagationMs: 300,
     });
-    domainId = id;
-    sandbox = await startSandbox({ MANAGER_URL: test.baseUrl, SITE_ID: String(siteId) });
-    pebble = await startPebble(sandbox.config.nginx.httpPort, 300);
-    config = {
-      ...sandbox.config,
-      acme: { caFile: pebble.tlsCaFile, retryMs: 60_000, dnsPropagationMs: 300 },
-    };
-    const updated = await admin.put(`/external-domains/${domainId}`, {
-      name: DOMAIN,
-      siteId,
-      acmeEmail: 'ops@example.test',
-      acmeDirectoryUrl: pebble.directoryUrl,
-      dnsProviderApiKey: CF_TOKEN,
-    });
-    expect(updated.status, updated.text).toBe(200);
-    expect(await addWebContainer(admin, siteId, domainId, 'web1')).toBe('success');
-    expect(await addWebContainer(admin, siteId, domainId, 'web2')).toBe('success');
+    ({ admin, pebble, config, domainId } = site);
 
     let pushed = '';
     bridge = setInterval(() => {
@@ -84,9 +66,7 @@ describe('wildcard certificates by DNS-01 through the manager, the DNS provider 
   });
   afterAll(async () => {
     clearInterval(bridge);
-    await sandbox?.stop();
-    await pebble?.stop();
-    await test?.close();
+    await site?.stop();
     await cloudflare?.stop();
   });
 
