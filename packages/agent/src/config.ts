@@ -20,6 +20,8 @@ export interface AgentConfig {
     caFile: string | undefined;
     /** The first retry after a failed issuance; each further failure doubles it, up to a day. */
     retryMs: number;
+    /** How long a DNS-01 TXT record is given to reach the DNS provider's name servers. */
+    dnsPropagationMs: number;
   };
   nginx: {
     bin: string;
@@ -106,13 +108,16 @@ export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
     acme: {
       caFile: env.optionalString('ACME_CA_FILE'),
       retryMs: env.int('ACME_RETRY_SECONDS', 600, { min: 1 }) * 1000,
+      dnsPropagationMs: env.int('ACME_DNS_PROPAGATION_SECONDS', 30, { min: 0 }) * 1000,
     },
     ...readServicesConfig(env),
   };
 }
 
 /** The credential the agent sends to the manager: its site's agent token, else an admin API key, else none. */
-export function managerAuthorization(config: AgentConfig): { authorization?: string } {
+export function managerAuthorization(config: Pick<AgentConfig, 'agentToken' | 'apiKey'>): {
+  authorization?: string;
+} {
   const secret = config.agentToken ?? config.apiKey;
   return secret ? { authorization: `Bearer ${secret}` } : {};
 }

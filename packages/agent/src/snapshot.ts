@@ -69,6 +69,11 @@ export interface ExternalDomainEntry {
   acmeEmail?: string | null;
   /** The ACME directory; null: Let's Encrypt. */
   acmeDirectoryUrl?: string | null;
+  /**
+   * The manager answers DNS-01 for the domain (it holds its DNS provider key): the agent keeps one
+   * wildcard certificate, `*.<name>` and `<name>`, for the domain's hosts instead of one per host.
+   */
+  acmeDnsChallenge?: boolean;
 }
 
 export interface ProxySnapshot {

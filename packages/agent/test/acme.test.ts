@@ -67,7 +67,10 @@ describe('certificates by ACME HTTP-01 from a real Pebble, served by real nginx'
     sandbox = await startSandbox();
     pebble = await startPebble(sandbox.config.nginx.httpPort, VALIDITY_S);
     root = await pebble.root();
-    config = { ...sandbox.config, acme: { caFile: pebble.tlsCaFile, retryMs: RETRY_MS } };
+    config = {
+      ...sandbox.config,
+      acme: { caFile: pebble.tlsCaFile, retryMs: RETRY_MS, dnsPropagationMs: 0 },
+    };
     store = new AcmeStore(config.nginx.acmeDir);
     snapshot = sampleSnapshot({ backend: 9, auth: 9, stream: 9, echo: 9 });
     snapshot.proxy.streamServices = [];

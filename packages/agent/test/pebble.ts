@@ -15,6 +15,8 @@ export interface Pebble {
   root(): Promise<string>;
   /** Makes DNS lookups of `host` fail (true) or answer 127.0.0.1 again (false): a refused challenge. */
   breakDns(host: string, broken: boolean): Promise<void>;
+  /** Makes `host`'s TXT records (what DNS-01 validation reads) exactly `values`. */
+  setTxt(host: string, values: string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -115,6 +117,10 @@ export async function startPebble(httpPort: number, validitySeconds: number): Pr
     root: () => httpsGet(`https://127.0.0.1:${managementPort}/roots/0`, ca),
     breakDns: (host, broken) =>
       postLocal(challengePort, broken ? '/set-servfail' : '/clear-servfail', { host: `${host}.` }),
+    async setTxt(host, values) {
+      await postLocal(challengePort, '/clear-txt', { host: `${host}.` });
+      for (const value of values) await postLocal(challengePort, '/set-txt', { host: `${host}.`, value });
+    },
     async stop() {
       for (const child of processes) child.kill('SIGTERM');
       await sleep(100);

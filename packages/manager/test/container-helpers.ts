@@ -12,6 +12,7 @@ export async function addDomain(
     authServer?: string | null;
     apiEmail?: string | null;
     apiKey?: string | null;
+    acmeEmail?: string | null;
   },
 ): Promise<number> {
   const secrets = test.manager.services.ctx.secrets as SecretBox;
@@ -20,7 +21,7 @@ export async function addDomain(
     .insertInto('external_domains')
     .values({
       name: values.name,
-      acme_email: null,
+      acme_email: values.acmeEmail ?? null,
       acme_directory_url: null,
       dns_provider_api_email: values.apiEmail ?? null,
       dns_provider_api_key_sealed: values.apiKey ? secrets.seal(values.apiKey) : null,
@@ -217,15 +218,20 @@ export async function containerPeople(test: TestManager) {
 }
 
 /** The container `web1` publishing `web1.<domain>` (backend port 8080), once its creation job ended. */
-export async function addWebContainer(admin: ManagerClient, siteId: number, domainId: number) {
+export async function addWebContainer(
+  admin: ManagerClient,
+  siteId: number,
+  domainId: number,
+  hostname = 'web1',
+) {
   const created = await admin.post(`/sites/${siteId}/containers`, {
-    hostname: 'web1',
+    hostname,
     template: 'nginx:latest',
     services: {
-      web: { type: 'http', internalPort: 8080, externalHostname: 'web1', externalDomainId: domainId },
+      web: { type: 'http', internalPort: 8080, externalHostname: hostname, externalDomainId: domainId },
     },
   });
-  if (created.status !== 201) throw new Error(`create web1: ${created.status} ${created.text}`);
+  if (created.status !== 201) throw new Error(`create ${hostname}: ${created.status} ${created.text}`);
   return jobEnds(admin, created.body.data.jobId);
 }
 

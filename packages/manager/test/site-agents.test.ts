@@ -56,7 +56,14 @@ describe('agent check-in and snapshot', () => {
       httpServices: [],
       streamServices: [],
       // The agent obtains certificates for the domain's hosts from Let's Encrypt (no directory set).
-      externalDomains: [{ name: 'apps.example.test', acmeEmail: 'ops@example.test', acmeDirectoryUrl: null }],
+      externalDomains: [
+        {
+          name: 'apps.example.test',
+          acmeEmail: 'ops@example.test',
+          acmeDirectoryUrl: null,
+          acmeDnsChallenge: false,
+        },
+      ],
       volumes: [],
       volumeRemovals: [],
     });

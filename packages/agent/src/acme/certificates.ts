@@ -3,6 +3,8 @@ import { applyService, type ApplyOutcome } from '../apply/apply.ts';
 import type { ManagedService } from '../apply/services.ts';
 import { REPORT_MESSAGE_MAX, type CertificateReport, type Snapshot } from '../snapshot.ts';
 import { trustAcmeCa } from './account.ts';
+import { httpChallenges } from './challenges.ts';
+import { dnsChallenges } from './dns-challenges.ts';
 import { acmeTargets, renewCertificates } from './renewal.ts';
 import { AcmeStore } from './store.ts';
 
@@ -11,7 +13,7 @@ import { AcmeStore } from './store.ts';
  * one is new, renders nginx again to serve it. Returns that apply's outcome, if there was one.
  */
 export async function keepCertificates(
-  config: Pick<AgentConfig, 'acme' | 'nginx'>,
+  config: AgentConfig,
   services: ManagedService[],
   snapshot: Snapshot,
   log: Pick<Console, 'error' | 'info'> = console,
@@ -21,7 +23,15 @@ export async function keepCertificates(
   if (!targets.length) return undefined;
   trustAcmeCa(config.acme.caFile);
   const store = new AcmeStore(config.nginx.acmeDir);
-  const renewed = await renewCertificates(store, targets, { retryMs: config.acme.retryMs, now, log });
+  const renewed = await renewCertificates(store, targets, {
+    retryMs: config.acme.retryMs,
+    challenges: ({ challenge }) =>
+      challenge.type === 'dns-01'
+        ? dnsChallenges(config, challenge.domain, config.acme.dnsPropagationMs)
+        : httpChallenges(store),
+    now,
+    log,
+  });
   const nginx = services.find((service) => service.name === 'nginx');
   if (!renewed.length || !nginx) return undefined;
   log.info(`acme: new certificates for ${renewed.join(', ')}`);

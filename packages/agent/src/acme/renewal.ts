@@ -1,28 +1,38 @@
 import * as acme from 'acme-client';
 import type { ProxySnapshot } from '../snapshot.ts';
 import { accountClient, LETS_ENCRYPT } from './account.ts';
+import type { Challenges } from './challenges.ts';
+import { coveredByWildcard, wildcardOf } from './names.ts';
 import { obtainCertificate } from './order.ts';
 import type { AcmeStore, CertificateStatus } from './store.ts';
 
-/** A host to keep a certificate for, and the ACME account that obtains it. */
+/** A certificate to keep, the ACME account that obtains it, and how it is validated. */
 export interface AcmeTarget {
-  host: string;
+  /** The names it is for; the first names it in the store and in reports (`*.example.com`). */
+  names: string[];
   email: string;
   directoryUrl: string;
+  /** HTTP-01 by the agent's nginx, or DNS-01 by the manager for this external domain. */
+  challenge: { type: 'http-01' } | { type: 'dns-01'; domain: string };
 }
 
-/** Every HTTP service host whose external domain has an ACME contact. */
+/**
+ * A wildcard certificate per external domain the manager answers DNS-01 for, and one certificate per
+ * HTTP service host of another domain with an ACME contact (or too deep for its domain's wildcard).
+ */
 export function acmeTargets(proxy: ProxySnapshot): AcmeTarget[] {
   const domains = new Map(proxy.externalDomains.map((domain) => [domain.name, domain]));
   const targets = new Map<string, AcmeTarget>();
   for (const service of proxy.httpServices) {
     const domain = domains.get(service.domain);
     if (!domain?.acmeEmail) continue;
-    targets.set(service.host, {
-      host: service.host,
-      email: domain.acmeEmail,
-      directoryUrl: domain.acmeDirectoryUrl ?? LETS_ENCRYPT,
-    });
+    const account = { email: domain.acmeEmail, directoryUrl: domain.acmeDirectoryUrl ?? LETS_ENCRYPT };
+    if (domain.acmeDnsChallenge && coveredByWildcard(service.host, domain.name)) {
+      const names = [wildcardOf(domain.name), domain.name];
+      targets.set(names[0]!, { names, ...account, challenge: { type: 'dns-01', domain: domain.name } });
+    } else {
+      targets.set(service.host, { names: [service.host], ...account, challenge: { type: 'http-01' } });
+    }
   }
   return [...targets.values()];
 }
@@ -30,6 +40,8 @@ export function acmeTargets(proxy: ProxySnapshot): AcmeTarget[] {
 export interface RenewalOptions {
   /** The first retry's delay after a failure; it doubles with each further failure, up to a day. */
   retryMs: number;
+  /** How a target's challenges are answered. */
+  challenges: (target: AcmeTarget) => Challenges;
   now?: () => number;
   log?: Pick<Console, 'error'>;
 }
@@ -63,18 +75,21 @@ async function knownStatus(store: AcmeStore, host: string): Promise<CertificateS
 export async function renewCertificates(
   store: AcmeStore,
   targets: AcmeTarget[],
-  { retryMs, now = Date.now, log = console }: RenewalOptions,
+  { retryMs, challenges, now = Date.now, log = console }: RenewalOptions,
 ): Promise<string[]> {
   const previous = await store.statuses();
   const statuses: Record<string, CertificateStatus> = {};
   const renewed: string[] = [];
-  for (const { host, email, directoryUrl } of targets) {
+  for (const target of targets) {
+    const { names, email, directoryUrl } = target;
+    const host = names[0]!;
     const status = previous[host] ?? (await knownStatus(store, host));
     statuses[host] = status;
     if (status.nextAttempt && Date.parse(status.nextAttempt) > now()) continue;
     try {
       const client = await accountClient(store, directoryUrl, email);
-      const { notAfter, renewAt } = renewalTime(await obtainCertificate(client, store, host, directoryUrl));
+      const fullchain = await obtainCertificate(client, store, names, directoryUrl, challenges(target));
+      const { notAfter, renewAt } = renewalTime(fullchain);
       statuses[host] = { hostname: host, notAfter, lastError: null, nextAttempt: renewAt, failures: 0 };
       renewed.push(host);
     } catch (error) {

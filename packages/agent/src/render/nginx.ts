@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { coveredByWildcard, wildcardOf } from '../acme/names.ts';
 import { AcmeStore } from '../acme/store.ts';
 import type { AgentConfig } from '../config.ts';
 import type { HttpServiceEntry, ProxySnapshot } from '../snapshot.ts';
@@ -14,13 +15,16 @@ const UNAVAILABLE_PAGE =
   '<p>This service requires sign-in, but its domain has no authentication server configured. ' +
   'Ask an administrator to set one for the domain.</p>';
 
-/** The host's ACME certificate, else one copied into `<certDir>/<domain>/`. */
+/** The host's ACME certificate, else its domain's ACME wildcard, else one copied into `<certDir>/<domain>/`. */
 function certificate(config: NginxConfig, service: HttpServiceEntry) {
   const manual = {
     cert: join(config.certDir, service.domain, 'fullchain.pem'),
     key: join(config.certDir, service.domain, 'privkey.pem'),
   };
-  return [AcmeStore.certificatePaths(config.acmeDir, service.host), manual].find(
+  const wildcard = coveredByWildcard(service.host, service.domain)
+    ? [AcmeStore.certificatePaths(config.acmeDir, wildcardOf(service.domain))]
+    : [];
+  return [AcmeStore.certificatePaths(config.acmeDir, service.host), ...wildcard, manual].find(
     ({ cert, key }) => existsSync(cert) && existsSync(key),
   );
 }

@@ -57,6 +57,8 @@ export const ERROR_CODES = [
   'already_reviewed',
   'smtp_not_configured',
   'smtp_error',
+  'dns_challenge_unavailable',
+  'dns_provider_error',
 ] as const;
 
 /** Every error code the API answers with. */

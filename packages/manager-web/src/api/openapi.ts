@@ -2538,6 +2538,31 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/agents/acme-challenges': {
+    put: {
+      body: {
+        siteId: number;
+        domain: string;
+        values: string[];
+      };
+      responses: {
+        204: void;
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'forbidden'
+        | 'csrf_invalid'
+        | 'dns_challenge_unavailable'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'validation_failed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'dns_provider_error'
+        | 'service_unavailable';
+    };
+  };
   '/services/{id}/last-access': {
     post: {
       path: {

@@ -35,19 +35,25 @@ export class CertificatesRepository {
     }
   }
 
-  /** The certificates of the HTTP services published under the external domain. */
+  /** The certificates of the HTTP services published under the external domain, and its wildcard. */
   ofDomain(domainId: number): Promise<CertificateWithSite[]> {
     const hostnames = this.db
       .selectFrom('http_services')
       .innerJoin('external_domains', 'external_domains.id', 'http_services.external_domain_id')
       .where('external_domains.id', '=', domainId)
       .select(sql<string>`http_services.external_hostname || '.' || external_domains.name`.as('hostname'));
+    const wildcard = this.db
+      .selectFrom('external_domains')
+      .where('id', '=', domainId)
+      .select(sql<string>`'*.' || name`.as('hostname'));
     return this.db
       .selectFrom('certificates')
       .innerJoin('sites', 'sites.id', 'certificates.site_id')
       .selectAll('certificates')
       .select('sites.name as site_name')
-      .where('certificates.hostname', 'in', hostnames)
+      .where((eb) =>
+        eb.or([eb('certificates.hostname', 'in', hostnames), eb('certificates.hostname', 'in', wildcard)]),
+      )
       .orderBy('certificates.hostname')
       .orderBy('certificates.site_id')
       .execute();

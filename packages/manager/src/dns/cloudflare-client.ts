@@ -1,6 +1,9 @@
 import { readTextLimited } from '@app/server-kit';
 
-/** The few Cloudflare API v4 calls cross-site A records need. Errors carry Cloudflare's own messages. */
+/**
+ * The few Cloudflare API v4 calls cross-site A records and ACME DNS-01 challenges need. Errors carry
+ * Cloudflare's own messages.
+ */
 export interface DnsCredentials {
   apiEmail: string | null;
   apiKey: string;
@@ -94,12 +97,17 @@ export class CloudflareClient {
   }
 
   async createA(credentials: DnsCredentials, zoneId: string, fqdn: string, ip: string): Promise<void> {
+    await this.create(credentials, zoneId, { type: 'A', name: fqdn, content: ip, proxied: false });
+  }
+
+  async createTxt(credentials: DnsCredentials, zoneId: string, fqdn: string, text: string): Promise<void> {
+    await this.create(credentials, zoneId, { type: 'TXT', name: fqdn, content: text });
+  }
+
+  private async create(credentials: DnsCredentials, zoneId: string, record: Record<string, unknown>) {
     await this.call(credentials, 'POST', `/zones/${encodeURIComponent(zoneId)}/dns_records`, {
-      type: 'A',
-      name: fqdn,
-      content: ip,
+      ...record,
       ttl: 1,
-      proxied: false,
     });
   }
 

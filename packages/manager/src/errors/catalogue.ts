@@ -103,6 +103,16 @@ export const MANAGER_ERRORS = {
     message: 'E-mail is not set up: set smtpUrl and smtpNoreplyAddress in the settings.',
   },
   smtp_error: { status: 502, message: 'The mail server refused the message. Check the SMTP settings.' },
+  // Certificates
+  dns_challenge_unavailable: {
+    status: 409,
+    message:
+      'The manager cannot answer DNS-01 for this domain: give it an ACME contact and a DNS provider key, or use HTTP-01.',
+  },
+  dns_provider_error: {
+    status: 502,
+    message: 'The DNS provider refused the change or could not be reached; try again later.',
+  },
 } as const satisfies ErrorCatalogue;
 
 export type ManagerErrorCode = keyof typeof MANAGER_ERRORS;

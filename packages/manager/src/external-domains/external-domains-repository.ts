@@ -15,6 +15,7 @@ export interface ExternalDomain {
 export interface DomainCredentials extends ExternalDomain {
   apiEmail: string | null;
   apiKey: string | null;
+  acmeEmail: string | null;
 }
 
 /** A domain row with its site's name, as the external-domain endpoints show it. */
@@ -106,16 +107,28 @@ export class ExternalDomainsRepository {
   }
 
   async credentials(id: number): Promise<DomainCredentials | undefined> {
+    return this.credentialsWhere('id', id);
+  }
+
+  async credentialsByName(name: string): Promise<DomainCredentials | undefined> {
+    return this.credentialsWhere('name', name);
+  }
+
+  private async credentialsWhere(
+    column: 'id' | 'name',
+    value: number | string,
+  ): Promise<DomainCredentials | undefined> {
     const row = await this.db
       .selectFrom('external_domains')
       .selectAll()
-      .where('id', '=', id)
+      .where(column, '=', value)
       .executeTakeFirst();
     if (!row) return undefined;
     return {
       ...toDomain(row),
       apiEmail: row.dns_provider_api_email,
       apiKey: row.dns_provider_api_key_sealed ? this.secrets.open(row.dns_provider_api_key_sealed) : null,
+      acmeEmail: row.acme_email,
     };
   }
 }

@@ -80,6 +80,13 @@ const CheckinBody = Type.Object({
   volumeRemovals: Type.Optional(volumeResults('removed')),
   certificates: Type.Optional(Type.Array(CertificateReport, { maxItems: 10_000 })),
 });
+const AcmeChallengeBody = Type.Object({
+  siteId: RowId(),
+  /** One of the site's external domains; its `_acme-challenge` name gets the TXT records. */
+  domain: Type.String({ minLength: 1, maxLength: 253 }),
+  /** The DNS-01 digests (RFC 8555 §8.4: base64url SHA-256, 43 characters); none when the order is over. */
+  values: Type.Array(Type.String({ pattern: '^[A-Za-z0-9_-]{43}$' }), { maxItems: 4 }),
+});
 const AgentRecord = Type.Object({
   id: Type.Integer(),
   siteId: Type.Integer(),
@@ -92,7 +99,7 @@ const AgentRecord = Type.Object({
 });
 
 export async function siteAgentRoutes(api: Api, services: Services) {
-  const { agents, agentTokens } = services;
+  const { agents, agentTokens, acmeDnsChallenges } = services;
   const tags = ['Agents'];
   const localAgentOrAdmin = agentCaller(agentTokens);
   api.decorateRequest('siteAgent', null);
@@ -136,6 +143,30 @@ export async function siteAgentRoutes(api: Api, services: Services) {
         .type('application/json; charset=utf-8')
         .serializer((payload) => payload as string)
         .send(answer.body as never);
+    },
+  );
+
+  api.put(
+    '/agents/acme-challenges',
+    {
+      onRequest: localAgentOrAdmin,
+      config: {
+        agentToken: true,
+        validationError: { statusCode: 422, code: 'validation_failed' },
+        errors: errorsOf('validation_failed', 'dns_challenge_unavailable', 'dns_provider_error'),
+      },
+      schema: {
+        tags,
+        summary:
+          "Sets the TXT records of one of the site's external domains' `_acme-challenge` name to exactly `values` (none: removed), at the domain's DNS provider, for the agent's DNS-01 order of a wildcard certificate",
+        body: AcmeChallengeBody,
+        response: { 204: Type.Null(), ...responses({}) },
+      },
+    },
+    async (request, reply) => {
+      const { siteId, domain, values } = request.body;
+      await acmeDnsChallenges.publish(siteId, domain, values, request.siteAgent?.siteId);
+      return reply.code(204).send(null);
     },
   );
 

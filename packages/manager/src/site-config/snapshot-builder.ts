@@ -59,7 +59,13 @@ export async function buildSnapshot(repo: SnapshotRepository, siteId: number): P
       streamServices,
       externalDomains: domains
         .filter((d) => d.site_id === siteId || usedDomains.has(d.name))
-        .map((d) => ({ name: d.name, acmeEmail: d.acme_email, acmeDirectoryUrl: d.acme_directory_url })),
+        .map((d) => ({
+          name: d.name,
+          acmeEmail: d.acme_email,
+          acmeDirectoryUrl: d.acme_directory_url,
+          // The manager sets the domain's `_acme-challenge` records for the site it belongs to.
+          acmeDnsChallenge: Boolean(d.acme_email && d.has_dns_key) && d.site_id === siteId,
+        })),
       volumes: volumes
         .filter((v) => v.host_path)
         .map((v) => ({

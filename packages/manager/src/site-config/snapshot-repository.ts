@@ -69,6 +69,7 @@ export class SnapshotRepository {
       this.db
         .selectFrom('external_domains')
         .select(['id', 'name', 'site_id', 'acme_email', 'acme_directory_url'])
+        .select((eb) => eb('dns_provider_api_key_sealed', 'is not', null).as('has_dns_key'))
         .orderBy('id')
         .execute(),
       this.db

@@ -11,6 +11,8 @@ import type { Mailer } from '../mail/mailer.ts';
 import type { Notices } from '../notifications/notices.ts';
 import { CertificatesRepository } from '../certificates/certificates-repository.ts';
 import { CertificatesService } from '../certificates/certificates-service.ts';
+import { AcmeDnsChallenges } from '../certificates/acme-dns-challenges.ts';
+import { CloudflareClient } from '../dns/cloudflare-client.ts';
 import { AgentsService } from './agents-service.ts';
 import { AgentsRepository } from './agents-repository.ts';
 import { AgentTokensRepository } from './agent-tokens-repository.ts';
@@ -64,9 +66,14 @@ export function createSiteConfigServices(
     core.mailer,
     core.background,
   );
+  const { dnsProviderApiUrl, dnsTimeoutMs } = ctx.config.containers;
   return {
     snapshots,
     certificates,
+    acmeDnsChallenges: new AcmeDnsChallenges(
+      new ExternalDomainsRepository(ctx.db, ctx.secrets),
+      new CloudflareClient(dnsProviderApiUrl, dnsTimeoutMs),
+    ),
     agents: new AgentsService(ctx.db, new AgentsRepository(ctx.db), snapshots, certificates),
     agentTokens: new AgentTokenService(
       new AgentTokensRepository(ctx.db),

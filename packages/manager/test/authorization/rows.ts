@@ -603,6 +603,16 @@ export const ROWS: Row[] = [
   },
   { route: 'GET /agents', expect: adminOnly(200), request: fixed('/agents') },
   {
+    route: 'PUT /agents/acme-challenges',
+    // Past the check, the world's domain has no DNS provider key: 409.
+    expect: agentRoute(409),
+    request: fixed('/agents/acme-challenges', (w: World) => ({
+      siteId: w.ids.site,
+      domain: 'apps.example.test',
+      values: [],
+    })),
+  },
+  {
     route: 'POST /services/{id}/last-access',
     expect: agentRoute(204),
     request: fixed((w) => `/services/${w.ids.httpService}/last-access`),

@@ -1,0 +1,6 @@
+/** The wildcard certificate's name for a domain. */
+export const wildcardOf = (domain: string) => `*.${domain}`;
+
+/** Whether a wildcard certificate of `domain` covers `host` (one label more, RFC 6125 §6.4.3). */
+export const coveredByWildcard = (host: string, domain: string) =>
+  host.endsWith(`.${domain}`) && !host.slice(0, -domain.length - 1).includes('.');
