@@ -326,6 +326,35 @@ describe('Proxmox VE fake', () => {
     expect(fake.takeViolations()).toHaveLength(1);
   });
 
+  it("answers a container's rrddata: a row per step of the timeframe, figures only while it ran", async () => {
+    const ct = fake.addContainer({ vmid: 160, node: 'pve2', status: 'running', config: { cores: 2 } });
+    ct.startedAt = Date.now() - 10 * 60_000;
+    const hour = await api.get<Array<Record<string, number>>>('/nodes/pve2/lxc/160/rrddata', {
+      timeframe: 'hour',
+      cf: 'AVERAGE',
+    });
+    const rows = hour.body!.data;
+    expect(rows).toHaveLength(70);
+    expect(rows[1]!.time! - rows[0]!.time!).toBe(60);
+    expect(rows.at(-1)!.time).toBeLessThanOrEqual(Date.now() / 1000);
+    const ran = rows.filter((row) => row.cpu !== undefined);
+    expect(ran.length).toBeGreaterThanOrEqual(9);
+    expect(ran.length).toBeLessThanOrEqual(11);
+    expect(ran[0]).toMatchObject({ maxcpu: 2, netin: 1000, netout: 500 });
+    expect(Object.keys(rows[0]!)).toEqual(['time']);
+    const day = await api.get<Array<{ time: number }>>('/nodes/pve2/lxc/160/rrddata', { timeframe: 'day' });
+    expect(day.body!.data[1]!.time - day.body!.data[0]!.time).toBe(1800);
+
+    const missing = await api.get('/nodes/pve2/lxc/160/rrddata');
+    expect(missing.status).toBe(400);
+    expect(missing.body?.errors).toEqual({ timeframe: 'property is missing and it is not optional' });
+    const wrong = await api.get('/nodes/pve2/lxc/160/rrddata', { timeframe: 'minute' });
+    expect(wrong.status).toBe(400);
+    expect(Object.keys(wrong.body?.errors as object)).toEqual(['timeframe']);
+    expect((await api.get('/nodes/pve1/lxc/160/rrddata', { timeframe: 'hour' })).status).toBe(500);
+    fake.takeViolations();
+  });
+
   it('injects failures and latency, and goes unreachable', async () => {
     fake.failNext(2, { path: '/api2/json/nodes', status: 500, message: 'cluster not ready' });
     expect((await api.get('/nodes')).statusText).toBe('cluster not ready');

@@ -2,7 +2,7 @@ import * as acme from 'acme-client';
 import type { ProxySnapshot } from '../snapshot.ts';
 import { accountClient, LETS_ENCRYPT } from './account.ts';
 import type { Challenges } from './challenges.ts';
-import { coveredByWildcard, wildcardOf } from './names.ts';
+import { certificateNameOf } from './names.ts';
 import { obtainCertificate } from './order.ts';
 import type { AcmeStore, CertificateStatus } from './store.ts';
 
@@ -27,9 +27,13 @@ export function acmeTargets(proxy: ProxySnapshot): AcmeTarget[] {
     const domain = domains.get(service.domain);
     if (!domain?.acmeEmail) continue;
     const account = { email: domain.acmeEmail, directoryUrl: domain.acmeDirectoryUrl ?? LETS_ENCRYPT };
-    if (domain.acmeDnsChallenge && coveredByWildcard(service.host, domain.name)) {
-      const names = [wildcardOf(domain.name), domain.name];
-      targets.set(names[0]!, { names, ...account, challenge: { type: 'dns-01', domain: domain.name } });
+    const name = certificateNameOf(service.host, domain);
+    if (name !== service.host) {
+      targets.set(name, {
+        names: [name, domain.name],
+        ...account,
+        challenge: { type: 'dns-01', domain: domain.name },
+      });
     } else {
       targets.set(service.host, { names: [service.host], ...account, challenge: { type: 'http-01' } });
     }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../config.ts';
-import type { HttpServiceEntry } from '../snapshot.ts';
+import type { ExternalDomainEntry, HttpServiceEntry } from '../snapshot.ts';
 import { renderNginxHttp } from './nginx.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'nginx-render-'));
@@ -102,5 +102,29 @@ describe('nginx rendering of the redirect and HSTS toggles', () => {
       volumes: [],
     });
     expect(text).toContain('return 301 https://$host$request_uri;');
+  });
+});
+
+describe('nginx rendering: which certificate a host is served with', () => {
+  // ACME certificates of app.acme.test: its own (HTTP-01) and its domain's wildcard (DNS-01).
+  for (const name of ['app.acme.test', '*.acme.test']) {
+    mkdirSync(join(config.acmeDir, 'certs', name), { recursive: true });
+    for (const file of ['fullchain.pem', 'privkey.pem'])
+      writeFileSync(join(config.acmeDir, 'certs', name, file), '');
+  }
+  const certificateOf = (domain: ExternalDomainEntry) =>
+    renderNginxHttp(config, {
+      httpServices: [service('acme.test', {})],
+      streamServices: [],
+      externalDomains: [domain],
+      volumes: [],
+    }).match(/ssl_certificate "([^"]+)"/)?.[1];
+
+  it('the one the agent keeps now: the wildcard once the domain has DNS-01, the host’s own before and after', () => {
+    const domain = { name: 'acme.test', acmeEmail: 'ops@acme.test' };
+    expect(certificateOf({ ...domain, acmeDnsChallenge: true })).toBe(
+      join(config.acmeDir, 'certs', '*.acme.test', 'fullchain.pem'),
+    );
+    expect(certificateOf(domain)).toBe(join(config.acmeDir, 'certs', 'app.acme.test', 'fullchain.pem'));
   });
 });

@@ -10,6 +10,7 @@ import { configDigest } from './state.ts';
 import type { PveContainer } from './state.ts';
 import type { TaskWork } from './tasks.ts';
 import { containerRow } from './routes-cluster.ts';
+import { containerRrd, type RrdTimeframe } from './rrd.ts';
 
 const LXC = `${API}/nodes/:node/lxc`;
 
@@ -129,6 +130,12 @@ export function registerLxcRoutes(router: Router, ctx: PveContext): void {
   router.get(`${LXC}/:vmid/status/current`, (req) => {
     const { node: _node, ...row } = containerRow(containerOf(req));
     return ok({ ...row, ha: { managed: 0 } });
+  });
+
+  router.get(`${LXC}/:vmid/rrddata`, (req) => {
+    const ct = containerOf(req);
+    const { timeframe } = ctx.params(req) as { timeframe: RrdTimeframe };
+    return ok(containerRrd(ct, timeframe, Date.now()));
   });
 
   router.get(`${LXC}/:vmid/status`, (req) => {

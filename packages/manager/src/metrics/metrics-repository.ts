@@ -26,6 +26,11 @@ export interface SubjectSample extends MetricFigures {
   subject_id: number;
 }
 
+/** A 1-minute sample of the past (a gap filled from the node's own record), at its own time. */
+export interface PastSample extends SubjectSample {
+  at_ms: number;
+}
+
 export type LatestRow = Selectable<MetricLatestTable>;
 export type SortFigure = 'cpu_pct' | 'mem_pct' | 'disk_bytes' | 'net' | 'last_access';
 
@@ -94,6 +99,35 @@ export class MetricsRepository {
           .execute();
       }
     });
+  }
+
+  /** When each of `ids` was last sampled; absent: never, or forgotten. */
+  async latestTimes(type: MetricSubject, ids: number[]): Promise<Map<number, number>> {
+    const times = new Map<number, number>();
+    for (let i = 0; i < ids.length; i += INSERT_CHUNK) {
+      const rows = await this.db
+        .selectFrom('metric_latest')
+        .select(['subject_id', 'at_ms'])
+        .where('subject_type', '=', type)
+        .where('subject_id', 'in', ids.slice(i, i + INSERT_CHUNK))
+        .execute();
+      for (const row of rows) times.set(row.subject_id, Number(row.at_ms));
+    }
+    return times;
+  }
+
+  /** Stores 1-minute samples of the past, never over one already there nor as anyone's latest. */
+  async recordPast(samples: PastSample[]): Promise<number> {
+    let stored = 0;
+    for (let i = 0; i < samples.length; i += INSERT_CHUNK) {
+      const result = await this.db
+        .insertInto('metric_samples')
+        .values(samples.slice(i, i + INSERT_CHUNK).map((s) => ({ ...s, resolution_s: MINUTE_S })))
+        .onConflict((oc) => oc.columns(['subject_type', 'subject_id', 'resolution_s', 'at_ms']).doNothing())
+        .executeTakeFirst();
+      stored += Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    return stored;
   }
 
   /**

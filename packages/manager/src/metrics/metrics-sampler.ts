@@ -4,6 +4,8 @@ import type { NodesService } from '../nodes/nodes-service.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { UsageSample } from '../providers/types.ts';
 import type { MetricsRepository, SubjectSample } from './metrics-repository.ts';
+import { backfill, type SampledInstance } from './metrics-backfill.ts';
+import { levelsOf } from './figures.ts';
 
 export const SAMPLER_LEASE = 'metrics-sampler';
 
@@ -23,9 +25,6 @@ interface Counters {
   out?: number | undefined;
 }
 
-const percent = (value: number | undefined, limit: number | undefined) =>
-  value !== undefined && limit ? (value / limit) * 100 : null;
-
 /** Bytes per second since the previous reading; null without one or when the counter went back (a restart). */
 function rate(now: number | undefined, before: number | undefined, seconds: number): number | null {
   if (now === undefined || before === undefined || seconds <= 0 || now < before) return null;
@@ -42,7 +41,8 @@ function sumOf(rates: Array<number | null>): number | null {
  * One sampling round every `intervalMs`, in the one process holding the sampler lease: one usage call
  * per node (its containers' figures included), stored as 1-minute samples. Network counters become
  * rates against the previous round's reading, kept in memory (the first round after taking the lease
- * has none).
+ * has none). A container whose history has a gap (the manager was down, its node unreachable) gets it
+ * filled from its node's own record where there is one (see metrics-backfill.ts).
  */
 export class MetricsSampler {
   /** The last round's counter readings (only of the subjects it sampled, so the map stays bounded). */
@@ -68,6 +68,7 @@ export class MetricsSampler {
     const byInstance = new Map(containers.map((c) => [`${c.node_id}/${c.container_id}`, c.id]));
     const connections = await this.nodes.connectionsByIds(nodeIds);
     const samples: SubjectSample[] = [];
+    const sampled: SampledInstance[] = [];
     const readings = new Map<string, Counters>();
     await Promise.all(
       connections.map(async (node) => {
@@ -86,7 +87,10 @@ export class MetricsSampler {
             id !== undefined
               ? this.sample('container', id, figures, at, readings)
               : this.sample('container', 0, figures, at, readings, `unheld/${node.id}/${instance}`);
-          if (id !== undefined) instanceSamples.push(sample);
+          if (id !== undefined) {
+            instanceSamples.push(sample);
+            sampled.push({ node, instance, id });
+          }
           rates.push(sample);
         }
         if (usage.trafficOfInstances) {
@@ -97,6 +101,9 @@ export class MetricsSampler {
       }),
     );
     this.counters = readings;
+    await backfill(this.repo, this.providers, sampled, at, this.options.intervalMs).catch((error: unknown) =>
+      this.log.warn({ err: error }, 'metrics: a gap not filled'),
+    );
     await this.repo.record(at, samples);
     await this.options
       .afterRound?.(at)
@@ -116,12 +123,7 @@ export class MetricsSampler {
     readings.set(key, { at, in: usage.netInTotal, out: usage.netOutTotal });
     const seconds = before ? (at - before.at) / 1000 : 0;
     const figures: MetricFigures = {
-      cpu_cores: usage.cpuCores ?? null,
-      cpu_pct: percent(usage.cpuCores, usage.cpuLimit),
-      mem_bytes: usage.memoryBytes ?? null,
-      mem_pct: percent(usage.memoryBytes, usage.memoryLimit),
-      disk_bytes: usage.diskBytes ?? null,
-      disk_pct: percent(usage.diskBytes, usage.diskLimit),
+      ...levelsOf(usage),
       net_in_bps: rate(usage.netInTotal, before?.in, seconds),
       net_out_bps: rate(usage.netOutTotal, before?.out, seconds),
     };

@@ -8,6 +8,7 @@ import type {
   NodeUsage,
   Provider,
   StorageInfo,
+  UsagePoint,
 } from './types.ts';
 
 export interface RegistryOptions {
@@ -126,6 +127,17 @@ export class ProviderRegistry {
       this.options.timeoutMs,
       (signal) => this.for(node).usage(node, signal, at),
       (reason) => ({ failed: reason }),
+    );
+  }
+
+  /** An instance's recorded last hour (empty where the node keeps none, or cannot be asked in time). */
+  usageHistory(node: NodeConnection, instanceId: string): Promise<UsagePoint[]> {
+    const provider = this.for(node);
+    if (!provider.usageHistory) return Promise.resolve([]);
+    return bounded(
+      this.options.timeoutMs,
+      (signal) => provider.usageHistory!(node, instanceId, signal),
+      () => [],
     );
   }
 

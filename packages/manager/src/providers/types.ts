@@ -148,6 +148,14 @@ export interface UsageSample {
   netOutTotal?: number;
 }
 
+/** One point of an instance's recorded past: averages over a minute, traffic as bytes per second. */
+export interface UsagePoint extends Omit<UsageSample, 'netInTotal' | 'netOutTotal'> {
+  /** Epoch ms of the minute's start. */
+  at: number;
+  netInRate?: number;
+  netOutRate?: number;
+}
+
 /** A node's usage and that of each of its running instances (by provider id), from one sampling call. */
 export interface NodeUsage {
   node: UsageSample;
@@ -256,6 +264,12 @@ export interface Provider {
    * (epoch ms) is the round's moment: the simulated node derives its figures from it.
    */
   usage(node: NodeConnection, signal: AbortSignal, at: number): Promise<NodeUsage>;
+  /**
+   * What the node itself recorded of a running instance over about the last hour, a point a minute,
+   * oldest first (Proxmox VE's `rrddata`): the metrics history fills a gap with it. Absent where the node
+   * keeps no such record.
+   */
+  usageHistory?(node: NodeConnection, instanceId: string, signal: AbortSignal): Promise<UsagePoint[]>;
   /** The node's CPU platform in OCI names (what it would pull from a manifest list); throws when it cannot be asked. */
   platform(node: NodeConnection, signal: AbortSignal): Promise<Platform>;
   /**

@@ -1,5 +1,6 @@
 import type { NodeUsage, UsageSample } from '../types.ts';
 import type { EngineClient } from './engine-client.ts';
+import { eachBounded } from '../../common/each-bounded.ts';
 
 /** The Docker Engine API has no list form of stats: at most this many `/stats` calls run at once per node. */
 export const STATS_CONCURRENCY = 8;
@@ -43,15 +44,6 @@ export function sampleOfStats(stats: EngineStats): UsageSample {
     netOutTotal: sum((n) => n.tx_bytes),
   };
   return Object.fromEntries(Object.entries(sample).filter(([, v]) => v !== undefined)) as UsageSample;
-}
-
-/** Runs `work` over `items`, at most `limit` at a time. */
-async function eachBounded<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { pveUsage } from './pve-usage.ts';
+import { pveUsage, pveUsageHistory } from './pve-usage.ts';
 import { NodeUnreachableError, ProviderError } from '../types.ts';
 import type {
   Created,
@@ -403,6 +403,10 @@ export class ProxmoxProvider implements Provider {
 
   async usage(node: NodeConnection, signal: AbortSignal) {
     return pveUsage(this.client(node), node.name, signal);
+  }
+
+  async usageHistory(node: NodeConnection, containerId: string, signal: AbortSignal) {
+    return pveUsageHistory(this.client(node), node.name, containerId, signal);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { NodeUsage, UsageSample } from '../types.ts';
+import type { NodeUsage, UsagePoint, UsageSample } from '../types.ts';
 import type { PveClient } from './pve-client.ts';
 
 /** A `/cluster/resources` row: the fields read here (see the schema's `returns`). */
@@ -49,4 +49,36 @@ export async function pveUsage(client: PveClient, nodeName: string, signal: Abor
     if (row.type === 'lxc' && row.status === 'running') instances.set(String(row.vmid), sampleOf(row));
   }
   return { node: nodeRow ? sampleOf(nodeRow) : {}, instances };
+}
+
+/** An `rrddata` row: `time` (epoch s), then averages over its step; a step with no data has only `time`. */
+interface PveRrdRow extends Omit<PveResource, 'type'> {
+  time: number;
+}
+
+/**
+ * The container's last hour as its node recorded it (`rrddata`, timeframe `hour`: a row a minute).
+ * Rows without figures (the container was not running) are left out.
+ */
+export async function pveUsageHistory(
+  client: PveClient,
+  nodeName: string,
+  vmid: string,
+  signal: AbortSignal,
+): Promise<UsagePoint[]> {
+  const rows = await client.get<PveRrdRow[]>(
+    `/nodes/${encodeURIComponent(nodeName)}/lxc/${encodeURIComponent(vmid)}/rrddata`,
+    { timeframe: 'hour', cf: 'AVERAGE' },
+    signal,
+  );
+  return rows
+    .filter((row) => row.cpu !== undefined)
+    .map((row) => {
+      const {
+        netInTotal: netInRate,
+        netOutTotal: netOutRate,
+        ...figures
+      } = sampleOf({ ...row, type: 'lxc' });
+      return { at: row.time * 1000, ...figures, netInRate, netOutRate };
+    });
 }
