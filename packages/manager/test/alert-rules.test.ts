@@ -26,6 +26,22 @@ interface Notice {
   evidence: { ruleId: number; subjectId: number };
 }
 
+/** A webhook receiver on 127.0.0.1 that keeps what it gets in `received` and answers `status()`. */
+async function startReceiver(received: Received[], status: () => number) {
+  const port = await freePort();
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ body, signature: request.headers['x-signature-256'] as string | undefined });
+      const answer = status();
+      response.writeHead(answer, answer === 429 ? { 'retry-after': '0' } : {}).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${port}/hook` };
+}
+
 /** Alert rules: admin CRUD, and a rule that fires and resolves exactly once, with a clock the test moves. */
 describe('alert rules', () => {
   let test: TestManager;
@@ -38,17 +54,8 @@ describe('alert rules', () => {
   const ids = { site: 0, node: 0, container: 0 };
 
   beforeAll(async () => {
-    const port = await freePort();
-    webhook = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      request.on('end', () => {
-        received.push({ body, signature: request.headers['x-signature-256'] as string | undefined });
-        response.writeHead(204).end();
-      });
-    });
-    await new Promise<void>((resolve) => webhook.listen(port, '127.0.0.1', resolve));
-    webhookUrl = `http://127.0.0.1:${port}/hook`;
+    ({ server: webhook, url: webhookUrl } = await startReceiver(received, () => 204));
+    const port = new URL(webhookUrl).port;
     sink = await startMailSink();
     test = await startFleetManager({ METRICS_INTERVAL_S: '0', ALERT_WEBHOOK_ALLOWLIST: `127.0.0.1:${port}` });
     admin = await adminClient(test);
@@ -313,18 +320,7 @@ describe('alert rules', () => {
     const attempts: Received[] = [];
 
     beforeAll(async () => {
-      const port = await freePort();
-      flaky = createServer((request, response) => {
-        let body = '';
-        request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-        request.on('end', () => {
-          attempts.push({ body, signature: request.headers['x-signature-256'] as string | undefined });
-          const status = script.shift() ?? 204;
-          response.writeHead(status, status === 429 ? { 'retry-after': '0' } : {}).end();
-        });
-      });
-      await new Promise<void>((resolve) => flaky.listen(port, '127.0.0.1', resolve));
-      flakyUrl = `http://127.0.0.1:${port}/hook`;
+      ({ server: flaky, url: flakyUrl } = await startReceiver(attempts, () => script.shift() ?? 204));
     });
     afterAll(async () => {
       await new Promise((resolve) => flaky?.close(resolve));
