@@ -1,4 +1,5 @@
 import { managerAuthorization, type AgentConfig } from './config.ts';
+import { managerMessage } from './manager-error.ts';
 import type { CheckinBody, Snapshot } from './snapshot.ts';
 
 export type CheckinAnswer = { status: 304 } | { status: 200; etag: string | null; snapshot: Snapshot };
@@ -22,13 +23,7 @@ export async function checkIn(
   if (response.status === 304) return { status: 304 };
   const text = await response.text();
   if (response.status !== 200) {
-    let message = text;
-    try {
-      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
-    } catch {
-      // not JSON: keep the text
-    }
-    throw new Error(`check-in answered ${response.status}: ${message}`);
+    throw new Error(`check-in answered ${response.status}: ${managerMessage(text)}`);
   }
   const { data } = JSON.parse(text) as { data: Snapshot };
   return { status: 200, etag: response.headers.get('etag'), snapshot: data };

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { managerAuthorization, type AgentConfig } from '../config.ts';
+import { managerMessage } from '../manager-error.ts';
 import type { Challenges } from './challenges.ts';
 
 type ManagerAccess = Pick<
@@ -16,13 +17,7 @@ async function setRecords(config: ManagerAccess, domain: string, values: string[
     signal: AbortSignal.timeout(config.requestTimeoutMs),
   });
   if (response.status === 204) return;
-  const text = await response.text();
-  let message = text;
-  try {
-    message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? text;
-  } catch {
-    // not JSON: the text as it is
-  }
+  const message = managerMessage(await response.text());
   throw new Error(`the manager could not set the DNS-01 records (${response.status}): ${message}`);
 }
 
