@@ -59,7 +59,11 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
       { route: '/signin', url: '/signin' },
       { route: 'review', url: '/review' },
       // The bulk actions (Approve…) show once phrases are selected.
-      { route: 'review', url: '/review', act: (page) => page.getByLabel('Select all on this page').check() },
+      {
+        route: 'review',
+        url: '/review',
+        act: (page) => page.getByLabel('Select the rows of this page').check(),
+      },
       { route: 'review', url: '/review?status=approved' },
       { route: 'translations', url: '/translations' },
       { route: 'ai', url: '/ai' },

@@ -133,7 +133,7 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await expect.poll(() => table.locator('tbody tr').count()).toBe(KEYS.length);
     await screenshot(page, 'review');
 
-    await page.getByLabel('Select all on this page').check();
+    await page.getByLabel('Select the rows of this page').check();
     expect(await page.getByTestId('selected-count').textContent()).toBe(`${KEYS.length} selected`);
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByText('Nothing to review').waitFor();
@@ -271,6 +271,13 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await page.getByTestId('coverage').getByText('French (fr)').waitFor();
     await page.locator('.recharts-bar-rectangle').first().waitFor();
     const link = page.getByTestId('url-table').getByRole('link', { name: `${site.url}/` });
+    // Figures line up on the right, text on the left.
+    const alignOf = (column: number) =>
+      page
+        .getByTestId('url-table')
+        .locator(`tbody tr:first-child td:nth-child(${column})`)
+        .evaluate((cell) => getComputedStyle(cell).textAlign);
+    expect([await alignOf(1), await alignOf(2)]).toEqual(['start', 'end']);
     await screenshot(page, 'analytics');
     await link.click();
     await page.getByRole('heading', { name: 'Page detail' }).waitFor();

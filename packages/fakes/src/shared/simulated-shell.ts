@@ -1,4 +1,4 @@
-import { evaluateArithmetic } from '@app/server-kit/shell-arithmetic';
+import { evaluateArithmetic, LineEditor } from '@app/server-kit/shell';
 
 export interface ShellSize {
   cols: number;
@@ -6,12 +6,12 @@ export interface ShellSize {
 }
 
 /**
- * A root shell behind a pseudo-terminal, as far as tests type into one: the line discipline echoes
- * and edits (backspace, ^C, ^D), and the shell knows `echo` (with `$((…))`), `stty size`, `hostname`
+ * A root shell behind a pseudo-terminal, as far as tests type into one: the line discipline
+ * (`LineEditor`) echoes and edits, and the shell knows `echo` (with `$((…))`), `stty size`, `hostname`
  * and `exit`. Output goes to `output`; `ended` is called once when the shell exits.
  */
 export class SimulatedShell {
-  private line = '';
+  private readonly editor = new LineEditor((text) => this.write(text));
   private done = false;
   /** What the shell wrote while handling one input, sent in one piece. */
   private pending = '';
@@ -39,24 +39,10 @@ export class SimulatedShell {
   }
 
   private key(char: string): void {
-    if (char === '\r' || char === '\n') {
-      this.write('\r\n');
-      const line = this.line;
-      this.line = '';
-      this.run(line.trim());
-    } else if (char === '\x7f' || char === '\b') {
-      if (!this.line) return;
-      this.line = [...this.line].slice(0, -1).join('');
-      this.write('\b \b');
-    } else if (char === '\x03') {
-      this.line = '';
-      this.write(`^C\r\n${this.prompt()}`);
-    } else if (char === '\x04') {
-      if (!this.line) this.exit('exit\r\n');
-    } else if (char >= ' ') {
-      this.line += char;
-      this.write(char);
-    }
+    const action = this.editor.key(char);
+    if (action === 'interrupt') this.write(this.prompt());
+    else if (action === 'end-of-input') this.exit('exit\r\n');
+    else if (action) this.run(action.enter.trim());
   }
 
   private run(line: string): void {

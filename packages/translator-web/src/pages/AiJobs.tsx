@@ -424,8 +424,14 @@ function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
       sortValue: (job) => job.status,
       cell: (job) => <StatusBadge status={job.status} />,
     },
-    { key: 'translated', header: 'Translated', cell: (job) => `${job.completed}/${job.total}` },
-    { key: 'failed', header: 'Failed', sortValue: (job) => job.failed, cell: (job) => job.failed },
+    { key: 'translated', header: 'Translated', align: 'end', cell: (job) => `${job.completed}/${job.total}` },
+    {
+      key: 'failed',
+      header: 'Failed',
+      align: 'end',
+      sortValue: (job) => job.failed,
+      cell: (job) => job.failed,
+    },
     {
       key: 'note',
       header: 'Note',

@@ -159,9 +159,9 @@ const URL_COLUMNS: Array<Column<UrlRow>> = [
       </Anchor>
     ),
   },
-  { key: 'phrases', header: 'Phrases', cell: (row) => row.phraseCount },
-  { key: 'approved', header: 'Approved', cell: (row) => row.approved },
-  { key: 'pending', header: 'Pending', cell: (row) => row.pending },
+  { key: 'phrases', header: 'Phrases', align: 'end', cell: (row) => row.phraseCount },
+  { key: 'approved', header: 'Approved', align: 'end', cell: (row) => row.approved },
+  { key: 'pending', header: 'Pending', align: 'end', cell: (row) => row.pending },
 ];
 
 function UrlTable() {

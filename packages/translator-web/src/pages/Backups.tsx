@@ -55,7 +55,7 @@ export function Backups() {
       ),
     },
     { key: 'created', header: 'Created', sortValue: (b) => b.created, cell: (b) => formatDate(b.created) },
-    { key: 'size', header: 'Size', sortValue: (b) => b.size, cell: (b) => formatBytes(b.size) },
+    { key: 'size', header: 'Size', align: 'end', sortValue: (b) => b.size, cell: (b) => formatBytes(b.size) },
     {
       key: 'actions',
       header: 'Actions',

@@ -1,14 +1,13 @@
+import { DataTable, type Column } from '@app/web-kit';
 import {
   ActionIcon,
   Anchor,
   Button,
-  Checkbox,
   Group,
   Paper,
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
   Tooltip,
@@ -56,7 +55,7 @@ export function Review() {
   const [searchParam, setSearchParam] = useParam('q');
   const [search, setSearch] = useState(searchParam);
   const [debounced] = useDebouncedValue(search, 300);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [selected, setSelected] = useState<ReadonlySet<string | number>>(new Set());
   const [editing, setEditing] = useState<Row | null>(null);
 
   useEffect(() => {
@@ -87,17 +86,14 @@ export function Review() {
     await queryClient.invalidateQueries({ queryKey: analyticsKeys.all });
   };
   const setStatusOf = useMutation({
-    mutationFn: (next: PhraseStatus) =>
-      api.patch('/textnodes/status', { body: { ids: [...selected], status: next } }),
+    mutationFn: (next: PhraseStatus) => api.patch('/textnodes/status', { body: { ids, status: next } }),
     onSuccess: (result, next) => done(`${result.updated} phrase(s) set to ${next}`),
     onError: (error) => notifyError(error),
   });
   const remove = async () => {
     try {
       const result = await api.post('/textnodes/bulk-delete', {
-        body: {
-          ids: [...selected],
-        },
+        body: { ids },
       });
       await done(`${result.deleted} phrase(s) deleted`);
     } catch (error) {
@@ -105,15 +101,8 @@ export function Review() {
     }
   };
 
-  const rowsOnPage = rows.data?.rows ?? [];
-  const allSelected = rowsOnPage.length > 0 && rowsOnPage.every((row) => selected.has(row.id));
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const copy = new Set(current);
-      if (copy.has(id)) copy.delete(id);
-      else copy.add(id);
-      return copy;
-    });
+  const ids = [...selected].map(Number);
+  const columns = reviewColumns({ filterByUrl: setUrl, edit: setEditing });
   const c = counts.data;
 
   return (
@@ -249,7 +238,7 @@ export function Review() {
               variant="light"
               color="violet"
               disabled={!selected.size}
-              onClick={() => navigate('/ai', { state: { ids: [...selected] } })}
+              onClick={() => navigate('/ai', { state: { ids } })}
             >
               Translate with AI
             </Button>
@@ -264,95 +253,15 @@ export function Review() {
                   : 'No phrases match.'}
               </Text>
             ) : (
-              <Table.ScrollContainer minWidth={360}>
-                <Table striped highlightOnHover verticalSpacing="xs" data-testid="review-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th w={36}>
-                        <Checkbox
-                          aria-label="Select all on this page"
-                          checked={allSelected}
-                          indeterminate={!allSelected && rowsOnPage.some((row) => selected.has(row.id))}
-                          onChange={() =>
-                            setSelected(allSelected ? new Set() : new Set(rowsOnPage.map((row) => row.id)))
-                          }
-                        />
-                      </Table.Th>
-                      <Table.Th>Phrase</Table.Th>
-                      <Table.Th visibleFrom="sm">Context</Table.Th>
-                      <Table.Th visibleFrom="sm">Pages</Table.Th>
-                      <Table.Th>Status</Table.Th>
-                      <Table.Th w={90} />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.rows.map((row) => (
-                      <Table.Tr key={row.id} data-phrase-id={row.id}>
-                        <Table.Td>
-                          <Checkbox
-                            aria-label={`Select "${row.key}"`}
-                            checked={selected.has(row.id)}
-                            onChange={() => toggle(row.id)}
-                          />
-                        </Table.Td>
-                        <Table.Td>
-                          <SlotKey text={row.key} lineClamp={3} />
-                        </Table.Td>
-                        <Table.Td visibleFrom="sm">
-                          <Text size="xs" c="dimmed" lineClamp={2}>
-                            {row.context || '—'}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td visibleFrom="sm">
-                          {row.urls.length > 0 ? (
-                            <Tooltip label={row.urls.join('\n')} multiline maw={420}>
-                              <Anchor
-                                size="xs"
-                                component="button"
-                                type="button"
-                                onClick={() => setUrl(row.urls[0]!)}
-                              >
-                                {shortUrl(row.urls[0]!)}
-                                {row.urls.length > 1 ? ` +${row.urls.length - 1}` : ''}
-                              </Anchor>
-                            </Tooltip>
-                          ) : (
-                            <Text size="xs" c="dimmed">
-                              —
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td>
-                          <StatusBadge status={row.status} />
-                        </Table.Td>
-                        <Table.Td>
-                          <Group gap={4} wrap="nowrap">
-                            <Tooltip label="Edit key">
-                              <ActionIcon
-                                variant="subtle"
-                                aria-label={`Edit key "${row.key}"`}
-                                onClick={() => setEditing(row)}
-                              >
-                                <Icon name="edit" />
-                              </ActionIcon>
-                            </Tooltip>
-                            <Tooltip label="Details and translations">
-                              <ActionIcon
-                                variant="subtle"
-                                component={Link}
-                                to={`/analytics/phrases/${row.id}`}
-                                aria-label={`Details of "${row.key}"`}
-                              >
-                                <Icon name="info" />
-                              </ActionIcon>
-                            </Tooltip>
-                          </Group>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable
+                data-testid="review-table"
+                rows={data.rows}
+                rowKey={(row) => row.id}
+                rowLabel={(row) => `"${row.key}"`}
+                rowAttributes={(row) => ({ 'data-phrase-id': String(row.id) })}
+                columns={columns}
+                selection={{ selected, onChange: setSelected }}
+              />
             )
           }
         </QueryView>
@@ -361,6 +270,81 @@ export function Review() {
       {editing && <KeyEditor row={editing} onClose={() => setEditing(null)} />}
     </>
   );
+}
+
+function reviewColumns(actions: {
+  filterByUrl: (url: string) => void;
+  edit: (row: Row) => void;
+}): Array<Column<Row>> {
+  return [
+    {
+      key: 'phrase',
+      header: 'Phrase',
+      phone: 'title',
+      cell: (row) => <SlotKey text={row.key} lineClamp={3} />,
+    },
+    {
+      key: 'context',
+      header: 'Context',
+      phone: 'hidden',
+      cell: (row) => (
+        <Text size="xs" c="dimmed" lineClamp={2}>
+          {row.context || '—'}
+        </Text>
+      ),
+    },
+    {
+      key: 'pages',
+      header: 'Pages',
+      phone: 'hidden',
+      cell: (row) =>
+        row.urls.length > 0 ? (
+          <Tooltip label={row.urls.join('\n')} multiline maw={420}>
+            <Anchor
+              size="xs"
+              component="button"
+              type="button"
+              onClick={() => actions.filterByUrl(row.urls[0]!)}
+            >
+              {shortUrl(row.urls[0]!)}
+              {row.urls.length > 1 ? ` +${row.urls.length - 1}` : ''}
+            </Anchor>
+          </Tooltip>
+        ) : (
+          <Text size="xs" c="dimmed">
+            —
+          </Text>
+        ),
+    },
+    { key: 'status', header: 'Status', cell: (row) => <StatusBadge status={row.status} /> },
+    {
+      key: 'actions',
+      header: '',
+      cell: (row) => (
+        <Group gap={4} wrap="nowrap">
+          <Tooltip label="Edit key">
+            <ActionIcon
+              variant="subtle"
+              aria-label={`Edit key "${row.key}"`}
+              onClick={() => actions.edit(row)}
+            >
+              <Icon name="edit" />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label="Details and translations">
+            <ActionIcon
+              variant="subtle"
+              component={Link}
+              to={`/analytics/phrases/${row.id}`}
+              aria-label={`Details of "${row.key}"`}
+            >
+              <Icon name="info" />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      ),
+    },
+  ];
 }
 
 export function shortUrl(url: string): string {

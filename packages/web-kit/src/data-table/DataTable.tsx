@@ -22,6 +22,8 @@ export interface Column<T> {
   sortValue?: (row: T) => SortValue;
   /** On a phone every row is a card: the `title` column heads it, `hidden` columns are left out. */
   phone?: 'title' | 'hidden';
+  /** `end` for figures, so their digits line up. */
+  align?: 'start' | 'end';
 }
 
 export interface SelectFilter<T> {
@@ -52,6 +54,16 @@ export interface DataTableProps<T> {
    * (none selected too: the actions stay in place, disabled).
    */
   bulkActions?: (selected: T[], clear: () => void) => ReactNode;
+  /**
+   * Selection kept by the page (e.g. across a server's pages, with actions of its own), instead of the
+   * table's own for `bulkActions`.
+   */
+  selection?: {
+    selected: ReadonlySet<string | number>;
+    onChange: (selected: ReadonlySet<string | number>) => void;
+  };
+  /** What a row's selection box is called (default: its key). */
+  rowLabel?: (row: T) => string;
   /** Attributes of each row's element (e.g. a data-* naming it for tests). */
   rowAttributes?: (row: T) => Record<string, string>;
   'data-testid'?: string;
@@ -66,6 +78,8 @@ const cardStyle = {
   marginBottom: 'var(--mantine-spacing-xs)',
 };
 const PHONE = '(max-width: 48em)';
+/** Figures in an `end` column take digits of one width, so they line up. */
+const numeric = (align: Column<never>['align']) => (align === 'end' ? 'tabular-nums' : undefined);
 
 /**
  * A list of rows with a substring filter, select filters, sortable columns, a count, pages and
@@ -77,7 +91,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const phone = useMediaQuery(PHONE) ?? false;
   const [search, setSearch] = useState(view?.search ?? '');
   const applySearch = useDebouncedCallback((text: string) => onViewChange({ search: text }), 200);
-  const [selected, setSelected] = useState<ReadonlySet<string | number>>(new Set());
+  const [ownSelection, setOwnSelection] = useState<ReadonlySet<string | number>>(new Set());
+  const selected = props.selection?.selected ?? ownSelection;
+  const setSelected = props.selection?.onChange ?? setOwnSelection;
+  const selectable = Boolean(props.bulkActions ?? props.selection);
 
   const rules = useMemo(
     () => ({
@@ -98,14 +115,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const pageKeys = shown.page.map(rowKey);
   const pageChecked = pageKeys.filter((key) => selected.has(key)).length;
 
-  const toggle = (keys: Array<string | number>, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      for (const key of keys)
-        if (on) next.add(key);
-        else next.delete(key);
-      return next;
-    });
+  const toggle = (keys: Array<string | number>, on: boolean) => {
+    const next = new Set(selected);
+    for (const key of keys)
+      if (on) next.add(key);
+      else next.delete(key);
+    setSelected(next);
+  };
   const sortBy = (key: string) =>
     onViewChange({
       sort: {
@@ -118,60 +134,69 @@ export function DataTable<T>(props: DataTableProps<T>) {
     const key = rowKey(row);
     return (
       <Checkbox
-        aria-label={`Select ${String(key)}`}
+        aria-label={`Select ${props.rowLabel?.(row) ?? String(key)}`}
         checked={selected.has(key)}
         onChange={(event) => toggle([key], event.currentTarget.checked)}
       />
     );
   };
 
+  /** Selects or clears the rows of this page; on a phone it stands above the cards, labelled. */
+  const pageBox = (label?: string) => (
+    <Checkbox
+      label={label}
+      aria-label={label ? undefined : 'Select the rows of this page'}
+      checked={pageKeys.length > 0 && pageChecked === pageKeys.length}
+      indeterminate={pageChecked > 0 && pageChecked < pageKeys.length}
+      onChange={(event) => toggle(pageKeys, event.currentTarget.checked)}
+    />
+  );
+
   const title = columns.find((c) => c.phone === 'title') ?? columns[0]!;
   // On a phone each row is a card (a label beside each value) inside the same table, so no column
   // hides off-screen and the rows keep their place in the document.
   const body = phone ? (
-    <Table style={{ display: 'block' }}>
-      <Table.Tbody style={{ display: 'block' }}>
-        {shown.page.map((row) => (
-          <Table.Tr key={rowKey(row)} style={cardStyle} {...props.rowAttributes?.(row)}>
-            <Table.Td style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '0 0 4px' }}>
-              {props.bulkActions ? selectBox(row) : null}
-              <Text fw={600} component="span">
-                {title.cell(row)}
-              </Text>
-            </Table.Td>
-            {columns
-              .filter((c) => c !== title && c.phone !== 'hidden')
-              .map((c) => (
-                <Table.Td key={c.key} style={{ display: 'flex', gap: 8, padding: '2px 0', border: 0 }}>
-                  <Text size="sm" c="dimmed" miw={96} component="span">
-                    {c.header}
-                  </Text>
-                  <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{c.cell(row)}</div>
-                </Table.Td>
-              ))}
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <>
+      {selectable ? pageBox('Select the rows of this page') : null}
+      <Table style={{ display: 'block' }}>
+        <Table.Tbody style={{ display: 'block' }}>
+          {shown.page.map((row) => (
+            <Table.Tr key={rowKey(row)} style={cardStyle} {...props.rowAttributes?.(row)}>
+              <Table.Td style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '0 0 4px' }}>
+                {selectable ? selectBox(row) : null}
+                <Text fw={600} component="span">
+                  {title.cell(row)}
+                </Text>
+              </Table.Td>
+              {columns
+                .filter((c) => c !== title && c.phone !== 'hidden')
+                .map((c) => (
+                  <Table.Td key={c.key} style={{ display: 'flex', gap: 8, padding: '2px 0', border: 0 }}>
+                    <Text size="sm" c="dimmed" miw={96} component="span">
+                      {c.header}
+                    </Text>
+                    <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{c.cell(row)}</div>
+                  </Table.Td>
+                ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </>
   ) : (
     <Table striped highlightOnHover verticalSpacing="xs">
       <Table.Thead>
         <Table.Tr>
-          {props.bulkActions ? (
-            <Table.Th w={40}>
-              <Checkbox
-                aria-label="Select the rows of this page"
-                checked={pageKeys.length > 0 && pageChecked === pageKeys.length}
-                indeterminate={pageChecked > 0 && pageChecked < pageKeys.length}
-                onChange={(event) => toggle(pageKeys, event.currentTarget.checked)}
-              />
-            </Table.Th>
-          ) : null}
+          {selectable ? <Table.Th w={40}>{pageBox()}</Table.Th> : null}
           {columns.map((c) => {
             const sortable = Boolean(view && c.sortValue);
             const sorted = view?.sort?.key === c.key ? view.sort.direction : undefined;
             return (
-              <Table.Th key={c.key} aria-sort={sortable ? (sorted ?? 'none') : undefined}>
+              <Table.Th
+                key={c.key}
+                aria-sort={sortable ? (sorted ?? 'none') : undefined}
+                style={{ textAlign: c.align }}
+              >
                 {sortable ? (
                   <UnstyledButton onClick={() => sortBy(c.key)} fw={700} fz="sm">
                     {c.header}
@@ -190,9 +215,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
       <Table.Tbody>
         {shown.page.map((row) => (
           <Table.Tr key={rowKey(row)} {...props.rowAttributes?.(row)}>
-            {props.bulkActions ? <Table.Td>{selectBox(row)}</Table.Td> : null}
+            {selectable ? <Table.Td>{selectBox(row)}</Table.Td> : null}
             {columns.map((c) => (
-              <Table.Td key={c.key}>{c.cell(row)}</Table.Td>
+              <Table.Td key={c.key} style={{ textAlign: c.align, fontVariantNumeric: numeric(c.align) }}>
+                {c.cell(row)}
+              </Table.Td>
             ))}
           </Table.Tr>
         ))}

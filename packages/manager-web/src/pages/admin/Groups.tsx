@@ -82,14 +82,20 @@ export function GroupsPage() {
   const [view, changeView] = useUrlView({ filterKeys: [], sort: 'cn' });
   const columns: Array<Column<Group>> = [
     { key: 'cn', header: 'Name', phone: 'title', sortValue: (g) => g.cn, cell: (g) => g.cn },
-    { key: 'gid', header: 'GID', sortValue: (g) => g.gidNumber, cell: (g) => g.gidNumber },
+    { key: 'gid', header: 'GID', align: 'end', sortValue: (g) => g.gidNumber, cell: (g) => g.gidNumber },
     {
       key: 'role',
       header: 'Role',
       sortValue: (g) => (g.isAdmin ? 0 : 1),
       cell: (g) => (g.isAdmin ? <StatusBadge status="admin" /> : 'member'),
     },
-    { key: 'members', header: 'Members', sortValue: (g) => g.userCount, cell: (g) => g.userCount ?? '—' },
+    {
+      key: 'members',
+      header: 'Members',
+      align: 'end',
+      sortValue: (g) => g.userCount,
+      cell: (g) => g.userCount ?? '—',
+    },
     {
       key: 'actions',
       header: 'Actions',

@@ -23,7 +23,13 @@ const shareColumn = (
   pct: (row: Consumer) => number | null,
   absolute: (row: Consumer) => string,
   sortValue = pct,
-): Column<Consumer> => ({ key, header, cell: (row) => share(pct(row), absolute(row)), sortValue });
+): Column<Consumer> => ({
+  key,
+  header,
+  align: 'end',
+  cell: (row) => share(pct(row), absolute(row)),
+  sortValue,
+});
 
 function consumerColumns(siteId: number): Array<Column<Consumer>> {
   return [

@@ -1,4 +1,4 @@
-import { evaluateArithmetic } from '@app/server-kit/shell-arithmetic';
+import { evaluateArithmetic } from '@app/server-kit/shell';
 import { pause } from '../pause.ts';
 import type { TerminalSize } from '../terminal.ts';
 

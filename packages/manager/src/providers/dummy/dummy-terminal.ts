@@ -1,3 +1,4 @@
+import { LineEditor } from '@app/server-kit/shell';
 import type { TerminalSession, TerminalSize } from '../terminal.ts';
 import { runScript } from './dummy-shell.ts';
 
@@ -11,7 +12,7 @@ export class DummyTerminal implements TerminalSession {
   private readonly listeners: Array<(chunk: Buffer) => void> = [];
   /** Output before the first listener (the prompt): kept for it. */
   private backlog: Buffer[] = [];
-  private line = '';
+  private readonly editor = new LineEditor((text) => this.emit(text));
   private ended = false;
   /** The keys typed so far, handled in order. */
   private typing = Promise.resolve();
@@ -37,21 +38,10 @@ export class DummyTerminal implements TerminalSession {
   private async type(text: string) {
     for (const char of text) {
       if (this.ended) return;
-      if (char === '\r' || char === '\n') await this.enter();
-      else if (char === '\x7f' || char === '\b') {
-        if (this.line) {
-          this.line = [...this.line].slice(0, -1).join('');
-          this.emit('\b \b');
-        }
-      } else if (char === '\x03') {
-        this.line = '';
-        this.emit(`^C\r\n${PROMPT}`);
-      } else if (char === '\x04') {
-        if (!this.line) this.end('the shell exited');
-      } else if (char >= ' ') {
-        this.line += char;
-        this.emit(char);
-      }
+      const action = this.editor.key(char);
+      if (action === 'interrupt') this.emit(PROMPT);
+      else if (action === 'end-of-input') this.end('the shell exited');
+      else if (action) await this.enter(action.enter);
     }
   }
 
@@ -64,10 +54,7 @@ export class DummyTerminal implements TerminalSession {
     this.end('the session was closed');
   }
 
-  private async enter() {
-    const line = this.line;
-    this.line = '';
-    this.emit('\r\n');
+  private async enter(line: string) {
     const io = {
       print: (text: string) => this.emit(`${text}\r\n`),
       signal: this.stop.signal,

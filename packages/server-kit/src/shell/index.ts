@@ -1,0 +1,2 @@
+export { evaluateArithmetic } from './shell-arithmetic.ts';
+export { LineEditor, type LineAction } from './line-editor.ts';
