@@ -236,9 +236,9 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
       'nginx: active · successdnsmasq: failed · failure',
     ]);
     expect(await fresh.getAttribute('data-stale')).toBe('false');
-    // The exact time of the check-in is the cell's tooltip.
+    // The exact time of the check-in is the tooltip of the cell's text.
     const [record] = (await admin.get('/agents')).body.data as Array<{ lastCheckinAt: string }>;
-    expect(await cells.nth(3).getAttribute('title')).toBe(
+    expect(await cells.nth(3).locator('[title]').getAttribute('title')).toBe(
       new Date(record!.lastCheckinAt).toLocaleString('en-US', { timeZone: 'UTC' }),
     );
 

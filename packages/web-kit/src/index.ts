@@ -1,4 +1,5 @@
 export { AppFrame } from './AppFrame.tsx';
+export { ConfirmButton, type ConfirmButtonProps } from './ConfirmButton.tsx';
 export { renderApp } from './app-root.tsx';
 export { ApiError, type FieldErrors } from './api-error.ts';
 export { createClient, typedApi, type ClientOptions, type TypedCall } from './client.ts';

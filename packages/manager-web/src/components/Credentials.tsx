@@ -1,10 +1,10 @@
-import { DataTable, useLocalView, type Column } from '@app/web-kit';
+import { ConfirmButton, DataTable, useLocalView, type Column } from '@app/web-kit';
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { showError, showSuccess } from '../api/errors.ts';
-import { ConfirmButton, EmptyState, formatDate, QueryState, relativeTime } from './common.tsx';
+import { EmptyState, formatDate, QueryState, relativeTime } from './common.tsx';
 
 /** What API keys and agent tokens share: a description, a display prefix, and when they were used. */
 export interface Credential {
@@ -92,12 +92,14 @@ export function CredentialsPanel<T extends Credential, C>(props: CredentialsPane
       header: 'Actions',
       cell: (c) => (
         <ConfirmButton
-          label={words.remove}
+          size="xs"
           title={words.removeTitle}
           message={words.removeMessage(props.prefixOf(c))}
           loading={remove.isPending}
           onConfirm={() => remove.mutateAsync(c.id)}
-        />
+        >
+          {words.remove}
+        </ConfirmButton>
       ),
     },
   ];

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { showError } from '../api/errors.ts';
+import { ConfirmAction } from './ConfirmAction.tsx';
 
 /** A field the form marks invalid (aria-invalid), with what its label and message say. */
 interface Problem {
@@ -97,23 +98,34 @@ export function DialogFormActions({
   problems,
   saving,
   onCancel,
-  hidden = false,
+  confirmation,
 }: {
   problems: Problem[];
   saving: boolean;
   onCancel: () => void;
-  /** Kept mounted but not shown (while a confirmation stands in for the buttons). */
-  hidden?: boolean;
+  /** A question to answer before saving: it stands in for the buttons, which stay mounted, hidden. */
+  confirmation?: { question: string; onConfirm: () => void; onCancel: () => void } | null;
 }) {
   return (
-    <Group justify="flex-end" align="flex-start" display={hidden ? 'none' : undefined}>
-      <FormErrorSummary problems={problems} />
-      <Button variant="default" onClick={onCancel}>
-        Cancel
-      </Button>
-      <Button type="submit" loading={saving}>
-        Save
-      </Button>
-    </Group>
+    <>
+      {confirmation ? (
+        <ConfirmAction
+          question={confirmation.question}
+          confirmLabel="Save"
+          onConfirm={confirmation.onConfirm}
+          onCancel={confirmation.onCancel}
+          pending={saving}
+        />
+      ) : null}
+      <Group justify="flex-end" align="flex-start" display={confirmation ? 'none' : undefined}>
+        <FormErrorSummary problems={problems} />
+        <Button variant="default" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={saving}>
+          Save
+        </Button>
+      </Group>
+    </>
   );
 }

@@ -1,6 +1,7 @@
-import { Badge, Button, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { ConfirmButton } from '@app/web-kit';
+import { Badge, Button, Center, Group, Loader, Title } from '@mantine/core';
 import type { UseInfiniteQueryResult, UseQueryResult } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState, ErrorState } from './basics.tsx';
 
@@ -129,66 +130,6 @@ export function formatBytes(bytes: number | undefined | null): string {
   return `${value.toFixed(value >= 10 || unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
-/** A button that asks before doing something that cannot be undone. */
-export function ConfirmButton({
-  label,
-  title,
-  message,
-  confirmLabel = label,
-  onConfirm,
-  loading,
-  color = 'red',
-  variant = 'light',
-  size = 'xs',
-  disabled,
-}: {
-  label: ReactNode;
-  title: string;
-  message: ReactNode;
-  confirmLabel?: ReactNode;
-  onConfirm: () => Promise<unknown> | void;
-  loading?: boolean;
-  color?: string;
-  variant?: string;
-  size?: string;
-  disabled?: boolean;
-}) {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button size={size} color={color} variant={variant} onClick={() => setOpen(true)} disabled={disabled}>
-        {label}
-      </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={title} centered>
-        <Stack>
-          <Text size="sm" component="div">
-            {message}
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button
-              color={color}
-              loading={loading}
-              data-autofocus
-              onClick={async () => {
-                try {
-                  await onConfirm();
-                } finally {
-                  setOpen(false);
-                }
-              }}
-            >
-              {confirmLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </>
-  );
-}
-
 /** The Edit and Delete buttons at the end of an admin table row; Delete asks first. */
 export function EditDeleteActions({
   name,
@@ -206,7 +147,9 @@ export function EditDeleteActions({
       <Button size="xs" variant="default" onClick={onEdit}>
         Edit
       </Button>
-      <ConfirmButton label="Delete" title={`Delete ${name}`} message={message} onConfirm={onDelete} />
+      <ConfirmButton size="xs" title={`Delete ${name}`} message={message} onConfirm={onDelete}>
+        Delete
+      </ConfirmButton>
     </Group>
   );
 }

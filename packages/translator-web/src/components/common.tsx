@@ -1,6 +1,6 @@
-import { Alert, Badge, Button, Group, Modal, Pagination, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { notifyError as notifyErrorTitled, notifySuccess } from '@app/web-kit';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { ApiError, type PhraseStatus } from '../api.ts';
 import { errorMessage, Loading } from './basics.tsx';
 import { usePageParam } from '../list-params.ts';
@@ -95,77 +95,6 @@ export function StatusBadge({ status }: { status: PhraseStatus | string }) {
     <Badge color={STATUS_COLOR[status] ?? 'gray'} variant="light">
       {status}
     </Badge>
-  );
-}
-
-/** A button that asks before doing something destructive. */
-export function ConfirmButton({
-  children,
-  title,
-  message,
-  confirmLabel,
-  onConfirm,
-  color = 'red',
-  disabled,
-  loading,
-  size = 'sm',
-  variant = 'light',
-  ariaLabel,
-}: {
-  children: ReactNode;
-  title: string;
-  message: ReactNode;
-  confirmLabel: string;
-  onConfirm: () => void | Promise<void>;
-  color?: string;
-  disabled?: boolean;
-  loading?: boolean;
-  size?: string;
-  variant?: string;
-  ariaLabel?: string;
-}) {
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
-  return (
-    <>
-      <Button
-        color={color}
-        variant={variant}
-        size={size}
-        disabled={disabled}
-        loading={loading}
-        aria-label={ariaLabel}
-        onClick={() => setOpen(true)}
-      >
-        {children}
-      </Button>
-      <Modal opened={open} onClose={() => setOpen(false)} title={title} centered>
-        <Stack>
-          <Text size="sm">{message}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button
-              color={color}
-              loading={busy}
-              data-autofocus
-              onClick={async () => {
-                setBusy(true);
-                try {
-                  await onConfirm();
-                  setOpen(false);
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              {confirmLabel}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
-    </>
   );
 }
 

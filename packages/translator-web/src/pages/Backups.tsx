@@ -1,10 +1,9 @@
-import { LocalDataTable, type Column } from '@app/web-kit';
+import { ConfirmButton, LocalDataTable, type Column } from '@app/web-kit';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, download, type Backup } from '../api.ts';
 import {
-  ConfirmButton,
   deleteAndRefresh,
   formatBytes,
   formatDate,

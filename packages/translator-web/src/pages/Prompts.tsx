@@ -1,3 +1,4 @@
+import { ConfirmButton } from '@app/web-kit';
 import {
   Alert,
   Badge,
@@ -15,7 +16,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, type Prompt } from '../api.ts';
 import {
-  ConfirmButton,
   deleteAndRefresh,
   errorMessage,
   fieldError,

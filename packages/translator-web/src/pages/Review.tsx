@@ -1,4 +1,4 @@
-import { DataTable, type Column } from '@app/web-kit';
+import { ConfirmButton, DataTable, type Column } from '@app/web-kit';
 import {
   ActionIcon,
   Anchor,
@@ -18,7 +18,6 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, type PhraseStatus, type Row, type QueryOf } from '../api.ts';
 import {
-  ConfirmButton,
   ListPager,
   notifyError,
   notifyOk,

@@ -1,3 +1,4 @@
+import { ConfirmButton } from '@app/web-kit';
 import {
   Alert,
   Badge,
@@ -17,7 +18,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { api, type Project, type Settings } from '../api.ts';
 import {
-  ConfirmButton,
   errorMessage,
   fieldError,
   notifyError,

@@ -1,9 +1,10 @@
+import { ConfirmButton } from '@app/web-kit';
 import { Button, Code, CopyButton, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api.ts';
 import { useAuth } from '../auth.tsx';
-import { ConfirmButton, notifyError, notifyOk } from '../components/common.tsx';
+import { notifyError, notifyOk } from '../components/common.tsx';
 import { projectKeys } from '../data/project.ts';
 
 function CopyKey({ value, label }: { value: string; label: string }) {

@@ -64,6 +64,8 @@ export interface DataTableProps<T> {
   };
   /** What a row's selection box is called (default: its key). */
   rowLabel?: (row: T) => string;
+  /** Rows that need attention (e.g. an agent gone silent) are tinted red. */
+  rowAlert?: (row: T) => boolean;
   /** Attributes of each row's element (e.g. a data-* naming it for tests). */
   rowAttributes?: (row: T) => Record<string, string>;
   'data-testid'?: string;
@@ -141,6 +143,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     );
   };
 
+  const tint = (row: T) => (props.rowAlert?.(row) ? 'var(--mantine-color-red-light)' : undefined);
   /** Selects or clears the rows of this page; on a phone it stands above the cards, labelled. */
   const pageBox = (label?: string) => (
     <Checkbox
@@ -161,7 +164,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
       <Table style={{ display: 'block' }}>
         <Table.Tbody style={{ display: 'block' }}>
           {shown.page.map((row) => (
-            <Table.Tr key={rowKey(row)} style={cardStyle} {...props.rowAttributes?.(row)}>
+            <Table.Tr
+              key={rowKey(row)}
+              style={{ ...cardStyle, background: tint(row) }}
+              {...props.rowAttributes?.(row)}
+            >
               <Table.Td style={{ display: 'flex', gap: 8, alignItems: 'center', padding: '0 0 4px' }}>
                 {selectable ? selectBox(row) : null}
                 <Text fw={600} component="span">
@@ -214,7 +221,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </Table.Thead>
       <Table.Tbody>
         {shown.page.map((row) => (
-          <Table.Tr key={rowKey(row)} {...props.rowAttributes?.(row)}>
+          <Table.Tr key={rowKey(row)} bg={tint(row)} {...props.rowAttributes?.(row)}>
             {selectable ? <Table.Td>{selectBox(row)}</Table.Td> : null}
             {columns.map((c) => (
               <Table.Td key={c.key} style={{ textAlign: c.align, fontVariantNumeric: numeric(c.align) }}>

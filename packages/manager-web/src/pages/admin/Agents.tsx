@@ -1,4 +1,6 @@
-import { Badge, Group, Table, Text } from '@mantine/core';
+import { DataTable, type Column } from '@app/web-kit';
+import { Badge, Group, Text } from '@mantine/core';
+import type { Agent } from '../../api/types.ts';
 import { useAgents } from '../../api/fleet.ts';
 import { ago, EmptyState, formatDate, PageHeader, QueryState } from '../../components/common.tsx';
 import { AgentTokensSection } from './AgentTokens.tsx';
@@ -7,6 +9,61 @@ import { AgentTokensSection } from './AgentTokens.tsx';
 export const STALE_AFTER_S = 90;
 
 const applyColor = { success: 'green', failure: 'red', unknown: 'gray' } as const;
+
+const stale = (agent: Agent) =>
+  agent.secondsSinceCheckin === null || agent.secondsSinceCheckin > STALE_AFTER_S;
+
+const AGENT_COLUMNS: Array<Column<Agent>> = [
+  { key: 'site', header: 'Site', cell: (agent) => agent.siteName ?? `#${agent.siteId}` },
+  { key: 'host', header: 'Host', phone: 'title', cell: (agent) => <Text fw={500}>{agent.hostname}</Text> },
+  { key: 'address', header: 'Address', cell: (agent) => agent.ipv4Address ?? '—' },
+  {
+    key: 'checkin',
+    header: 'Last check-in',
+    cell: (agent) => (
+      <span title={formatDate(agent.lastCheckinAt)}>
+        {agent.secondsSinceCheckin === null ? 'never' : ago(agent.secondsSinceCheckin)}
+        {stale(agent) ? (
+          <Badge color="red" ml="xs" size="sm">
+            stale
+          </Badge>
+        ) : null}
+      </span>
+    ),
+  },
+  {
+    key: 'services',
+    header: 'Services (state · last apply)',
+    cell: (agent) => <AgentServices agent={agent} />,
+  },
+];
+
+function AgentServices({ agent }: { agent: Agent }) {
+  const services = Object.entries(agent.services ?? {});
+  return (
+    <>
+      <Group gap={4}>
+        {services.map(([name, service]) => (
+          <Badge
+            key={name}
+            variant="light"
+            color={service.state === 'active' ? (applyColor[service.lastApply] ?? 'gray') : 'red'}
+          >
+            {name}: {service.state} · {service.lastApply}
+          </Badge>
+        ))}
+        {services.length === 0 ? <Text c="dimmed">—</Text> : null}
+      </Group>
+      {services.map(([name, service]) =>
+        service.lastApply === 'failure' && service.message ? (
+          <Text key={name} size="xs" c="red" mt={4} data-testid="apply-message">
+            {name}: {service.message}
+          </Text>
+        ) : null,
+      )}
+    </>
+  );
+}
 
 export function AgentsPage() {
   const agents = useAgents();
@@ -26,69 +83,14 @@ export function AgentsPage() {
         }
       >
         {(list) => (
-          <Table.ScrollContainer minWidth={760}>
-            <Table highlightOnHover data-testid="agents-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Site</Table.Th>
-                  <Table.Th>Host</Table.Th>
-                  <Table.Th>Address</Table.Th>
-                  <Table.Th>Last check-in</Table.Th>
-                  <Table.Th>Services (state · last apply)</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((agent) => {
-                  const stale =
-                    agent.secondsSinceCheckin === null || agent.secondsSinceCheckin > STALE_AFTER_S;
-                  return (
-                    <Table.Tr
-                      key={agent.id}
-                      bg={stale ? 'var(--mantine-color-red-light)' : undefined}
-                      data-stale={stale}
-                    >
-                      <Table.Td>{agent.siteName ?? `#${agent.siteId}`}</Table.Td>
-                      <Table.Td fw={500}>{agent.hostname}</Table.Td>
-                      <Table.Td>{agent.ipv4Address ?? '—'}</Table.Td>
-                      <Table.Td title={formatDate(agent.lastCheckinAt)}>
-                        {agent.secondsSinceCheckin === null ? 'never' : ago(agent.secondsSinceCheckin)}
-                        {stale ? (
-                          <Badge color="red" ml="xs" size="sm">
-                            stale
-                          </Badge>
-                        ) : null}
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>
-                          {Object.entries(agent.services ?? {}).map(([name, service]) => (
-                            <Badge
-                              key={name}
-                              variant="light"
-                              color={
-                                service.state === 'active' ? (applyColor[service.lastApply] ?? 'gray') : 'red'
-                              }
-                            >
-                              {name}: {service.state} · {service.lastApply}
-                            </Badge>
-                          ))}
-                          {!agent.services || Object.keys(agent.services).length === 0 ? (
-                            <Text c="dimmed">—</Text>
-                          ) : null}
-                        </Group>
-                        {Object.entries(agent.services ?? {}).map(([name, service]) =>
-                          service.lastApply === 'failure' && service.message ? (
-                            <Text key={name} size="xs" c="red" mt={4} data-testid="apply-message">
-                              {name}: {service.message}
-                            </Text>
-                          ) : null,
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            data-testid="agents-table"
+            rows={list}
+            rowKey={(agent) => agent.id}
+            columns={AGENT_COLUMNS}
+            rowAlert={stale}
+            rowAttributes={(agent) => ({ 'data-stale': String(stale(agent)) })}
+          />
         )}
       </QueryState>
       <AgentTokensSection />

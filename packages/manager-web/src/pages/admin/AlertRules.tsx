@@ -1,8 +1,6 @@
-import { DataTable, useLocalView, type Column } from '@app/web-kit';
+import { useLocalView, type Column } from '@app/web-kit';
 import {
-  Button,
   Checkbox,
-  Modal,
   NumberInput,
   PasswordInput,
   Select,
@@ -12,7 +10,6 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
 import {
   useAlertRules,
   useDeleteAlertRule,
@@ -22,7 +19,8 @@ import {
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { AlertRule } from '../../api/types.ts';
 import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
-import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
+import { EmptyState } from '../../components/common.tsx';
+import { CrudPage } from '../../components/CrudPage.tsx';
 
 const METRICS: Record<AlertRule['metric'], string> = {
   cpuPercent: 'CPU (%)',
@@ -158,85 +156,61 @@ function RuleForm({ rule, onDone }: { rule: AlertRule | null; onDone: () => void
   );
 }
 
+const RULE_COLUMNS: Array<Column<AlertRule>> = [
+  { key: 'name', header: 'Name', phone: 'title', sortValue: (r) => r.name, cell: (r) => r.name },
+  {
+    key: 'condition',
+    header: 'Condition',
+    cell: (r) => `${METRICS[r.metric]} ${r.comparison} ${r.threshold} for ${r.durationSeconds} s`,
+  },
+  {
+    key: 'scope',
+    header: 'Scope',
+    sortValue: (r) => r.scope,
+    cell: (r) => (r.scopeId === null ? SCOPES[r.scope] : `${r.scope} ${r.scopeId}`),
+  },
+  {
+    key: 'channels',
+    header: 'Channels',
+    cell: (r) => (
+      <Text size="sm">
+        {['notification', r.email ? 'e-mail' : null, r.webhookUrl ? 'webhook' : null]
+          .filter(Boolean)
+          .join(', ')}
+      </Text>
+    ),
+  },
+];
+
 export function AlertRulesPage() {
-  const rules = useAlertRules();
-  const [editing, setEditing] = useState<AlertRule | 'new' | null>(null);
   const [view, changeView] = useLocalView({ key: 'name', direction: 'ascending' });
   const remove = useDeleteAlertRule({
     onSuccess: () => showSuccess('Alert rule deleted'),
     onError: (error) => showError(error),
   });
-  const columns: Array<Column<AlertRule>> = [
-    { key: 'name', header: 'Name', phone: 'title', sortValue: (r) => r.name, cell: (r) => r.name },
-    {
-      key: 'condition',
-      header: 'Condition',
-      cell: (r) => `${METRICS[r.metric]} ${r.comparison} ${r.threshold} for ${r.durationSeconds} s`,
-    },
-    {
-      key: 'scope',
-      header: 'Scope',
-      sortValue: (r) => r.scope,
-      cell: (r) => (r.scopeId === null ? SCOPES[r.scope] : `${r.scope} ${r.scopeId}`),
-    },
-    {
-      key: 'channels',
-      header: 'Channels',
-      cell: (r) => (
-        <Text size="sm">
-          {['notification', r.email ? 'e-mail' : null, r.webhookUrl ? 'webhook' : null]
-            .filter(Boolean)
-            .join(', ')}
-        </Text>
-      ),
-    },
-    {
-      key: 'actions',
-      header: 'Actions',
-      cell: (r) => (
-        <EditDeleteActions
-          name={r.name}
-          message="Its pending and firing alerts are forgotten."
-          onEdit={() => setEditing(r)}
-          onDelete={() => remove.mutateAsync(r)}
-        />
-      ),
-    },
-  ];
   return (
-    <>
-      <PageHeader title="Alert rules">
-        <Button onClick={() => setEditing('new')}>New rule</Button>
-      </PageHeader>
-      <QueryState
-        query={rules}
-        empty={
-          <EmptyState title="No alert rules">
-            A rule tells the administrators when a figure of the metrics stays past a threshold.
-          </EmptyState>
-        }
-      >
-        {(list) => (
-          <DataTable
-            data-testid="alert-rules-table"
-            rows={list}
-            rowKey={(r) => String(r.id)}
-            columns={columns}
-            view={view}
-            onViewChange={changeView}
-          />
-        )}
-      </QueryState>
-      <Modal
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'New alert rule' : `Edit ${editing?.name ?? ''}`}
-        size="lg"
-      >
-        {editing !== null ? (
-          <RuleForm rule={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
-        ) : null}
-      </Modal>
-    </>
+    <CrudPage
+      title="Alert rules"
+      newLabel="New rule"
+      newTitle="New alert rule"
+      query={useAlertRules()}
+      empty={
+        <EmptyState title="No alert rules">
+          A rule tells the administrators when a figure of the metrics stays past a threshold.
+        </EmptyState>
+      }
+      columns={RULE_COLUMNS}
+      table={{
+        'data-testid': 'alert-rules-table',
+        rowKey: (r) => String(r.id),
+        view,
+        onViewChange: changeView,
+      }}
+      nameOf={(r) => r.name}
+      deleteMessage="Its pending and firing alerts are forgotten."
+      onDelete={(r) => remove.mutateAsync(r)}
+      form={(rule, done) => <RuleForm rule={rule} onDone={done} />}
+      dialogSize="lg"
+    />
   );
 }

@@ -1,22 +1,13 @@
-import {
-  Button,
-  Modal,
-  PasswordInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { type Column } from '@app/web-kit';
+import { PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
 import { useDeleteDomain, useExternalDomains, useSaveDomain } from '../../api/external-domains.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
 import { useSites } from '../../api/fleet.ts';
 import type { ExternalDomain } from '../../api/types.ts';
-import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
+import { EmptyState } from '../../components/common.tsx';
+import { CrudPage } from '../../components/CrudPage.tsx';
 import { DomainCertificates } from './DomainCertificates.tsx';
 
 interface DomainValues {
@@ -110,81 +101,47 @@ function DomainForm({ domain, onDone }: { domain: ExternalDomain | null; onDone:
   );
 }
 
+const DOMAIN_COLUMNS: Array<Column<ExternalDomain>> = [
+  { key: 'name', header: 'Domain', phone: 'title', cell: (d) => <Text fw={500}>{d.name}</Text> },
+  { key: 'site', header: 'Default site', cell: (d) => d.site?.name ?? '—' },
+  { key: 'acme', header: 'ACME', cell: (d) => d.acmeEmail ?? '—' },
+  { key: 'certificates', header: 'Certificates', cell: (d) => <DomainCertificates domainId={d.id} /> },
+  {
+    key: 'dnsProvider',
+    header: 'DNS provider',
+    cell: (d) => (
+      <>
+        <Text size="sm">{d.dnsProviderApiEmail ?? '—'}</Text>
+        <Text size="xs" c="dimmed">
+          {d.hasDnsProviderApiKey ? 'key stored' : 'no key'}
+        </Text>
+      </>
+    ),
+  },
+  { key: 'authServer', header: 'Auth server', cell: (d) => d.authServer ?? '—' },
+];
+
 export function ExternalDomainsPage() {
-  const domains = useExternalDomains();
-  const [editing, setEditing] = useState<ExternalDomain | 'new' | null>(null);
   const remove = useDeleteDomain({
     onSuccess: () => showSuccess('External domain deleted'),
     onError: (error) => showError(error),
   });
   return (
-    <>
-      <PageHeader title="External domains">
-        <Button onClick={() => setEditing('new')}>New domain</Button>
-      </PageHeader>
-      <QueryState
-        query={domains}
-        empty={
-          <EmptyState title="No external domains">
-            HTTP services are published under these domains.
-          </EmptyState>
-        }
-      >
-        {(list) => (
-          <Table.ScrollContainer minWidth={860}>
-            <Table striped highlightOnHover data-testid="domains-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Domain</Table.Th>
-                  <Table.Th>Default site</Table.Th>
-                  <Table.Th>ACME</Table.Th>
-                  <Table.Th>Certificates</Table.Th>
-                  <Table.Th>DNS provider</Table.Th>
-                  <Table.Th>Auth server</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((d) => (
-                  <Table.Tr key={d.id}>
-                    <Table.Td fw={500}>{d.name}</Table.Td>
-                    <Table.Td>{d.site?.name ?? '—'}</Table.Td>
-                    <Table.Td>{d.acmeEmail ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <DomainCertificates domainId={d.id} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{d.dnsProviderApiEmail ?? '—'}</Text>
-                      <Text size="xs" c="dimmed">
-                        {d.hasDnsProviderApiKey ? 'key stored' : 'no key'}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{d.authServer ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <EditDeleteActions
-                        name={d.name}
-                        message="Services published under this domain stop being reachable."
-                        onEdit={() => setEditing(d)}
-                        onDelete={() => remove.mutateAsync(d)}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
-      <Modal
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'New external domain' : `Edit ${editing?.name ?? ''}`}
-        size="lg"
-      >
-        {editing !== null ? (
-          <DomainForm domain={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
-        ) : null}
-      </Modal>
-    </>
+    <CrudPage
+      title="External domains"
+      newLabel="New domain"
+      newTitle="New external domain"
+      query={useExternalDomains()}
+      empty={
+        <EmptyState title="No external domains">HTTP services are published under these domains.</EmptyState>
+      }
+      columns={DOMAIN_COLUMNS}
+      table={{ 'data-testid': 'domains-table', rowKey: (d) => d.id }}
+      nameOf={(d) => d.name}
+      deleteMessage="Services published under this domain stop being reachable."
+      onDelete={(d) => remove.mutateAsync(d)}
+      form={(domain, done) => <DomainForm domain={domain} onDone={done} />}
+      dialogSize="lg"
+    />
   );
 }

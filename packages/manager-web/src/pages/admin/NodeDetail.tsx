@@ -1,21 +1,10 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Progress,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Title,
-} from '@mantine/core';
+import { DataTable, type Column } from '@app/web-kit';
+import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useNode, useNodeStats, useNodeStorages } from '../../api/fleet.ts';
-import type { Usage } from '../../api/types.ts';
+import type { Storage, Usage } from '../../api/types.ts';
 import { NodeContainers } from './NodeContainers.tsx';
 import { MetricsGraph } from '../../components/MetricsGraph.tsx';
 import { EmptyState, formatBytes, PageHeader, QueryState } from '../../components/common.tsx';
@@ -63,6 +52,23 @@ function uptime(seconds: number | undefined) {
   const hours = Math.floor((seconds % 86_400) / 3600);
   return days ? `${days} d ${hours} h` : `${hours} h ${Math.floor((seconds % 3600) / 60)} min`;
 }
+
+const STORAGE_COLUMNS: Array<Column<Storage>> = [
+  { key: 'name', header: 'Name', phone: 'title', cell: (s) => s.name },
+  { key: 'total', header: 'Total', align: 'end', cell: (s) => formatBytes(s.total) },
+  { key: 'available', header: 'Available', align: 'end', cell: (s) => formatBytes(s.available) },
+  {
+    key: 'used',
+    header: 'Used',
+    cell: (s) => (
+      <Progress
+        w={200}
+        value={s.total ? ((s.total - s.available) / s.total) * 100 : 0}
+        aria-label={`${s.name} used`}
+      />
+    ),
+  },
+];
 
 function LiveStats({ siteId, nodeId }: { siteId: number; nodeId: number }) {
   const stats = useNodeStats(siteId, nodeId, 5000);
@@ -238,33 +244,12 @@ export default function NodeDetailPage() {
             }
           >
             {(list) => (
-              <Table.ScrollContainer minWidth={420}>
-                <Table striped data-testid="storages-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>Name</Table.Th>
-                      <Table.Th>Total</Table.Th>
-                      <Table.Th>Available</Table.Th>
-                      <Table.Th>Used</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.map((s) => (
-                      <Table.Tr key={s.name}>
-                        <Table.Td>{s.name}</Table.Td>
-                        <Table.Td>{formatBytes(s.total)}</Table.Td>
-                        <Table.Td>{formatBytes(s.available)}</Table.Td>
-                        <Table.Td w={200}>
-                          <Progress
-                            value={s.total ? ((s.total - s.available) / s.total) * 100 : 0}
-                            aria-label={`${s.name} used`}
-                          />
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <DataTable
+                data-testid="storages-table"
+                rows={list}
+                rowKey={(storage) => storage.name}
+                columns={STORAGE_COLUMNS}
+              />
             )}
           </QueryState>
         </Stack>

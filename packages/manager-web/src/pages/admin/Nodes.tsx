@@ -1,4 +1,4 @@
-import { DataTable, useUrlView, type Column } from '@app/web-kit';
+import { ConfirmButton, DataTable, useUrlView, type Column } from '@app/web-kit';
 import { Anchor, Badge, Button, Group, Text } from '@mantine/core';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { showError, showSuccess } from '../../api/errors.ts';
@@ -7,7 +7,7 @@ import type { Node } from '../../api/types.ts';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import { NodeOnlineBadge } from './NodeConnectionCheck.tsx';
 import { TopConsumers } from './TopConsumers.tsx';
-import { ConfirmButton, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
+import { EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
 
 /** `/nodes` without a site: the last one used, or the first. */
 function PickSite({ to }: { to: (siteId: number) => string }) {
@@ -92,11 +92,13 @@ function nodeColumns(siteId: number, remove: (node: Node) => Promise<unknown>): 
             Edit
           </Button>
           <ConfirmButton
-            label="Delete"
+            size="xs"
             title={`Delete ${node.name}`}
             message="A node can only be deleted once it has no containers."
             onConfirm={() => remove(node)}
-          />
+          >
+            Delete
+          </ConfirmButton>
         </Group>
       ),
     },

@@ -1,12 +1,13 @@
-import { Anchor, Button, Modal, SimpleGrid, Stack, Table, TextInput } from '@mantine/core';
+import { type Column } from '@app/web-kit';
+import { Anchor, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { showError, showSuccess } from '../../api/errors.ts';
 import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
 import { useDeleteSite, useSaveSite, useSites } from '../../api/fleet.ts';
 import type { Site } from '../../api/types.ts';
-import { EditDeleteActions, EmptyState, PageHeader, QueryState } from '../../components/common.tsx';
+import { EmptyState } from '../../components/common.tsx';
+import { CrudPage } from '../../components/CrudPage.tsx';
 
 type SiteValues = Omit<Site, 'id' | 'nodeCount' | 'externalIp'> & { externalIp: string };
 
@@ -87,82 +88,58 @@ function SiteForm({ site, onDone }: { site: Site | null; onDone: () => void }) {
   );
 }
 
+const SITE_COLUMNS: Array<Column<Site>> = [
+  {
+    key: 'name',
+    header: 'Name',
+    phone: 'title',
+    cell: (site) => (
+      <Anchor component={Link} to={`/sites/${site.id}/containers`} fw={500}>
+        {site.name}
+      </Anchor>
+    ),
+  },
+  { key: 'domain', header: 'Domain', cell: (site) => site.internalDomain },
+  { key: 'dhcp', header: 'DHCP range', cell: (site) => site.dhcpRange },
+  { key: 'gateway', header: 'Gateway', cell: (site) => site.gateway },
+  { key: 'externalIp', header: 'External IP', cell: (site) => site.externalIp ?? '—' },
+  {
+    key: 'nodes',
+    header: 'Nodes',
+    align: 'end',
+    cell: (site) => (
+      <Anchor component={Link} to={`/sites/${site.id}/nodes`}>
+        {site.nodeCount ?? 'nodes'}
+      </Anchor>
+    ),
+  },
+];
+
 export function SitesPage() {
-  const sites = useSites();
-  const [editing, setEditing] = useState<Site | 'new' | null>(null);
   const remove = useDeleteSite({
     onSuccess: () => showSuccess('Site deleted'),
     onError: (error) => showError(error),
   });
   return (
-    <>
-      <PageHeader title="Sites">
-        <Button onClick={() => setEditing('new')}>New site</Button>
-      </PageHeader>
-      <QueryState
-        query={sites}
-        empty={
-          <EmptyState title="No sites yet">
-            A site groups nodes that share a network and a gateway.
-          </EmptyState>
-        }
-      >
-        {(list) => (
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped highlightOnHover data-testid="sites-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Domain</Table.Th>
-                  <Table.Th>DHCP range</Table.Th>
-                  <Table.Th>Gateway</Table.Th>
-                  <Table.Th>External IP</Table.Th>
-                  <Table.Th>Nodes</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((site) => (
-                  <Table.Tr key={site.id} data-site={site.name}>
-                    <Table.Td fw={500}>
-                      <Anchor component={Link} to={`/sites/${site.id}/containers`}>
-                        {site.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{site.internalDomain}</Table.Td>
-                    <Table.Td>{site.dhcpRange}</Table.Td>
-                    <Table.Td>{site.gateway}</Table.Td>
-                    <Table.Td>{site.externalIp ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <Anchor component={Link} to={`/sites/${site.id}/nodes`}>
-                        {site.nodeCount ?? 'nodes'}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <EditDeleteActions
-                        name={site.name}
-                        message="A site can only be deleted once it has no nodes."
-                        onEdit={() => setEditing(site)}
-                        onDelete={() => remove.mutateAsync(site)}
-                      />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </QueryState>
-      <Modal
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={editing === 'new' ? 'New site' : `Edit ${editing?.name ?? ''}`}
-        size="lg"
-      >
-        {editing !== null ? (
-          <SiteForm site={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />
-        ) : null}
-      </Modal>
-    </>
+    <CrudPage
+      title="Sites"
+      newLabel="New site"
+      newTitle="New site"
+      query={useSites()}
+      empty={
+        <EmptyState title="No sites yet">A site groups nodes that share a network and a gateway.</EmptyState>
+      }
+      columns={SITE_COLUMNS}
+      table={{
+        'data-testid': 'sites-table',
+        rowKey: (site) => site.id,
+        rowAttributes: (site) => ({ 'data-site': site.name }),
+      }}
+      nameOf={(site) => site.name}
+      deleteMessage="A site can only be deleted once it has no nodes."
+      onDelete={(site) => remove.mutateAsync(site)}
+      form={(site, done) => <SiteForm site={site} onDone={done} />}
+      dialogSize="lg"
+    />
   );
 }

@@ -28,7 +28,7 @@ import {
   type UserInput,
 } from '../../api/users.ts';
 import { EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
-import { ConfirmAction, ConfirmDialog, lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
+import { ConfirmDialog, lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
 import { DeleteUserButton } from './DeleteUser.tsx';
 
 interface UserValues {
@@ -128,20 +128,17 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
           {...form.getInputProps('groupIds')}
         />
         <Refusal reason={refusal} />
-        {confirming ? (
-          <ConfirmAction
-            question={confirming.question}
-            confirmLabel="Save"
-            onConfirm={() => save.mutate(inputOf(confirming.values))}
-            onCancel={() => setConfirming(null)}
-            pending={save.isPending}
-          />
-        ) : null}
         <DialogFormActions
           problems={guide.summary}
           saving={save.isPending}
           onCancel={onDone}
-          hidden={Boolean(confirming)}
+          confirmation={
+            confirming && {
+              question: confirming.question,
+              onConfirm: () => save.mutate(inputOf(confirming.values)),
+              onCancel: () => setConfirming(null),
+            }
+          }
         />
       </Stack>
     </form>

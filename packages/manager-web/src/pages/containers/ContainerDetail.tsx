@@ -1,3 +1,4 @@
+import { ConfirmButton } from '@app/web-kit';
 import {
   Alert,
   Anchor,
@@ -28,7 +29,6 @@ import { showError, showSuccess } from '../../api/errors.ts';
 import { useSession } from '../../api/session.ts';
 import type { Container, ContainerService } from '../../api/types.ts';
 import {
-  ConfirmButton,
   EmptyState,
   formatDate,
   PageHeader,
@@ -231,12 +231,13 @@ function Details({ siteId, container }: { siteId: number; container: Container }
             </Button>
             <ConfirmButton
               size="sm"
-              label="Delete"
               title={`Delete ${container.hostname}`}
               message="The container, its services and its DNS records are removed from the node. This cannot be undone."
               loading={remove.isPending}
               onConfirm={removeNow}
-            />
+            >
+              Delete
+            </ConfirmButton>
           </>
         ) : null}
       </PageHeader>
