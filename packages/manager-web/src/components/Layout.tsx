@@ -1,5 +1,5 @@
-import { AppFrame } from '@app/web-kit';
-import { Badge, Button, Group, NavLink, Text, Center, Loader } from '@mantine/core';
+import { AppFrame, NavLinks, type NavItem } from '@app/web-kit';
+import { Button, Group, NavLink, Text, Center, Loader } from '@mantine/core';
 import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
 import { api } from '../api/client.ts';
 import { showError } from '../api/errors.ts';
@@ -9,53 +9,6 @@ import { useSession } from '../api/session.ts';
 import { usePendingUserCount } from '../api/users.ts';
 import { Banner } from './Banner.tsx';
 import { ErrorState } from './basics.tsx';
-
-interface Item {
-  to: string;
-  label: string;
-  badge?: number;
-  /** What the badge counts, for screen readers ("3 unread"). */
-  badgeLabel?: string;
-  /** Paths this entry is active for (default: the entry's path and below). */
-  match?: RegExp;
-}
-
-function Nav({ items, onNavigate }: { items: Item[]; onNavigate: () => void }) {
-  const location = useLocation();
-  return (
-    <>
-      {items.map((item) => (
-        <NavLink
-          key={item.to}
-          component={RouterLink}
-          to={item.to}
-          label={item.label}
-          active={
-            item.match
-              ? item.match.test(location.pathname)
-              : location.pathname === item.to || location.pathname.startsWith(`${item.to}/`)
-          }
-          onClick={onNavigate}
-          rightSection={
-            item.badge ? (
-              <Badge
-                size="xs"
-                color="red"
-                circle
-                aria-label={`${badgeText(item.badge)} ${item.badgeLabel ?? 'unread'}`}
-              >
-                {badgeText(item.badge)}
-              </Badge>
-            ) : null
-          }
-        />
-      ))}
-    </>
-  );
-}
-
-/** The badge reads at most the first 100 notifications (unacknowledged come first). */
-const badgeText = (count: number) => (count >= 100 ? '99+' : String(count));
 
 function useUnreadNotifications(enabled: boolean) {
   const query = useNotificationBadge(enabled);
@@ -105,7 +58,7 @@ export function Layout() {
     }
   };
 
-  const everyone: Item[] = [
+  const everyone: NavItem[] = [
     { to: '/containers', label: 'Containers', match: /^\/(containers|sites\/\d+\/containers|jobs)(\/|$)/ },
     {
       to: '/resource-requests',
@@ -116,7 +69,7 @@ export function Layout() {
     { to: '/apikeys', label: 'API keys' },
     { to: '/activity', label: 'My activity' },
   ];
-  const admin: Item[] = [
+  const admin: NavItem[] = [
     { to: '/sites', label: 'Sites', match: /^\/sites\/?$/ },
     { to: '/nodes', label: 'Nodes', match: /^\/(nodes|sites\/\d+\/nodes)(\/|$)/ },
     { to: '/users', label: 'Users', badge: pending.users, badgeLabel: 'waiting for approval' },
@@ -154,14 +107,14 @@ export function Layout() {
       }
       navigation={(close) => (
         <>
-          <Nav items={everyone} onNavigate={close} />
+          <NavLinks items={everyone} onNavigate={close} />
           <NavLink href="/api/v1/docs" target="_blank" rel="noopener" label="API docs" />
           {isAdmin ? (
             <>
               <Text size="xs" fw={700} c="dimmed" tt="uppercase" mt="md" mb={4} px="sm">
                 Administration
               </Text>
-              <Nav items={admin} onNavigate={close} />
+              <NavLinks items={admin} onNavigate={close} />
             </>
           ) : null}
         </>

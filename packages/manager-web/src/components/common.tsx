@@ -5,6 +5,9 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { EmptyState, ErrorState } from './basics.tsx';
 
+// Shared by both web clients; re-exported where this app's pages look for them.
+export { formatBytes, formatDate } from '@app/web-kit';
+
 // The shell (Layout, routes) imports basics.tsx only, so this module and what it pulls in (Modal, …) stay
 // out of the first load.
 export { EmptyState, ErrorState };
@@ -98,12 +101,6 @@ export function StatusBadge({ status }: { status: string }) {
   );
 }
 
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
-}
-
 export function relativeTime(value: string | null | undefined, now = Date.now()): string {
   if (!value) return 'never';
   const seconds = Math.round((now - new Date(value).getTime()) / 1000);
@@ -116,18 +113,6 @@ export function ago(seconds: number): string {
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h ago`;
   return `${Math.floor(seconds / 86_400)} d ago`;
-}
-
-export function formatBytes(bytes: number | undefined | null): string {
-  if (bytes === undefined || bytes === null || !Number.isFinite(bytes)) return '—';
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${value.toFixed(value >= 10 || unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
 /** The Edit and Delete buttons at the end of an admin table row; Delete asks first. */

@@ -1,7 +1,7 @@
-import { AppFrame } from '@app/web-kit';
+import { AppFrame, NavLinks } from '@app/web-kit';
 import { Button, NavLink, Text } from '@mantine/core';
 import { Suspense } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Outlet } from 'react-router';
 import { useAuth } from '../auth.tsx';
 import { useProject } from '../data/project.ts';
 import { Loading } from './basics.tsx';
@@ -21,7 +21,6 @@ const NAV = [
 export function Layout() {
   const { signOut } = useAuth();
   const project = useProject();
-  const { pathname } = useLocation();
   return (
     <AppFrame
       navbarWidth={220}
@@ -42,16 +41,7 @@ export function Layout() {
       }
       navigation={(close) => (
         <>
-          {NAV.map((item) => (
-            <NavLink
-              key={item.to}
-              component={Link}
-              to={item.to}
-              label={item.label}
-              active={pathname === item.to || pathname.startsWith(`${item.to}/`)}
-              onClick={close}
-            />
-          ))}
+          <NavLinks items={NAV} onNavigate={close} />
           <NavLink href="/api/docs" target="_blank" rel="noopener" label="API docs" />
         </>
       )}

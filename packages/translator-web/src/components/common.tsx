@@ -5,6 +5,9 @@ import { ApiError, type PhraseStatus } from '../api.ts';
 import { errorMessage, Loading } from './basics.tsx';
 import { usePageParam } from '../list-params.ts';
 
+// Shared by both web clients; re-exported where this app's pages look for them.
+export { formatBytes, formatDate } from '@app/web-kit';
+
 // The shell (Layout, sign-in) imports basics.tsx only, so this module and what it pulls in (Modal,
 // Pagination, …) stay out of the first load.
 export { errorMessage, Loading };
@@ -96,18 +99,6 @@ export function StatusBadge({ status }: { status: PhraseStatus | string }) {
       {status}
     </Badge>
   );
-}
-
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '—';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString();
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export function formatDuration(seconds: number): string {
