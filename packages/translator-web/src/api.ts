@@ -98,4 +98,6 @@ export type Backup = Item<ResponseOf<'get', '/backups'>>;
 export type Job = ResponseOf<'get', '/ai-jobs/{jobId}'>;
 export type Prompt = Item<ResponseOf<'get', '/prompts'>>;
 export type TranslationState = NonNullable<Row['state']>;
+export type QualityIssue = Row['checks'][number];
+export type Quality = ResponseOf<'get', '/analytics/quality'>;
 export type HistoryEntry = Item<ResponseOf<'get', '/translations/history'>['entries']>;

@@ -624,6 +624,11 @@ export interface paths {
             translationId: number | null;
             state: null | ('machine' | 'human' | 'reviewed');
             suggestion: string | null;
+            /** What the quality checks find in the translation (none without one) */
+            checks: {
+              check: 'numbers' | 'leading_space' | 'trailing_space' | 'end_punctuation' | 'length';
+              message: string;
+            }[];
             urls: string[];
           }[];
           total: number;
@@ -1118,6 +1123,35 @@ export interface paths {
           translated: number;
           coverage: number;
         }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/analytics/quality': {
+    get: {
+      responses: {
+        200: {
+          checked: number;
+          passing: number;
+          /** Percentage of checked translations passing every check */
+          score: number;
+          byCheck: {
+            check: 'numbers' | 'leading_space' | 'trailing_space' | 'end_punctuation' | 'length';
+            failing: number;
+          }[];
+          byLanguage: {
+            lang: string;
+            checked: number;
+            passing: number;
+            score: number;
+          }[];
+        };
       };
       errorCode:
         | 'invalid_request'

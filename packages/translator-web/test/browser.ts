@@ -1,8 +1,15 @@
 // Browser-test support: the dashboard built once per run, served by the real translator, driven by Chromium.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Page } from 'playwright-core';
-import { screenshotsIn } from '@app/server-kit/testing/chromium';
+import type { Browser, Page } from 'playwright-core';
+import {
+  closeChromium,
+  collectErrors,
+  launchChromium,
+  newPage,
+  screenshotsIn,
+} from '@app/server-kit/testing/chromium';
+import { startHarness, type Harness } from '@app/translator/testing';
 import { ensureViteBuild } from '@app/server-kit/testing/vite-build';
 
 export {
@@ -28,4 +35,35 @@ export async function signIn(page: Page, key: string): Promise<void> {
   await page.getByLabel('Project API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
+}
+
+export interface Dashboard {
+  harness: Harness;
+  browser: Browser;
+  /** A page signed in with the project's API key, and the console errors it logs. */
+  signedIn(): Promise<{ page: Page; errors: string[] }>;
+  stop(): Promise<void>;
+}
+
+/** The dashboard built, served by a translator with `config`, and a Chromium to drive it. */
+export async function startDashboard(config: Parameters<typeof startHarness>[0] = {}): Promise<Dashboard> {
+  await ensureBuilt();
+  const [harness, browser] = await Promise.all([
+    startHarness(config, { staticDir: distDir }),
+    launchChromium(),
+  ]);
+  return {
+    harness,
+    browser,
+    async signedIn() {
+      const { page } = await newPage(browser, harness.url);
+      const errors = collectErrors(page);
+      await signIn(page, harness.key);
+      return { page, errors };
+    },
+    async stop() {
+      await closeChromium(browser);
+      await harness.stop();
+    },
+  };
 }

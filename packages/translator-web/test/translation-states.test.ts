@@ -2,24 +2,15 @@
 // edit in the grid untouched, the grid shows whose text each translation is, and a change is reverted
 // from the translation's history panel.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from '@app/fakes/openai';
-import { startHarness, type Harness } from '@app/translator/testing';
-import {
-  closeChromium,
-  collectErrors,
-  distDir,
-  ensureBuilt,
-  launchChromium,
-  newPage,
-  screenshot,
-  signIn,
-} from './browser.ts';
+import type { Harness } from '@app/translator/testing';
+import { screenshot, startDashboard, type Dashboard } from './browser.ts';
 
 describe('translation states and history in Chromium', { timeout: 90_000 }, () => {
+  let dashboard: Dashboard;
   let harness: Harness;
   let fake: FakeOpenAI;
-  let browser: Browser;
   let page: Page;
   let errors: string[];
   let ids: Record<string, number>;
@@ -43,15 +34,9 @@ describe('translation states and history in Chromium', { timeout: 90_000 }, () =
   }
 
   beforeAll(async () => {
-    await ensureBuilt();
     fake = await startFakeOpenAI({ apiKey: 'sk-states-test' });
-    [harness, browser] = await Promise.all([
-      startHarness(
-        { ai: { baseUrl: fake.baseUrl, batchSize: 10, parallelCalls: 1 } },
-        { staticDir: distDir },
-      ),
-      launchChromium(),
-    ]);
+    dashboard = await startDashboard({ ai: { baseUrl: fake.baseUrl, batchSize: 10, parallelCalls: 1 } });
+    harness = dashboard.harness;
     await harness.client.patch('/api/project/settings', {
       settings: { languages: ['fr'], translationProviderApiKey: 'sk-states-test' },
     });
@@ -65,14 +50,11 @@ describe('translation states and history in Chromium', { timeout: 90_000 }, () =
     }[];
     ids = Object.fromEntries(rows.map((row) => [row.key, row.id]));
     await harness.client.patch('/api/textnodes/status', { ids: Object.values(ids), status: 'approved' });
-    ({ page } = await newPage(browser, harness.url));
-    errors = collectErrors(page);
-    await signIn(page, harness.key);
+    ({ page, errors } = await dashboard.signedIn());
   }, 120_000);
 
   afterAll(async () => {
-    await closeChromium(browser);
-    await harness?.stop();
+    await dashboard?.stop();
     await fake?.close();
   });
 

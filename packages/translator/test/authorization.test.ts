@@ -276,6 +276,7 @@ const ROWS: Row[] = [
 
   { route: 'GET /analytics', expect: keyRoute(200), request: fixed('/analytics') },
   { route: 'GET /analytics/languages', expect: keyRoute(200), request: fixed('/analytics/languages') },
+  { route: 'GET /analytics/quality', expect: keyRoute(200), request: fixed('/analytics/quality') },
   { route: 'GET /analytics/urls', expect: keyRoute(200), request: fixed('/analytics/urls') },
   {
     route: 'GET /analytics/url-detail',

@@ -8,6 +8,7 @@ export const analyticsKeys = {
   summary: ['analytics', 'summary'] as const,
   languages: ['analytics', 'languages'] as const,
   activity: ['analytics', 'activity'] as const,
+  quality: ['analytics', 'quality'] as const,
   urls: (params: QueryOf<'get', '/analytics/urls'> | 'all') => ['analytics', 'urls', params] as const,
   urlDetail: (url: string) => ['analytics', 'url-detail', url] as const,
   phrase: (id: string | undefined) => ['analytics', 'phrase', id] as const,
@@ -17,6 +18,9 @@ export const useSummary = () => useQuery({ queryKey: analyticsKeys.summary, quer
 
 export const useCoverage = () =>
   useQuery({ queryKey: analyticsKeys.languages, queryFn: () => api.get('/analytics/languages') });
+
+export const useQuality = () =>
+  useQuery({ queryKey: analyticsKeys.quality, queryFn: () => api.get('/analytics/quality') });
 
 export const useActivity = () =>
   useQuery({ queryKey: analyticsKeys.activity, queryFn: () => api.get('/analytics/activity') });

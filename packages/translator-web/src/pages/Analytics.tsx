@@ -18,7 +18,8 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { type Language, type UrlRow } from '../api.ts';
 import { PageTitle, QueryView } from '../components/common.tsx';
 import { useLanguages } from '../data/project.ts';
-import { useActivity, useCoverage, useSummary, useUrls } from '../data/analytics.ts';
+import { useActivity, useCoverage, useQuality, useSummary, useUrls } from '../data/analytics.ts';
+import { QUALITY_LABELS } from '../components/QualityChecks.tsx';
 
 export function Analytics() {
   const summary = useSummary();
@@ -43,6 +44,7 @@ export function Analytics() {
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
           <CoveragePanel />
           <ActivityPanel />
+          <QualityPanel />
         </SimpleGrid>
         <UrlTable />
       </Stack>
@@ -98,6 +100,55 @@ function CoveragePanel() {
                   />
                 </div>
               ))}
+            </Stack>
+          )
+        }
+      </QueryView>
+    </Paper>
+  );
+}
+
+function QualityPanel() {
+  const quality = useQuality();
+  return (
+    <Paper withBorder p="md">
+      <Title order={3} size="h5" mb="sm">
+        Quality checks
+      </Title>
+      <QueryView query={quality} label="Loading quality checks…">
+        {(q) =>
+          q.checked === 0 ? (
+            <Text size="sm" c="dimmed">
+              No translation of an approved phrase to check yet.
+            </Text>
+          ) : (
+            <Stack gap="sm" data-testid="quality">
+              <Group justify="space-between">
+                <Text size="sm" fw={600} data-testid="quality-score">
+                  {q.score}% pass every check
+                </Text>
+                <Text size="sm" c="dimmed">
+                  {q.passing} of {q.checked} translations
+                </Text>
+              </Group>
+              <Progress
+                value={q.score}
+                color={q.score >= 90 ? 'green' : 'orange'}
+                aria-label="Quality score"
+              />
+              <Stack gap={2}>
+                {q.byCheck
+                  .filter((c) => c.failing > 0)
+                  .map((c) => (
+                    <Group key={c.check} justify="space-between" data-check={c.check}>
+                      <Text size="sm">{QUALITY_LABELS[c.check]}</Text>
+                      <Text size="sm">{c.failing}</Text>
+                    </Group>
+                  ))}
+              </Stack>
+              <Text size="xs" c="dimmed">
+                Per language: {q.byLanguage.map((l) => `${l.lang} ${l.score}%`).join(' · ')}
+              </Text>
             </Stack>
           )
         }

@@ -40,6 +40,7 @@ import { rowKeys, useRows } from '../data/phrases.ts';
 import { analyticsKeys } from '../data/analytics.ts';
 import { STATE_FILTER, StateChip, translationStateParam } from '../components/TranslationState.tsx';
 import { HistoryPanel } from '../components/HistoryPanel.tsx';
+import { QualityNotes } from '../components/QualityChecks.tsx';
 
 const LIMIT = 50;
 
@@ -317,6 +318,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
           )}
         </Group>
       </form>
+      {!dirty && <QualityNotes issues={row.checks} label={`the ${lang} translation of "${row.key}"`} />}
       {suggestion && (
         <Group gap={6} wrap="nowrap" data-testid="ai-suggestion">
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>

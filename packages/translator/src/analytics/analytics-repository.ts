@@ -70,6 +70,17 @@ export class AnalyticsRepository {
     return new Map(rows.map((row) => [row.lang, Number(row.n)]));
   }
 
+  /** Each translation of an approved phrase with its source text, for the quality checks. */
+  approvedTranslationTexts(projectId: number) {
+    return this.db
+      .selectFrom('translations as t')
+      .innerJoin('phrases as p', 'p.id', 't.phrase_id')
+      .select(['t.lang', 'p.key', 't.value'])
+      .where('t.project_id', '=', projectId)
+      .where('p.status', '=', 'approved')
+      .execute();
+  }
+
   /** URLs (optionally those containing `search`, case-insensitively) with their phrase counts, busiest first. */
   async urls(projectId: number, query: { search?: string | undefined; limit: number; offset: number }) {
     let base = this.db

@@ -2,8 +2,13 @@ import { notFound } from '@app/server-kit';
 import { dayOf } from '../common/time.ts';
 import type { StoredSettings } from '../projects/settings.ts';
 import type { AnalyticsRepository } from './analytics-repository.ts';
+import { QUALITY_CHECKS, qualityIssues, type QualityCheck } from '../translations/quality-checks.ts';
 
 export const ACTIVITY_DAYS = 30;
+
+/** The whole percentage of checked translations that pass every check, rounded down; 100 with none. */
+const scoreOf = ({ checked, passing }: { checked: number; passing: number }) =>
+  checked ? Math.floor((passing * 100) / checked) : 100;
 
 /** Read-only reports over a project's phrases, URLs and translations. */
 export class AnalyticsService {
@@ -33,6 +38,34 @@ export class AnalyticsService {
       const translated = byLang.get(lang) ?? 0;
       return { lang, translated, coverage: total ? Math.round((translated * 100) / total) : 0 };
     });
+  }
+
+  /**
+   * The quality checks over every translation of an approved phrase into a configured language: how
+   * many pass all, the share that does as the project's score (100 with nothing to check), and how often
+   * each check fails, overall and per language.
+   */
+  async quality(projectId: number, settings: StoredSettings) {
+    const languages = new Map(settings.languages.map((lang) => [lang, { lang, checked: 0, passing: 0 }]));
+    const failures = new Map<QualityCheck, number>(QUALITY_CHECKS.map((check) => [check, 0]));
+    for (const row of await this.reports.approvedTranslationTexts(projectId)) {
+      const language = languages.get(row.lang);
+      if (!language) continue;
+      const issues = qualityIssues(row.key, row.value);
+      language.checked += 1;
+      if (!issues.length) language.passing += 1;
+      for (const issue of issues) failures.set(issue.check, failures.get(issue.check)! + 1);
+    }
+    const byLanguage = [...languages.values()].map((l) => ({ ...l, score: scoreOf(l) }));
+    const checked = byLanguage.reduce((n, l) => n + l.checked, 0);
+    const passing = byLanguage.reduce((n, l) => n + l.passing, 0);
+    return {
+      checked,
+      passing,
+      score: scoreOf({ checked, passing }),
+      byCheck: [...failures].map(([check, failing]) => ({ check, failing })),
+      byLanguage,
+    };
   }
 
   urls(projectId: number, query: { search?: string | undefined; limit: number; offset: number }) {

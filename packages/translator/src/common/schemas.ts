@@ -27,6 +27,14 @@ export const TranslationStateSchema = Type.Union([
   Type.Literal('human'),
   Type.Literal('reviewed'),
 ]);
+export const QualityCheckSchema = Type.Union([
+  Type.Literal('numbers'),
+  Type.Literal('leading_space'),
+  Type.Literal('trailing_space'),
+  Type.Literal('end_punctuation'),
+  Type.Literal('length'),
+]);
+export const QualityIssueSchema = Type.Object({ check: QualityCheckSchema, message: Type.String() });
 export const VarSlot = Type.Object({
   type: Type.String({ pattern: '^[a-z][a-z0-9_]{0,31}$' }),
   index: Type.Integer({ minimum: 0, maximum: 999 }),

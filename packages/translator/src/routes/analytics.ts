@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
-import { Offset, PageLimit, responses, RowId } from '../common/schemas.ts';
+import { Offset, PageLimit, QualityCheckSchema, responses, RowId } from '../common/schemas.ts';
 
 const Int = Type.Integer();
 
@@ -51,6 +51,32 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
     async (request) => {
       const { id } = projectOf(request);
       return analytics.languages(id, await projects.settings(id));
+    },
+  );
+
+  api.get(
+    '/api/analytics/quality',
+    {
+      schema: {
+        tags: ['analytics'],
+        summary:
+          'Quality checks (numbers, spaces at the ends, sentence end, length) over the translations of approved phrases',
+        response: responses({
+          200: Type.Object({
+            checked: Int,
+            passing: Int,
+            score: Type.Integer({ description: 'Percentage of checked translations passing every check' }),
+            byCheck: Type.Array(Type.Object({ check: QualityCheckSchema, failing: Int })),
+            byLanguage: Type.Array(
+              Type.Object({ lang: Type.String(), checked: Int, passing: Int, score: Int }),
+            ),
+          }),
+        }),
+      },
+    },
+    async (request) => {
+      const { id } = projectOf(request);
+      return analytics.quality(id, await projects.settings(id));
     },
   );
 

@@ -10,6 +10,7 @@ import {
   PageLimit,
   PageNumber,
   PhraseStatusSchema,
+  QualityIssueSchema,
   responses,
   RowId,
   TranslationStateSchema,
@@ -128,6 +129,9 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
                 translationId: Nullable(Type.Integer()),
                 state: Nullable(TranslationStateSchema),
                 suggestion: Nullable(Type.String()),
+                checks: Type.Array(QualityIssueSchema, {
+                  description: 'What the quality checks find in the translation (none without one)',
+                }),
                 urls: Type.Array(Type.String()),
               }),
             ),

@@ -12,6 +12,7 @@ import type { Authorship } from './translation-writes-repository.ts';
 import type { ProjectRef } from '../projects/key-cache.ts';
 import type { CacheRecorder } from '@app/server-kit';
 import { fail, failAs } from '../errors/catalogue.ts';
+import { qualityIssues, type QualityIssue } from './quality-checks.ts';
 
 export interface Translation {
   key: string;
@@ -50,6 +51,8 @@ export interface ListRow {
   state: TranslationState | null;
   /** An AI job's text it was not allowed to put in place of a person's translation. */
   suggestion: string | null;
+  /** What the quality checks find in the translation (none without one). */
+  checks: QualityIssue[];
   urls: string[];
 }
 
@@ -143,6 +146,7 @@ export class TranslationsService {
       translationId: row.translation_id ?? null,
       state: row.state ?? null,
       suggestion: row.suggestion ?? null,
+      checks: row.value === null || row.value === undefined ? [] : qualityIssues(row.key, row.value),
       urls: urls.get(row.id) ?? [],
     }));
     return { rows: list, total, page: query.page, limit: query.limit };
