@@ -683,6 +683,23 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/languages/available': {
+    get: {
+      responses: {
+        200: {
+          code: string;
+          name: string;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/export': {
     get: {
       responses: {

@@ -164,6 +164,10 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
   });
 
   it('stores the AI provider key write-only', async () => {
+    // Without a key, an AI job cannot start and the page says where to set one.
+    await page.goto('/ai');
+    await page.getByText('No AI provider key is set: add one in').waitFor();
+    expect(await page.getByRole('button', { name: /^Translate \d+ phrases?$/ }).isDisabled()).toBe(true);
     await page.goto('/settings');
     await page.getByTestId('language-names').getByText('French (fr)').waitFor();
     await page.getByLabel('Provider API key').fill('sk-dashboard-test');
@@ -244,13 +248,22 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
       .poll(async () => (await rows()).find((row) => row.key === 'Welcome to our bakery')?.value)
       .toBe('Bienvenue dans notre boulangerie');
 
-    // A translation must keep the key's slots: the server's message shows under the field.
+    // A translation must keep the key's slots: the field says which is missing, and it is not sent.
     const slotted = page.getByLabel('Translation of "You have {{number:0}} new messages" (fr)');
+    const before = (await rows()).find((row) => row.key === 'You have {{number:0}} new messages')?.value;
     await slotted.fill('Vous avez des messages');
     await page.getByText('Missing slot {{number:0}}').waitFor();
     await slotted.press('Enter');
-    await page.getByText('Some translations lose or add slot tokens').waitFor(); // the server's message
     await screenshot(page, 'grid');
+    expect(
+      await page
+        .locator('tr', { has: slotted })
+        .getByRole('button', { name: 'Save', exact: true })
+        .isDisabled(),
+    ).toBe(true);
+    expect((await rows()).find((row) => row.key === 'You have {{number:0}} new messages')?.value).toBe(
+      before,
+    );
     await slotted.press('Escape');
 
     await page.getByRole('button', { name: 'Delete the fr translation of "Search cakes"' }).click();

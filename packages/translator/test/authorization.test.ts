@@ -227,6 +227,7 @@ const ROWS: Row[] = [
     },
   },
   { route: 'GET /languages', expect: pageRoute(200), request: fixed('/languages') },
+  { route: 'GET /languages/available', expect: keyRoute(200), request: fixed('/languages/available') },
   { route: 'GET /export', expect: keyRoute(200), request: fixed('/export') },
   { route: 'GET /export/{lang}', expect: keyRoute(200), request: fixed('/export/fr') },
 

@@ -308,6 +308,21 @@ describe('languages and export', () => {
     ]);
   });
 
+  it('GET /api/languages/available offers the named languages by name, every one a code the project accepts', async () => {
+    const res = await h.client.get('/api/languages/available');
+    expect(res.status).toBe(200);
+    const list = res.body as Array<{ code: string; name: string }>;
+    expect(list).toContainEqual({ code: 'fr', name: 'French' });
+    expect(list).toContainEqual({ code: 'zh-Hant', name: 'Chinese (Traditional)' });
+    const names = list.map((l) => l.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
+    const saved = await h.client.patch('/api/project/settings', {
+      settings: { languages: list.map((l) => l.code) },
+    });
+    expect(saved.status).toBe(200);
+    await h.client.patch('/api/project/settings', { settings: { languages: ['fr', 'de', 'pt-BR'] } });
+  });
+
   it('GET /api/export and /api/export/:lang return the export document of approved translations', async () => {
     await h.client.post('/api/translations', {
       lang: 'fr',

@@ -188,19 +188,24 @@ function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
           />
           {start.error && (
             <Alert color="red" role="alert">
-              {errorMessage(start.error)}
-              {start.error instanceof ApiError && start.error.code === 'provider_not_configured' && (
+              {start.error instanceof ApiError && start.error.code === 'provider_not_configured' ? (
                 <>
-                  {' '}
+                  No AI provider key is set.{' '}
                   <Anchor component={Link} to="/settings">
                     Set the provider key
                   </Anchor>
                 </>
+              ) : (
+                errorMessage(start.error)
               )}
             </Alert>
           )}
           <Group>
-            <Button type="submit" disabled={!effectiveLang || count === 0} loading={start.isPending}>
+            <Button
+              type="submit"
+              disabled={!effectiveLang || count === 0 || providerMissing}
+              loading={start.isPending}
+            >
               Translate {count} phrase{count === 1 ? '' : 's'}
             </Button>
           </Group>

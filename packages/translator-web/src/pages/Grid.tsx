@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { api, type Row, type QueryOf } from '../api.ts';
 import {
@@ -196,10 +196,15 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState(row.value ?? '');
   const [showHistory, setShowHistory] = useState(false);
+  const field = useRef<HTMLTextAreaElement>(null);
   const { translationId, state, suggestion } = row;
   useEffect(() => setValue(row.value ?? ''), [row.value]);
   const dirty = value !== (row.value ?? '');
-  const missing = slotsOf(row.key).filter((slot) => value.trim() && !value.includes(slotToken(slot)));
+  // Slots the field lacks: buttons insert them, and once something is typed they are an error.
+  const absent = slotsOf(row.key).filter((slot) => !value.includes(slotToken(slot)));
+  const missing = value.trim() ? absent : [];
+  // The server refuses a translation that loses a slot: it is not sent, the field says why.
+  const savable = dirty && value.trim() !== '' && missing.length === 0;
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: rowKeys.all }),
@@ -208,12 +213,26 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
   // Said beside the cell instead of in a toast: saving row after row would stack them over the grid.
   const [done, setDone] = useState<'Saved' | 'Deleted' | 'Reviewed' | null>(null);
   const save = useMutation({
-    mutationFn: () => api.post('/translations', { body: { lang, translations: [{ id: row.id, value }] } }),
-    onSuccess: async () => {
+    mutationFn: (_next: { moveOn: boolean }) =>
+      api.post('/translations', { body: { lang, translations: [{ id: row.id, value }] } }),
+    onSuccess: async (_result, { moveOn }) => {
       setDone('Saved');
+      // Enter saves and goes on to the next phrase, as in a CAT tool; a failed save stays put.
+      if (moveOn) focusNextField(field.current);
       await refresh();
     },
   });
+  /** Puts a slot token where the cursor is (at the end when the field was never focused). */
+  const insert = (token: string) => {
+    const at = field.current?.selectionStart ?? value.length;
+    const end = field.current?.selectionEnd ?? at;
+    setValue(value.slice(0, at) + token + value.slice(end));
+    setDone(null);
+    requestAnimationFrame(() => {
+      field.current?.focus();
+      field.current?.setSelectionRange(at + token.length, at + token.length);
+    });
+  };
   const review = useMutation({
     mutationFn: (id: number) => api.patch('/translations/state', { body: { ids: [id], state: 'reviewed' } }),
     onSuccess: async () => {
@@ -236,11 +255,13 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          if (dirty && value.trim()) save.mutate();
+          if (savable) save.mutate({ moveOn: false });
         }}
       >
         <Group gap={6} align="flex-start" wrap="nowrap">
           <Textarea
+            ref={field}
+            data-translation-field
             aria-label={`Translation of "${row.key}" (${lang})`}
             autosize
             minRows={1}
@@ -254,7 +275,8 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
             onKeyDown={(event) => {
               if (event.key === 'Enter' && !event.shiftKey) {
                 event.preventDefault();
-                if (dirty && value.trim()) save.mutate();
+                if (savable) save.mutate({ moveOn: true });
+                else if (!dirty) focusNextField(field.current);
               }
               if (event.key === 'Escape') setValue(row.value ?? '');
             }}
@@ -274,7 +296,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
             }
             style={{ flex: 1 }}
           />
-          <Button type="submit" size="xs" mt={4} disabled={!dirty || !value.trim()} loading={save.isPending}>
+          <Button type="submit" size="xs" mt={4} disabled={!savable} loading={save.isPending}>
             Save
           </Button>
           {translationId !== null && state !== 'reviewed' && (
@@ -318,6 +340,21 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
           )}
         </Group>
       </form>
+      {absent.length > 0 && (
+        <Group gap={4} data-testid="slot-buttons">
+          {absent.map((slot) => (
+            <Button
+              key={slotToken(slot)}
+              size="compact-xs"
+              variant="light"
+              onClick={() => insert(slotToken(slot))}
+              aria-label={`Insert ${slotToken(slot)} into the ${lang} translation of "${row.key}"`}
+            >
+              + {slotToken(slot)}
+            </Button>
+          ))}
+        </Group>
+      )}
       {!dirty && <QualityNotes issues={row.checks} label={`the ${lang} translation of "${row.key}"`} />}
       {suggestion && (
         <Group gap={6} wrap="nowrap" data-testid="ai-suggestion">
@@ -334,4 +371,11 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
       )}
     </Stack>
   );
+}
+
+/** Moves the focus to the translation field after `current` in the grid, if there is one. */
+function focusNextField(current: HTMLTextAreaElement | null) {
+  const fields = [...document.querySelectorAll<HTMLTextAreaElement>('textarea[data-translation-field]')];
+  const next = fields[fields.indexOf(current!) + 1];
+  next?.focus();
 }

@@ -28,6 +28,7 @@ import {
 import { projectKeys, useLanguages, useProject } from '../data/project.ts';
 import { FullKeyPanel, PageKeyPanel } from './SettingsKeys.tsx';
 import { analyticsKeys } from '../data/analytics.ts';
+import { LanguagePicker } from '../components/LanguagePicker.tsx';
 
 export function SettingsPage() {
   const project = useProject();
@@ -145,14 +146,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <Title order={3} size="h4">
           Languages
         </Title>
-        <TagsInput
-          label="Target languages"
-          description="Language codes such as fr, de or pt-BR. Press Enter after each."
+        <LanguagePicker
           value={draft.languages}
           onChange={(value) => set('languages', value)}
           error={err('languages')}
-          splitChars={[',', ' ']}
-          clearable
         />
         {settings.languages.length > 0 && (
           <Group gap={6} data-testid="language-names">

@@ -89,6 +89,11 @@ const NAMES: Record<string, string> = {
   'zh-Hant': 'Chinese (Traditional)',
 };
 
+/** The languages named here, by name: what the dashboard offers to pick from. */
+export const KNOWN_LANGUAGES: ReadonlyArray<{ code: string; name: string }> = Object.entries(NAMES)
+  .map(([code, name]) => ({ code, name }))
+  .sort((a, b) => a.name.localeCompare(b.name, 'en') || a.code.localeCompare(b.code, 'en'));
+
 let displayNames: Intl.DisplayNames | undefined;
 
 export function languageName(code: string): string {

@@ -17,7 +17,7 @@ import {
   VarSlot,
 } from '../common/schemas.ts';
 import { DeliveryCache } from '../translations/delivery-cache.ts';
-import { languageName } from '../projects/languages.ts';
+import { KNOWN_LANGUAGES, languageName } from '../projects/languages.ts';
 import { errorsOf } from '../errors/catalogue.ts';
 
 const TranslationSchema = Type.Object({ key: Type.String(), context: Type.String(), value: Type.String() });
@@ -229,6 +229,19 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
       const settings = await projects.settings(projectOf(request).id);
       return settings.languages.map((code) => ({ code, name: languageName(code) }));
     },
+  );
+
+  api.get(
+    '/api/languages/available',
+    {
+      schema: {
+        tags: ['languages'],
+        summary:
+          'Languages the service names, by name: what the dashboard offers to pick (any well-formed code is accepted)',
+        response: responses({ 200: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) }),
+      },
+    },
+    async () => [...KNOWN_LANGUAGES],
   );
 
   api.get(

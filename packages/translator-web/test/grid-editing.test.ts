@@ -1,0 +1,89 @@
+// Translating in the grid in real Chromium as a translator works through a list: slots go in with a
+// click where the cursor is, Enter saves and moves to the next phrase, a translation losing a slot is kept
+// on its row with the reason.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot, startDashboard, type Dashboard } from './browser.ts';
+
+describe('grid editing in Chromium', { timeout: 90_000 }, () => {
+  let dashboard: Dashboard;
+
+  beforeAll(async () => {
+    dashboard = await startDashboard();
+    const { client } = dashboard.harness;
+    await client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
+    await client.post('/api/textnodes', {
+      keys: [{ key: 'You have 3 new messages' }, { key: 'Welcome' }, { key: 'Goodbye' }],
+      url: 'https://shop.test/',
+    });
+    const rows = (await client.get('/api/translations/all')).body.rows as Array<{ id: number }>;
+    await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
+  }, 120_000);
+  afterAll(async () => dashboard?.stop());
+
+  const valueOf = async (key: string) =>
+    (
+      (await dashboard.harness.client.get('/api/translations/all?lang=fr')).body.rows as Array<{
+        key: string;
+        value: string | null;
+      }>
+    ).find((row) => row.key === key)?.value;
+
+  const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
+
+  it('saves with Enter and moves on to the next phrase, in the order the grid shows', async () => {
+    const { page, errors } = await dashboard.signedIn();
+    await page.goto('/translations?lang=fr');
+    const goodbye = page.getByLabel('Translation of "Goodbye" (fr)');
+    await goodbye.waitFor();
+    const order = await page
+      .locator('textarea[data-translation-field]')
+      .evaluateAll((fields) => fields.map((f) => f.getAttribute('aria-label')));
+    expect(order).toEqual([
+      'Translation of "Goodbye" (fr)',
+      'Translation of "Welcome" (fr)',
+      'Translation of "You have {{number:0}} new messages" (fr)',
+    ]);
+    await goodbye.fill('Au revoir');
+    await goodbye.press('Enter');
+    await expect.poll(() => focused(page)).toBe('Translation of "Welcome" (fr)');
+    expect(await valueOf('Goodbye')).toBe('Au revoir');
+    // Enter on a field left as it was moves on too.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page)).toBe('Translation of "You have {{number:0}} new messages" (fr)');
+    expect(await valueOf('Welcome')).toBeNull();
+    expect(errors).toEqual([]);
+  });
+
+  it('inserts a slot where the cursor is', async () => {
+    const { page } = await dashboard.signedIn();
+    await page.goto('/translations?lang=fr');
+    const key = 'You have {{number:0}} new messages';
+    const field = page.getByLabel(`Translation of "${key}" (fr)`);
+    await field.fill('Vous avez  nouveaux messages');
+    // The cursor between the two spaces, then the slot's button.
+    await field.evaluate((element: HTMLTextAreaElement) => element.setSelectionRange(10, 10));
+    await page
+      .getByRole('button', { name: `Insert {{number:0}} into the fr translation of "${key}"` })
+      .click();
+    expect(await field.inputValue()).toBe('Vous avez {{number:0}} nouveaux messages');
+    await screenshot(page, 'grid-slot-inserted');
+    await field.press('Enter');
+    await expect.poll(() => valueOf(key)).toBe('Vous avez {{number:0}} nouveaux messages');
+    // The slot buttons are gone once the translation holds every slot.
+    expect(await page.getByRole('button', { name: /^Insert \{\{number:0\}\}/ }).count()).toBe(0);
+  });
+
+  it('does not send a translation that loses a slot, and says so on its row', async () => {
+    const { page } = await dashboard.signedIn();
+    await page.goto('/translations?lang=fr');
+    const key = 'You have {{number:0}} new messages';
+    const field = page.getByLabel(`Translation of "${key}" (fr)`);
+    await field.fill('Vous avez des messages');
+    await field.press('Enter');
+    const row = page.locator('tr', { has: field });
+    await row.getByText('Missing slot {{number:0}}').waitFor();
+    expect(await focused(page)).toBe(`Translation of "${key}" (fr)`);
+    expect(await valueOf(key)).toBe('Vous avez {{number:0}} nouveaux messages');
+  });
+});

@@ -1,0 +1,34 @@
+// The target languages in Settings, picked in real Chromium by name, and by code for one the list does
+// not name.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, startDashboard, type Dashboard } from './browser.ts';
+
+describe('language picker in Chromium', { timeout: 90_000 }, () => {
+  let dashboard: Dashboard;
+
+  beforeAll(async () => {
+    dashboard = await startDashboard();
+  }, 120_000);
+  afterAll(async () => dashboard?.stop());
+
+  it('finds a language by its name and takes a code the list does not name', async () => {
+    const { page, errors } = await dashboard.signedIn();
+    await page.goto('/settings');
+    const picker = page.getByRole('combobox', { name: 'Target languages' });
+    await picker.fill('French');
+    await page.getByRole('option', { name: 'French (fr)', exact: true }).click();
+    await picker.fill('Portuguese (Br');
+    await page.getByRole('option', { name: 'Portuguese (Brazil) (pt-BR)' }).click();
+    await picker.fill('Klingonese');
+    await page.getByText('No language by that name: type its code instead').waitFor();
+    await picker.fill('gsw');
+    await page.getByRole('option', { name: 'Use the code “gsw”' }).click();
+    await screenshot(page, 'settings-languages');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByTestId('language-names').getByText('Swiss German (gsw)').waitFor();
+
+    const project = await dashboard.harness.client.get('/api/project');
+    expect(project.body.settings.languages).toEqual(['fr', 'pt-BR', 'gsw']);
+    expect(errors).toEqual([]);
+  });
+});
