@@ -39,6 +39,7 @@ import { rowKeys, useRowCounts, useRows } from '../data/phrases.ts';
 import { analyticsKeys, useAllUrls } from '../data/analytics.ts';
 import { useLanguages } from '../data/project.ts';
 import { STATE_FILTER, translationStateParam } from '../components/TranslationState.tsx';
+import { GettingStarted } from '../components/GettingStarted.tsx';
 
 const LIMIT = 50;
 export function Review() {
@@ -130,6 +131,7 @@ export function Review() {
       >
         Review phrases
       </PageTitle>
+      <GettingStarted />
       <Stack gap="sm">
         <SegmentedControl
           aria-label="Status"
