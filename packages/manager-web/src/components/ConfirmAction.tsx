@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/client.ts';
 
 export interface ConfirmActionProps {
@@ -66,4 +66,27 @@ export function ConfirmDialog({
 /** Why the server keeps the last active administrator (409 last_admin), or null for other errors. */
 export function lastAdminRefusal(error: unknown): string | null {
   return error instanceof ApiError && error.code === 'last_admin' ? error.message : null;
+}
+
+/**
+ * A form's save that may first ask about a loss of rights (`ask`), and that the server may refuse as
+ * the last administrator's (`refusal`, shown beside the buttons); other errors go to the form's guide.
+ */
+export function useRightsSave<Pending>(guide: { showError: (error: unknown) => void }) {
+  const [confirming, setConfirming] = useState<Pending | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  return {
+    confirming,
+    refusal,
+    ask: (pending: Pending) => setConfirming(pending),
+    cancel: () => setConfirming(null),
+    /** At each submission: the last refusal no longer stands. */
+    start: () => setRefusal(null),
+    onError: (error: unknown) => {
+      setConfirming(null);
+      const reason = lastAdminRefusal(error);
+      setRefusal(reason);
+      if (!reason) guide.showError(error);
+    },
+  };
 }

@@ -1,9 +1,8 @@
 import { useUrlView, type Column } from '@app/web-kit';
 import { Checkbox, Stack, TextInput } from '@mantine/core';
-import { useState } from 'react';
 import { useForm } from '@mantine/form';
 import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
-import { lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
+import { Refusal, useRightsSave } from '../../components/ConfirmAction.tsx';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Group } from '../../api/types.ts';
 import { useDeleteGroup, useGroups, useSaveGroup } from '../../api/users.ts';
@@ -19,23 +18,18 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
   const guide = useFormGuide(form);
   type Values = typeof form.values;
   // Taking the administrators' flag from a group with members is asked first, as demoting a user is.
-  const [confirming, setConfirming] = useState<Values | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const rights = useRightsSave<Values>(guide);
   const save = useSaveGroup(group, {
     onSuccess: () => {
       showSuccess('Group saved');
       onDone();
     },
-    onError: (error) => {
-      setConfirming(null);
-      setRefusal(lastAdminRefusal(error));
-      if (!lastAdminRefusal(error)) guide.showError(error);
-    },
+    onError: rights.onError,
   });
   const submit = (values: Values) => {
-    setRefusal(null);
+    rights.start();
     const demotes = Boolean(group?.isAdmin) && !values.isAdmin && (group?.userCount ?? 0) > 0;
-    if (demotes) setConfirming(values);
+    if (demotes) rights.ask(values);
     else save.mutate(values);
   };
   return (
@@ -46,16 +40,16 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
           label="Administrators: members manage the whole manager"
           {...form.getInputProps('isAdmin', { type: 'checkbox' })}
         />
-        <Refusal reason={refusal} />
+        <Refusal reason={rights.refusal} />
         <DialogFormActions
           problems={guide.summary}
           saving={save.isPending}
           onCancel={onDone}
           confirmation={
-            confirming && {
+            rights.confirming && {
               question: `Take administrator rights from the ${group?.userCount ?? 0} member(s) of ${group?.cn ?? ''}? They lose those rights at once.`,
-              onConfirm: () => save.mutate(confirming),
-              onCancel: () => setConfirming(null),
+              onConfirm: () => save.mutate(rights.confirming!),
+              onCancel: rights.cancel,
             }
           }
         />

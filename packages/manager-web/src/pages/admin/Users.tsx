@@ -28,7 +28,7 @@ import {
   type UserInput,
 } from '../../api/users.ts';
 import { EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
-import { ConfirmDialog, lastAdminRefusal, Refusal } from '../../components/ConfirmAction.tsx';
+import { ConfirmDialog, lastAdminRefusal, Refusal, useRightsSave } from '../../components/ConfirmAction.tsx';
 import { DeleteUserButton } from './DeleteUser.tsx';
 
 interface UserValues {
@@ -56,8 +56,6 @@ function lossOf(user: User | null, values: UserValues, groups: UserGroup[]): str
 }
 
 function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGroup[]; onDone: () => void }) {
-  const [confirming, setConfirming] = useState<{ values: UserValues; question: string } | null>(null);
-  const [refusal, setRefusal] = useState<string | null>(null);
   const form = useForm<UserValues>({
     mode: 'controlled',
     initialValues: {
@@ -79,21 +77,18 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
     },
   });
   const guide = useFormGuide(form);
+  const rights = useRightsSave<{ values: UserValues; question: string }>(guide);
   const save = useSaveUser(user, {
     onSuccess: () => {
       showSuccess(user ? 'User saved' : 'User created');
       onDone();
     },
-    onError: (error) => {
-      setConfirming(null);
-      setRefusal(lastAdminRefusal(error));
-      if (!lastAdminRefusal(error)) guide.showError(error);
-    },
+    onError: rights.onError,
   });
   const submit = (values: UserValues) => {
-    setRefusal(null);
+    rights.start();
     const question = lossOf(user, values, groups);
-    if (question) setConfirming({ values, question });
+    if (question) rights.ask({ values, question });
     else save.mutate(inputOf(values));
   };
   return (
@@ -127,16 +122,16 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
           }))}
           {...form.getInputProps('groupIds')}
         />
-        <Refusal reason={refusal} />
+        <Refusal reason={rights.refusal} />
         <DialogFormActions
           problems={guide.summary}
           saving={save.isPending}
           onCancel={onDone}
           confirmation={
-            confirming && {
-              question: confirming.question,
-              onConfirm: () => save.mutate(inputOf(confirming.values)),
-              onCancel: () => setConfirming(null),
+            rights.confirming && {
+              question: rights.confirming.question,
+              onConfirm: () => save.mutate(inputOf(rights.confirming!.values)),
+              onCancel: rights.cancel,
             }
           }
         />
