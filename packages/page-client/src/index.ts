@@ -1,6 +1,12 @@
 import { Api } from './api.ts';
 import { Localizer, MARK, type Phrase } from './localizer.ts';
-import { chooseLanguage, optionsFromScript, storeLanguage, type ClientOptions } from './options.ts';
+import {
+  chooseLanguage,
+  optionsFromScript,
+  storeLanguage,
+  translationLikely,
+  type ClientOptions,
+} from './options.ts';
 import { Scanner, type CrawlerConfig } from './scanner.ts';
 import { TRANSLATED_ATTRIBUTES } from './text-rules.ts';
 
@@ -87,8 +93,18 @@ function createClient(): LocoApi {
       attributes: true,
       attributeFilter: [...TRANSLATED_ATTRIBUTES],
     });
+    // A client-side route changes the title and the description too.
+    observer.observe(document.head, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['content'],
+    });
   };
 
+  /** The page's own `<html lang>`, put back when the original is shown. */
+  const writtenLang = document.documentElement.getAttribute('lang');
   const loadLanguage = async (code: string | null) => {
     localizer!.language = code;
     localizer!.translations = new Map(
@@ -96,6 +112,17 @@ function createClient(): LocoApi {
         ? (await api!.translations(code)).map((t) => [`${t.key}\u0000${t.context}`, t.value] as const)
         : [],
     );
+  };
+  /** Marks the document with the language it shows, for screen readers, hyphenation and search engines. */
+  const markLanguage = (code: string | null) => {
+    const lang = code ?? writtenLang;
+    if (lang === null) document.documentElement.removeAttribute('lang');
+    else document.documentElement.setAttribute('lang', lang);
+  };
+  /** The page's text, and the title and descriptions in its head. */
+  const processPage = () => {
+    localizer!.process(document.head);
+    localizer!.process(document.body);
   };
 
   const client: LocoApi = {
@@ -106,8 +133,7 @@ function createClient(): LocoApi {
         );
         return;
       }
-      const show =
-        options.lang || new URLSearchParams(location.search).get('lang') ? hidePage() : () => undefined;
+      const show = translationLikely(options.lang ?? null) ? hidePage() : () => undefined;
       try {
         api = new Api(options.server, options.apiKey);
         const [config, languages] = await Promise.all([
@@ -116,15 +142,17 @@ function createClient(): LocoApi {
         ]);
         offered = languages;
         localizer = new Localizer(new Scanner({ ...DEFAULT_CONFIG, ...config }), register);
-        await loadLanguage(
-          chooseLanguage(
-            options.lang ?? null,
-            offered.map((l) => l.code),
-          ),
-        ).catch((error: unknown) => console.warn(error));
+        const choice = chooseLanguage(
+          options.lang ?? null,
+          offered.map((l) => l.code),
+        );
+        // A language asked for in the address is the visitor's choice: the next page keeps it.
+        if (choice?.from === 'query') storeLanguage(choice.code);
+        await loadLanguage(choice?.code ?? null).catch((error: unknown) => console.warn(error));
         await domReady();
         performance.mark('loco:first-pass-start');
-        localizer.process(document.body);
+        processPage();
+        if (localizer.language) markLanguage(localizer.language);
         performance.measure('loco:first-pass', 'loco:first-pass-start');
         observe();
       } finally {
@@ -132,13 +160,14 @@ function createClient(): LocoApi {
       }
     },
     textnodes: () => localizer?.phrases() ?? [],
-    apply: () => localizer?.process(document.body),
+    apply: () => localizer && processPage(),
     async setLanguage(code) {
       if (!localizer) return;
       storeLanguage(code);
       await loadLanguage(code);
       localizer.applyAll();
-      localizer.process(document.body);
+      processPage();
+      markLanguage(code);
     },
     getLanguage: () => localizer?.language ?? null,
     languages: () => offered,

@@ -37,19 +37,43 @@ export function storeLanguage(code: string | null) {
   }
 }
 
+/** Where a language choice came from: the page, the address, the visitor's earlier choice, the browser. */
+export type ChoiceSource = 'page' | 'query' | 'stored' | 'browser';
+
+const primary = (code: string) => code.split(/[-_]/)[0]!.toLowerCase();
+
 /**
  * The language to show: the page's `data-lang`, then `?lang=`, then the visitor's stored choice, then
- * the browser's languages — the first the project offers.
+ * the browser's languages — the first the project offers, and where it came from.
  */
-export function chooseLanguage(forced: string | null, offered: string[]): string | null {
-  const query = new URLSearchParams(location.search).get('lang');
-  const primary = (code: string) => code.split('-')[0]!.toLowerCase();
-  for (const candidate of [forced, query, storedLanguage(), ...navigator.languages]) {
+export function chooseLanguage(
+  forced: string | null,
+  offered: string[],
+): { code: string; from: ChoiceSource } | null {
+  const candidates: Array<[string | null | undefined, ChoiceSource]> = [
+    [forced, 'page'],
+    [new URLSearchParams(location.search).get('lang'), 'query'],
+    [storedLanguage(), 'stored'],
+    ...navigator.languages.map((code): [string, ChoiceSource] => [code, 'browser']),
+  ];
+  for (const [candidate, from] of candidates) {
     if (!candidate) continue;
     const match =
       offered.find((code) => code.toLowerCase() === candidate.toLowerCase()) ??
       offered.find((code) => primary(code) === primary(candidate));
-    if (match) return match;
+    if (match) return { code: match, from };
   }
   return null;
+}
+
+/**
+ * Whether the page is likely to be shown in another language than it was written in, so it is hidden
+ * until the first pass (no flash of the original): a language asked for by the page, the address or the
+ * visitor earlier, or a browser whose first language is not the page's.
+ */
+export function translationLikely(forced: string | null): boolean {
+  if (forced || new URLSearchParams(location.search).get('lang') || storedLanguage()) return true;
+  const visitor = navigator.languages[0];
+  const written = document.documentElement.lang;
+  return Boolean(visitor) && (!written || primary(visitor!) !== primary(written));
 }

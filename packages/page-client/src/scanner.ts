@@ -1,4 +1,4 @@
-import { hasLetters, looksPersonal, SKIPPED_TAGS, TRANSLATED_ATTRIBUTES } from './text-rules.ts';
+import { hasLetters, looksPersonal, SKIPPED_TAGS, translatedAttributesOf } from './text-rules.ts';
 
 export interface CrawlerConfig {
   blockedTags: string[];
@@ -96,7 +96,7 @@ export class Scanner {
   }
 
   private attributes(element: Element, units: Unit[]) {
-    for (const name of TRANSLATED_ATTRIBUTES) {
+    for (const name of translatedAttributesOf(element)) {
       const value = element.getAttribute(name);
       if (value && isTranslatable(value)) units.push({ kind: 'attr', element, name });
     }

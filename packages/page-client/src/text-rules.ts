@@ -18,6 +18,16 @@ export const SKIPPED_TAGS = new Set([
 /** Attributes whose values are shown to people and so are translated. */
 export const TRANSLATED_ATTRIBUTES = ['placeholder', 'title', 'alt', 'aria-label'] as const;
 
+/** `<meta>` elements whose `content` people read: in search results and link previews. */
+const READ_META = /^(description|og:title|og:description|twitter:title|twitter:description)$/i;
+
+/** The attributes of an element that are translated: the shown ones, and a read meta's `content`. */
+export function translatedAttributesOf(element: Element): readonly string[] {
+  if (element.tagName !== 'META') return TRANSLATED_ATTRIBUTES;
+  const name = element.getAttribute('name') ?? element.getAttribute('property') ?? '';
+  return READ_META.test(name) ? ['content'] : [];
+}
+
 const PERSONAL = [
   /[^\s@]+@[^\s@]+\.[a-z]{2,}/i, // e-mail address
   /\b(?:https?:\/\/|www\.)\S+/i, // URL

@@ -245,4 +245,86 @@ describe('page client in Chromium against the real translator', () => {
       });
     }
   });
+
+  const HEAD_PAGE = (tag: string, body: string) => `<!doctype html><html lang="en"><head>
+<title>Our village bakery</title>
+<meta name="description" content="Sourdough baked in the village every night">
+<meta name="viewport" content="width=device-width">
+${tag}</head><body>${body}</body></html>`;
+
+  it('translates the title and the description, and says the language in <html lang>', async () => {
+    const site = await serveSite({ '/': HEAD_PAGE(script(harness), '<h1>Bread for the village</h1>') });
+    const page = await browser.newPage();
+    await page.goto(site.url);
+    await waitForKeys(harness, [
+      'Our village bakery',
+      'Sourdough baked in the village every night',
+      'Bread for the village',
+    ]);
+    await translate(harness, 'fr', {
+      'Our village bakery': 'Notre boulangerie de village',
+      'Sourdough baked in the village every night': 'Du levain cuit au village chaque nuit',
+      'Bread for the village': 'Du pain pour le village',
+    });
+    await page.goto(`${site.url}/?lang=fr`);
+    await page.waitForSelector('h1[data-loco-translated="fr"]');
+    expect(await page.title()).toBe('Notre boulangerie de village');
+    expect(await page.getAttribute('meta[name="description"]', 'content')).toBe(
+      'Du levain cuit au village chaque nuit',
+    );
+    expect(await page.getAttribute('meta[name="viewport"]', 'content')).toBe('width=device-width');
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+
+    await page.evaluate(() => window.Loco.setLanguage(null));
+    expect(await page.title()).toBe('Our village bakery');
+    expect(await page.getAttribute('meta[name="description"]', 'content')).toBe(
+      'Sourdough baked in the village every night',
+    );
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await page.close();
+    await site.close();
+  });
+
+  it('keeps the language asked for in the address on the next page', async () => {
+    const site = await serveSite({
+      '/': HEAD_PAGE(script(harness), '<h1>Bread for the village</h1><a href="/next">Next</a>'),
+      '/next': HEAD_PAGE(script(harness), '<h1>Bread for the village</h1>'),
+    });
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${site.url}/?lang=fr`);
+    await page.waitForSelector('h1[data-loco-translated="fr"]');
+    await page.goto(`${site.url}/next`);
+    await page.waitForSelector('h1[data-loco-translated="fr"]');
+    expect(await page.textContent('h1')).toBe('Du pain pour le village');
+    expect(await page.evaluate(() => localStorage.getItem('loco:lang'))).toBe('fr');
+    await context.close();
+    await site.close();
+  });
+
+  it('keeps the page hidden for a French browser until it is French, and shows an English one at once', async () => {
+    const site = await serveSite({ '/': HEAD_PAGE(script(harness), '<h1>Bread for the village</h1>') });
+    /** Whether the page was hidden when its document was parsed, and the heading once shown. */
+    const firstSight = async (locale: string) => {
+      const context = await browser.newContext({ locale });
+      const page = await context.newPage();
+      await page.addInitScript(() =>
+        document.addEventListener('DOMContentLoaded', () => {
+          (window as unknown as { hiddenAtParse: boolean }).hiddenAtParse =
+            document.documentElement.hasAttribute('data-loco-loading');
+        }),
+      );
+      await page.goto(site.url);
+      await page.waitForFunction(() => !document.documentElement.hasAttribute('data-loco-loading'));
+      const seen = {
+        hidden: await page.evaluate(() => (window as unknown as { hiddenAtParse: boolean }).hiddenAtParse),
+        heading: await page.textContent('h1'),
+      };
+      await context.close();
+      return seen;
+    };
+    expect(await firstSight('fr-FR')).toEqual({ hidden: true, heading: 'Du pain pour le village' });
+    expect(await firstSight('en-US')).toEqual({ hidden: false, heading: 'Bread for the village' });
+    await site.close();
+  });
 });

@@ -30,6 +30,7 @@ const SAMPLE = (server: string, key: string) => `<!doctype html><html lang="en">
 </body></html>`;
 
 const KEYS = [
+  'Bakery', // the page's title
   'Welcome to our bakery',
   'Fresh bread every morning.',
   'You have {{number:0}} new messages',
@@ -138,7 +139,7 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
     await page.getByText('Nothing to review').waitFor();
     expect((await rows()).every((row) => row.status === 'approved')).toBe(true);
-    await page.getByText(/^Approved \(4\)/).click();
+    await page.getByText(new RegExp(`^Approved \\(${KEYS.length}\\)`)).click();
     await table.getByText('Welcome to our bakery').waitFor();
   });
 
@@ -226,8 +227,9 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
 
     const visitor = await browser.newPage();
     await visitor.goto(`${site.url}/?lang=fr`);
-    await visitor.waitForSelector('[data-loco-translated="fr"]');
+    await visitor.waitForSelector('h1[data-loco-translated="fr"]');
     expect(await visitor.textContent('h1')).toBe('[fr] Welcome to our bakery');
+    expect(await visitor.title()).toBe('[fr] Bakery');
     expect(await visitor.evaluate(() => document.querySelectorAll('p')[1]!.textContent)).toBe(
       '[fr] You have 3 new messages',
     );
