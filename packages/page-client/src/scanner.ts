@@ -72,7 +72,8 @@ export class Scanner {
     this.attributes(element, units);
     if (this.isBlock(element)) {
       units.push(this.block(element));
-      for (const child of element.children) this.attributesDeep(child, units);
+      // The words inside the inline parts (`avec <b>organic flour</b>`) are phrases of their own.
+      for (const child of element.children) this.visit(child, units);
       return;
     }
     // Adjacent text nodes (as `Clicked {count} times` renders in React) read as one phrase.
@@ -100,12 +101,6 @@ export class Scanner {
       const value = element.getAttribute(name);
       if (value && isTranslatable(value)) units.push({ kind: 'attr', element, name });
     }
-  }
-
-  private attributesDeep(element: Element, units: Unit[]) {
-    if (this.skipped(element)) return;
-    this.attributes(element, units);
-    for (const child of element.children) this.attributesDeep(child, units);
   }
 
   /** A sentence: text of its own next to inline elements, and no other element children. */

@@ -285,6 +285,28 @@ ${tag}</head><body>${body}</body></html>`;
     await site.close();
   });
 
+  it('translates the words inside inline formatting as phrases of their own', async () => {
+    const site = await serveSite({
+      '/': HEAD_PAGE(script(harness), '<p>Baked with <b>organic flour</b> every day</p>'),
+    });
+    const page = await browser.newPage();
+    await page.goto(site.url);
+    await waitForKeys(harness, ['Baked with {{text:0}} every day', 'organic flour']);
+    await translate(harness, 'fr', {
+      'Baked with {{text:0}} every day': 'Cuit avec {{text:0}} chaque jour',
+      'organic flour': 'de la farine bio',
+    });
+    await page.goto(`${site.url}/?lang=fr`);
+    await page.waitForSelector('p[data-loco-translated="fr"]');
+    expect(await page.innerHTML('p')).toBe(
+      'Cuit avec <b data-loco-translated="fr">de la farine bio</b> chaque jour',
+    );
+    await page.evaluate(() => window.Loco.setLanguage(null));
+    expect(await page.innerHTML('p')).toBe('Baked with <b>organic flour</b> every day');
+    await page.close();
+    await site.close();
+  });
+
   it('keeps the language asked for in the address on the next page', async () => {
     const site = await serveSite({
       '/': HEAD_PAGE(script(harness), '<h1>Bread for the village</h1><a href="/next">Next</a>'),
