@@ -1,3 +1,4 @@
+import { DataTable, type Column } from '@app/web-kit';
 import {
   Button,
   Group,
@@ -6,7 +7,6 @@ import {
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -149,13 +149,90 @@ function ReviewForm({
   );
 }
 
+type ReviewAction = 'approve' | 'deny';
+
+/** The columns of the request list; an administrator also sees who asked and can review. */
+function requestColumns(
+  isAdmin: boolean,
+  review: (request: ResourceRequest, action: ReviewAction) => void,
+): Array<Column<ResourceRequest>> {
+  const columns: Array<Column<ResourceRequest> | false> = [
+    {
+      key: 'container',
+      header: 'Container',
+      phone: 'title',
+      cell: (r) => (
+        <>
+          <Text fw={500} size="sm">
+            {r.hostname}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {r.site?.name ?? `site ${r.siteId}`}
+          </Text>
+        </>
+      ),
+    },
+    isAdmin && { key: 'user', header: 'User', cell: (r) => r.username },
+    {
+      key: 'resource',
+      header: 'Resource',
+      cell: (r) => `${r.resourceType}: ${r.value} ${UNITS[r.resourceType]}`,
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (r) => (
+        <>
+          <StatusBadge status={r.status} />
+          {r.reviewedBy ? (
+            <Text size="xs" c="dimmed">
+              by {r.reviewedBy}
+            </Text>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      key: 'comments',
+      header: 'Comments',
+      cell: (r) => (
+        <>
+          {r.comment ? <Text size="sm">{r.comment}</Text> : null}
+          {r.adminComment ? (
+            <Text size="sm" c="dimmed">
+              Admin: {r.adminComment}
+            </Text>
+          ) : null}
+        </>
+      ),
+    },
+    { key: 'filed', header: 'Filed', cell: (r) => formatDate(r.createdAt) },
+    isAdmin && {
+      key: 'review',
+      header: 'Review',
+      cell: (r) =>
+        r.status === 'pending' ? (
+          <Group gap={4} wrap="nowrap" justify="flex-end">
+            <Button size="xs" color="green" onClick={() => review(r, 'approve')}>
+              Approve
+            </Button>
+            <Button size="xs" color="red" variant="light" onClick={() => review(r, 'deny')}>
+              Deny
+            </Button>
+          </Group>
+        ) : null,
+    },
+  ];
+  return columns.filter((column): column is Column<ResourceRequest> => column !== false);
+}
+
 export function ResourceRequestsPage() {
   const session = useSession();
   const isAdmin = Boolean(session.data?.isAdmin);
   const [status, setStatus] = useState<ResourceRequest['status'] | ''>(isAdmin ? 'pending' : '');
   const requests = useResourceRequests(status);
   const [filing, setFiling] = useState(false);
-  const [review, setReview] = useState<{ request: ResourceRequest; action: 'approve' | 'deny' } | null>(null);
+  const [review, setReview] = useState<{ request: ResourceRequest; action: ReviewAction } | null>(null);
   return (
     <>
       <PageHeader title={isAdmin ? 'Resource requests' : 'My resource requests'}>
@@ -181,79 +258,12 @@ export function ResourceRequestsPage() {
         }
       >
         {(list) => (
-          <Table.ScrollContainer minWidth={820}>
-            <Table striped data-testid="requests-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Container</Table.Th>
-                  {isAdmin ? <Table.Th>User</Table.Th> : null}
-                  <Table.Th>Resource</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Comments</Table.Th>
-                  <Table.Th>Filed</Table.Th>
-                  {isAdmin ? <Table.Th /> : null}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((r) => (
-                  <Table.Tr key={r.id}>
-                    <Table.Td>
-                      <Text fw={500} size="sm">
-                        {r.hostname}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {r.site?.name ?? `site ${r.siteId}`}
-                      </Text>
-                    </Table.Td>
-                    {isAdmin ? <Table.Td>{r.username}</Table.Td> : null}
-                    <Table.Td>
-                      {r.resourceType}: {r.value} {UNITS[r.resourceType]}
-                    </Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={r.status} />
-                      {r.reviewedBy ? (
-                        <Text size="xs" c="dimmed">
-                          by {r.reviewedBy}
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td>
-                      {r.comment ? <Text size="sm">{r.comment}</Text> : null}
-                      {r.adminComment ? (
-                        <Text size="sm" c="dimmed">
-                          Admin: {r.adminComment}
-                        </Text>
-                      ) : null}
-                    </Table.Td>
-                    <Table.Td>{formatDate(r.createdAt)}</Table.Td>
-                    {isAdmin ? (
-                      <Table.Td>
-                        {r.status === 'pending' ? (
-                          <Group gap={4} wrap="nowrap" justify="flex-end">
-                            <Button
-                              size="xs"
-                              color="green"
-                              onClick={() => setReview({ request: r, action: 'approve' })}
-                            >
-                              Approve
-                            </Button>
-                            <Button
-                              size="xs"
-                              color="red"
-                              variant="light"
-                              onClick={() => setReview({ request: r, action: 'deny' })}
-                            >
-                              Deny
-                            </Button>
-                          </Group>
-                        ) : null}
-                      </Table.Td>
-                    ) : null}
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            data-testid="requests-table"
+            rows={list}
+            rowKey={(r) => r.id}
+            columns={requestColumns(isAdmin, (request, action) => setReview({ request, action }))}
+          />
         )}
       </QueryState>
       <Modal opened={filing} onClose={() => setFiling(false)} title="Request resources">

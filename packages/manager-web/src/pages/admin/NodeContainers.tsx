@@ -1,7 +1,31 @@
-import { Anchor, Table } from '@mantine/core';
+import { LocalDataTable, type Column } from '@app/web-kit';
+import { Anchor } from '@mantine/core';
 import { Link } from 'react-router';
 import { useNodeContainers } from '../../api/containers.ts';
+import type { Container } from '../../api/types.ts';
 import { EmptyState, QueryState, StatusBadge } from '../../components/common.tsx';
+
+const nodeContainerColumns = (siteId: number): Array<Column<Container>> => [
+  {
+    key: 'hostname',
+    header: 'Hostname',
+    phone: 'title',
+    sortValue: (c) => c.hostname,
+    cell: (c) => (
+      <Anchor component={Link} to={`/sites/${siteId}/containers/${c.id}`}>
+        {c.hostname}
+      </Anchor>
+    ),
+  },
+  { key: 'owner', header: 'Owner', sortValue: (c) => c.owner, cell: (c) => c.owner },
+  {
+    key: 'status',
+    header: 'Status',
+    sortValue: (c) => c.status,
+    cell: (c) => <StatusBadge status={c.status} />,
+  },
+  { key: 'ipv4', header: 'IPv4', cell: (c) => c.ipv4Address ?? '—' },
+];
 
 /** The containers a node holds, each linked to its page. */
 export function NodeContainers({ siteId, nodeId }: { siteId: number; nodeId: number }) {
@@ -14,34 +38,16 @@ export function NodeContainers({ siteId, nodeId }: { siteId: number; nodeId: num
       }
     >
       {(list) => (
-        <Table.ScrollContainer minWidth={420}>
-          <Table striped data-testid="node-containers">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Hostname</Table.Th>
-                <Table.Th>Owner</Table.Th>
-                <Table.Th>Status</Table.Th>
-                <Table.Th>IPv4</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.map((container) => (
-                <Table.Tr key={container.id} data-container={container.hostname}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/sites/${siteId}/containers/${container.id}`}>
-                      {container.hostname}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{container.owner}</Table.Td>
-                  <Table.Td>
-                    <StatusBadge status={container.status} />
-                  </Table.Td>
-                  <Table.Td>{container.ipv4Address ?? '—'}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <LocalDataTable
+          data-testid="node-containers"
+          rows={list}
+          rowKey={(c) => c.id}
+          rowAttributes={(c) => ({ 'data-container': c.hostname })}
+          columns={nodeContainerColumns(siteId)}
+          searchText={(c) => c.hostname}
+          searchLabel="Hostname"
+          sort={{ key: 'hostname', direction: 'ascending' }}
+        />
       )}
     </QueryState>
   );

@@ -1,4 +1,4 @@
-import { ConfirmButton } from '@app/web-kit';
+import { ConfirmButton, DataTable, type Column } from '@app/web-kit';
 import {
   Alert,
   Anchor,
@@ -299,32 +299,12 @@ function Details({ siteId, container }: { siteId: number; container: Container }
         {container.services.length === 0 ? (
           <EmptyState title="No services" />
         ) : (
-          <Table.ScrollContainer minWidth={560}>
-            <Table data-testid="services-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Type</Table.Th>
-                  <Table.Th>Port</Table.Th>
-                  <Table.Th>Reachable at</Table.Th>
-                  <Table.Th>Sign-in</Table.Th>
-                  <Table.Th>Last access</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {container.services.map((s) => (
-                  <Table.Tr key={s.id}>
-                    <Table.Td>{serviceType(s)}</Table.Td>
-                    <Table.Td>{s.internalPort}</Table.Td>
-                    <Table.Td>{serviceTarget(s, container)}</Table.Td>
-                    <Table.Td>
-                      {s.httpService ? (s.httpService.authRequired ? 'required' : 'public') : '—'}
-                    </Table.Td>
-                    <Table.Td>{relativeTime(s.lastAccessedAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            data-testid="services-table"
+            rows={container.services}
+            rowKey={(s) => s.id}
+            columns={serviceColumns(container)}
+          />
         )}
       </Card>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
@@ -376,3 +356,15 @@ export function ContainerDetailPage() {
     </>
   );
 }
+
+const serviceColumns = (container: Container): Array<Column<ContainerService>> => [
+  { key: 'type', header: 'Type', phone: 'title', cell: (s) => serviceType(s) },
+  { key: 'port', header: 'Port', align: 'end', cell: (s) => s.internalPort },
+  { key: 'target', header: 'Reachable at', cell: (s) => serviceTarget(s, container) },
+  {
+    key: 'signIn',
+    header: 'Sign-in',
+    cell: (s) => (s.httpService ? (s.httpService.authRequired ? 'required' : 'public') : '—'),
+  },
+  { key: 'lastAccess', header: 'Last access', cell: (s) => relativeTime(s.lastAccessedAt) },
+];

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, Card, Code, Group, Table, Text, Title } from '@mantine/core';
+import { DataTable, type Column } from '@app/web-kit';
+import { Alert, Anchor, Button, Card, Code, Group, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useContainerJobs, useRetryCreate } from '../../api/containers.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
@@ -70,6 +71,26 @@ export function FailedCreate({ siteId, container, canManage }: ContainerPanelPro
   );
 }
 
+type ContainerJob = NonNullable<ReturnType<typeof useContainerJobs>['data']>[number];
+
+const JOB_COLUMNS: Array<Column<ContainerJob>> = [
+  {
+    key: 'id',
+    header: 'Job',
+    phone: 'title',
+    cell: (job) => (
+      <Anchor component={Link} to={`/jobs/${job.id}`} size="sm">
+        #{job.id}
+      </Anchor>
+    ),
+  },
+  { key: 'what', header: 'What', cell: (job) => COMMAND_LABELS[job.command] ?? job.command },
+  { key: 'status', header: 'Status', cell: (job) => <StatusBadge status={job.status} /> },
+  { key: 'started', header: 'Started', cell: (job) => formatDate(job.createdAt) },
+  // On a phone the end time is on the job's page.
+  { key: 'finished', header: 'Finished', phone: 'hidden', cell: (job) => formatDate(job.finishedAt) },
+];
+
 /** The container's recent jobs, each linking to its log. */
 export function ContainerJobHistory({ siteId, container }: { siteId: number; container: Container }) {
   const jobs = useContainerJobs(siteId, container.id);
@@ -82,35 +103,7 @@ export function ContainerJobHistory({ siteId, container }: { siteId: number; con
       {list.length === 0 ? (
         <EmptyState title="No jobs" />
       ) : (
-        <Table fz="sm" data-testid="container-jobs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Job</Table.Th>
-              <Table.Th>What</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Started</Table.Th>
-              <Table.Th visibleFrom="sm">Finished</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.map((job) => (
-              <Table.Tr key={job.id}>
-                <Table.Td>
-                  <Anchor component={Link} to={`/jobs/${job.id}`} size="sm">
-                    #{job.id}
-                  </Anchor>
-                </Table.Td>
-                <Table.Td>{COMMAND_LABELS[job.command] ?? job.command}</Table.Td>
-                <Table.Td>
-                  <StatusBadge status={job.status} />
-                </Table.Td>
-                <Table.Td>{formatDate(job.createdAt)}</Table.Td>
-                {/* On a phone four columns fit; the end time is on the job's page. */}
-                <Table.Td visibleFrom="sm">{formatDate(job.finishedAt)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <DataTable data-testid="container-jobs" rows={list} rowKey={(job) => job.id} columns={JOB_COLUMNS} />
       )}
     </Card>
   );
