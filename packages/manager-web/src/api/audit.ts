@@ -1,5 +1,5 @@
 /** The audit log (administrators) and the signed-in user's own activity, read a page at a time. */
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { InitOf } from '@app/web-kit';
 import { api, API_BASE, type ResponseOf } from './client.ts';
 import type { paths } from './openapi.ts';
@@ -31,6 +31,8 @@ export const useAuditEvents = (filters: AuditFilters) =>
     queryFn: ({ pageParam }) =>
       api.get('/audit-events', { query: { ...filters, limit: PAGE_SIZE, cursor: pageParam } }),
     ...pages,
+    // A filter change keeps the entries on screen until the filtered ones arrive, instead of a spinner.
+    placeholderData: keepPreviousData,
   });
 
 export const useMyActivity = () =>
