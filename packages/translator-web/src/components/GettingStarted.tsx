@@ -1,9 +1,8 @@
 import { Anchor, List, Paper, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { api } from '../api.ts';
-import { analyticsKeys } from '../data/analytics.ts';
+import { useSummary } from '../data/analytics.ts';
 import { rowKeys } from '../data/phrases.ts';
 import { useProject } from '../data/project.ts';
 
@@ -21,11 +20,7 @@ interface Step {
  */
 export function GettingStarted() {
   const project = useProject();
-  const summary = useQuery({
-    queryKey: analyticsKeys.summary,
-    queryFn: () => api.get('/analytics'),
-    refetchInterval: (query) => (query.state.data?.uniqueUrls ? false : FIRST_PAGE_POLL_MS),
-  });
+  const summary = useSummary({ pollUntilFirstPageMs: FIRST_PAGE_POLL_MS });
   const pageSeen = (summary.data?.uniqueUrls ?? 0) > 0;
   const queryClient = useQueryClient();
   const waited = useRef(false);

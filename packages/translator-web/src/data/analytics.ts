@@ -14,7 +14,14 @@ export const analyticsKeys = {
   phrase: (id: string | undefined) => ['analytics', 'phrase', id] as const,
 };
 
-export const useSummary = () => useQuery({ queryKey: analyticsKeys.summary, queryFn: () => api.get('/analytics') });
+/** The summary counts; `pollUntilFirstPageMs` asks again that often while no page has been seen (the first steps wait for one). */
+export const useSummary = ({ pollUntilFirstPageMs }: { pollUntilFirstPageMs?: number } = {}) =>
+  useQuery({
+    queryKey: analyticsKeys.summary,
+    queryFn: () => api.get('/analytics'),
+    refetchInterval: (query) =>
+      pollUntilFirstPageMs && !query.state.data?.uniqueUrls ? pollUntilFirstPageMs : false,
+  });
 
 export const useCoverage = () =>
   useQuery({ queryKey: analyticsKeys.languages, queryFn: () => api.get('/analytics/languages') });
