@@ -34,6 +34,9 @@ export const NEEDED = [
   { pkg: 'docker-registry', have: () => onPath('docker-registry') },
   // The ACME tests (packages/agent/test/acme*.test.ts): a real ACME server.
   { pkg: 'pebble', have: () => onPath('pebble') },
+  // The translator's file-format tests check exported PO with msgfmt and XLIFF against the OASIS schemas.
+  { pkg: 'gettext', have: () => onPath('msgfmt') },
+  { pkg: 'libxml2-utils', have: () => onPath('xmllint') },
   { pkg: 'busybox-static', have: () => existsSync('/bin/busybox') && isStatic('/bin/busybox') },
 ];
 

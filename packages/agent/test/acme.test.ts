@@ -30,7 +30,14 @@ interface Answer {
 /** A GET to nginx on 127.0.0.1 as a browser asking for `host` would send it (over TLS: SNI too). */
 function get(url: { tls?: { ca: string }; port: number; host: string; path: string }): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const options = { host: '127.0.0.1', port: url.port, path: url.path, headers: { Host: url.host } };
+    // A fresh connection each time (no keep-alive), as a new visitor would open.
+    const options = {
+      host: '127.0.0.1',
+      port: url.port,
+      path: url.path,
+      headers: { Host: url.host },
+      agent: false,
+    };
     const answer = (response: IncomingMessage) => {
       let body = '';
       response.on('data', (chunk) => (body += chunk));

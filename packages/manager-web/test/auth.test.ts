@@ -30,6 +30,8 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     const script = await fetch(test.baseUrl + asset);
     expect(script.status).toBe(200);
     expect(script.headers.get('cache-control')).toContain('immutable');
+    // Read to the end: an answer left unread holds its connection, and with it the manager's close.
+    expect((await script.text()).length).toBeGreaterThan(0);
     const api = await fetch(`${test.baseUrl}/api/v1/nothing-here`, { headers: { accept: 'text/html' } });
     expect(api.status).toBe(404);
     expect(((await api.json()) as { error: { code: string } }).error.code).toBe('not_found');

@@ -34,6 +34,8 @@ export interface HttpServerOptions {
   metrics?: HttpMetrics;
   /** Blocks addresses that keep failing (see RateLimit). */
   rateLimit?: RateLimitOptions;
+  /** How long close() waits for answers in flight before cutting their connections (default 10 s). */
+  closeGraceMs?: number;
 }
 
 declare module 'fastify' {
@@ -95,6 +97,14 @@ export function createHttpServer(options: HttpServerOptions) {
 
   // One hook per stage for everything every request pays (id, NUL, rate limit, metrics): each hook
   // costs Fastify's runner machinery per request, and callback style costs no promise.
+  // close() waits for answers in flight; a client that stops reading one (a stalled download) would
+  // hold it forever, so its connection is cut after the grace.
+  app.addHook('preClose', (done) => {
+    const cut = setTimeout(() => app.server.closeAllConnections(), options.closeGraceMs ?? 10_000);
+    cut.unref();
+    app.server.once('close', () => clearTimeout(cut));
+    done();
+  });
   const rateLimit = options.rateLimit && new RateLimit(options.rateLimit);
   if (rateLimit) app.addHook('onClose', (_instance, done) => (rateLimit.close(), done()));
   const { metrics } = options;

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
 import {
@@ -10,8 +12,12 @@ import {
 
 let slowStarted: () => void = () => undefined;
 
-const build = () => {
-  const app = createHttpServer({ logLevel: 'silent', trustProxy: [] });
+const build = (closeGraceMs?: number) => {
+  const app = createHttpServer({
+    logLevel: 'silent',
+    trustProxy: [],
+    ...(closeGraceMs ? { closeGraceMs } : {}),
+  });
   app.post(
     '/items',
     { schema: { body: Type.Object({ name: Type.String(), count: Type.Integer() }) } },
@@ -36,6 +42,13 @@ const build = () => {
   });
   app.get('/crash', async () => {
     throw new Error('database password is hunter2');
+  });
+  // 64 MiB streamed, as files are sent: the answer is in flight until the client has read it.
+  app.get('/large', async (_request, reply) => {
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    let left = 64;
+    const body = new Readable({ read: () => void body.push(left-- > 0 ? chunk : null) });
+    return reply.send(body);
   });
   app.get('/slow', async () => {
     slowStarted();
@@ -171,5 +184,20 @@ describe('HTTP server errors and envelope', () => {
     expect(await response.json()).toEqual({ data: 'finished' });
     await closing;
     await expect(fetch(`http://127.0.0.1:${port}/slow`)).rejects.toThrow();
+  });
+
+  it('cuts a client that stops reading its answer once the close grace is over', async () => {
+    const app = build(200);
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    // Asks for 64 MiB and never reads: the stream stalls once the socket buffers are full.
+    const socket = connect(port, '127.0.0.1');
+    socket.pause();
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    socket.write('GET /large HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await expect(app.close()).resolves.toBeUndefined();
+    expect(socket.bytesRead).toBeLessThan(64 * 1024 * 1024);
+    socket.destroy();
   });
 });

@@ -1,4 +1,4 @@
-import { open, readlink, stat } from 'node:fs/promises';
+import { open, readFile, readlink, stat } from 'node:fs/promises';
 import { childrenOf, sleep } from './process.ts';
 
 const POLL_MS = 50;
@@ -39,17 +39,30 @@ function refusal(text: string): string | undefined {
   return [...new Set(messages)].join('; ');
 }
 
+/** A worker still accepting connections: alive and not yet titled "worker process is shutting down". */
+async function accepting(pid: number): Promise<boolean> {
+  const title = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
+  return title !== undefined && title !== '' && !title.includes('shutting down');
+}
+
 /**
  * Asking nginx to reload (SIGHUP, `nginx -s reload`, `systemctl reload`) only signals the master: a
  * configuration it then cannot take, such as a port another process holds, shows in its error log
- * while it keeps running the old one. The reload has happened when the master starts new workers.
+ * while it keeps running the old one. The reload has happened when the master has started new
+ * workers and told the old ones to quit: until they stop accepting, a new connection may still be
+ * answered with the old configuration.
  */
 export async function confirmedReload(master: number, signal: () => unknown, timeoutMs = 10_000) {
   const workers = await childrenOf(master);
   const log = await errorLogEnd(master);
   await signal();
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(POLL_MS)) {
-    if ([...(await childrenOf(master))].some((pid) => !workers.has(pid))) return;
+    const now = await childrenOf(master);
+    if ([...now].some((pid) => !workers.has(pid))) {
+      const old = [...workers].filter((pid) => now.has(pid));
+      if (!(await Promise.all(old.map(accepting))).includes(true)) return;
+      continue;
+    }
     const refused = log && refusal(await textSince(log));
     if (refused) throw new Error(`nginx kept its previous configuration: ${refused}`);
   }
