@@ -64,6 +64,17 @@ export const api = typedApi<paths, 'body'>(request)('get', 'post', 'put', 'patch
 export const projectOf = (key: string) =>
   request<ResponseOf<'get', '/project'>>('GET', '/project', undefined, key);
 
+export type FileFormat = QueryOf<'get', '/files/{lang}'>['format'];
+export type ImportReport = ResponseOf<'post', '/files/{lang}'>;
+
+/** Sends a translation file to import into `lang`; a dry run answers what it would change. */
+export const importFile = (lang: string, format: FileFormat, file: Blob, dryRun: boolean) =>
+  request<ImportReport>(
+    'POST',
+    `/files/${encodeURIComponent(lang)}?${new URLSearchParams({ format, dryRun: String(dryRun) })}`,
+    file,
+  );
+
 /** Downloads an authenticated response as a file (a plain link cannot send the key header). */
 export async function download(path: string, fallbackName: string): Promise<void> {
   const response = await client.send('GET', path, undefined, keyHeader(storedKey()));

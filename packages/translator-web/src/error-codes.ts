@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   'unknown_phrase',
   'unknown_prompt',
   'slot_mismatch',
+  'invalid_file',
   'provider_not_configured',
   'default_prompt',
   'job_finished',

@@ -838,6 +838,89 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/files/{lang}': {
+    get: {
+      path: {
+        lang: string;
+      };
+      query: {
+        /** xliff12, xliff20, po (gettext), csv, json (flat), json-nested (by context) */
+        format: 'xliff12' | 'xliff20' | 'po' | 'csv' | 'json' | 'json-nested';
+        sourceLang?: string;
+      };
+      responses: {
+        200: unknown;
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'unknown_language'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    post: {
+      path: {
+        lang: string;
+      };
+      query: {
+        /** xliff12, xliff20, po (gettext), csv, json (flat), json-nested (by context) */
+        format: 'xliff12' | 'xliff20' | 'po' | 'csv' | 'json' | 'json-nested';
+        dryRun?: boolean;
+      };
+      body: string;
+      responses: {
+        200: {
+          /** xliff12, xliff20, po (gettext), csv, json (flat), json-nested (by context) */
+          format: 'xliff12' | 'xliff20' | 'po' | 'csv' | 'json' | 'json-nested';
+          lang: string;
+          dryRun: boolean;
+          /** Units in the file */
+          units: number;
+          /** Translations written (created + updated) */
+          changed: number;
+          created: number;
+          updated: number;
+          /** Units whose translation is already the stored one */
+          unchanged: number;
+          /** Units without a translation or marked unfinished (fuzzy, initial) */
+          skipped: number;
+          /** Units naming no phrase of the project (left out) */
+          unknown: number;
+          /** The first 200 changes */
+          changes: {
+            phraseId: number;
+            key: string;
+            context: string;
+            old: string | null;
+            new: string;
+          }[];
+          /** The first 200 units naming no phrase */
+          unknownUnits: {
+            key: string;
+            context: string;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
+        | 'unknown_language'
+        | 'invalid_file'
+        | 'slot_mismatch'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/ai-jobs': {
     get: {
       responses: {

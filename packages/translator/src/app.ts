@@ -26,6 +26,7 @@ import { PageKeyLimiter } from './http/page-limits.ts';
 import { projectRoutes } from './routes/project.ts';
 import { textnodeRoutes } from './routes/textnodes.ts';
 import { translationRoutes } from './routes/translations.ts';
+import { fileRoutes } from './routes/files.ts';
 import { translationHistoryRoutes } from './routes/translation-history.ts';
 import { aiRoutes } from './routes/ai-jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -101,6 +102,7 @@ export async function buildTranslator(
     textnodeRoutes(api, services, config);
     translationRoutes(api, services);
     translationHistoryRoutes(api, services);
+    fileRoutes(api, services);
     aiRoutes(api, services);
     analyticsRoutes(api, services);
     backupRoutes(api, services);

@@ -14,6 +14,7 @@ import { createAiEngine } from './ai/ai-engine.ts';
 import { AnalyticsService } from './analytics/analytics-service.ts';
 import { AnalyticsRepository } from './analytics/analytics-repository.ts';
 import { BackupsService } from './backups/backups-service.ts';
+import { FilesService } from './files/files-service.ts';
 
 /**
  * Every domain service of the translator, wired together. A service that caches subscribes to `changes`;
@@ -26,6 +27,7 @@ export function createServices(ctx: TranslatorContext) {
   const translationsRepository = new TranslationsRepository(ctx.db);
   const translations = new TranslationsService(ctx, translationsRepository, changes);
   const history = new TranslationHistoryService(translationsRepository, changes);
+  const files = new FilesService(translationsRepository, changes);
   const projects = new ProjectsService(ctx, projectsRepository, changes);
   const phrases = new PhrasesService(new PhrasesRepository(ctx.db), changed);
   const prompts = new PromptsService(new PromptsRepository(ctx.db));
@@ -38,6 +40,7 @@ export function createServices(ctx: TranslatorContext) {
     phrases,
     translations,
     history,
+    files,
     prompts,
     aiJobs,
     aiEngine,

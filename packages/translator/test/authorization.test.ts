@@ -230,6 +230,13 @@ const ROWS: Row[] = [
   { route: 'GET /languages/available', expect: keyRoute(200), request: fixed('/languages/available') },
   { route: 'GET /export', expect: keyRoute(200), request: fixed('/export') },
   { route: 'GET /export/{lang}', expect: keyRoute(200), request: fixed('/export/fr') },
+  { route: 'GET /files/{lang}', expect: keyRoute(200), request: fixed('/files/fr?format=po') },
+  {
+    route: 'POST /files/{lang}',
+    // A dry run of a file naming a phrase of the main project: another project reports it unknown.
+    expect: keyRoute(200),
+    request: fixed('/files/fr?format=json&dryRun=true', { Throwaway: 'Jetable' }),
+  },
 
   {
     route: 'POST /ai-jobs',

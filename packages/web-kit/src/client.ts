@@ -42,7 +42,9 @@ export function createClient<Code extends string>(options: ClientOptions) {
     retried = false,
   ): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // A file the user picked goes as it is; anything else as JSON.
+    const file = body instanceof Blob;
+    if (body !== undefined) headers['content-type'] = file ? 'application/octet-stream' : 'application/json';
     if (options.csrfToken && method !== 'GET' && method !== 'HEAD')
       headers['x-csrf-token'] = await currentCsrfToken(options.csrfToken);
     let response: Response;
@@ -51,7 +53,7 @@ export function createClient<Code extends string>(options: ClientOptions) {
         method,
         headers,
         ...(options.credentials ? { credentials: options.credentials } : {}),
-        body: body === undefined ? undefined : JSON.stringify(body),
+        body: body === undefined || file ? (body as Blob | undefined) : JSON.stringify(body),
       });
     } catch {
       throw new ApiError<Code>(0, 'network_error', options.unreachableMessage);

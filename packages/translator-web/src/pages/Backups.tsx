@@ -14,6 +14,7 @@ import {
 } from '../components/common.tsx';
 import { useLanguages } from '../data/project.ts';
 import { backupKeys, useBackups } from '../data/backups.ts';
+import { TranslationFiles } from '../components/TranslationFiles.tsx';
 
 /** A stored backup's URL: GET downloads it, DELETE removes it. */
 const fileUrl = (filename: string) => `/api/backups/${encodeURIComponent(filename)}`;
@@ -122,6 +123,7 @@ export function Backups() {
             ))}
           </Group>
         </Paper>
+        <TranslationFiles />
         <Paper withBorder p="md">
           <Group justify="space-between" mb="sm" wrap="wrap">
             <div>

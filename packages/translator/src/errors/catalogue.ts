@@ -22,6 +22,10 @@ export const TRANSLATOR_ERRORS = {
   unknown_phrase: { status: 422, message: 'A phrase does not exist in this project: register it first.' },
   unknown_prompt: { status: 422, message: 'No prompt with this id: pick an existing prompt.' },
   slot_mismatch: { status: 422, message: 'Some translations lose or add slot tokens; nothing was saved.' },
+  invalid_file: {
+    status: 422,
+    message: 'The file cannot be read as the format named: check the format and the language it is for.',
+  },
   provider_not_configured: {
     status: 422,
     message: 'Set settings.translationProviderApiKey before starting an AI job.',

@@ -43,6 +43,33 @@ export class TranslationsRepository {
     return query.orderBy('p.id').execute();
   }
 
+  /** Every phrase not in the trash with its translation into `lang` (if any), by id: what a file holds. */
+  fileUnits(projectId: number, lang: string) {
+    return this.db
+      .selectFrom('phrases as p')
+      .leftJoin('translations as t', (join) => join.onRef('t.phrase_id', '=', 'p.id').on('t.lang', '=', lang))
+      .select(['p.id', 'p.key', 'p.context', 't.value', 't.state'])
+      .where('p.project_id', '=', projectId)
+      .where('p.status', '!=', 'trash')
+      .orderBy('p.id')
+      .execute();
+  }
+
+  /** The current translations of the phrases into `lang`, by phrase id. */
+  async valuesOf(lang: string, phraseIds: number[], db: Db = this.db): Promise<Map<number, string>> {
+    const values = new Map<number, string>();
+    for (const part of chunks(phraseIds, 500)) {
+      const rows = await db
+        .selectFrom('translations')
+        .select(['phrase_id', 'value'])
+        .where('lang', '=', lang)
+        .where('phrase_id', 'in', part)
+        .execute();
+      for (const row of rows) values.set(row.phrase_id, row.value);
+    }
+    return values;
+  }
+
   /** One page of phrases with their translation into `filter.lang` (if any), newest first, and the total. */
   async page(projectId: number, filter: PageFilter) {
     let base = this.db
