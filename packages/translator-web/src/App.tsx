@@ -16,6 +16,7 @@ const PhraseDetailPage = lazy(() =>
   import('./pages/PhraseDetail.tsx').then((m) => ({ default: m.PhraseDetailPage })),
 );
 const SettingsPage = lazy(() => import('./pages/Settings.tsx').then((m) => ({ default: m.SettingsPage })));
+const Glossary = lazy(() => import('./pages/Glossary.tsx').then((m) => ({ default: m.Glossary })));
 const Backups = lazy(() => import('./pages/Backups.tsx').then((m) => ({ default: m.Backups })));
 const Install = lazy(() => import('./pages/Install.tsx').then((m) => ({ default: m.Install })));
 
@@ -36,6 +37,7 @@ export function App() {
         <Route path="translations" element={<Grid />} />
         <Route path="ai" element={<AiJobs />} />
         <Route path="prompts" element={<Prompts />} />
+        <Route path="glossary" element={<Glossary />} />
         <Route path="analytics" element={<Analytics />} />
         <Route path="analytics/url" element={<UrlDetailPage />} />
         <Route path="analytics/phrases/:id" element={<PhraseDetailPage />} />

@@ -108,6 +108,7 @@ export type PhraseDetail = ResponseOf<'get', '/analytics/phrase-detail'>;
 export type Backup = Item<ResponseOf<'get', '/backups'>>;
 export type Job = ResponseOf<'get', '/ai-jobs/{jobId}'>;
 export type Prompt = Item<ResponseOf<'get', '/prompts'>>;
+export type GlossaryTerm = Item<ResponseOf<'get', '/glossary'>>;
 export type TranslationState = NonNullable<Row['state']>;
 export type QualityIssue = Row['checks'][number];
 export type Quality = ResponseOf<'get', '/analytics/quality'>;

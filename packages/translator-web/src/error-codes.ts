@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'slot_mismatch',
   'invalid_file',
   'provider_not_configured',
+  'term_exists',
   'default_prompt',
   'job_finished',
   'too_many_streams',

@@ -626,7 +626,8 @@ export interface paths {
             suggestion: string | null;
             /** What the quality checks find in the translation (none without one) */
             checks: {
-              check: 'numbers' | 'leading_space' | 'trailing_space' | 'end_punctuation' | 'length';
+              check:
+                'numbers' | 'leading_space' | 'trailing_space' | 'end_punctuation' | 'length' | 'glossary';
               message: string;
             }[];
             urls: string[];
@@ -916,6 +917,127 @@ export interface paths {
         | 'unknown_language'
         | 'invalid_file'
         | 'slot_mismatch'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/glossary': {
+    get: {
+      query?: {
+        lang?: string;
+      };
+      responses: {
+        200: {
+          id: number;
+          lang: string | null;
+          term: string;
+          translation: string | null;
+          doNotTranslate: boolean;
+          caseSensitive: boolean;
+          note: string;
+          createdAt: string;
+          updatedAt: string;
+        }[];
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    post: {
+      body: {
+        term: string;
+        lang?: string | null;
+        translation?: string | null;
+        doNotTranslate?: boolean;
+        caseSensitive?: boolean;
+        note?: string;
+      };
+      responses: {
+        201: {
+          id: number;
+          lang: string | null;
+          term: string;
+          translation: string | null;
+          doNotTranslate: boolean;
+          caseSensitive: boolean;
+          note: string;
+          createdAt: string;
+          updatedAt: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'term_exists'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'unknown_language'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/glossary/{id}': {
+    delete: {
+      path: {
+        id: number;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    patch: {
+      path: {
+        id: number;
+      };
+      body: {
+        term?: string;
+        lang?: string | null;
+        translation?: string | null;
+        doNotTranslate?: boolean;
+        caseSensitive?: boolean;
+        note?: string;
+      };
+      responses: {
+        200: {
+          id: number;
+          lang: string | null;
+          term: string;
+          translation: string | null;
+          doNotTranslate: boolean;
+          caseSensitive: boolean;
+          note: string;
+          createdAt: string;
+          updatedAt: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'term_exists'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
+        | 'unknown_language'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1242,7 +1364,7 @@ export interface paths {
           /** Percentage of checked translations passing every check */
           score: number;
           byCheck: {
-            check: 'numbers' | 'leading_space' | 'trailing_space' | 'end_punctuation' | 'length';
+            check: 'numbers' | 'leading_space' | 'trailing_space' | 'end_punctuation' | 'length' | 'glossary';
             failing: number;
           }[];
           byLanguage: {

@@ -68,6 +68,7 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
       { route: 'translations', url: '/translations' },
       { route: 'ai', url: '/ai' },
       { route: 'prompts', url: '/prompts' },
+      { route: 'glossary', url: '/glossary' },
       { route: 'analytics', url: '/analytics' },
       { route: 'analytics/url', url: `/analytics/url?url=${encodeURIComponent(PAGE_URL)}` },
       { route: 'analytics/phrases/:id', url: `/analytics/phrases/${welcome!.id}` },

@@ -3,10 +3,12 @@ import { initial } from './001_initial.ts';
 import { pageKeys } from './002_page_keys.ts';
 import { pageKeyRequired } from './003_page_key_required.ts';
 import { translationStates } from './004_translation_states.ts';
+import { glossary } from './005_glossary.ts';
 
 export const translatorMigrations: MigrationSet = (dialect) => ({
   '001_initial': initial(dialect),
   '002_page_keys': pageKeys(),
   '003_page_key_required': pageKeyRequired(dialect),
   '004_translation_states': translationStates(dialect),
+  '005_glossary': glossary(dialect),
 });

@@ -27,6 +27,7 @@ import { projectRoutes } from './routes/project.ts';
 import { textnodeRoutes } from './routes/textnodes.ts';
 import { translationRoutes } from './routes/translations.ts';
 import { fileRoutes } from './routes/files.ts';
+import { glossaryRoutes } from './routes/glossary.ts';
 import { translationHistoryRoutes } from './routes/translation-history.ts';
 import { aiRoutes } from './routes/ai-jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -103,6 +104,7 @@ export async function buildTranslator(
     translationRoutes(api, services);
     translationHistoryRoutes(api, services);
     fileRoutes(api, services);
+    glossaryRoutes(api, services);
     aiRoutes(api, services);
     analyticsRoutes(api, services);
     backupRoutes(api, services);

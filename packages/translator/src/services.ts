@@ -15,6 +15,8 @@ import { AnalyticsService } from './analytics/analytics-service.ts';
 import { AnalyticsRepository } from './analytics/analytics-repository.ts';
 import { BackupsService } from './backups/backups-service.ts';
 import { FilesService } from './files/files-service.ts';
+import { GlossaryService } from './glossary/glossary-service.ts';
+import { GlossaryRepository } from './glossary/glossary-repository.ts';
 
 /**
  * Every domain service of the translator, wired together. A service that caches subscribes to `changes`;
@@ -25,15 +27,16 @@ export function createServices(ctx: TranslatorContext) {
   const changed = (projectId: number) => changes.announce('data', projectId);
   const projectsRepository = new ProjectsRepository(ctx.db);
   const translationsRepository = new TranslationsRepository(ctx.db);
-  const translations = new TranslationsService(ctx, translationsRepository, changes);
+  const glossary = new GlossaryService(new GlossaryRepository(ctx.db));
+  const translations = new TranslationsService(ctx, translationsRepository, changes, glossary);
   const history = new TranslationHistoryService(translationsRepository, changes);
   const files = new FilesService(translationsRepository, changes);
   const projects = new ProjectsService(ctx, projectsRepository, changes);
   const phrases = new PhrasesService(new PhrasesRepository(ctx.db), changed);
   const prompts = new PromptsService(new PromptsRepository(ctx.db));
-  const aiEngine = createAiEngine(ctx, { projects, prompts, onTranslated: changed });
+  const aiEngine = createAiEngine(ctx, { projects, prompts, glossary, onTranslated: changed });
   const aiJobs = new AiJobsService(ctx, aiEngine.jobs, projects, phrases, prompts);
-  const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db));
+  const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db), glossary);
   const backups = new BackupsService(ctx, projectsRepository);
   return {
     projects,
@@ -41,6 +44,7 @@ export function createServices(ctx: TranslatorContext) {
     translations,
     history,
     files,
+    glossary,
     prompts,
     aiJobs,
     aiEngine,

@@ -231,6 +231,29 @@ const ROWS: Row[] = [
   { route: 'GET /export', expect: keyRoute(200), request: fixed('/export') },
   { route: 'GET /export/{lang}', expect: keyRoute(200), request: fixed('/export/fr') },
   { route: 'GET /files/{lang}', expect: keyRoute(200), request: fixed('/files/fr?format=po') },
+  { route: 'GET /glossary', expect: keyRoute(200), request: fixed('/glossary?lang=fr') },
+  {
+    route: 'POST /glossary',
+    // Another project has fr too: it gets a term of its own.
+    expect: keyRoute(201),
+    request: () => ({ path: '/glossary', body: { term: unique('Term'), lang: 'fr', translation: 'Terme' } }),
+  },
+  {
+    route: 'PATCH /glossary/{id}',
+    expect: keyRoute(200, 404),
+    request: async (world) => {
+      const term = await client(world).post('/api/glossary', { term: unique('Term'), doNotTranslate: true });
+      return { path: `/glossary/${term.body.id}`, body: { note: 'Checked' } };
+    },
+  },
+  {
+    route: 'DELETE /glossary/{id}',
+    expect: keyRoute(200, 404),
+    request: async (world) => {
+      const term = await client(world).post('/api/glossary', { term: unique('Term'), doNotTranslate: true });
+      return { path: `/glossary/${term.body.id}` };
+    },
+  },
   {
     route: 'POST /files/{lang}',
     // A dry run of a file naming a phrase of the main project: another project reports it unknown.

@@ -298,6 +298,7 @@ describe('backups', () => {
       alter table projects drop column full_key_origin;
       alter table projects drop column full_key_origin_at;
       drop table translation_history;
+      drop table glossary_terms;
       alter table translations drop column state;
       alter table translations drop column suggestion;
       delete from translator_migration where name > '001_initial';`);

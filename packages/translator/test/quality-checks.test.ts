@@ -64,6 +64,7 @@ describe('quality checks', () => {
         { check: 'trailing_space', failing: 0 },
         { check: 'end_punctuation', failing: 1 },
         { check: 'length', failing: 1 },
+        { check: 'glossary', failing: 0 },
       ],
       byLanguage: [
         { lang: 'fr', checked: 4, passing: 1, score: 25 },

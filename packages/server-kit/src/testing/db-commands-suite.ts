@@ -140,19 +140,23 @@ export function dbCommandsSuite(service: DbCommandsService): void {
           const write = await service.prepareWrite(`http://127.0.0.1:${port}`, running);
           let stopped = false;
           let written = 0;
+          let failure: unknown;
           const writing = (async () => {
             for (let i = 0; !stopped; i++) {
               await write(i);
               written++;
             }
-          })();
-          await pause(500);
+          })().catch((error: unknown) => void (failure = error));
+          // A loaded machine may take longer than any fixed pause for the first write: wait for it.
+          while (written === 0 && failure === undefined) await pause(50);
+          await pause(200);
           const file = join(dir, pgUrl ? 'backup.dump' : 'backup.db');
           const before = written;
           const backup = await cli(['db', 'backup', file]);
           const during = written;
           stopped = true;
           await writing;
+          if (failure !== undefined) throw failure;
           // The service wrote before the backup started and on while it ran.
           expect(before).toBeGreaterThan(0);
           expect(during).toBeGreaterThan(before);

@@ -12,6 +12,7 @@ const NAV = [
   { to: '/translations', label: 'Translations' },
   { to: '/ai', label: 'AI translation' },
   { to: '/prompts', label: 'Prompts' },
+  { to: '/glossary', label: 'Glossary' },
   { to: '/analytics', label: 'Analytics' },
   { to: '/settings', label: 'Settings' },
   { to: '/backups', label: 'Backups & export' },

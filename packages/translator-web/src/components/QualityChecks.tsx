@@ -8,6 +8,7 @@ export const QUALITY_LABELS: Record<QualityIssue['check'], string> = {
   trailing_space: 'Space at the end differs',
   end_punctuation: 'Sentence end differs',
   length: 'Length out of proportion',
+  glossary: 'Glossary not followed',
 };
 
 /** The quality checks a saved translation fails, under its editor. */

@@ -26,6 +26,8 @@ export interface BatchRequest {
   lang: string;
   languageName: string;
   prompt: string;
+  /** The glossary's lines for this batch's texts ('' when none of its terms appears). */
+  glossary?: string | undefined;
   items: BatchItem[];
   signal?: AbortSignal | undefined;
 }
@@ -39,9 +41,10 @@ export interface BatchResult {
 
 const MAX_RETRY_AFTER_MS = 60_000;
 
-function instructions(prompt: string, lang: string, languageName: string) {
+function instructions(prompt: string, lang: string, languageName: string, glossary = '') {
   return [
     prompt.trim(),
+    ...(glossary ? ['', glossary] : []),
     '',
     `Translate the "text" of every item into ${languageName} (${lang}).`,
     'Tokens such as {{number:0}} or {{text:1}} are placeholders for values and markup: copy each one into the',
@@ -114,7 +117,10 @@ export class ChatProvider {
           temperature: 0.2,
           response_format: { type: 'json_object' },
           messages: [
-            { role: 'system', content: instructions(batch.prompt, batch.lang, batch.languageName) },
+            {
+              role: 'system',
+              content: instructions(batch.prompt, batch.lang, batch.languageName, batch.glossary),
+            },
             { role: 'user', content: JSON.stringify({ targetLanguage: batch.lang, items: batch.items }) },
           ],
         }),

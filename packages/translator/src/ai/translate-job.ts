@@ -4,6 +4,8 @@ import { chunks } from '../common/chunks.ts';
 import { languageName } from '../projects/languages.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import type { PromptsService } from './prompts-service.ts';
+import { glossaryInstructions, type GlossaryRule } from '../glossary/glossary-check.ts';
+import type { GlossaryRules } from '../translations/translations-service.ts';
 import type { AiJobRow, AiJobsRepository, JobHold } from './ai-jobs-repository.ts';
 import {
   ChatProvider,
@@ -25,6 +27,8 @@ interface RunState {
   progress: JobContext<string>['progress'];
   apiKey: string;
   prompt: string;
+  /** The glossary's terms for the job's language, told to the model where a batch uses them. */
+  glossary: GlossaryRule[];
   /** run_ms when this run started, and when. */
   baseRunMs: number;
   segmentStart: number;
@@ -35,6 +39,7 @@ export interface TranslateJobDeps {
   jobs: AiJobsRepository;
   projects: ProjectsService;
   prompts: PromptsService;
+  glossary: GlossaryRules;
   onTranslated: (projectId: number) => void;
 }
 
@@ -52,7 +57,7 @@ export class TranslateJob implements JobHandler<unknown, string> {
   }
 
   async run(_payload: unknown, { job: claimed, owner, signal, progress }: JobContext<string>): Promise<void> {
-    const { jobs, projects, prompts } = this.deps;
+    const { jobs, projects, prompts, glossary } = this.deps;
     const hold: JobHold = { jobId: claimed.id, token: owner };
     const job = await jobs.byId(claimed.id);
     const apiKey = await projects.providerKey(job.project_id);
@@ -65,6 +70,7 @@ export class TranslateJob implements JobHandler<unknown, string> {
       progress,
       apiKey,
       prompt: prompt.text,
+      glossary: await glossary.rulesFor(job.project_id, job.lang),
       baseRunMs: job.run_ms,
       segmentStart: Date.now(),
     };
@@ -128,6 +134,10 @@ export class TranslateJob implements JobHandler<unknown, string> {
       lang: state.job.lang,
       languageName: languageName(state.job.lang),
       prompt: state.prompt,
+      glossary: glossaryInstructions(
+        list.map((item) => item.text),
+        state.glossary,
+      ),
       items: list,
       signal: state.signal,
     });

@@ -3,6 +3,7 @@ import { dayOf } from '../common/time.ts';
 import type { StoredSettings } from '../projects/settings.ts';
 import type { AnalyticsRepository } from './analytics-repository.ts';
 import { QUALITY_CHECKS, qualityIssues, type QualityCheck } from '../translations/quality-checks.ts';
+import type { GlossaryRules } from '../translations/translations-service.ts';
 
 export const ACTIVITY_DAYS = 30;
 
@@ -12,7 +13,10 @@ const scoreOf = ({ checked, passing }: { checked: number; passing: number }) =>
 
 /** Read-only reports over a project's phrases, URLs and translations. */
 export class AnalyticsService {
-  constructor(private readonly reports: AnalyticsRepository) {}
+  constructor(
+    private readonly reports: AnalyticsRepository,
+    private readonly glossary: GlossaryRules,
+  ) {}
 
   async summary(projectId: number, settings: StoredSettings) {
     const phrases = await this.reports.phraseCounts(projectId);
@@ -48,10 +52,17 @@ export class AnalyticsService {
   async quality(projectId: number, settings: StoredSettings) {
     const languages = new Map(settings.languages.map((lang) => [lang, { lang, checked: 0, passing: 0 }]));
     const failures = new Map<QualityCheck, number>(QUALITY_CHECKS.map((check) => [check, 0]));
+    const rules = new Map(
+      await Promise.all(
+        settings.languages.map(
+          async (lang) => [lang, await this.glossary.rulesFor(projectId, lang)] as const,
+        ),
+      ),
+    );
     for (const row of await this.reports.approvedTranslationTexts(projectId)) {
       const language = languages.get(row.lang);
       if (!language) continue;
-      const issues = qualityIssues(row.key, row.value);
+      const issues = qualityIssues(row.key, row.value, rules.get(row.lang));
       language.checked += 1;
       if (!issues.length) language.passing += 1;
       for (const issue of issues) failures.set(issue.check, failures.get(issue.check)! + 1);

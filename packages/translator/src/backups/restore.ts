@@ -193,7 +193,7 @@ async function foreignReferences(db: Kysely<TranslatorDB>, projectId: number): P
  * moved back: another transaction may hold a higher value already).
  */
 async function advanceSequences(db: Kysely<TranslatorDB>) {
-  for (const table of ['projects', 'phrases', 'translations'] as const) {
+  for (const table of ['projects', 'phrases', 'translations', 'glossary_terms'] as const) {
     await sql`
       select setval(s, greatest(m, coalesce(pg_sequence_last_value(s::regclass), 0)))
       from (select pg_get_serial_sequence(${table}, 'id') as s, (select max(id) from ${sql.table(table)}) as m) t

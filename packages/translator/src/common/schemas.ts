@@ -33,6 +33,7 @@ export const QualityCheckSchema = Type.Union([
   Type.Literal('trailing_space'),
   Type.Literal('end_punctuation'),
   Type.Literal('length'),
+  Type.Literal('glossary'),
 ]);
 export const QualityIssueSchema = Type.Object({ check: QualityCheckSchema, message: Type.String() });
 export const VarSlot = Type.Object({

@@ -80,6 +80,22 @@ export interface TranslationHistoryTable {
   created_at: string;
 }
 
+/** A glossary term: the translation it must get (in `lang`, or every language when ''), or none. */
+export interface GlossaryTermsTable {
+  id: Generated<number>;
+  project_id: number;
+  lang: string;
+  term: string;
+  /** The term as compared for uniqueness (lower case, spaces collapsed). */
+  term_key: string;
+  translation: string | null;
+  do_not_translate: number;
+  case_sensitive: number;
+  note: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface PromptsTable {
   id: string;
   project_id: number;
@@ -127,6 +143,7 @@ export interface TranslatorDB {
   phrase_urls: PhraseUrlsTable;
   translations: TranslationsTable;
   translation_history: TranslationHistoryTable;
+  glossary_terms: GlossaryTermsTable;
   prompts: PromptsTable;
   ai_jobs: AiJobsTable;
   ai_job_items: AiJobItemsTable;

@@ -30,6 +30,7 @@ export const TRANSLATOR_ERRORS = {
     status: 422,
     message: 'Set settings.translationProviderApiKey before starting an AI job.',
   },
+  term_exists: { status: 409, message: 'This term is already in the glossary for this language.' },
   default_prompt: { status: 409, message: 'Make another prompt the default first.' },
   job_finished: { status: 409, message: 'The job has already finished.' },
   too_many_streams: { status: 429, message: 'Too many open job streams: close some and try again.' },

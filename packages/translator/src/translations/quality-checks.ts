@@ -1,6 +1,7 @@
 import { SLOT_TOKEN } from '@app/slots';
 import type { Static } from 'typebox';
 import type { QualityCheckSchema } from '../common/schemas.ts';
+import { glossaryMessage, type GlossaryRule } from '../glossary/glossary-check.ts';
 
 /** What a quality check found wrong with a translation, beside the slots (which a save refuses). */
 export type QualityCheck = Static<typeof QualityCheckSchema>;
@@ -11,6 +12,7 @@ export const QUALITY_CHECKS: readonly QualityCheck[] = [
   'trailing_space',
   'end_punctuation',
   'length',
+  'glossary',
 ];
 
 export interface QualityIssue {
@@ -53,10 +55,14 @@ const lengthOf = (text: string) => [...text.replace(SLOT_TOKEN, 'x')].length;
 
 /**
  * The quality checks of a translation against its source: the same numbers, the same spaces at the
- * ends, the same sentence end, and a length not out of proportion. Cheap enough to run on every row
- * read.
+ * ends, the same sentence end, a length not out of proportion, and the glossary's terms. Cheap enough to
+ * run on every row read.
  */
-export function qualityIssues(source: string, translation: string): QualityIssue[] {
+export function qualityIssues(
+  source: string,
+  translation: string,
+  glossary: GlossaryRule[] = [],
+): QualityIssue[] {
   const issues: QualityIssue[] = [];
   const expected = numbersOf(source);
   const found = numbersOf(translation);
@@ -96,6 +102,8 @@ export function qualityIssues(source: string, translation: string): QualityIssue
         message: `The translation is ${ratio > 1 ? `${ratio.toFixed(1)} times as long as` : `${Math.round(ratio * 100)} % of the length of`} the source.`,
       });
   }
+  const glossaryBroken = glossaryMessage(source, translation, glossary);
+  if (glossaryBroken) issues.push({ check: 'glossary', message: glossaryBroken });
   return issues;
 }
 

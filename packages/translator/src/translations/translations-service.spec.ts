@@ -25,6 +25,8 @@ describe('TranslationsService', () => {
       unitContext(),
       new InMemoryTranslationsRepository(tables),
       changes,
+      // A project without a glossary (the glossary's checks have their own tests).
+      { rulesFor: async () => [] },
     );
     await phrases.register(PROJECT, [{ key: 'Hello' }, { key: '{{number:0}} items' }], 'https://shop/cart');
     await phrases.register(OTHER_PROJECT, [{ key: 'Theirs' }], undefined);

@@ -13,6 +13,12 @@ import type { ProjectRef } from '../projects/key-cache.ts';
 import type { CacheRecorder } from '@app/server-kit';
 import { fail, failAs } from '../errors/catalogue.ts';
 import { qualityIssues, type QualityIssue } from './quality-checks.ts';
+import type { GlossaryRule } from '../glossary/glossary-check.ts';
+
+/** Where the glossary's rules for a language come from (the quality checks of list rows use them). */
+export interface GlossaryRules {
+  rulesFor(projectId: number, lang: string): Promise<GlossaryRule[]>;
+}
 
 export interface Translation {
   key: string;
@@ -87,6 +93,7 @@ export class TranslationsService {
     ctx: Pick<TranslatorContext, 'config' | 'metrics'>,
     private readonly translations: TranslationsStore,
     private readonly changes: ChangeFeed,
+    private readonly glossary: GlossaryRules,
   ) {
     this.cache = new DeliveryCache(ctx.config.cacheTtlSeconds * 1000);
     this.lookups = ctx.metrics.cache('delivery');
@@ -129,6 +136,7 @@ export class TranslationsService {
       limit: query.limit,
       offset: (query.page - 1) * query.limit,
     });
+    const rules = query.lang ? await this.glossary.rulesFor(projectId, query.lang) : [];
     const urls = new Map<number, string[]>();
     for (const row of await this.translations.urlsOf(rows.map((row) => row.id))) {
       const list = urls.get(row.phrase_id) ?? [];
@@ -146,7 +154,7 @@ export class TranslationsService {
       translationId: row.translation_id ?? null,
       state: row.state ?? null,
       suggestion: row.suggestion ?? null,
-      checks: row.value === null || row.value === undefined ? [] : qualityIssues(row.key, row.value),
+      checks: row.value === null || row.value === undefined ? [] : qualityIssues(row.key, row.value, rules),
       urls: urls.get(row.id) ?? [],
     }));
     return { rows: list, total, page: query.page, limit: query.limit };

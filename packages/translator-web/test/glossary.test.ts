@@ -1,0 +1,52 @@
+// The glossary in real Chromium: a term added on its page, and a translation that does not follow it
+// flagged in the grid until it does.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, startDashboard, type Dashboard } from './browser.ts';
+
+describe('glossary in Chromium', { timeout: 90_000 }, () => {
+  let dashboard: Dashboard;
+
+  beforeAll(async () => {
+    dashboard = await startDashboard();
+    const { client } = dashboard.harness;
+    await client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
+    await client.post('/api/textnodes', {
+      url: 'https://bakery.test/',
+      keys: [{ key: 'Fresh bread daily' }],
+    });
+    const rows = (await client.get('/api/translations/all')).body.rows as Array<{ id: number }>;
+    await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
+    await client.post('/api/translations', {
+      lang: 'fr',
+      translations: [{ key: 'Fresh bread daily', value: 'Baguette fraîche chaque jour' }],
+    });
+  }, 120_000);
+  afterAll(async () => dashboard?.stop());
+
+  it('adds a term, and the grid flags the translation that does not follow it until it does', async () => {
+    const { page, errors } = await dashboard.signedIn();
+    await page.goto('/glossary');
+    await page.getByText('No terms yet.').waitFor();
+    await page.getByRole('textbox', { name: 'Term' }).fill('bread');
+    await page.getByRole('combobox', { name: 'Language' }).click();
+    await page.getByRole('option', { name: 'French (fr)' }).click();
+    await page.getByRole('textbox', { name: 'Translation' }).fill('pain');
+    await page.getByRole('button', { name: 'Add term' }).click();
+    await page.getByText('“bread” added to the glossary').waitFor();
+    const table = page.getByTestId('glossary-terms');
+    await table.getByRole('cell', { name: 'pain', exact: true }).waitFor();
+    await screenshot(page, 'glossary');
+
+    await page.goto('/translations?lang=fr');
+    const notes = page.getByRole('group', {
+      name: 'Quality checks of the fr translation of "Fresh bread daily"',
+    });
+    await notes.getByText('The glossary says: “bread” is “pain”.').waitFor();
+    await screenshot(page, 'grid-glossary-check');
+    const field = page.getByLabel('Translation of "Fresh bread daily" (fr)');
+    await field.fill('Pain frais chaque jour');
+    await field.press('Enter');
+    await notes.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+});
