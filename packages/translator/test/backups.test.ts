@@ -208,6 +208,8 @@ describe('backups', () => {
     fake.set({ latencyMs: 1500 });
     const midway = await h.client.post('/api/ai-jobs', { key_ids: ids, lang: 'fr' });
     await waitForJob(midway.body.jobId, (status) => status === 'running');
+    const term = await h.client.post('/api/glossary', { term: 'bread', lang: 'fr', translation: 'pain' });
+    expect(term.status).toBe(201);
     const { body } = await h.client.post('/api/backups');
     const file = join(backupDir, body.filename);
     const content = readBackup(file);
@@ -232,7 +234,15 @@ describe('backups', () => {
 
     const restored = await restoreSnapshot(h.translator.ctx, file, { replace: false });
     expect(restored).toMatchObject({ projectId, replaced: null });
-    expect(restored.rows).toMatchObject({ projects: 1, phrases: 2, prompts: 1, ai_jobs: 2, ai_job_items: 2 });
+    expect(restored.rows).toMatchObject({
+      projects: 1,
+      phrases: 2,
+      prompts: 1,
+      ai_jobs: 2,
+      ai_job_items: 2,
+      glossary_terms: 1,
+    });
+    expect((await h.client.get('/api/glossary')).body).toEqual([term.body]);
     expect((await h.client.get(`/api/ai-jobs/${done.body.jobId}`)).body).toMatchObject({
       status: 'completed',
       completed: 2,
