@@ -248,6 +248,14 @@ describe('translation files', () => {
     expect((await allRows()).find((row) => row.id === plain.id)?.value).toBe(plain.value);
   });
 
+  it('takes the last of two units for one phrase, counted once', async () => {
+    const key = TRICKY[3]!;
+    const file = `source,target\r\n${key},Premier\r\n${key},Second\r\n`;
+    const report = await imported('csv', file, '&dryRun=true');
+    expect(report.body).toMatchObject({ units: 2, changed: 1, created: 1, updated: 0 });
+    expect(report.body.changes.map((change: { new: string }) => change.new)).toEqual(['Second']);
+  });
+
   it('reports units naming no phrase and leaves them out', async () => {
     const report = await imported('csv', 'source,target\r\nNo such phrase,Aucune\r\n', '&dryRun=true');
     expect(report.body).toMatchObject({ units: 1, unknown: 1, changed: 0 });

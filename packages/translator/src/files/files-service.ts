@@ -6,7 +6,7 @@ import { phraseHash } from '../phrases/phrases-service.ts';
 import type { StoredSettings } from '../projects/settings.ts';
 import type { TranslationsRepository } from '../translations/translations-repository.ts';
 import { CODECS } from './codecs.ts';
-import { FileError, type FileFormat, type ReadFile } from './exchange.ts';
+import { FileError, type FileFormat, type ReadFile, type ReadUnit } from './exchange.ts';
 
 /** How many changed and unknown units a report lists (the counts are always whole). */
 const LISTED = 200;
@@ -122,13 +122,17 @@ export class FilesService {
       changes: [],
       unknownUnits: [],
     };
-    const wanted = file.units.flatMap((unit, index) => {
-      if (unit.unfinished || unit.value === '') {
-        report.skipped++;
-        return [];
+    // A phrase the file holds twice takes its last translation, counted once.
+    const byHash = new Map<string, ReadUnit & { index: number; hash: string }>();
+    file.units.forEach((unit, index) => {
+      if (unit.unfinished || unit.value === '') report.skipped++;
+      else {
+        const hash = phraseHash(normaliseKey(unit.key).key, unit.context);
+        byHash.delete(hash);
+        byHash.set(hash, { ...unit, index, hash });
       }
-      return [{ ...unit, index, hash: phraseHash(normaliseKey(unit.key).key, unit.context) }];
     });
+    const wanted = [...byHash.values()];
     const outcome = await this.translations.transaction(async (trx) => {
       const phrases = new Map(
         (
