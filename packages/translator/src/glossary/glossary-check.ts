@@ -12,8 +12,23 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const WORD_START = '(?<![\\p{L}\\p{N}_])';
 const WORD_END = '(?![\\p{L}\\p{N}_])';
 
-const finder = (text: string, caseSensitive: boolean, wholeWord: boolean) =>
-  new RegExp(`${WORD_START}${escape(text)}${wholeWord ? WORD_END : ''}`, caseSensitive ? 'u' : 'iu');
+/** Compiled finders, reused across rows (Analytics checks every translation against every term). */
+const finders = new Map<string, RegExp>();
+const FINDERS_KEPT = 2000;
+
+function finder(text: string, caseSensitive: boolean, wholeWord: boolean): RegExp {
+  const key = `${Number(caseSensitive)}${Number(wholeWord)}${text}`;
+  let found = finders.get(key);
+  if (!found) {
+    if (finders.size >= FINDERS_KEPT) finders.clear();
+    found = new RegExp(
+      `${WORD_START}${escape(text)}${wholeWord ? WORD_END : ''}`,
+      caseSensitive ? 'u' : 'iu',
+    );
+    finders.set(key, found);
+  }
+  return found;
+}
 
 /**
  * The glossary terms a translation does not follow, as one message (undefined when it follows all):
