@@ -84,6 +84,7 @@ export interface paths {
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
+            translationEngine: 'openai' | 'deepl';
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -124,6 +125,7 @@ export interface paths {
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
+            translationEngine: 'openai' | 'deepl';
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -165,6 +167,7 @@ export interface paths {
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
+            translationEngine: 'openai' | 'deepl';
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -204,6 +207,7 @@ export interface paths {
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
+            translationEngine: 'openai' | 'deepl';
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -243,6 +247,7 @@ export interface paths {
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
+            translationEngine: 'openai' | 'deepl';
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -275,6 +280,7 @@ export interface paths {
           screenshotsEnabled?: boolean;
           allowedOrigins?: string[];
           deliverReviewedOnly?: boolean;
+          translationEngine?: 'openai' | 'deepl';
         };
       };
       responses: {
@@ -296,6 +302,7 @@ export interface paths {
             screenshotsEnabled: boolean;
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
+            translationEngine: 'openai' | 'deepl';
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {

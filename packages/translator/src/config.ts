@@ -11,6 +11,8 @@ export interface AiConfig {
   /** Base URL of an OpenAI-compatible API, up to and including `/v1`. */
   baseUrl: string;
   model: string;
+  /** DeepL's API host for projects that use DeepL; by default chosen by the key (free keys end in `:fx`). */
+  deeplBaseUrl?: string | undefined;
   /** Phrases sent in one chat-completions call. */
   batchSize: number;
   /** Calls in flight at once for one job. */
@@ -84,6 +86,7 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
     ai: {
       baseUrl: (env.url('TRANSLATOR_AI_BASE_URL') ?? 'https://api.openai.com/v1').replace(/\/+$/, ''),
       model: env.string('TRANSLATOR_AI_MODEL', 'gpt-4o-mini'),
+      deeplBaseUrl: env.url('TRANSLATOR_DEEPL_BASE_URL')?.replace(/\/+$/, ''),
       batchSize: env.int('TRANSLATOR_AI_BATCH_SIZE', 25, { min: 1, max: 200 }),
       parallelCalls: env.int('TRANSLATOR_AI_PARALLEL', 4, { min: 1, max: 32 }),
       jobsPerProject: env.int('TRANSLATOR_AI_JOBS_PER_PROJECT', 1, { min: 1, max: 16 }),

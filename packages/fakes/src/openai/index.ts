@@ -5,8 +5,9 @@
  * visible marker, keeping slot tokens; anything else gets a short echo. Its failure modes are the ones
  * the real API has: slowness, 429 with Retry-After, 5xx, a reply missing an item, a mangled token.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../shared/read-body.ts';
 
 export interface FakeOpenAIBehaviour {
   /** When set, requests must carry `Authorization: Bearer <apiKey>` (else 401 invalid_api_key). */
@@ -76,15 +77,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 const apiError = (message: string, type: string, code: string | null, param: string | null = null) => ({
   error: { message, type, param, code },
 });
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

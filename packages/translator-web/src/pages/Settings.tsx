@@ -7,6 +7,7 @@ import {
   NumberInput,
   Paper,
   PasswordInput,
+  Select,
   Stack,
   Switch,
   TagsInput,
@@ -233,6 +234,18 @@ function SettingsForm({ settings }: { settings: Settings }) {
         <Title order={3} size="h4" mt="sm">
           AI provider
         </Title>
+        <Select
+          label="Translation engine"
+          description="What AI jobs translate with. DeepL takes no prompt; the glossary still checks its translations."
+          data={[
+            { value: 'openai', label: 'OpenAI-compatible model' },
+            { value: 'deepl', label: 'DeepL' },
+          ]}
+          value={draft.translationEngine}
+          onChange={(value) => set('translationEngine', value === 'deepl' ? 'deepl' : 'openai')}
+          allowDeselect={false}
+          maw={320}
+        />
         <PasswordInput
           label="Provider API key"
           description={
@@ -240,7 +253,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
               ? 'A key is stored. It is never shown; leave blank to keep it, or type a new one to replace it.'
               : 'No key stored. It is write-only: once saved it is never shown again.'
           }
-          placeholder={settings.translationProviderApiKeySet ? '•••••••• (stored)' : 'sk-…'}
+          placeholder={
+            settings.translationProviderApiKeySet
+              ? '•••••••• (stored)'
+              : draft.translationEngine === 'deepl'
+                ? 'DeepL key (free keys end in :fx)'
+                : 'sk-…'
+          }
           autoComplete="new-password"
           value={providerKey}
           onChange={(e) => setProviderKey(e.currentTarget.value)}

@@ -1,24 +1,13 @@
-import { loadUndici } from '@app/server-kit';
 import type { AiCallRecorder } from '../observability/metrics.ts';
 import type { AiConfig } from '../config.ts';
-import { sleep } from '../common/time.ts';
+import { postToProvider, withRetries } from './provider-call.ts';
+
+export { ProviderError } from './provider-call.ts';
 import { slotSignature } from '@app/slots';
 
 export interface BatchItem {
   id: string;
   text: string;
-}
-
-/** A call that did not produce a usable answer. `retryable` for 429, 5xx, timeouts and network errors. */
-export class ProviderError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-    this.name = 'ProviderError';
-  }
 }
 
 export interface BatchRequest {
@@ -39,8 +28,6 @@ export interface BatchResult {
   rejected: { id: string; reason: string }[];
 }
 
-const MAX_RETRY_AFTER_MS = 60_000;
-
 function instructions(prompt: string, lang: string, languageName: string, glossary = '') {
   return [
     prompt.trim(),
@@ -51,14 +38,6 @@ function instructions(prompt: string, lang: string, languageName: string, glossa
     'translation unchanged, exactly once, where it belongs in the sentence. Keep each item’s id.',
     'Answer with JSON only, in the form {"items":[{"id":"…","text":"…"}]}, with one entry per item.',
   ].join('\n');
-}
-
-function retryAfter(headers: Record<string, string | string[] | undefined>): number | undefined {
-  const ms = Number(headers['retry-after-ms']);
-  if (Number.isFinite(ms) && ms >= 0) return Math.min(ms, MAX_RETRY_AFTER_MS);
-  const seconds = Number(headers['retry-after']);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
-  return undefined;
 }
 
 /** The items of a reply: `{"items":[…]}` (or `translations`), or a bare array, inside optional code fences. */
@@ -103,16 +82,11 @@ export class ChatProvider {
 
   /** One call; throws ProviderError when the call itself fails. */
   async translateBatch(batch: BatchRequest): Promise<BatchResult> {
-    const signal = batch.signal
-      ? AbortSignal.any([batch.signal, AbortSignal.timeout(this.config.requestTimeoutMs)])
-      : AbortSignal.timeout(this.config.requestTimeoutMs);
-    const { request } = await loadUndici();
-    let response;
-    try {
-      response = await request(`${this.config.baseUrl}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${batch.apiKey}` },
-        body: JSON.stringify({
+    const text = await postToProvider(
+      {
+        url: `${this.config.baseUrl}/chat/completions`,
+        authorization: `Bearer ${batch.apiKey}`,
+        body: {
           model: this.config.model,
           temperature: 0.2,
           response_format: { type: 'json_object' },
@@ -123,30 +97,12 @@ export class ChatProvider {
             },
             { role: 'user', content: JSON.stringify({ targetLanguage: batch.lang, items: batch.items }) },
           ],
-        }),
-        signal,
-      });
-    } catch (error) {
-      if (batch.signal?.aborted) throw error;
-      this.metrics?.aiCall('unreachable');
-      throw new ProviderError(`AI provider unreachable: ${(error as Error).message}`, true);
-    }
-    const text = await response.body.text().catch(() => '');
-    const status = response.statusCode;
-    if (status === 429 || status >= 500) {
-      this.metrics?.aiCall('retryable_error');
-      throw new ProviderError(`AI provider answered ${status}`, true, retryAfter(response.headers));
-    }
-    if (status >= 400) {
-      this.metrics?.aiCall('refused');
-      let message = text.slice(0, 300);
-      try {
-        message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
-      } catch {
-        // not JSON: keep the raw text
-      }
-      throw new ProviderError(`AI provider refused the request (${status}): ${message}`, false);
-    }
+        },
+        signal: batch.signal,
+        timeoutMs: this.config.requestTimeoutMs,
+      },
+      this.metrics,
+    );
     let items: BatchItem[];
     let completion: Completion | undefined;
     try {
@@ -169,22 +125,8 @@ export class ChatProvider {
     return result;
   }
 
-  /**
-   * A call with retries: on a retryable error waits (Retry-After when given, else an exponential
-   * back-off from `backoffMs` with jitter) and tries again, up to `maxAttempts` calls.
-   */
-  async translateWithRetry(batch: BatchRequest): Promise<BatchResult> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.translateBatch(batch);
-      } catch (error) {
-        if (!(error instanceof ProviderError) || !error.retryable || attempt >= this.config.maxAttempts)
-          throw error;
-        if (batch.signal?.aborted) throw error;
-        const backoff = this.config.backoffMs * 2 ** (attempt - 1);
-        await sleep(error.retryAfterMs ?? backoff * (0.75 + Math.random() / 2), batch.signal);
-      }
-    }
+  translateWithRetry(batch: BatchRequest): Promise<BatchResult> {
+    return withRetries(this.config, batch, () => this.translateBatch(batch));
   }
 }
 

@@ -14,6 +14,8 @@ import {
   type BatchRequest,
   type BatchResult,
 } from './provider.ts';
+import { DeepLProvider } from './deepl-provider.ts';
+import type { TranslationEngine } from '../projects/settings.ts';
 
 interface WorkItem {
   phraseId: number;
@@ -27,6 +29,8 @@ interface RunState {
   progress: JobContext<string>['progress'];
   apiKey: string;
   prompt: string;
+  /** The machine translation the project chose. */
+  engine: ChatProvider | DeepLProvider;
   /** The glossary's terms for the job's language, told to the model where a batch uses them. */
   glossary: GlossaryRule[];
   /** run_ms when this run started, and when. */
@@ -50,10 +54,14 @@ export interface TranslateJobDeps {
  */
 export class TranslateJob implements JobHandler<unknown, string> {
   readonly retryOnTakeover = true;
-  private readonly provider: ChatProvider;
+  private readonly engines: Record<TranslationEngine, ChatProvider | DeepLProvider>;
 
   constructor(private readonly deps: TranslateJobDeps) {
-    this.provider = new ChatProvider(deps.ctx.config.ai, deps.ctx.metrics);
+    const { ai } = deps.ctx.config;
+    this.engines = {
+      openai: new ChatProvider(ai, deps.ctx.metrics),
+      deepl: new DeepLProvider(ai, deps.ctx.metrics),
+    };
   }
 
   async run(_payload: unknown, { job: claimed, owner, signal, progress }: JobContext<string>): Promise<void> {
@@ -70,6 +78,7 @@ export class TranslateJob implements JobHandler<unknown, string> {
       progress,
       apiKey,
       prompt: prompt.text,
+      engine: this.engines[(await projects.settings(job.project_id)).translationEngine],
       glossary: await glossary.rulesFor(job.project_id, job.lang),
       baseRunMs: job.run_ms,
       segmentStart: Date.now(),
@@ -141,13 +150,13 @@ export class TranslateJob implements JobHandler<unknown, string> {
       items: list,
       signal: state.signal,
     });
-    const first = await this.provider.translateWithRetry(request(items));
+    const first = await state.engine.translateWithRetry(request(items));
     const translated = new Map(first.translated);
     if (first.rejected.length) {
       const again = new Set(first.rejected.map((item) => item.id));
       let second: BatchResult | undefined;
       try {
-        second = await this.provider.translateWithRetry(request(items.filter((item) => again.has(item.id))));
+        second = await state.engine.translateWithRetry(request(items.filter((item) => again.has(item.id))));
       } catch (error) {
         if (!(error instanceof ProviderError) || !error.retryable) throw error;
       }

@@ -16,7 +16,12 @@ export interface StoredSettings {
   allowedOrigins: string[];
   /** GET /api/translations delivers only `reviewed` translations. */
   deliverReviewedOnly: boolean;
+  /** Which machine translation AI jobs use: an OpenAI-compatible model, or DeepL. */
+  translationEngine: TranslationEngine;
 }
+
+export type TranslationEngine = 'openai' | 'deepl';
+const Engine = Type.Union([Type.Literal('openai'), Type.Literal('deepl')]);
 
 export const DEFAULT_SETTINGS: StoredSettings = {
   languages: [],
@@ -28,6 +33,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   screenshotsEnabled: false,
   allowedOrigins: [],
   deliverReviewedOnly: false,
+  translationEngine: 'openai',
 };
 
 const TagList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 });
@@ -50,6 +56,7 @@ export const SettingsPatch = Type.Object({
   screenshotsEnabled: Type.Optional(Type.Boolean()),
   allowedOrigins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100 })),
   deliverReviewedOnly: Type.Optional(Type.Boolean()),
+  translationEngine: Type.Optional(Engine),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
@@ -66,6 +73,7 @@ export const SettingsView = Type.Object({
   screenshotsEnabled: Type.Boolean(),
   allowedOrigins: Type.Array(Type.String()),
   deliverReviewedOnly: Type.Boolean(),
+  translationEngine: Engine,
 });
 export type SettingsView = Static<typeof SettingsView>;
 
@@ -131,6 +139,7 @@ export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch
   if (patch.domContextEnabled !== undefined) next.domContextEnabled = patch.domContextEnabled;
   if (patch.screenshotsEnabled !== undefined) next.screenshotsEnabled = patch.screenshotsEnabled;
   if (patch.deliverReviewedOnly !== undefined) next.deliverReviewedOnly = patch.deliverReviewedOnly;
+  if (patch.translationEngine !== undefined) next.translationEngine = patch.translationEngine;
   if (Object.keys(fields).length) throw validationFailed(fields, 'Some settings are invalid.');
   return next;
 }
