@@ -4,8 +4,7 @@ import { chunks } from '../common/chunks.ts';
 import { languageName } from '../projects/languages.ts';
 import type { ProjectsService } from '../projects/projects-service.ts';
 import type { PromptsService } from './prompts-service.ts';
-import { glossaryInstructions, type GlossaryRule } from '../glossary/glossary-check.ts';
-import type { GlossaryRules } from '../translations/translations-service.ts';
+import { glossaryInstructions, type GlossaryRule, type GlossaryRules } from '../glossary/glossary-check.ts';
 import type { AiJobRow, AiJobsRepository, JobHold } from './ai-jobs-repository.ts';
 import {
   ChatProvider,

@@ -3,7 +3,7 @@ import { dayOf } from '../common/time.ts';
 import type { StoredSettings } from '../projects/settings.ts';
 import type { AnalyticsRepository } from './analytics-repository.ts';
 import { QUALITY_CHECKS, qualityIssues, type QualityCheck } from '../translations/quality-checks.ts';
-import type { GlossaryRules } from '../translations/translations-service.ts';
+import type { GlossaryRules } from '../glossary/glossary-check.ts';
 
 export const ACTIVITY_DAYS = 30;
 

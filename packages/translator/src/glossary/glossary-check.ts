@@ -7,6 +7,11 @@ export interface GlossaryRule {
   caseSensitive: boolean;
 }
 
+/** Where the glossary's rules for a language come from (list rows, Analytics and AI jobs ask). */
+export interface GlossaryRules {
+  rulesFor(projectId: number, lang: string): Promise<GlossaryRule[]>;
+}
+
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Not inside a word: letters, digits and underscores of any script count as word characters. */
 const WORD_START = '(?<![\\p{L}\\p{N}_])';

@@ -13,12 +13,7 @@ import type { ProjectRef } from '../projects/key-cache.ts';
 import type { CacheRecorder } from '@app/server-kit';
 import { fail, failAs } from '../errors/catalogue.ts';
 import { qualityIssues, type QualityIssue } from './quality-checks.ts';
-import type { GlossaryRule } from '../glossary/glossary-check.ts';
-
-/** Where the glossary's rules for a language come from (the quality checks of list rows use them). */
-export interface GlossaryRules {
-  rulesFor(projectId: number, lang: string): Promise<GlossaryRule[]>;
-}
+import type { GlossaryRules } from '../glossary/glossary-check.ts';
 
 export interface Translation {
   key: string;
