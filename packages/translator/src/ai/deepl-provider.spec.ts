@@ -9,6 +9,7 @@ describe('DeepL mapping', () => {
     expect(fromDeepLXml(xml)).toBe(text);
     expect(fromDeepLXml('<x id="text-1"></x> puis <x id="number-0" />')).toBe('{{text:1}} puis {{number:0}}');
     expect(fromDeepLXml('&quot;a&quot; &apos;b&apos; &amp;lt;')).toBe(`"a" 'b' &lt;`);
+    expect(fromDeepLXml(toDeepLXml('one\r\ntwo'))).toBe('one\r\ntwo');
   });
 
   it('names target languages as DeepL does', () => {

@@ -3,6 +3,7 @@ import type { AiCallRecorder } from '../observability/metrics.ts';
 import type { AiConfig } from '../config.ts';
 import { check, type BatchItem, type BatchRequest, type BatchResult } from './provider.ts';
 import { postToProvider, withRetries } from './provider-call.ts';
+import { escapeXml } from '../files/xml.ts';
 
 /** DeepL takes at most 50 texts per request. */
 const TEXTS_PER_CALL = 50;
@@ -12,9 +13,6 @@ export function deeplTarget(lang: string): string {
   const code = lang.toUpperCase();
   return ({ EN: 'EN-US', PT: 'PT-PT', ZH: 'ZH-HANS' } as Record<string, string>)[code] ?? code;
 }
-
-const escapeXml = (text: string) =>
-  text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 
 /** A text as DeepL's XML mode reads it: slots as `<x/>` tags it leaves alone, the rest escaped. */
 export function toDeepLXml(text: string): string {
@@ -27,13 +25,19 @@ export function toDeepLXml(text: string): string {
   return out + escapeXml(text.slice(last));
 }
 
-/** DeepL's XML answer as our text: `<x/>` tags (self-closed or not) back as slot tokens, entities read. */
+/**
+ * DeepL's XML answer as our text: `<x/>` tags (self-closed or not) back as slot tokens, entities and
+ * character references (the escaped CR of `escapeXml`) read.
+ */
 export function fromDeepLXml(xml: string): string {
   return xml
     .replace(/<x id="([a-z][a-z0-9_]{0,31})-(\d{1,3})"\s*(?:\/>|><\/x>)/g, '{{$1:$2}}')
     .replace(
-      /&(lt|gt|quot|apos|amp);/g,
-      (_, name: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[name]!,
+      /&(?:(lt|gt|quot|apos|amp)|#x([0-9a-f]+)|#(\d+));/gi,
+      (_, name?: string, hex?: string, decimal?: string) =>
+        name
+          ? { lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' }[name]!
+          : String.fromCodePoint(hex ? Number.parseInt(hex, 16) : Number(decimal)),
     );
 }
 
