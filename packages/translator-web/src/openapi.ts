@@ -85,6 +85,7 @@ export interface paths {
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
+            sharedMemory: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -126,6 +127,7 @@ export interface paths {
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
+            sharedMemory: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -168,6 +170,7 @@ export interface paths {
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
+            sharedMemory: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -208,6 +211,7 @@ export interface paths {
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
+            sharedMemory: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -248,6 +252,7 @@ export interface paths {
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
+            sharedMemory: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -281,6 +286,7 @@ export interface paths {
           allowedOrigins?: string[];
           deliverReviewedOnly?: boolean;
           translationEngine?: 'openai' | 'deepl';
+          sharedMemory?: boolean;
         };
       };
       responses: {
@@ -303,6 +309,7 @@ export interface paths {
             allowedOrigins: string[];
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
+            sharedMemory: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -1050,6 +1057,34 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/translations/memory': {
+    get: {
+      query: {
+        lang: string;
+        text: string;
+        limit?: number;
+      };
+      responses: {
+        200: {
+          matches: {
+            source: string;
+            value: string;
+            state: 'machine' | 'human' | 'reviewed';
+            score: number;
+            shared: boolean;
+            updatedAt: string;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/ai-jobs': {
     get: {
       responses: {
@@ -1065,6 +1100,10 @@ export interface paths {
             /** seconds */
             estimatedTimeRemaining: number;
             includeScreenshots: boolean;
+            memory: {
+              filled: number;
+              savedCharacters: number;
+            };
             error: string | null;
             createdAt: string;
             startedAt: string | null;
@@ -1127,6 +1166,10 @@ export interface paths {
           /** seconds */
           estimatedTimeRemaining: number;
           includeScreenshots: boolean;
+          memory: {
+            filled: number;
+            savedCharacters: number;
+          };
           error: string | null;
           createdAt: string;
           startedAt: string | null;
@@ -1159,6 +1202,10 @@ export interface paths {
           /** seconds */
           estimatedTimeRemaining: number;
           includeScreenshots: boolean;
+          memory: {
+            filled: number;
+            savedCharacters: number;
+          };
           error: string | null;
           createdAt: string;
           startedAt: string | null;
@@ -1191,6 +1238,10 @@ export interface paths {
           /** seconds */
           estimatedTimeRemaining: number;
           includeScreenshots: boolean;
+          memory: {
+            filled: number;
+            savedCharacters: number;
+          };
           error: string | null;
           createdAt: string;
           startedAt: string | null;

@@ -67,3 +67,17 @@ export async function startDashboard(config: Parameters<typeof startHarness>[0] 
     },
   };
 }
+
+/** Gives the project `languages` and registers `keys` (seen on `url`) as approved phrases. */
+export async function seedApproved(
+  dashboard: Dashboard,
+  languages: string[],
+  keys: string[],
+  url = 'https://shop.test/',
+) {
+  const { client } = dashboard.harness;
+  await client.patch('/api/project/settings', { settings: { languages } });
+  await client.post('/api/textnodes', { url, keys: keys.map((key) => ({ key })) });
+  const rows = (await client.get('/api/translations/all?limit=100')).body.rows as Array<{ id: number }>;
+  await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
+}

@@ -1,22 +1,15 @@
 // The glossary in real Chromium: a term added on its page, and a translation that does not follow it
 // flagged in the grid until it does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startDashboard, type Dashboard } from './browser.ts';
+import { screenshot, seedApproved, startDashboard, type Dashboard } from './browser.ts';
 
 describe('glossary in Chromium', { timeout: 90_000 }, () => {
   let dashboard: Dashboard;
 
   beforeAll(async () => {
     dashboard = await startDashboard();
-    const { client } = dashboard.harness;
-    await client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
-    await client.post('/api/textnodes', {
-      url: 'https://bakery.test/',
-      keys: [{ key: 'Fresh bread daily' }],
-    });
-    const rows = (await client.get('/api/translations/all')).body.rows as Array<{ id: number }>;
-    await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
-    await client.post('/api/translations', {
+    await seedApproved(dashboard, ['fr'], ['Fresh bread daily'], 'https://bakery.test/');
+    await dashboard.harness.client.post('/api/translations', {
       lang: 'fr',
       translations: [{ key: 'Fresh bread daily', value: 'Baguette fraîche chaque jour' }],
     });

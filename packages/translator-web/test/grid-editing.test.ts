@@ -3,21 +3,14 @@
 // on its row with the reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, startDashboard, type Dashboard } from './browser.ts';
+import { screenshot, seedApproved, startDashboard, type Dashboard } from './browser.ts';
 
 describe('grid editing in Chromium', { timeout: 90_000 }, () => {
   let dashboard: Dashboard;
 
   beforeAll(async () => {
     dashboard = await startDashboard();
-    const { client } = dashboard.harness;
-    await client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
-    await client.post('/api/textnodes', {
-      keys: [{ key: 'You have 3 new messages' }, { key: 'Welcome' }, { key: 'Goodbye' }],
-      url: 'https://shop.test/',
-    });
-    const rows = (await client.get('/api/translations/all')).body.rows as Array<{ id: number }>;
-    await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
+    await seedApproved(dashboard, ['fr'], ['You have 3 new messages', 'Welcome', 'Goodbye']);
   }, 120_000);
   afterAll(async () => dashboard?.stop());
 

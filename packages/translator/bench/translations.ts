@@ -14,15 +14,10 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
-import {
-  createTestDatabase,
-  startBenchServer,
-  type BenchProcess,
-  type TestDatabase,
-} from '@app/server-kit/testing';
+import { startBenchServer, type BenchProcess, type TestDatabase } from '@app/server-kit/testing';
 import { startFakeOpenAI } from '@app/fakes/openai';
 import { buildTranslator } from '../src/app.ts';
-import { api, benchConfig, seedPhrases, word } from './fixtures/setup.ts';
+import { api, benchConfig, finishedJob, seedPhrases, withDatabase, word } from './fixtures/setup.ts';
 
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -142,12 +137,7 @@ async function aiJobBench(database: TestDatabase) {
   });
   const started = Date.now();
   const { jobId } = await api(url, key, 'POST', '/api/ai-jobs', { key_ids: ids, lang: 'de' });
-  let job;
-  for (;;) {
-    job = await api(url, key, 'GET', `/api/ai-jobs/${jobId}`);
-    if (!['pending', 'running'].includes(job.status)) break;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const job = await finishedJob(url, key, jobId);
   const seconds = (Date.now() - started) / 1000;
   const { batchSize, parallelCalls } = translator.ctx.config.ai;
   console.log(
@@ -158,18 +148,6 @@ async function aiJobBench(database: TestDatabase) {
   );
   await translator.close();
   await fake.close();
-}
-
-async function withDatabase(run: (database: TestDatabase) => Promise<void>, postgres = false) {
-  const saved = process.env.TEST_DATABASE_URL;
-  if (!postgres) delete process.env.TEST_DATABASE_URL;
-  const database = await createTestDatabase();
-  if (saved) process.env.TEST_DATABASE_URL = saved;
-  try {
-    await run(database);
-  } finally {
-    await database.drop();
-  }
 }
 
 console.log(`Translator benchmarks — Node ${process.version}`);

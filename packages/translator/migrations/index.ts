@@ -4,6 +4,7 @@ import { pageKeys } from './002_page_keys.ts';
 import { pageKeyRequired } from './003_page_key_required.ts';
 import { translationStates } from './004_translation_states.ts';
 import { glossary } from './005_glossary.ts';
+import { translationMemory } from './006_translation_memory.ts';
 
 export const translatorMigrations: MigrationSet = (dialect) => ({
   '001_initial': initial(dialect),
@@ -11,4 +12,5 @@ export const translatorMigrations: MigrationSet = (dialect) => ({
   '003_page_key_required': pageKeyRequired(dialect),
   '004_translation_states': translationStates(dialect),
   '005_glossary': glossary(dialect),
+  '006_translation_memory': translationMemory(dialect),
 });

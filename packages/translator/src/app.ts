@@ -28,6 +28,7 @@ import { textnodeRoutes } from './routes/textnodes.ts';
 import { translationRoutes } from './routes/translations.ts';
 import { fileRoutes } from './routes/files.ts';
 import { glossaryRoutes } from './routes/glossary.ts';
+import { memoryRoutes } from './routes/memory.ts';
 import { translationHistoryRoutes } from './routes/translation-history.ts';
 import { aiRoutes } from './routes/ai-jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
@@ -105,6 +106,7 @@ export async function buildTranslator(
     translationHistoryRoutes(api, services);
     fileRoutes(api, services);
     glossaryRoutes(api, services);
+    memoryRoutes(api, services);
     aiRoutes(api, services);
     analyticsRoutes(api, services);
     backupRoutes(api, services);

@@ -17,6 +17,8 @@ import { BackupsService } from './backups/backups-service.ts';
 import { FilesService } from './files/files-service.ts';
 import { GlossaryService } from './glossary/glossary-service.ts';
 import { GlossaryRepository } from './glossary/glossary-repository.ts';
+import { TranslationMemoryService } from './memory/memory-service.ts';
+import { MemoryRepository } from './memory/memory-repository.ts';
 
 /**
  * Every domain service of the translator, wired together. A service that caches subscribes to `changes`;
@@ -34,7 +36,8 @@ export function createServices(ctx: TranslatorContext) {
   const projects = new ProjectsService(ctx, projectsRepository, changes);
   const phrases = new PhrasesService(new PhrasesRepository(ctx.db), changed);
   const prompts = new PromptsService(new PromptsRepository(ctx.db));
-  const aiEngine = createAiEngine(ctx, { projects, prompts, glossary, onTranslated: changed });
+  const memory = new TranslationMemoryService(new MemoryRepository(ctx.db), projects, changes);
+  const aiEngine = createAiEngine(ctx, { projects, prompts, glossary, memory, onTranslated: changed });
   const aiJobs = new AiJobsService(ctx, aiEngine.jobs, projects, phrases, prompts);
   const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db), glossary);
   const backups = new BackupsService(ctx, projectsRepository);
@@ -45,6 +48,7 @@ export function createServices(ctx: TranslatorContext) {
     history,
     files,
     glossary,
+    memory,
     prompts,
     aiJobs,
     aiEngine,

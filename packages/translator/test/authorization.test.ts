@@ -226,6 +226,12 @@ const ROWS: Row[] = [
       return { path: `/translations/history/${history.body.entries[0].id}/revert` };
     },
   },
+  {
+    route: 'GET /translations/memory',
+    // Another project's lookup answers from its own memory (tested in memory.test.ts).
+    expect: keyRoute(200),
+    request: fixed('/translations/memory?lang=fr&text=Hello'),
+  },
   { route: 'GET /languages', expect: pageRoute(200), request: fixed('/languages') },
   { route: 'GET /languages/available', expect: keyRoute(200), request: fixed('/languages/available') },
   { route: 'GET /export', expect: keyRoute(200), request: fixed('/export') },

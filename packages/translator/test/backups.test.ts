@@ -241,7 +241,11 @@ describe('backups', () => {
       ai_jobs: 2,
       ai_job_items: 2,
       glossary_terms: 1,
+      // "Hello" = "Bonjour", written by a person.
+      translation_memory: 1,
     });
+    const memory = await h.client.get('/api/translations/memory?lang=fr&text=Hello');
+    expect(memory.body.matches).toMatchObject([{ source: 'Hello', value: 'Bonjour', score: 100 }]);
     expect((await h.client.get('/api/glossary')).body).toEqual([term.body]);
     expect((await h.client.get(`/api/ai-jobs/${done.body.jobId}`)).body).toMatchObject({
       status: 'completed',
@@ -309,6 +313,9 @@ describe('backups', () => {
       alter table projects drop column full_key_origin_at;
       drop table translation_history;
       drop table glossary_terms;
+      drop table translation_memory;
+      alter table ai_jobs drop column memory_filled;
+      alter table ai_jobs drop column memory_characters;
       alter table translations drop column state;
       alter table translations drop column suggestion;
       delete from translator_migration where name > '001_initial';`);
@@ -324,6 +331,9 @@ describe('backups', () => {
       rows: before.rows.map((row) => ({ ...row, state: row.state && 'human', suggestion: null })),
     });
     expect((await h.client.get('/api/project')).body.page_key).toMatch(/^tpk_/);
+    // The upgrade seeds the translation memory with the translations people made.
+    const memory = await h.client.get('/api/translations/memory?lang=fr&text=Hello');
+    expect(memory.body.matches).toMatchObject([{ source: 'Hello', value: 'Bonjour', state: 'human' }]);
     const untouched = new SQLite(file, { readonly: true });
     expect(untouched.prepare('select count(*) as n from translator_migration').get()).toEqual({ n: 1 });
     untouched.close();

@@ -11,6 +11,7 @@ export const rowKeys = {
   counts: ['rows', 'counts'] as const,
   untranslatedIds: (lang: string | null) => ['rows', 'untranslated-ids', lang] as const,
   history: (phraseId: number, lang: string) => ['rows', 'history', phraseId, lang] as const,
+  memory: (text: string, lang: string) => ['rows', 'memory', lang, text] as const,
 };
 
 /** One page of rows for a view; the grid and the review keep the previous page shown while the next loads. */
@@ -30,6 +31,15 @@ export const useUntranslatedIds = (lang: string | null) =>
     queryKey: rowKeys.untranslatedIds(lang),
     queryFn: () => api.get('/textnodes/untranslated-ids', { query: { lang: lang! } }),
     enabled: !!lang,
+  });
+
+/** What the translation memory offers for `text` in `lang`, best first; read only while `enabled`. */
+export const useMemoryMatches = (text: string, lang: string, enabled: boolean) =>
+  useQuery({
+    queryKey: rowKeys.memory(text, lang),
+    queryFn: () => api.get('/translations/memory', { query: { text, lang } }),
+    enabled,
+    staleTime: 30_000,
   });
 
 /** Every change of one phrase's translation into `lang`, newest first (stale with the rows). */

@@ -15,6 +15,7 @@ import {
   Text,
   TextInput,
   Title,
+  Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -343,6 +344,7 @@ function JobProgress({ id, onDismiss }: { id: string; onDismiss: () => void }) {
               </Progress.Root>
               <Text size="sm" aria-live="polite" data-testid="job-counts">
                 {j.completed} of {j.total} translated
+                {j.memory.filled ? ` (${j.memory.filled} from memory)` : ''}
                 {j.failed ? `, ${j.failed} failed` : ''}
                 {ACTIVE_JOB_STATUSES.has(j.status) &&
                   ` · about ${formatDuration(j.estimatedTimeRemaining)} left`}
@@ -430,6 +432,17 @@ function JobHistory({ onWatch }: { onWatch: (id: string) => void }) {
       cell: (job) => <StatusBadge status={job.status} />,
     },
     { key: 'translated', header: 'Translated', align: 'end', cell: (job) => `${job.completed}/${job.total}` },
+    {
+      key: 'memory',
+      header: 'From memory',
+      align: 'end',
+      sortValue: (job) => job.memory.filled,
+      cell: (job) => (
+        <Tooltip label={`${job.memory.savedCharacters.toLocaleString()} characters not sent to the provider`}>
+          <span>{job.memory.filled}</span>
+        </Tooltip>
+      ),
+    },
     {
       key: 'failed',
       header: 'Failed',

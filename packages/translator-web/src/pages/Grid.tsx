@@ -41,6 +41,7 @@ import { analyticsKeys } from '../data/analytics.ts';
 import { STATE_FILTER, StateChip, translationStateParam } from '../components/TranslationState.tsx';
 import { HistoryPanel } from '../components/HistoryPanel.tsx';
 import { QualityNotes } from '../components/QualityChecks.tsx';
+import { MemoryMatches } from '../components/MemoryMatches.tsx';
 
 const LIMIT = 50;
 
@@ -196,6 +197,8 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
   const queryClient = useQueryClient();
   const [value, setValue] = useState(row.value ?? '');
   const [showHistory, setShowHistory] = useState(false);
+  // The memory is asked once the field is first focused, not for every row on the page.
+  const [focused, setFocused] = useState(false);
   const field = useRef<HTMLTextAreaElement>(null);
   const { translationId, state, suggestion } = row;
   useEffect(() => setValue(row.value ?? ''), [row.value]);
@@ -267,6 +270,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
             minRows={1}
             placeholder="Not translated"
             value={value}
+            onFocus={() => setFocused(true)}
             onChange={(event) => {
               setValue(event.currentTarget.value);
               setDone(null);
@@ -366,6 +370,17 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
           </Button>
         </Group>
       )}
+      <MemoryMatches
+        text={row.key}
+        lang={lang}
+        current={value}
+        active={focused}
+        onUse={(match) => {
+          setValue(match);
+          setDone(null);
+          field.current?.focus();
+        }}
+      />
       {showHistory && (
         <HistoryPanel phraseId={row.id} lang={lang} label={`the ${lang} translation of "${row.key}"`} />
       )}

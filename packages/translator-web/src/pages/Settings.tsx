@@ -230,6 +230,12 @@ function SettingsForm({ settings }: { settings: Settings }) {
           checked={draft.deliverReviewedOnly}
           onChange={(e) => set('deliverReviewedOnly', e.currentTarget.checked)}
         />
+        <Switch
+          label="Share translation memory"
+          description="Pool this project's translation memory with every other project that shares its memory: each sees the others' translations as suggestions and in AI jobs."
+          checked={draft.sharedMemory}
+          onChange={(e) => set('sharedMemory', e.currentTarget.checked)}
+        />
 
         <Title order={3} size="h4" mt="sm">
           AI provider

@@ -51,6 +51,8 @@ export interface BatchOutcome {
   values: Map<number, string>;
   failed: number[];
   runMs: number;
+  /** The values came from the translation memory, whose source texts have this many characters. */
+  memoryCharacters?: number | undefined;
 }
 
 /** The record of a job just created: pending, nothing done yet. */
@@ -69,6 +71,8 @@ export function newJobRow(job: NewJob, now: string): AiJobRow {
     lease_owner: null,
     lease_until: null,
     run_ms: 0,
+    memory_filled: 0,
+    memory_characters: 0,
     created_at: now,
     started_at: null,
     finished_at: null,
@@ -296,15 +300,21 @@ export class AiJobsRepository implements JobStore<string> {
     await owned(this.db.updateTable('ai_jobs').set({ run_ms: runMs }), hold).execute();
   }
 
-  /** The job's pending items, with the phrase key, or none when the phrase is gone from the project. */
-  pendingItems(jobId: string, projectId: number): Promise<{ phrase_id: number; key: string | null }[]> {
+  /**
+   * The job's pending items, with the phrase key (none when the phrase is gone from the project) and the
+   * state of its translation into the job's language (none when it has none).
+   */
+  pendingItems(job: Pick<AiJobRow, 'id' | 'project_id' | 'lang'>) {
     return this.db
       .selectFrom('ai_job_items as i')
       .leftJoin('phrases as p', (join) =>
-        join.onRef('p.id', '=', 'i.phrase_id').on('p.project_id', '=', projectId),
+        join.onRef('p.id', '=', 'i.phrase_id').on('p.project_id', '=', job.project_id),
       )
-      .select(['i.phrase_id', 'p.key'])
-      .where('i.job_id', '=', jobId)
+      .leftJoin('translations as t', (join) =>
+        join.onRef('t.phrase_id', '=', 'i.phrase_id').on('t.lang', '=', job.lang),
+      )
+      .select(['i.phrase_id', 'p.key', 't.state'])
+      .where('i.job_id', '=', job.id)
       .where('i.state', '=', 'pending')
       .orderBy('i.phrase_id')
       .execute();
@@ -325,6 +335,7 @@ export class AiJobsRepository implements JobStore<string> {
    */
   async recordBatch(hold: JobHold, batch: BatchOutcome): Promise<JobProgress | undefined> {
     const now = nowIso();
+    const fromMemory = batch.memoryCharacters !== undefined;
     try {
       return await this.db.transaction().execute(async (trx) => {
         const still = batch.values.size
@@ -344,7 +355,7 @@ export class AiJobsRepository implements JobStore<string> {
             batch.projectId,
             batch.lang,
             new Map(saved.map((id) => [id, batch.values.get(id)!])),
-            { state: 'machine', source: 'ai', actor: `ai-job:${hold.jobId}` },
+            { state: 'machine', source: fromMemory ? 'memory' : 'ai', actor: `ai-job:${hold.jobId}` },
           );
           await trx
             .updateTable('ai_job_items')
@@ -365,6 +376,12 @@ export class AiJobsRepository implements JobStore<string> {
           trx.updateTable('ai_jobs').set((eb) => ({
             completed: eb('completed', '+', saved.length),
             failed: eb('failed', '+', failedIds.length),
+            ...(fromMemory
+              ? {
+                  memory_filled: eb('memory_filled', '+', saved.length),
+                  memory_characters: eb('memory_characters', '+', batch.memoryCharacters!),
+                }
+              : {}),
             run_ms: batch.runMs,
             updated_at: now,
           })),

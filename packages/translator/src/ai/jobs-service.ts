@@ -21,6 +21,8 @@ export interface AiJob {
   /** Seconds, from the rate measured so far (a guess of one second per batch before the first one ends). */
   estimatedTimeRemaining: number;
   includeScreenshots: boolean;
+  /** Items the translation memory filled before the machine was asked, and the characters not sent. */
+  memory: { filled: number; savedCharacters: number };
   error: string | null;
   createdAt: string;
   startedAt: string | null;
@@ -57,11 +59,13 @@ export class AiJobsService {
     const done = row.completed + row.failed;
     const remaining = Math.max(0, row.total - done);
     const { batchSize, parallelCalls } = this.ctx.config.ai;
+    // The memory fills its items in moments: the rate is the machine's alone.
+    const byMachine = done - row.memory_filled;
     let eta = 0;
     if (ACTIVE.includes(row.status) && remaining > 0) {
       eta =
-        done > 0 && row.run_ms > 0
-          ? Math.ceil(((row.run_ms / done) * remaining) / 1000)
+        byMachine > 0 && row.run_ms > 0
+          ? Math.ceil(((row.run_ms / byMachine) * remaining) / 1000)
           : Math.ceil(remaining / batchSize / parallelCalls);
     }
     return {
@@ -74,6 +78,7 @@ export class AiJobsService {
       failed: row.failed,
       estimatedTimeRemaining: eta,
       includeScreenshots: Boolean(row.include_screenshots),
+      memory: { filled: row.memory_filled, savedCharacters: row.memory_characters },
       error: row.error,
       createdAt: row.created_at,
       startedAt: row.started_at,

@@ -15,10 +15,14 @@ import {
 } from './provider.ts';
 import { DeepLProvider } from './deepl-provider.ts';
 import type { TranslationEngine } from '../projects/settings.ts';
+import type { TranslationState } from '../db/schema.ts';
+import type { TranslationMemoryService } from '../memory/memory-service.ts';
 
 interface WorkItem {
   phraseId: number;
   key: string;
+  /** The state of the phrase's translation, if it has one. */
+  state: TranslationState | null;
 }
 
 interface RunState {
@@ -43,11 +47,14 @@ export interface TranslateJobDeps {
   projects: ProjectsService;
   prompts: PromptsService;
   glossary: GlossaryRules;
+  memory: Pick<TranslationMemoryService, 'exact'>;
   onTranslated: (projectId: number) => void;
 }
 
 /**
- * The AI translation job, run by the job engine. Only the job's pending items are sent, and each batch
+ * The AI translation job, run by the job engine. Items whose source text the translation memory knows
+ * are filled from it first (as machine translations, recorded as the memory's); only the rest are sent.
+ * Only the job's pending items are sent, and each batch
  * is written in one transaction conditional on the run's lease, so a run that lost the job writes
  * nothing more and a resumed job never repeats work: a take-over or a restart simply runs it again.
  */
@@ -92,13 +99,13 @@ export class TranslateJob implements JobHandler<unknown, string> {
   private async translate(state: RunState) {
     const { config } = this.deps.ctx;
     const { job, signal } = state;
-    const rows = await this.deps.jobs.pendingItems(job.id, job.project_id);
+    const rows = await this.deps.jobs.pendingItems(job);
     const gone = rows.filter((row) => row.key === null || row.key === undefined).map((row) => row.phrase_id);
     if (gone.length) await this.record(state, new Map(), gone);
-    const batches = chunks(
-      rows.flatMap((row) => (row.key ? [{ phraseId: row.phrase_id, key: row.key }] : [])),
-      config.ai.batchSize,
+    const items = rows.flatMap((row) =>
+      row.key ? [{ phraseId: row.phrase_id, key: row.key, state: row.state }] : [],
     );
+    const batches = chunks(await this.fillFromMemory(state, items), config.ai.batchSize);
 
     let next = 0;
     let fatal: Error | undefined;
@@ -132,6 +139,27 @@ export class TranslateJob implements JobHandler<unknown, string> {
     const final = await this.deps.jobs.counters(job.id);
     if (final !== undefined && final.completed === 0 && final.failed > 0)
       throw new Error('Every item failed.');
+  }
+
+  /**
+   * Fills the items the memory knows exactly; returns the others. A phrase a person translated is left to
+   * the machine, whose text then stands beside the person's as a suggestion.
+   */
+  private async fillFromMemory(state: RunState, items: WorkItem[]): Promise<WorkItem[]> {
+    const { job } = state;
+    const open = items.filter((item) => item.state === null || item.state === 'machine');
+    const known = await this.deps.memory.exact(
+      job.project_id,
+      job.lang,
+      open.map((item) => item.key),
+    );
+    const filled = open.filter((item) => known.has(item.key));
+    for (const part of chunks(filled, 500)) {
+      const values = new Map(part.map((item) => [item.phraseId, known.get(item.key)!.value]));
+      const characters = part.reduce((sum, item) => sum + [...item.key].length, 0);
+      await retryWhileUnavailable(() => this.record(state, values, [], characters));
+    }
+    return items.filter((item) => !filled.includes(item));
   }
 
   /** One batch: a call (with retries), then one more call for the items it dropped or mangled. */
@@ -169,10 +197,19 @@ export class TranslateJob implements JobHandler<unknown, string> {
     await retryWhileUnavailable(() => this.record(state, values, failed));
   }
 
-  /** Saves a batch's translations and item states and moves the counters, in one transaction. */
-  private async record(state: RunState, values: Map<number, string>, failed: number[]) {
+  /**
+   * Saves a batch's translations and item states and moves the counters, in one transaction;
+   * `memoryCharacters` when the memory filled them.
+   */
+  private async record(
+    state: RunState,
+    values: Map<number, string>,
+    failed: number[],
+    memoryCharacters?: number,
+  ) {
     const { job } = state;
-    const batch = { projectId: job.project_id, lang: job.lang, values, failed, runMs: this.runMs(state) };
+    const runMs = this.runMs(state);
+    const batch = { projectId: job.project_id, lang: job.lang, values, failed, runMs, memoryCharacters };
     const progress = await this.deps.jobs.recordBatch(state.hold, batch);
     // Cancelled (or taken over) meanwhile: nothing was written.
     if (!progress) throw new LeaseLostError();

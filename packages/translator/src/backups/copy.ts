@@ -26,15 +26,23 @@ async function eachPage<R>(
 export type CopyCounts = Record<keyof TranslatorDB, number>;
 
 /** The tables whose rows have an `id` and a `project_id`, parents first. */
-const OWNED = ['prompts', 'phrases', 'translations', 'ai_jobs', 'glossary_terms'] as const;
+const OWNED = [
+  'prompts',
+  'phrases',
+  'translations',
+  'translation_history',
+  'ai_jobs',
+  'glossary_terms',
+  'translation_memory',
+] as const;
 type OwnedTable = (typeof OWNED)[number];
 /** What the copy needs to know of those tables: the same two columns, whatever the others are. */
 type OwnedRow = { id: number | string; project_id: number };
 type OwnedDB = Record<OwnedTable, OwnedRow>;
 
 /**
- * Copies every row of one project — the project, its prompts, phrases, phrase URLs, translations, AI jobs
- * and their items, glossary terms — from `source` to `target` (parents first, ids kept). Used both ways: a backup copies
+ * Copies every row of one project — the project, its prompts, phrases, phrase URLs, translations and their
+ * history, AI jobs and their items, glossary terms, translation memory — from `source` to `target` (parents first, ids kept). Used both ways: a backup copies
  * from the live database into a fresh SQLite file, a restore from such a file into the live database. The
  * caller runs it inside a transaction of `source` (for a consistent read) or of `target` (all or nothing).
  */

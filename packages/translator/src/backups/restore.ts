@@ -158,15 +158,20 @@ function readBackupProject(file: SQLiteDatabase): { project: BackupProject; outd
 async function foreignReferences(db: Kysely<TranslatorDB>, projectId: number): Promise<string[]> {
   const otherPhrases = db.selectFrom('phrases').select('id').where('project_id', '<>', projectId);
   const found: string[] = [];
-  for (const table of ['translations', 'phrase_urls'] as const) {
+  const withPhrases = {
+    translations: 'translations',
+    translation_history: 'history',
+    phrase_urls: 'phrase URLs',
+  };
+  for (const [table, label] of Object.entries(withPhrases) as [keyof typeof withPhrases, string][]) {
     const row = await db
       .selectFrom(table)
-      .select(table === 'translations' ? 'id' : 'phrase_id')
+      .select('phrase_id')
       .where('project_id', '=', projectId)
       .where('phrase_id', 'in', otherPhrases)
       .limit(1)
       .executeTakeFirst();
-    if (row) found.push(table === 'translations' ? 'translations' : 'phrase URLs');
+    if (row) found.push(label);
   }
   const item = await db
     .selectFrom('ai_job_items')
@@ -193,7 +198,15 @@ async function foreignReferences(db: Kysely<TranslatorDB>, projectId: number): P
  * moved back: another transaction may hold a higher value already).
  */
 async function advanceSequences(db: Kysely<TranslatorDB>) {
-  for (const table of ['projects', 'phrases', 'translations', 'glossary_terms'] as const) {
+  const serial = [
+    'projects',
+    'phrases',
+    'translations',
+    'translation_history',
+    'glossary_terms',
+    'translation_memory',
+  ] as const;
+  for (const table of serial) {
     await sql`
       select setval(s, greatest(m, coalesce(pg_sequence_last_value(s::regclass), 0)))
       from (select pg_get_serial_sequence(${table}, 'id') as s, (select max(id) from ${sql.table(table)}) as m) t

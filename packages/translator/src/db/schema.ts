@@ -96,6 +96,19 @@ export interface GlossaryTermsTable {
   updated_at: string;
 }
 
+/** A translation people made or approved, kept as the memory of its source text in one language. */
+export interface TranslationMemoryTable {
+  id: Generated<number>;
+  project_id: number;
+  lang: string;
+  source: string;
+  /** sha256 (hex) of `source`. */
+  source_hash: string;
+  value: string;
+  state: TranslationState;
+  updated_at: string;
+}
+
 export interface PromptsTable {
   id: string;
   project_id: number;
@@ -123,6 +136,9 @@ export interface AiJobsTable {
   lease_until: number | null;
   /** Milliseconds spent running so far (across restarts), for the rate behind the time estimate. */
   run_ms: number;
+  /** Items the translation memory filled before the machine was asked, and the characters that saved. */
+  memory_filled: Generated<number>;
+  memory_characters: Generated<number>;
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -144,6 +160,7 @@ export interface TranslatorDB {
   translations: TranslationsTable;
   translation_history: TranslationHistoryTable;
   glossary_terms: GlossaryTermsTable;
+  translation_memory: TranslationMemoryTable;
   prompts: PromptsTable;
   ai_jobs: AiJobsTable;
   ai_job_items: AiJobItemsTable;

@@ -52,8 +52,9 @@ export class ProjectsRepository {
       .executeTakeFirst();
   }
 
-  async allSettings(): Promise<string[]> {
-    return (await this.db.selectFrom('projects').select('settings').execute()).map((row) => row.settings);
+  /** Every project's id with its stored settings. */
+  allSettings(): Promise<{ id: number; settings: string }[]> {
+    return this.db.selectFrom('projects').select(['id', 'settings']).orderBy('id').execute();
   }
 
   update(id: number, values: Updateable<ProjectsTable>): Promise<ProjectRow | undefined> {
@@ -77,7 +78,10 @@ export class ProjectsRepository {
     });
   }
 
-  /** Deletes every phrase and translation of the project (its URLs go with the phrases), in one transaction. */
+  /**
+   * Deletes every phrase and translation of the project (its URLs go with the phrases) and its translation
+   * memory, in one transaction.
+   */
   deleteData(id: number): Promise<{ deletedPhrases: number; deletedTranslations: number }> {
     return this.db.transaction().execute(async (trx) => {
       const translations = await trx
@@ -85,6 +89,7 @@ export class ProjectsRepository {
         .where('project_id', '=', id)
         .executeTakeFirst();
       await trx.deleteFrom('phrase_urls').where('project_id', '=', id).execute();
+      await trx.deleteFrom('translation_memory').where('project_id', '=', id).execute();
       const phrases = await trx.deleteFrom('phrases').where('project_id', '=', id).executeTakeFirst();
       return {
         deletedPhrases: Number(phrases.numDeletedRows),

@@ -156,7 +156,9 @@ export class ProjectsService {
     if (!origin) return false;
     if (!this.allOrigins || this.allOrigins.expires <= Date.now()) {
       const settings = await this.projects.allSettings();
-      const patterns = [...new Set(settings.flatMap((row) => parseStoredSettings(row).allowedOrigins))];
+      const patterns = [
+        ...new Set(settings.flatMap((row) => parseStoredSettings(row.settings).allowedOrigins)),
+      ];
       this.allOrigins = { patterns, expires: Date.now() + this.ctx.config.cacheTtlSeconds * 1000 };
     }
     return originAllowed(this.allOrigins.patterns, origin);
@@ -229,6 +231,15 @@ export class ProjectsService {
 
   async settings(id: number): Promise<StoredSettings> {
     return parseStoredSettings((await this.row(id)).settings);
+  }
+
+  /** The projects whose translation memory this one draws on: itself, and every sharing one when it shares. */
+  async memoryScope(id: number): Promise<number[]> {
+    if (!(await this.settings(id)).sharedMemory) return [id];
+    const sharing = (await this.projects.allSettings()).filter(
+      (row) => parseStoredSettings(row.settings).sharedMemory,
+    );
+    return sharing.map((row) => row.id);
   }
 
   /** The project's AI provider key in clear, for the job worker only. */

@@ -18,6 +18,8 @@ export interface StoredSettings {
   deliverReviewedOnly: boolean;
   /** Which machine translation AI jobs use: an OpenAI-compatible model, or DeepL. */
   translationEngine: TranslationEngine;
+  /** The project's translation memory is pooled with every other project that shares its memory. */
+  sharedMemory: boolean;
 }
 
 export type TranslationEngine = 'openai' | 'deepl';
@@ -34,6 +36,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   allowedOrigins: [],
   deliverReviewedOnly: false,
   translationEngine: 'openai',
+  sharedMemory: false,
 };
 
 const TagList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 });
@@ -57,6 +60,7 @@ export const SettingsPatch = Type.Object({
   allowedOrigins: Type.Optional(Type.Array(Type.String({ maxLength: 300 }), { maxItems: 100 })),
   deliverReviewedOnly: Type.Optional(Type.Boolean()),
   translationEngine: Type.Optional(Engine),
+  sharedMemory: Type.Optional(Type.Boolean()),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
@@ -74,6 +78,7 @@ export const SettingsView = Type.Object({
   allowedOrigins: Type.Array(Type.String()),
   deliverReviewedOnly: Type.Boolean(),
   translationEngine: Engine,
+  sharedMemory: Type.Boolean(),
 });
 export type SettingsView = Static<typeof SettingsView>;
 
@@ -140,6 +145,7 @@ export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch
   if (patch.screenshotsEnabled !== undefined) next.screenshotsEnabled = patch.screenshotsEnabled;
   if (patch.deliverReviewedOnly !== undefined) next.deliverReviewedOnly = patch.deliverReviewedOnly;
   if (patch.translationEngine !== undefined) next.translationEngine = patch.translationEngine;
+  if (patch.sharedMemory !== undefined) next.sharedMemory = patch.sharedMemory;
   if (Object.keys(fields).length) throw validationFailed(fields, 'Some settings are invalid.');
   return next;
 }

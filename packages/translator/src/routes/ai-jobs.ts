@@ -25,6 +25,7 @@ const JobSchema = Type.Object({
   failed: Type.Integer(),
   estimatedTimeRemaining: Type.Integer({ description: 'seconds' }),
   includeScreenshots: Type.Boolean(),
+  memory: Type.Object({ filled: Type.Integer(), savedCharacters: Type.Integer() }),
   error: Nullable(Type.String()),
   createdAt: Type.String(),
   startedAt: Nullable(Type.String()),

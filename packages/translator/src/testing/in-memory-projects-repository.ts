@@ -45,8 +45,8 @@ export class InMemoryProjectsRepository implements ProjectsStore {
     return row && { id: row.id, settings: row.settings };
   }
 
-  async allSettings(): Promise<string[]> {
-    return this.tables.projects.map((row) => row.settings);
+  async allSettings(): Promise<{ id: number; settings: string }[]> {
+    return this.tables.projects.map((row) => ({ id: row.id, settings: row.settings }));
   }
 
   async update(id: number, values: Updateable<ProjectsTable>): Promise<ProjectRow | undefined> {

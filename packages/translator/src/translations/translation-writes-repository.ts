@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { TranslationSource, TranslationState, TranslatorDB } from '../db/schema.ts';
 import { chunks } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
+import { remember } from '../memory/memory-repository.ts';
 
 type Db = Kysely<TranslatorDB> | Transaction<TranslatorDB>;
 
@@ -20,12 +21,13 @@ export interface WriteOutcome {
   suggested: number[];
 }
 
-/** Translations an AI job may replace: its own, never a person's. */
+/** Translations an AI job (or the memory filling in before it) may replace: a machine's, never a person's. */
 const MACHINE_OWNED = 'machine';
 
 /**
  * Creates or replaces the translations of one language (phrase id → value) and records each change in
- * the history, in the caller's transaction. An AI write never replaces a human or reviewed translation:
+ * the history (and a person's in the translation memory), in the caller's transaction. An AI or memory
+ * write never replaces a human or reviewed translation:
  * its text is kept beside it as a suggestion (the conflict update is conditional, so a person's save
  * that lands meanwhile still wins). An identical value in the same state is no change.
  */
@@ -38,7 +40,7 @@ export async function saveTranslations(
 ): Promise<WriteOutcome> {
   const now = nowIso();
   const outcome: WriteOutcome = { changed: [], suggested: [] };
-  const byAi = author.source === 'ai';
+  const byAi = author.source === 'ai' || author.source === 'memory';
   for (const part of chunks([...values.keys()], 500)) {
     const before = new Map(
       (
@@ -53,7 +55,8 @@ export async function saveTranslations(
     const protectedIds = byAi
       ? part.filter((id) => (before.get(id)?.state ?? MACHINE_OWNED) !== MACHINE_OWNED)
       : [];
-    for (const id of protectedIds) {
+    // A suggestion that says what the translation already says is none.
+    for (const id of protectedIds.filter((id) => before.get(id)!.value !== values.get(id))) {
       await db
         .updateTable('translations')
         .set({ suggestion: values.get(id)! })
@@ -103,6 +106,12 @@ export async function saveTranslations(
         next: { value: values.get(phraseId)!, state: author.state },
       })),
       author,
+    );
+    await remember(
+      db,
+      projectId,
+      lang,
+      changed.map((phraseId) => ({ phraseId, value: values.get(phraseId)!, state: author.state })),
     );
     outcome.changed.push(...changed);
   }

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { PhraseStatus, TranslationState, TranslatorDB } from '../db/schema.ts';
 import { chunks, likeEscape } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
+import { remember } from '../memory/memory-repository.ts';
 import {
   recordHistory,
   saveTranslations,
@@ -253,6 +254,15 @@ export class TranslationsRepository {
           })),
           author,
         );
+        for (const lang of new Set(rows.map((row) => row.lang))) {
+          const ofLang = rows.filter((row) => row.lang === lang);
+          await remember(
+            trx,
+            projectId,
+            lang,
+            ofLang.map((row) => ({ phraseId: row.phrase_id, value: row.value, state: author.state })),
+          );
+        }
         moved.push(...rows.map((row) => row.id));
       }
       return moved;
