@@ -86,6 +86,7 @@ export interface paths {
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
+            deliverOutdated: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -128,6 +129,7 @@ export interface paths {
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
+            deliverOutdated: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -171,6 +173,7 @@ export interface paths {
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
+            deliverOutdated: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -212,6 +215,7 @@ export interface paths {
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
+            deliverOutdated: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -253,6 +257,7 @@ export interface paths {
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
+            deliverOutdated: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -287,6 +292,7 @@ export interface paths {
           deliverReviewedOnly?: boolean;
           translationEngine?: 'openai' | 'deepl';
           sharedMemory?: boolean;
+          deliverOutdated?: boolean;
         };
       };
       responses: {
@@ -310,6 +316,7 @@ export interface paths {
             deliverReviewedOnly: boolean;
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
+            deliverOutdated: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -619,6 +626,7 @@ export interface paths {
         search?: string;
         search_field?: 'key' | 'value' | 'context' | 'url' | 'all';
         translated?: 'yes' | 'no';
+        outdated?: 'yes' | 'no';
         page?: number;
         limit?: number;
       };
@@ -638,6 +646,8 @@ export interface paths {
             translationId: number | null;
             state: null | ('machine' | 'human' | 'reviewed');
             suggestion: string | null;
+            /** The source text an outdated translation was made for (the phrase replaced it on its page) */
+            outdatedFrom: string | null;
             /** What the quality checks find in the translation (none without one) */
             checks: {
               check:
@@ -814,7 +824,7 @@ export interface paths {
             newValue: string | null;
             oldState: null | ('machine' | 'human' | 'reviewed');
             newState: null | ('machine' | 'human' | 'reviewed');
-            source: 'human' | 'ai' | 'import' | 'memory' | 'revert';
+            source: 'human' | 'ai' | 'import' | 'memory' | 'revert' | 'carried';
             actor: string;
             revertedId: number | null;
             createdAt: string;

@@ -5,6 +5,7 @@ import { pageKeyRequired } from './003_page_key_required.ts';
 import { translationStates } from './004_translation_states.ts';
 import { glossary } from './005_glossary.ts';
 import { translationMemory } from './006_translation_memory.ts';
+import { outdatedTranslations } from './007_outdated_translations.ts';
 
 export const translatorMigrations: MigrationSet = (dialect) => ({
   '001_initial': initial(dialect),
@@ -13,4 +14,5 @@ export const translatorMigrations: MigrationSet = (dialect) => ({
   '004_translation_states': translationStates(dialect),
   '005_glossary': glossary(dialect),
   '006_translation_memory': translationMemory(dialect),
+  '007_outdated_translations': outdatedTranslations(),
 });

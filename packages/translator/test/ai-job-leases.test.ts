@@ -29,7 +29,8 @@ async function approvedPhrases(count: number): Promise<number[]> {
   seq += 1;
   const tag = `lease${String.fromCharCode(97 + seq)}`;
   const keys = Array.from({ length: count }, (_, i) => ({ key: `Slow ${tag} item ${'abcdefgh'[i]}` }));
-  await h.client.post('/api/textnodes', { keys, url: 'https://shop.test/' });
+  // A page of their own: on one page, each batch would look like the last one's texts changed.
+  await h.client.post('/api/textnodes', { keys, url: `https://shop.test/${tag}` });
   const rows = (await h.client.get(`/api/translations/all?search=${tag}`)).body.rows as { id: number }[];
   const ids = rows.map((row) => row.id);
   await h.client.patch('/api/textnodes/status', { ids, status: 'approved' });

@@ -318,6 +318,7 @@ describe('backups', () => {
       alter table ai_jobs drop column memory_characters;
       alter table translations drop column state;
       alter table translations drop column suggestion;
+      alter table translations drop column outdated_from;
       delete from translator_migration where name > '001_initial';`);
     old.close();
     const before = (await h.client.get('/api/translations/all?lang=fr')).body as {

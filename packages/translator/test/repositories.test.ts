@@ -132,6 +132,7 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
         created: 2,
         refused: 1,
         pending: 0,
+        carried: 0,
       });
       expect(
         await repos.phrases.register(projectId, seen('a', 'd'), 'https://site/1', { maxPending: 2 }),
@@ -139,6 +140,7 @@ describe.each(implementations)('translator repositories: %s', (_name, make) => {
         created: 0,
         refused: 1,
         pending: 2,
+        carried: 0,
       });
       expect(await repos.translations.urlsOf(await idsOf(projectId, 'a'))).toEqual([]);
     });

@@ -245,6 +245,7 @@ describe('GET /api/translations/all', () => {
       translationId: expect.any(Number),
       state: 'human',
       suggestion: null,
+      outdatedFrom: null,
       checks: [],
       urls: ['https://shop.test/bye', 'https://shop.test/home'],
     });

@@ -12,6 +12,7 @@ const SOURCE_LABEL: Record<HistoryEntry['source'], string> = {
   import: 'imported',
   memory: 'from memory',
   revert: 'reverted',
+  carried: 'carried over from a changed text',
 };
 
 /** The changes of one translation, newest first, each with a button that undoes it. */

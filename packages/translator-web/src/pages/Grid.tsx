@@ -42,6 +42,10 @@ import { STATE_FILTER, StateChip, translationStateParam } from '../components/Tr
 import { HistoryPanel } from '../components/HistoryPanel.tsx';
 import { QualityNotes } from '../components/QualityChecks.tsx';
 import { MemoryMatches } from '../components/MemoryMatches.tsx';
+import { OutdatedNote } from '../components/OutdatedNote.tsx';
+
+/** The grid's state filter: the translation states, and outdated translations. */
+const GRID_STATE_FILTER = [...STATE_FILTER, { value: 'outdated', label: 'Outdated' }];
 
 const LIMIT = 50;
 
@@ -67,6 +71,7 @@ export function Grid() {
     status: phraseStatusParam(status),
     translated: untranslated ? 'no' : undefined,
     state: translationStateParam(state),
+    outdated: state === 'outdated' ? 'yes' : undefined,
     search: searchParam || undefined,
     search_field: searchParam ? searchFieldParam(field) : undefined,
     page,
@@ -112,7 +117,7 @@ export function Grid() {
                 />
                 <Select
                   label="State"
-                  data={STATE_FILTER}
+                  data={GRID_STATE_FILTER}
                   value={state}
                   onChange={(value) => setState(value ?? 'all')}
                   allowDeselect={false}
@@ -200,7 +205,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
   // The memory is asked once the field is first focused, not for every row on the page.
   const [focused, setFocused] = useState(false);
   const field = useRef<HTMLTextAreaElement>(null);
-  const { translationId, state, suggestion } = row;
+  const { translationId, state, suggestion, outdatedFrom } = row;
   useEffect(() => setValue(row.value ?? ''), [row.value]);
   const dirty = value !== (row.value ?? '');
   // Slots the field lacks: buttons insert them, and once something is typed they are an error.
@@ -303,7 +308,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
           <Button type="submit" size="xs" mt={4} disabled={!savable} loading={save.isPending}>
             Save
           </Button>
-          {translationId !== null && state !== 'reviewed' && (
+          {translationId !== null && (state !== 'reviewed' || outdatedFrom !== null) && (
             <Button
               size="xs"
               mt={4}
@@ -359,6 +364,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
           ))}
         </Group>
       )}
+      {outdatedFrom !== null && <OutdatedNote before={outdatedFrom} after={row.key} />}
       {!dirty && <QualityNotes issues={row.checks} label={`the ${lang} translation of "${row.key}"`} />}
       {suggestion && (
         <Group gap={6} wrap="nowrap" data-testid="ai-suggestion">

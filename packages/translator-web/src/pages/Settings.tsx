@@ -231,6 +231,12 @@ function SettingsForm({ settings }: { settings: Settings }) {
           onChange={(e) => set('deliverReviewedOnly', e.currentTarget.checked)}
         />
         <Switch
+          label="Deliver outdated translations"
+          description="When a page shows a changed text, the old text's translations move to it, marked outdated until someone saves or reviews them. On: pages show them meanwhile. Off: the new text shows untranslated."
+          checked={draft.deliverOutdated}
+          onChange={(e) => set('deliverOutdated', e.currentTarget.checked)}
+        />
+        <Switch
           label="Share translation memory"
           description="Pool this project's translation memory with every other project that shares its memory: each sees the others' translations as suggestions and in AI jobs."
           checked={draft.sharedMemory}

@@ -55,12 +55,17 @@ export interface TranslationsTable {
   state: Generated<TranslationState>;
   /** An AI job's text for a translation it may not replace (a human or reviewed one). */
   suggestion: string | null;
+  /**
+   * The source text this translation was made for, when the phrase replaced that text on its page and
+   * no person has saved or reviewed the translation since (an outdated translation).
+   */
+  outdated_from: string | null;
   created_at: string;
   updated_at: string;
 }
 
 export type TranslationState = 'machine' | 'human' | 'reviewed';
-export type TranslationSource = 'human' | 'ai' | 'import' | 'memory' | 'revert';
+export type TranslationSource = 'human' | 'ai' | 'import' | 'memory' | 'revert' | 'carried';
 
 /** One change of a translation: a null value is "no translation" (before a creation, after a deletion). */
 export interface TranslationHistoryTable {

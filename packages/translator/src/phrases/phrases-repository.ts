@@ -3,6 +3,7 @@ import type { PhrasesTable, PhraseStatus, TranslatorDB } from '../db/schema.ts';
 import { chunks } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
 import type { VarSlot } from '@app/slots';
+import { carryOverTranslations, type NewPhrase } from './carry-over-repository.ts';
 
 type Db = Kysely<TranslatorDB> | Transaction<TranslatorDB>;
 
@@ -19,15 +20,17 @@ export class PhrasesRepository {
   /**
    * In one transaction: creates the phrases (by key hash) the project does not have yet, as pending —
    * while fewer than `maxPending` wait, if given — and, when `url` is given, records every phrase as seen
-   * there (unless `url` is a new page and the project already has `maxUrls`). `created` counts the phrases
-   * this call created, `refused` those that did not fit, `pending` how many waited before.
+   * there (unless `url` is a new page and the project already has `maxUrls`) and carries the translations
+   * of texts the new phrases replaced on that page over to them (see carry-over-repository.ts).
+   * `created` counts the phrases this call created, `refused` those that did not fit, `pending` how many
+   * waited before, `carried` the new phrases that got translations.
    */
   register(
     projectId: number,
     byHash: Map<string, SeenPhrase>,
     url: string | undefined,
     caps: { maxPending?: number | undefined; maxUrls?: number | undefined },
-  ): Promise<{ created: number; refused: number; pending: number }> {
+  ): Promise<{ created: number; refused: number; pending: number; carried: number }> {
     const { maxPending } = caps;
     const now = nowIso();
     const day = now.slice(0, 10);
@@ -36,6 +39,7 @@ export class PhrasesRepository {
       let created = 0;
       let refused = 0;
       let pending = 0;
+      const fresh: NewPhrase[] = [];
       if (maxPending !== undefined) pending = (await this.counts(projectId, trx)).pending;
       let room = maxPending === undefined ? Infinity : Math.max(0, maxPending - pending);
       const ids: number[] = [];
@@ -49,14 +53,14 @@ export class PhrasesRepository {
         const known = new Set(existing.map((row) => row.key_hash));
         ids.push(...existing.map((row) => row.id));
         const unknown = part.filter((hash) => !known.has(hash));
-        const fresh = unknown.slice(0, room);
-        refused += unknown.length - fresh.length;
-        room -= fresh.length;
-        if (!fresh.length) continue;
+        const wanted = unknown.slice(0, room);
+        refused += unknown.length - wanted.length;
+        room -= wanted.length;
+        if (!wanted.length) continue;
         const inserted = await trx
           .insertInto('phrases')
           .values(
-            fresh.map((hash) => {
+            wanted.map((hash) => {
               const phrase = byHash.get(hash)!;
               return {
                 project_id: projectId,
@@ -77,7 +81,8 @@ export class PhrasesRepository {
           .execute();
         created += inserted.length;
         ids.push(...inserted.map((row) => row.id));
-        if (inserted.length < fresh.length) {
+        fresh.push(...inserted.map((row) => ({ id: row.id, ...byHash.get(row.key_hash)! })));
+        if (inserted.length < wanted.length) {
           // Created meanwhile by a concurrent request: fetch their ids for the URL rows.
           const got = new Set(inserted.map((row) => row.key_hash));
           const raced = await trx
@@ -87,16 +92,17 @@ export class PhrasesRepository {
             .where(
               'key_hash',
               'in',
-              fresh.filter((hash) => !got.has(hash)),
+              wanted.filter((hash) => !got.has(hash)),
             )
             .execute();
           ids.push(...raced.map((row) => row.id));
         }
       }
       // None of the new phrases fit: nothing is recorded, the caller refuses the call.
-      if (refused && !created) return { created, refused, pending };
+      if (refused && !created) return { created, refused, pending, carried: 0 };
       if (url && caps.maxUrls !== undefined && !(await this.roomForPage(trx, projectId, url, caps.maxUrls)))
-        return { created, refused, pending };
+        return { created, refused, pending, carried: 0 };
+      let carried = 0;
       if (url) {
         for (const part of chunks(ids, 500)) {
           await trx
@@ -105,8 +111,9 @@ export class PhrasesRepository {
             .onConflict((oc) => oc.columns(['phrase_id', 'url']).doNothing())
             .execute();
         }
+        carried = await carryOverTranslations(trx, projectId, url, fresh, new Set(ids));
       }
-      return { created, refused, pending };
+      return { created, refused, pending, carried };
     });
   }
 

@@ -81,8 +81,9 @@ export class PhrasesService {
       byHash.set(phraseHash(normal.key, context), { key: normal.key, context, varSlots: normal.varSlots });
     }
     if (!byHash.size) return { ok: true, registered: 0, keyMap };
-    const { created, refused, pending } = await this.phrases.register(projectId, byHash, url, caps);
+    const { created, refused, pending, carried } = await this.phrases.register(projectId, byHash, url, caps);
     if (refused && !created) throw tooManyPending(pending, maxPending!);
+    if (carried) this.onDataChanged(projectId);
     return { ok: true, registered: created, keyMap };
   }
 

@@ -214,7 +214,9 @@ export class ProjectsService {
     const row = await this.projects.updateFrom(id, (current) => {
       const before = parseStoredSettings(current.settings);
       const next = applySettingsPatch(before, patch);
-      deliveryChanged = next.deliverReviewedOnly !== before.deliverReviewedOnly;
+      deliveryChanged =
+        next.deliverReviewedOnly !== before.deliverReviewedOnly ||
+        next.deliverOutdated !== before.deliverOutdated;
       return {
         settings: JSON.stringify(next),
         updated_at: nowIso(),

@@ -20,6 +20,8 @@ export interface StoredSettings {
   translationEngine: TranslationEngine;
   /** The project's translation memory is pooled with every other project that shares its memory. */
   sharedMemory: boolean;
+  /** GET /api/translations also delivers outdated translations (carried over from a changed text). */
+  deliverOutdated: boolean;
 }
 
 export type TranslationEngine = 'openai' | 'deepl';
@@ -37,6 +39,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   deliverReviewedOnly: false,
   translationEngine: 'openai',
   sharedMemory: false,
+  deliverOutdated: false,
 };
 
 const TagList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 });
@@ -61,6 +64,7 @@ export const SettingsPatch = Type.Object({
   deliverReviewedOnly: Type.Optional(Type.Boolean()),
   translationEngine: Type.Optional(Engine),
   sharedMemory: Type.Optional(Type.Boolean()),
+  deliverOutdated: Type.Optional(Type.Boolean()),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
@@ -79,6 +83,7 @@ export const SettingsView = Type.Object({
   deliverReviewedOnly: Type.Boolean(),
   translationEngine: Engine,
   sharedMemory: Type.Boolean(),
+  deliverOutdated: Type.Boolean(),
 });
 export type SettingsView = Static<typeof SettingsView>;
 
@@ -146,6 +151,7 @@ export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch
   if (patch.deliverReviewedOnly !== undefined) next.deliverReviewedOnly = patch.deliverReviewedOnly;
   if (patch.translationEngine !== undefined) next.translationEngine = patch.translationEngine;
   if (patch.sharedMemory !== undefined) next.sharedMemory = patch.sharedMemory;
+  if (patch.deliverOutdated !== undefined) next.deliverOutdated = patch.deliverOutdated;
   if (Object.keys(fields).length) throw validationFailed(fields, 'Some settings are invalid.');
   return next;
 }

@@ -28,6 +28,7 @@ const HistoryEntrySchema = Type.Object({
     Type.Literal('import'),
     Type.Literal('memory'),
     Type.Literal('revert'),
+    Type.Literal('carried'),
   ]),
   actor: Type.String(),
   revertedId: Nullable(Type.Integer()),

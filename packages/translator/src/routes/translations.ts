@@ -112,6 +112,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
             Type.Union(['key', 'value', 'context', 'url', 'all'].map((name) => Type.Literal(name))),
           ),
           translated: Type.Optional(Type.Union([Type.Literal('yes'), Type.Literal('no')])),
+          outdated: Type.Optional(Type.Union([Type.Literal('yes'), Type.Literal('no')])),
           page: PageNumber,
           limit: PageLimit,
         }),
@@ -129,6 +130,12 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
                 translationId: Nullable(Type.Integer()),
                 state: Nullable(TranslationStateSchema),
                 suggestion: Nullable(Type.String()),
+                outdatedFrom: Nullable(
+                  Type.String({
+                    description:
+                      'The source text an outdated translation was made for (the phrase replaced it on its page)',
+                  }),
+                ),
                 checks: Type.Array(QualityIssueSchema, {
                   description: 'What the quality checks find in the translation (none without one)',
                 }),
@@ -151,6 +158,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
         search: q.search,
         searchField: q.search_field as 'key' | 'value' | 'context' | 'url' | 'all' | undefined,
         translated: q.translated,
+        outdated: q.outdated,
         page: q.page,
         limit: q.limit,
       });

@@ -20,7 +20,9 @@ export class InMemoryPhrasesRepository implements PhrasesStore {
     byHash: Map<string, SeenPhrase>,
     url: string | undefined,
     caps: { maxPending?: number | undefined; maxUrls?: number | undefined },
-  ): Promise<{ created: number; refused: number; pending: number }> {
+  ): Promise<{ created: number; refused: number; pending: number; carried: number }> {
+    // Carrying translations over to changed texts (carry-over-repository.ts) is not modelled: nothing is carried.
+    const carried = 0;
     const { maxPending, maxUrls } = caps;
     const pending = maxPending === undefined ? 0 : (await this.counts(projectId)).pending;
     let room = maxPending === undefined ? Infinity : Math.max(0, maxPending - pending);
@@ -56,7 +58,7 @@ export class InMemoryPhrasesRepository implements PhrasesStore {
       this.tables.phrases.push(row);
       ids.push(row.id);
     }
-    if (refused && !created) return { created, refused, pending };
+    if (refused && !created) return { created, refused, pending, carried };
     if (url && (maxUrls === undefined || this.roomForPage(projectId, url, maxUrls))) {
       const { phraseUrls } = this.tables;
       for (const id of ids) {
@@ -64,7 +66,7 @@ export class InMemoryPhrasesRepository implements PhrasesStore {
           phraseUrls.push({ phrase_id: id, project_id: projectId, url, first_seen_day: now.slice(0, 10) });
       }
     }
-    return { created, refused, pending };
+    return { created, refused, pending, carried };
   }
 
   /** The distinct URLs the project's phrases were seen on. */

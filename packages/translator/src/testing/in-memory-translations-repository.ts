@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { TranslatorDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
-import type { PageFilter } from '../translations/translations-repository.ts';
+import type { DeliveryRules, PageFilter } from '../translations/translations-repository.ts';
 import type { Authorship, WriteOutcome } from '../translations/translation-writes-repository.ts';
 import type { TranslationsStore } from '../translations/translations-service.ts';
 import { InMemoryTables, removeWhere, type PhraseRow } from './in-memory-tables.ts';
@@ -26,12 +26,14 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
     }
   }
 
-  async approved(projectId: number, lang: string, reviewedOnly = false) {
+  async approved(projectId: number, lang: string, rules: DeliveryRules = {}) {
     return this.phrasesOf(projectId)
       .filter((phrase) => phrase.status === 'approved')
       .flatMap((phrase) => {
         const translation = this.translationOf(phrase.id, lang);
-        return translation && (!reviewedOnly || translation.state === 'reviewed')
+        return translation &&
+          (!rules.reviewedOnly || translation.state === 'reviewed') &&
+          (rules.outdated || !translation.outdated_from)
           ? [{ key: phrase.key, context: phrase.context, value: translation.value }]
           : [];
       });
@@ -44,6 +46,10 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
       .map((phrase) => ({ phrase, translation: this.translationOf(phrase.id, filter.lang) }))
       .filter(({ phrase }) => !filter.status || phrase.status === filter.status)
       .filter(({ translation }) => !filter.state || translation?.state === filter.state)
+      .filter(
+        ({ translation }) =>
+          !filter.outdated || Boolean(translation?.outdated_from) === (filter.outdated === 'yes'),
+      )
       .filter(
         ({ translation }) => !filter.translated || (filter.translated === 'yes') === Boolean(translation),
       )
@@ -71,6 +77,7 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
         translation_id: translation?.id ?? null,
         state: translation?.state ?? null,
         suggestion: translation?.suggestion ?? null,
+        outdated_from: translation?.outdated_from ?? null,
       })),
       total: rows.length,
     };
@@ -111,10 +118,16 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
       if (author.source === 'ai' && existing && existing.state !== 'machine') {
         existing.suggestion = value;
         outcome.suggested.push(phraseId);
-      } else if (existing?.value !== value || existing.state !== author.state) {
+      } else if (existing?.value !== value || existing.state !== author.state || existing.outdated_from) {
         outcome.changed.push(phraseId);
         if (existing)
-          Object.assign(existing, { value, state: author.state, suggestion: null, updated_at: now });
+          Object.assign(existing, {
+            value,
+            state: author.state,
+            suggestion: null,
+            outdated_from: null,
+            updated_at: now,
+          });
         else
           this.tables.translations.push({
             id: this.tables.nextId('translations'),
@@ -124,6 +137,7 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
             value,
             state: author.state,
             suggestion: null,
+            outdated_from: null,
             created_at: now,
             updated_at: now,
           });

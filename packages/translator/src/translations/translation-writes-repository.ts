@@ -46,7 +46,7 @@ export async function saveTranslations(
       (
         await db
           .selectFrom('translations')
-          .select(['phrase_id', 'value', 'state'])
+          .select(['phrase_id', 'value', 'state', 'outdated_from'])
           .where('lang', '=', lang)
           .where('phrase_id', 'in', part)
           .execute()
@@ -67,7 +67,9 @@ export async function saveTranslations(
     outcome.suggested.push(...protectedIds);
     const writes = part.filter((id) => {
       const old = before.get(id);
-      return !protectedIds.includes(id) && (old?.value !== values.get(id) || old?.state !== author.state);
+      // Saving an outdated translation unchanged says it is still right: that is a change too.
+      const same = old?.value === values.get(id) && old?.state === author.state && !old.outdated_from;
+      return !protectedIds.includes(id) && !same;
     });
     if (!writes.length) continue;
     const written = await db
@@ -89,6 +91,7 @@ export async function saveTranslations(
           value: eb.ref('excluded.value'),
           state: eb.ref('excluded.state'),
           suggestion: null,
+          outdated_from: null,
           updated_at: eb.ref('excluded.updated_at'),
         }));
         return byAi ? update.where('translations.state', '=', MACHINE_OWNED) : update;

@@ -17,10 +17,17 @@ export interface PageFilter {
   status?: PhraseStatus | undefined;
   state?: TranslationState | undefined;
   translated?: 'yes' | 'no' | undefined;
+  outdated?: 'yes' | 'no' | undefined;
   search?: string | undefined;
   searchField: 'key' | 'value' | 'context' | 'url' | 'all';
   limit: number;
   offset: number;
+}
+
+/** Which approved translations are delivered (the project's settings). */
+export interface DeliveryRules {
+  reviewedOnly?: boolean;
+  outdated?: boolean;
 }
 
 /** `translations`, and the phrases they are looked up and listed with. */
@@ -31,8 +38,11 @@ export class TranslationsRepository {
     return this.db.transaction().execute(work);
   }
 
-  /** The approved phrases' translations into `lang` (only reviewed ones if asked), by phrase. */
-  approved(projectId: number, lang: string, reviewedOnly = false) {
+  /**
+   * The approved phrases' translations into `lang`, by phrase: only reviewed ones if asked, and outdated
+   * ones only if asked.
+   */
+  approved(projectId: number, lang: string, rules: DeliveryRules = {}) {
     let query = this.db
       .selectFrom('translations as t')
       .innerJoin('phrases as p', 'p.id', 't.phrase_id')
@@ -40,7 +50,8 @@ export class TranslationsRepository {
       .where('t.project_id', '=', projectId)
       .where('t.lang', '=', lang)
       .where('p.status', '=', 'approved');
-    if (reviewedOnly) query = query.where('t.state', '=', 'reviewed');
+    if (rules.reviewedOnly) query = query.where('t.state', '=', 'reviewed');
+    if (!rules.outdated) query = query.where('t.outdated_from', 'is', null);
     return query.orderBy('p.id').execute();
   }
 
@@ -83,6 +94,8 @@ export class TranslationsRepository {
     if (filter.state) base = base.where('t.state', '=', filter.state);
     if (filter.translated === 'yes') base = base.where('t.id', 'is not', null);
     if (filter.translated === 'no') base = base.where('t.id', 'is', null);
+    if (filter.outdated === 'yes') base = base.where('t.outdated_from', 'is not', null);
+    if (filter.outdated === 'no') base = base.where('t.outdated_from', 'is', null);
     const search = filter.search?.trim();
     if (search) {
       const pattern = `%${likeEscape(search.toLowerCase())}%`;
@@ -110,6 +123,7 @@ export class TranslationsRepository {
         't.id as translation_id',
         't.state',
         't.suggestion',
+        't.outdated_from',
       ])
       .orderBy('p.id', 'desc')
       .limit(filter.limit)
@@ -221,7 +235,7 @@ export class TranslationsRepository {
     return db ? work(db) : this.transaction(work);
   }
 
-  /** Moves translations (by id) to a state, recording each move; the ids that moved. */
+  /** Moves translations (by id) to a state (no longer outdated), recording each move; the ids that moved. */
   setState(projectId: number, ids: number[], author: Authorship): Promise<number[]> {
     return this.transaction(async (trx) => {
       const moved: number[] = [];
@@ -231,12 +245,13 @@ export class TranslationsRepository {
           .select(['id', 'phrase_id', 'lang', 'value', 'state'])
           .where('project_id', '=', projectId)
           .where('id', 'in', part)
-          .where('state', '!=', author.state)
+          // Reviewing an outdated translation says it is still right.
+          .where((eb) => eb.or([eb('state', '!=', author.state), eb('outdated_from', 'is not', null)]))
           .execute();
         if (!rows.length) continue;
         await trx
           .updateTable('translations')
-          .set({ state: author.state, updated_at: nowIso() })
+          .set({ state: author.state, outdated_from: null, updated_at: nowIso() })
           .where(
             'id',
             'in',

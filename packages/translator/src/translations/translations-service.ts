@@ -35,6 +35,8 @@ export interface ListQuery {
   search?: string | undefined;
   searchField?: 'key' | 'value' | 'context' | 'url' | 'all' | undefined;
   translated?: 'yes' | 'no' | undefined;
+  /** Only outdated translations ('yes'), or none of them ('no'). */
+  outdated?: 'yes' | 'no' | undefined;
   page: number;
   limit: number;
 }
@@ -52,6 +54,8 @@ export interface ListRow {
   state: TranslationState | null;
   /** An AI job's text it was not allowed to put in place of a person's translation. */
   suggestion: string | null;
+  /** The source text an outdated translation was made for (the phrase replaced it on its page). */
+  outdatedFrom: string | null;
   /** What the quality checks find in the translation (none without one). */
   checks: QualityIssue[];
   urls: string[];
@@ -109,7 +113,10 @@ export class TranslationsService {
     }
     this.lookups.miss();
     return this.cache.get(project.id, lang, () =>
-      this.translations.approved(project.id, lang, project.settings.deliverReviewedOnly),
+      this.translations.approved(project.id, lang, {
+        reviewedOnly: project.settings.deliverReviewedOnly,
+        outdated: project.settings.deliverOutdated,
+      }),
     );
   }
 
@@ -121,11 +128,15 @@ export class TranslationsService {
     if (query.translated && !query.lang) {
       throw badRequest('The translated filter needs a lang.', { translated: 'needs lang' });
     }
+    if (query.outdated && !query.lang) {
+      throw badRequest('The outdated filter needs a lang.', { outdated: 'needs lang' });
+    }
     const { rows, total } = await this.translations.page(projectId, {
       lang: query.lang ?? '',
       status: query.status,
       state: query.state,
       translated: query.translated,
+      outdated: query.outdated,
       search: query.search,
       searchField: query.searchField ?? 'key',
       limit: query.limit,
@@ -149,6 +160,7 @@ export class TranslationsService {
       translationId: row.translation_id ?? null,
       state: row.state ?? null,
       suggestion: row.suggestion ?? null,
+      outdatedFrom: row.outdated_from ?? null,
       checks: row.value === null || row.value === undefined ? [] : qualityIssues(row.key, row.value, rules),
       urls: urls.get(row.id) ?? [],
     }));
