@@ -75,6 +75,11 @@ export const importFile = (lang: string, format: FileFormat, file: Blob, dryRun:
     file,
   );
 
+export type RestorePreview = ResponseOf<'post', '/backups/{filename}/restore'>;
+
+/** Sends a backup file of the project to keep on the server as a manual backup. */
+export const uploadBackup = (file: Blob) => request<Backup>('POST', '/backups/upload', file);
+
 /** Downloads an authenticated response as a file (a plain link cannot send the key header). */
 export async function download(path: string, fallbackName: string): Promise<void> {
   const response = await client.send('GET', path, undefined, keyHeader(storedKey()));

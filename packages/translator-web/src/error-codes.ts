@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'job_finished',
   'too_many_streams',
   'invalid_filename',
+  'invalid_backup',
 ] as const;
 
 /** Every error code the API answers with. */

@@ -1610,12 +1610,78 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/backups/{filename}/restore': {
+    post: {
+      path: {
+        filename: string;
+      };
+      query?: {
+        dryRun?: boolean;
+      };
+      responses: {
+        200: {
+          /** The project's name in the backup */
+          name: string;
+          phrases: {
+            current: number;
+            restored: number;
+            added: number;
+            removed: number;
+          };
+          translations: {
+            current: number;
+            restored: number;
+            added: number;
+            removed: number;
+            changed: number;
+          };
+          /** The first 50 translation changes */
+          changes: {
+            key: string;
+            lang: string;
+            current: string | null;
+            restored: string | null;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'invalid_filename'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'invalid_backup'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/backup': {
     get: {
       responses: {
         200: string;
       };
       errorCode: never;
+    };
+  };
+  '/backups/upload': {
+    post: {
+      responses: {
+        201: {
+          filename: string;
+          size: number;
+          created: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'invalid_backup'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
     };
   };
 }

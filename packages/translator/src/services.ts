@@ -40,7 +40,7 @@ export function createServices(ctx: TranslatorContext) {
   const aiEngine = createAiEngine(ctx, { projects, prompts, glossary, memory, onTranslated: changed });
   const aiJobs = new AiJobsService(ctx, aiEngine.jobs, projects, phrases, prompts);
   const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db), glossary);
-  const backups = new BackupsService(ctx, projectsRepository);
+  const backups = new BackupsService(ctx, projectsRepository, changes);
   return {
     projects,
     phrases,

@@ -341,6 +341,13 @@ const ROWS: Row[] = [
       path: `/backups/${(await client(world).post('/api/backups')).body.filename}`,
     }),
   },
+  {
+    route: 'POST /backups/{filename}/restore',
+    expect: keyRoute(200, 404),
+    request: fixed((w) => `/backups/${w.ids.backup}/restore?dryRun=true`),
+  },
+  // A JSON body is no backup file: the full key reaches the check (422), the others do not.
+  { route: 'POST /backups/upload', expect: keyRoute(422), request: fixed('/backups/upload', {}) },
   { route: 'GET /backup', expect: keyRoute(200), request: fixed('/backup') },
 ];
 

@@ -1,6 +1,6 @@
 /**
- * A small HTTP client for tests over real loopback HTTP: keeps cookies like a browser, sends JSON,
- * and returns status, headers and the parsed body.
+ * A small HTTP client for tests over real loopback HTTP: keeps cookies like a browser, sends JSON (or
+ * bytes as they are), and returns status, headers and the parsed body.
  */
 export interface TestResponse<T = any> {
   status: number;
@@ -31,8 +31,11 @@ export class TestClient {
   ): Promise<TestResponse<T>> {
     const headers: Record<string, string> = { ...this.defaultHeaders, ...options.headers };
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    let body: string | undefined;
-    if (options.body !== undefined) {
+    let body: string | Blob | undefined;
+    if (options.body instanceof Uint8Array) {
+      body = new Blob([new Uint8Array(options.body)]);
+      headers['content-type'] ??= 'application/octet-stream';
+    } else if (options.body !== undefined) {
       body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }

@@ -1,8 +1,8 @@
 import { ConfirmButton, LocalDataTable, type Column } from '@app/web-kit';
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, FileButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api, download, type Backup } from '../api.ts';
+import { api, download, uploadBackup, type Backup } from '../api.ts';
 import {
   deleteAndRefresh,
   formatBytes,
@@ -15,6 +15,7 @@ import {
 import { useLanguages } from '../data/project.ts';
 import { backupKeys, useBackups } from '../data/backups.ts';
 import { TranslationFiles } from '../components/TranslationFiles.tsx';
+import { RestoreBackup } from '../components/RestoreBackup.tsx';
 
 /** A stored backup's URL: GET downloads it, DELETE removes it. */
 const fileUrl = (filename: string) => `/api/backups/${encodeURIComponent(filename)}`;
@@ -31,6 +32,14 @@ export function Backups() {
       await queryClient.invalidateQueries({ queryKey: backupKeys.all });
     },
     onError: (error) => notifyError(error),
+  });
+  const upload = useMutation({
+    mutationFn: (file: File) => uploadBackup(file),
+    onSuccess: async (backup) => {
+      notifyOk(`Uploaded as ${backup.filename}: restore it from the list`);
+      await queryClient.invalidateQueries({ queryKey: backupKeys.all });
+    },
+    onError: (error) => notifyError(error, 'Upload refused'),
   });
   const get = async (path: string, name: string) => {
     setDownloading(path);
@@ -70,6 +79,7 @@ export function Backups() {
           >
             Download
           </Button>
+          <RestoreBackup filename={b.filename} />
           <ConfirmButton
             size="xs"
             ariaLabel={`Delete ${b.filename}`}
@@ -132,7 +142,8 @@ export function Backups() {
               </Title>
               <Text size="sm" c="dimmed">
                 Each file holds this project’s data as SQLite. Stored backups are kept on the server; download
-                one to keep a copy elsewhere.
+                one to keep a copy elsewhere, upload it to bring it back, and restore one after a preview of
+                what it changes.
               </Text>
             </div>
             <Group gap="xs">
@@ -143,6 +154,16 @@ export function Backups() {
               >
                 Download current data
               </Button>
+              <FileButton
+                onChange={(file) => file && upload.mutate(file)}
+                accept=".sqlite,application/vnd.sqlite3"
+              >
+                {(props) => (
+                  <Button {...props} variant="default" loading={upload.isPending}>
+                    Upload a backup
+                  </Button>
+                )}
+              </FileButton>
               <Button loading={create.isPending} onClick={() => create.mutate()}>
                 Create backup
               </Button>

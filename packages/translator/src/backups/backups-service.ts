@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, type ReadStream } from 'node:fs';
-import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { notFound } from '@app/server-kit';
 import type { TranslatorContext } from '../context.ts';
 import type { ProjectsRepository } from '../projects/projects-repository.ts';
 import { writeSnapshot } from './snapshot.ts';
 import { fail } from '../errors/catalogue.ts';
+import type { ChangeFeed } from '../changes.ts';
+import { checkSnapshot, previewSnapshot, restoreSnapshot, RestoreError } from './restore.ts';
+import type { RestorePreview } from './restore-preview-repository.ts';
 
 export interface Backup {
   filename: string;
@@ -53,6 +56,7 @@ export class BackupsService {
   constructor(
     private readonly ctx: TranslatorContext,
     private readonly projects: ProjectsRepository,
+    private readonly changes: ChangeFeed,
   ) {
     this.dir = resolve(ctx.config.backup.dir);
   }
@@ -117,12 +121,17 @@ export class BackupsService {
     return backup;
   }
 
-  async create(projectId: number, { auto = false } = {}): Promise<Backup> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+  /** A backup name of the project for now that no backup has yet. */
+  private async freeName(projectId: number, auto: boolean): Promise<string> {
     const existing = new Set((await this.list(projectId)).map((b) => b.filename));
     let time = new Date();
     while (existing.has(backupName(projectId, time, auto))) time = new Date(time.getTime() + 1);
-    const filename = backupName(projectId, time, auto);
+    return backupName(projectId, time, auto);
+  }
+
+  async create(projectId: number, { auto = false } = {}): Promise<Backup> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const filename = await this.freeName(projectId, auto);
     const temporary = join(this.dir, `.partial-${randomUUID()}`);
     try {
       await writeSnapshot(this.ctx, projectId, temporary);
@@ -185,6 +194,48 @@ export class BackupsService {
     }
   }
 
+  /**
+   * What restoring one of the project's backups would change or, unless `dryRun`, restores it: the
+   * project's rows become the backup's, all at once; its keys stay as they are.
+   */
+  async restore(projectId: number, filename: string, dryRun: boolean): Promise<RestorePreview> {
+    const path = await this.existing(projectId, filename);
+    const preview = await asBackupError(() => previewSnapshot(this.ctx, path, projectId));
+    if (dryRun) return preview;
+    await asBackupError(() => restoreSnapshot(this.ctx, path, { replace: true, into: projectId }));
+    await this.changes.announce('keys', projectId);
+    await this.changes.announce('data', projectId);
+    return preview;
+  }
+
+  /**
+   * Keeps an uploaded file as a manual backup of the project once it is checked to be one (a backup of
+   * this project, from this or an earlier version); it can then be previewed and restored.
+   */
+  async upload(projectId: number, content: Buffer): Promise<Backup> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const temporary = join(this.dir, `.upload-${randomUUID()}`);
+    try {
+      await writeFile(temporary, content, { mode: 0o600 });
+      await asBackupError(async () => checkSnapshot(temporary, projectId));
+      const filename = await this.freeName(projectId, false);
+      await rename(temporary, join(this.dir, filename));
+      await this.prune(projectId, false, this.ctx.config.backup.manualKeep);
+      const info = await stat(join(this.dir, filename));
+      return { filename, size: info.size, created: parseBackupName(filename)!.created };
+    } finally {
+      await rm(temporary, { force: true });
+    }
+  }
+
+  /** The path of one of the project's backups that exists (404 if not). */
+  private async existing(projectId: number, filename: string): Promise<string> {
+    const path = this.pathOf(projectId, filename);
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isFile()) throw notFound('Backup not found.');
+    return path;
+  }
+
   /** Deletes one backup of the project. */
   async delete(projectId: number, filename: string): Promise<void> {
     const path = this.pathOf(projectId, filename);
@@ -210,5 +261,16 @@ export class BackupsService {
       await this.prune(id, true, keep);
     }
     return made;
+  }
+}
+
+/** Runs a restore step, turning what is wrong with the file into a 422 `invalid_backup` with the reason. */
+async function asBackupError<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof RestoreError)
+      throw fail('invalid_backup', `The backup cannot be restored: ${error.message}.`);
+    throw error;
   }
 }

@@ -8,6 +8,7 @@ import type { TranslatorContext } from '../context.ts';
 import { translatorMigrations } from '../db/store.ts';
 import { nowIso } from '../common/time.ts';
 import { copyProject, type CopyCounts } from './copy.ts';
+import { compareWithBackup, type RestorePreview } from './restore-preview-repository.ts';
 import { SQLite, type SQLiteDatabase } from '@app/server-kit';
 
 export class RestoreError extends Error {}
@@ -20,6 +21,42 @@ export interface RestoreResult {
   rows: CopyCounts;
 }
 
+export interface RestoreOptions {
+  /** Overwrite the live project with the backup's id (else that is refused). */
+  replace: boolean;
+  /**
+   * A key holder's restore of their own project: the file must hold this project, and the live
+   * project's keys (API, page and provider keys) stay as they are, so a key replaced since the backup
+   * does not come back.
+   */
+  into?: number | undefined;
+}
+
+/** Checks that `file` is a backup of project `projectId` this version can restore (RestoreError if not). */
+export function checkSnapshot(file: string, projectId: number): void {
+  const backup = openBackup(file);
+  try {
+    readBackupProject(backup, projectId);
+  } finally {
+    backup.close();
+  }
+}
+
+/** What restoring `file` over the project `projectId` would change (the file must hold that project). */
+export async function previewSnapshot(
+  ctx: TranslatorContext,
+  file: string,
+  projectId: number,
+): Promise<RestorePreview> {
+  const backup = openBackup(file);
+  try {
+    const { project } = readBackupProject(backup, projectId);
+    return await compareWithBackup(ctx.db, backup, project);
+  } finally {
+    backup.close();
+  }
+}
+
 /**
  * Loads a backup file (a per-project SQLite file from `writeSnapshot`) into the live database, SQLite or
  * PostgreSQL, in one transaction: the project with the file's id is deleted with all its rows, then every
@@ -30,12 +67,12 @@ export interface RestoreResult {
 export async function restoreSnapshot(
   ctx: TranslatorContext,
   file: string,
-  options: { replace: boolean },
+  options: RestoreOptions,
 ): Promise<RestoreResult> {
   const backup = openBackup(file);
   let upgraded: string | undefined;
   try {
-    const { project, outdated } = readBackupProject(backup);
+    const { project, outdated } = readBackupProject(backup, options.into);
     if (!outdated) return await restoreFrom(ctx, backup, project, options);
     // A backup from before a migration: a copy of it is brought up to date first (the file is left as it was).
     backup.close();
@@ -58,7 +95,7 @@ function openBackup(file: string): SQLiteDatabase {
   try {
     return new SQLite(file, { readonly: true, fileMustExist: true });
   } catch (error) {
-    throw new RestoreError(`cannot open ${file}: ${(error as Error).message}`);
+    throw new RestoreError(`the file cannot be opened as SQLite (${(error as Error).message})`);
   }
 }
 
@@ -67,7 +104,7 @@ async function restoreFrom(
   ctx: TranslatorContext,
   backup: SQLiteDatabase,
   project: BackupProject,
-  options: { replace: boolean },
+  options: RestoreOptions,
 ): Promise<RestoreResult> {
   const source = new Kysely<TranslatorDB>({ dialect: new SqliteDialect({ database: backup }) });
   try {
@@ -88,6 +125,14 @@ async function restoreFrom(
             `it and all its data with the backup's project (${project.name})`,
         );
       }
+      const keys =
+        options.into === undefined
+          ? undefined
+          : await trx
+              .selectFrom('projects')
+              .select(['api_key_hash', 'api_key_sealed', 'page_key', 'provider_key_sealed'])
+              .where('id', '=', project.id)
+              .executeTakeFirst();
       await trx.deleteFrom('projects').where('id', '=', project.id).execute();
       let rows: CopyCounts;
       try {
@@ -104,6 +149,7 @@ async function restoreFrom(
             '(the file was edited or is damaged); nothing was restored',
         );
       }
+      if (keys) await trx.updateTable('projects').set(keys).where('id', '=', project.id).execute();
       await trx
         .updateTable('ai_jobs')
         .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() })
@@ -127,9 +173,12 @@ interface BackupProject {
 
 /**
  * The one project of a backup file, after checking the file is a translator backup this version reads;
- * `outdated` when the file's schema lacks later migrations.
+ * `outdated` when the file's schema lacks later migrations; refused unless it is project `expected`, if given.
  */
-function readBackupProject(file: SQLiteDatabase): { project: BackupProject; outdated: boolean } {
+function readBackupProject(
+  file: SQLiteDatabase,
+  expected?: number,
+): { project: BackupProject; outdated: boolean } {
   const known = Object.keys(translatorMigrations('sqlite'));
   let applied: string[];
   let projects: BackupProject[];
@@ -146,7 +195,11 @@ function readBackupProject(file: SQLiteDatabase): { project: BackupProject; outd
   if (projects.length !== 1) {
     throw new RestoreError(`a backup holds one project; this file holds ${projects.length}`);
   }
-  return { project: projects[0]!, outdated: applied.length < known.length };
+  const project = projects[0]!;
+  if (expected !== undefined && project.id !== expected) {
+    throw new RestoreError(`the file is a backup of another project (${project.id}), not of this one`);
+  }
+  return { project, outdated: applied.length < known.length };
 }
 
 /**

@@ -35,6 +35,10 @@ export const TRANSLATOR_ERRORS = {
   job_finished: { status: 409, message: 'The job has already finished.' },
   too_many_streams: { status: 429, message: 'Too many open job streams: close some and try again.' },
   invalid_filename: { status: 400, message: 'Not a backup file name: pick one from the list of backups.' },
+  invalid_backup: {
+    status: 422,
+    message: 'The file is not a backup of this project that this version can restore.',
+  },
 } as const satisfies ErrorCatalogue;
 
 export type TranslatorErrorCode = keyof typeof TRANSLATOR_ERRORS;

@@ -6,10 +6,28 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
-import { responses } from '../common/schemas.ts';
+import { Nullable, responses } from '../common/schemas.ts';
 import { errorsOf } from '../errors/catalogue.ts';
 
 const BackupSchema = Type.Object({ filename: Type.String(), size: Type.Integer(), created: Type.String() });
+const Counts = (...names: string[]) =>
+  Type.Object(Object.fromEntries(names.map((name) => [name, Type.Integer()])));
+const RestorePreviewSchema = Type.Object({
+  name: Type.String({ description: "The project's name in the backup" }),
+  phrases: Counts('current', 'restored', 'added', 'removed'),
+  translations: Counts('current', 'restored', 'added', 'removed', 'changed'),
+  changes: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      lang: Type.String(),
+      current: Nullable(Type.String()),
+      restored: Nullable(Type.String()),
+    }),
+    { description: 'The first 50 translation changes' },
+  ),
+});
+/** The largest backup file a key holder may upload. */
+const UPLOAD_LIMIT = 256 * 1024 * 1024;
 const FilenameParams = Type.Object({ filename: Type.String({ maxLength: 255 }) });
 const SQLITE = 'application/vnd.sqlite3';
 
@@ -60,6 +78,48 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
       return sendSqlite(reply.header('content-length', size), stream, filename);
     },
   );
+
+  api.post(
+    '/api/backups/:filename/restore',
+    {
+      config: { errors: errorsOf('invalid_filename', 'invalid_backup') },
+      schema: {
+        tags: ['backups'],
+        summary:
+          'Restore a backup over the project (its keys stay): what it changes; dryRun=true only reports (extension to the spec)',
+        params: FilenameParams,
+        querystring: Type.Object({ dryRun: Type.Optional(Type.Boolean()) }),
+        response: responses({ 200: RestorePreviewSchema }),
+      },
+    },
+    async (request) =>
+      backups.restore(projectOf(request).id, request.params.filename, request.query.dryRun ?? false),
+  );
+
+  // The file is the body, whatever type the client names, as bytes: in this scope only.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_LIMIT }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.withTypeProvider<TypeBoxTypeProvider>().post(
+      '/api/backups/upload',
+      {
+        bodyLimit: UPLOAD_LIMIT,
+        config: { errors: errorsOf('invalid_backup') },
+        schema: {
+          tags: ['backups'],
+          summary:
+            'Upload a backup file of this project (the body); it is kept as a manual backup to preview and restore (extension to the spec)',
+          response: responses({ 201: BackupSchema }),
+        },
+      },
+      async (request, reply) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        return reply.code(201).send(await backups.upload(projectOf(request).id, body));
+      },
+    );
+  });
 
   api.delete(
     '/api/backups/:filename',
