@@ -40,6 +40,8 @@ export interface BackupConfig {
   manualIntervalSeconds: number;
   /** Manual backups kept per project; the oldest go when a new one is made. */
   manualKeep: number;
+  /** The largest backup file a key holder may upload (POST /api/backups/upload), in bytes. */
+  uploadMaxBytes: number;
 }
 
 /** What a publishable page key may cost, per project and client address. */
@@ -102,6 +104,7 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
       keep: env.int('TRANSLATOR_BACKUP_KEEP', 7, { min: 1 }),
       manualIntervalSeconds: env.int('TRANSLATOR_BACKUP_MANUAL_INTERVAL_S', 60, { min: 0, max: 86_400 }),
       manualKeep: env.int('TRANSLATOR_BACKUP_MANUAL_KEEP', 10, { min: 1, max: 1000 }),
+      uploadMaxBytes: env.int('TRANSLATOR_BACKUP_UPLOAD_MAX_MB', 256, { min: 1, max: 65536 }) * 2 ** 20,
     },
     pageKey: {
       writesPerMinute: env.int('TRANSLATOR_PAGE_WRITES_PER_MIN', 60, { min: 1 }),

@@ -123,6 +123,23 @@ describe('restoring a backup through the API', () => {
     expect((await other.client.get('/api/backups')).body).toEqual([]);
   });
 
+  it('stops an upload larger than TRANSLATOR_BACKUP_UPLOAD_MAX_MB (413), keeping nothing', async () => {
+    const small = await startHarness({ backup: { uploadMaxBytes: 2 ** 20 } });
+    try {
+      const made = (await small.client.post('/api/backups')).body.filename as string;
+      const big = Buffer.concat([readFileSync(join(small.config.backup.dir, made)), Buffer.alloc(2 ** 20)]);
+      const refused = await small.client.post('/api/backups/upload', big);
+      expect(refused.status).toBe(413);
+      expect(refused.body.error).toMatchObject({
+        code: 'payload_too_large',
+        message: 'The file is larger than 1 MiB.',
+      });
+      expect((await small.client.get('/api/backups')).body).toHaveLength(1);
+    } finally {
+      await small.stop();
+    }
+  });
+
   it('refuses a name that is not a backup (400), and another project’s or a missing backup (404)', async () => {
     expect((await h.client.post('/api/backups/..%2Fsecret/restore?dryRun=true')).status).toBe(400);
     const other = await h.newProject('Third shop');

@@ -23,6 +23,7 @@ describe('readTranslatorConfig', () => {
         keep: 7,
         manualIntervalSeconds: 60,
         manualKeep: 10,
+        uploadMaxBytes: 256 * 2 ** 20,
       },
       pageKey: { writesPerMinute: 60, readsPerMinute: 600, maxPendingPhrases: 10_000, maxUrls: 10_000 },
     });

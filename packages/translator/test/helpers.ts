@@ -48,6 +48,7 @@ export function testConfig(database: TestDatabase, overrides: ConfigOverrides = 
       // No wait between manual backups unless a test asks for it (backups.test.ts makes several).
       manualIntervalSeconds: 0,
       manualKeep: 50,
+      uploadMaxBytes: 256 * 2 ** 20,
       ...backup,
     },
     pageKey: {

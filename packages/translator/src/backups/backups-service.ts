@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, type ReadStream } from 'node:fs';
-import { open, readdir, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises';
+import { createWriteStream, mkdirSync, type ReadStream } from 'node:fs';
+import { open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { notFound } from '@app/server-kit';
 import type { TranslatorContext } from '../context.ts';
@@ -209,14 +211,16 @@ export class BackupsService {
   }
 
   /**
-   * Keeps an uploaded file as a manual backup of the project once it is checked to be one (a backup of
-   * this project, from this or an earlier version); it can then be previewed and restored.
+   * Keeps an uploaded file (streamed to disk, at most TRANSLATOR_BACKUP_UPLOAD_MAX_MB, else 413) as a manual backup of the
+   * project once it is checked to be one (a backup of this project, from this or an earlier version); it
+   * can then be previewed and restored.
    */
-  async upload(projectId: number, content: Buffer): Promise<Backup> {
+  async upload(projectId: number, content: Readable): Promise<Backup> {
+    const maxBytes = this.ctx.config.backup.uploadMaxBytes;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const temporary = join(this.dir, `.upload-${randomUUID()}`);
     try {
-      await writeFile(temporary, content, { mode: 0o600 });
+      await pipeline(content, atMost(maxBytes), createWriteStream(temporary, { mode: 0o600 }));
       await asBackupError(async () => checkSnapshot(temporary, projectId));
       const filename = await this.freeName(projectId, false);
       await rename(temporary, join(this.dir, filename));
@@ -273,4 +277,20 @@ async function asBackupError<T>(step: () => Promise<T>): Promise<T> {
       throw fail('invalid_backup', `The backup cannot be restored: ${error.message}.`);
     throw error;
   }
+}
+
+/** A pipeline step that passes at most `maxBytes` on, and fails the stream with a 413 beyond. */
+function atMost(maxBytes: number) {
+  return async function* (source: AsyncIterable<Buffer>) {
+    let size = 0;
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        throw Object.assign(new Error(`The file is larger than ${maxBytes / 2 ** 20} MiB.`), {
+          statusCode: 413,
+        });
+      }
+      yield chunk;
+    }
+  };
 }

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -26,8 +26,6 @@ const RestorePreviewSchema = Type.Object({
     { description: 'The first 50 translation changes' },
   ),
 });
-/** The largest backup file a key holder may upload. */
-const UPLOAD_LIMIT = 256 * 1024 * 1024;
 const FilenameParams = Type.Object({ filename: Type.String({ maxLength: 255 }) });
 const SQLITE = 'application/vnd.sqlite3';
 
@@ -96,16 +94,13 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
       backups.restore(projectOf(request).id, request.params.filename, request.query.dryRun ?? false),
   );
 
-  // The file is the body, whatever type the client names, as bytes: in this scope only.
+  // The file is the body, whatever type the client names, streamed to disk: in this scope only.
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: UPLOAD_LIMIT }, (_request, body, done) =>
-      done(null, body),
-    );
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/backups/upload',
       {
-        bodyLimit: UPLOAD_LIMIT,
         config: { errors: errorsOf('invalid_backup') },
         schema: {
           tags: ['backups'],
@@ -115,8 +110,15 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
         },
       },
       async (request, reply) => {
-        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return reply.code(201).send(await backups.upload(projectOf(request).id, body));
+        // No body at all (no content type): an empty file, which the check refuses.
+        const body = (request.body as Readable | undefined) ?? Readable.from([]);
+        try {
+          return reply.code(201).send(await backups.upload(projectOf(request).id, body));
+        } catch (error) {
+          // The rest of a refused body may still be on its way: the connection is not reused.
+          reply.header('connection', 'close');
+          throw error;
+        }
       },
     );
   });
