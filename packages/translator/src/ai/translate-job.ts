@@ -52,11 +52,11 @@ export interface TranslateJobDeps {
 }
 
 /**
- * The AI translation job, run by the job engine. Items whose source text the translation memory knows
- * are filled from it first (as machine translations, recorded as the memory's); only the rest are sent.
- * Only the job's pending items are sent, and each batch
- * is written in one transaction conditional on the run's lease, so a run that lost the job writes
- * nothing more and a resumed job never repeats work: a take-over or a restart simply runs it again.
+ * The AI translation job, run by the job engine. Only the job's pending items are sent, and of those only
+ * the ones the translation memory cannot fill (its exact matches go in first, as machine translations
+ * recorded as the memory's). Each batch is written in one transaction conditional on the run's lease, so
+ * a run that lost the job writes nothing more and a resumed job never repeats work: a take-over or a
+ * restart simply runs it again.
  */
 export class TranslateJob implements JobHandler<unknown, string> {
   readonly retryOnTakeover = true;
@@ -159,7 +159,8 @@ export class TranslateJob implements JobHandler<unknown, string> {
       const characters = part.reduce((sum, item) => sum + [...item.key].length, 0);
       await retryWhileUnavailable(() => this.record(state, values, [], characters));
     }
-    return items.filter((item) => !filled.includes(item));
+    const done = new Set(filled);
+    return items.filter((item) => !done.has(item));
   }
 
   /** One batch: a call (with retries), then one more call for the items it dropped or mangled. */

@@ -21,7 +21,7 @@ export interface MemoryScope {
 }
 
 /** Scores below this are not offered: the edit would be more work than translating anew. */
-export const MIN_SCORE = 60;
+const MIN_SCORE = 60;
 /** Trigram similarity a candidate needs before its score is worked out. */
 const CANDIDATE_SIMILARITY = 0.3;
 const STATE_RANK: Record<TranslationState, number> = { reviewed: 2, human: 1, machine: 0 };
