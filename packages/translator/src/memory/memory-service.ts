@@ -24,6 +24,8 @@ export interface MemoryScope {
 const MIN_SCORE = 60;
 /** Trigram similarity a candidate needs before its score is worked out. */
 const CANDIDATE_SIMILARITY = 0.3;
+/** Entries added in one refresh past which the index gives back the room its lists grew into. */
+const COMPACT_AFTER = 1000;
 const STATE_RANK: Record<TranslationState, number> = { reviewed: 2, human: 1, machine: 0 };
 
 interface IndexState {
@@ -113,10 +115,12 @@ export class TranslationMemoryService {
       byLang.set(lang, (state = { index: new TrigramIndex(), lastId: 0, ready: Promise.resolve() }));
     const held = state;
     const refresh = held.ready.then(async () => {
-      for (const row of await this.repository.sourcesAfter(projectId, lang, held.lastId)) {
+      const rows = await this.repository.sourcesAfter(projectId, lang, held.lastId);
+      for (const row of rows) {
         held.index.add(row.id, row.source);
         held.lastId = row.id;
       }
+      if (rows.length >= COMPACT_AFTER) held.index.compact();
     });
     held.ready = refresh.catch(() => undefined);
     await refresh;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { trigrams } from './trigrams.ts';
 import { matchScore } from './match-score.ts';
 import { TrigramIndex } from './trigram-index.ts';
+import { IntList } from './int-list.ts';
 
 describe('trigrams', () => {
   it("counts words as pg_trgm does: lower case, padded, punctuation and slots' braces dropped", () => {
@@ -48,7 +49,24 @@ describe('TrigramIndex', () => {
     expect(index.search('Add to cart', 1, 0.3)).toHaveLength(1);
     expect(index.search('Opening times', 10, 0.3).map((candidate) => candidate.id)).toEqual([3]);
     expect(index.search('zzz', 10, 0.1)).toEqual([]);
-    // Counters are reset between searches.
+    // Counters are reset between searches, and compacting keeps every entry.
     expect(index.search('Add to cart', 10, 0.3)).toEqual(found);
+    index.compact();
+    expect(index.search('Add to cart', 10, 0.3)).toEqual(found);
+    index.add(5, 'Add to cart now');
+    expect(index.search('Add to cart', 10, 0.3).map((candidate) => candidate.id)).toEqual([1, 5, 4, 2]);
+    expect(index.size).toBe(5);
+  });
+});
+
+describe('IntList', () => {
+  it('grows past its capacity and keeps its items when trimmed', () => {
+    const list = new IntList(2);
+    for (let i = 0; i < 100; i++) list.push(i * 7);
+    list.trim();
+    expect(list.length).toBe(100);
+    expect([list.at(0), list.at(50), list.at(99)]).toEqual([0, 350, 693]);
+    list.push(-5);
+    expect(list.at(100)).toBe(-5);
   });
 });

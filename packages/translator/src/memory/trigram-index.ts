@@ -1,4 +1,5 @@
 import { trigrams } from './trigrams.ts';
+import { IntList } from './int-list.ts';
 
 export interface Candidate {
   id: number;
@@ -13,9 +14,9 @@ export interface Candidate {
  * caller, which reads the rows it is given back).
  */
 export class TrigramIndex {
-  private readonly postings = new Map<string, number[]>();
-  private readonly ids: number[] = [];
-  private readonly sizes: number[] = [];
+  private readonly postings = new Map<string, IntList>();
+  private readonly ids = new IntList(1024);
+  private readonly sizes = new IntList(1024);
   private counts = new Uint16Array(0);
 
   get size() {
@@ -28,10 +29,17 @@ export class TrigramIndex {
     this.ids.push(id);
     this.sizes.push(grams.length);
     for (const gram of grams) {
-      const list = this.postings.get(gram);
-      if (list) list.push(doc);
-      else this.postings.set(gram, [doc]);
+      let list = this.postings.get(gram);
+      if (!list) this.postings.set(gram, (list = new IntList(2)));
+      list.push(doc);
     }
+  }
+
+  /** Gives back the room the lists grew into (after adding many texts at once). */
+  compact() {
+    for (const list of this.postings.values()) list.trim();
+    this.ids.trim();
+    this.sizes.trim();
   }
 
   /** The `limit` texts most similar to `text`, at least `threshold` similar, best first. */
@@ -42,7 +50,10 @@ export class TrigramIndex {
     const counts = this.counts;
     const touched: number[] = [];
     for (const gram of query) {
-      for (const doc of this.postings.get(gram) ?? []) {
+      const list = this.postings.get(gram);
+      if (!list) continue;
+      for (let i = 0; i < list.length; i++) {
+        const doc = list.at(i);
         const seen = counts[doc]!;
         counts[doc] = seen + 1;
         if (seen === 0) touched.push(doc);
@@ -52,8 +63,8 @@ export class TrigramIndex {
     for (const doc of touched) {
       const shared = counts[doc]!;
       counts[doc] = 0;
-      const similarity = shared / (query.length + this.sizes[doc]! - shared);
-      if (similarity >= threshold) found.push({ id: this.ids[doc]!, similarity });
+      const similarity = shared / (query.length + this.sizes.at(doc) - shared);
+      if (similarity >= threshold) found.push({ id: this.ids.at(doc), similarity });
     }
     return found.sort((a, b) => b.similarity - a.similarity).slice(0, limit);
   }
