@@ -112,6 +112,12 @@ describe('restoring a backup through the API', () => {
       code: 'invalid_backup',
       message: expect.stringContaining('a backup of another project'),
     });
+    // A backup damaged in the middle: SQLite's own check finds it.
+    const damaged = Buffer.from(content);
+    damaged.fill(0x5a, damaged.length - 8192, damaged.length - 4096);
+    const broken = await h.client.post('/api/backups/upload', damaged);
+    expect(broken.status).toBe(422);
+    expect(broken.body.error.code).toBe('invalid_backup');
     const garbage = await h.client.post('/api/backups/upload', Buffer.from('not a database'), {
       headers: { 'content-type': 'application/octet-stream' },
     });

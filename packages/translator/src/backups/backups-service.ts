@@ -211,9 +211,9 @@ export class BackupsService {
   }
 
   /**
-   * Keeps an uploaded file (streamed to disk, at most TRANSLATOR_BACKUP_UPLOAD_MAX_MB, else 413) as a manual backup of the
-   * project once it is checked to be one (a backup of this project, from this or an earlier version); it
-   * can then be previewed and restored.
+   * Keeps an uploaded file (streamed to disk, at most TRANSLATOR_BACKUP_UPLOAD_MAX_MB, else 413) as a
+   * manual backup of the project once it is checked to be one (an undamaged backup of this project, from
+   * this or an earlier version); it can then be previewed and restored.
    */
   async upload(projectId: number, content: Readable): Promise<Backup> {
     const maxBytes = this.ctx.config.backup.uploadMaxBytes;

@@ -42,9 +42,10 @@ type OwnedDB = Record<OwnedTable, OwnedRow>;
 
 /**
  * Copies every row of one project — the project, its prompts, phrases, phrase URLs, translations and their
- * history, AI jobs and their items, glossary terms, translation memory — from `source` to `target` (parents first, ids kept). Used both ways: a backup copies
- * from the live database into a fresh SQLite file, a restore from such a file into the live database. The
- * caller runs it inside a transaction of `source` (for a consistent read) or of `target` (all or nothing).
+ * history, AI jobs and their items, glossary terms, translation memory — from `source` to `target`
+ * (parents first, ids kept). Used both ways: a backup copies from the live database into a fresh SQLite
+ * file, a restore from such a file into the live database. The caller runs it inside a transaction of
+ * `source` (for a consistent read) or of `target` (all or nothing).
  */
 export async function copyProject(
   source: Kysely<TranslatorDB>,

@@ -32,10 +32,20 @@ export interface RestoreOptions {
   into?: number | undefined;
 }
 
-/** Checks that `file` is a backup of project `projectId` this version can restore (RestoreError if not). */
+/**
+ * Checks that `file` is an undamaged backup of project `projectId` this version can restore (RestoreError
+ * if not).
+ */
 export function checkSnapshot(file: string, projectId: number): void {
   const backup = openBackup(file);
   try {
+    let check: unknown;
+    try {
+      check = backup.pragma('quick_check', { simple: true });
+    } catch (error) {
+      throw new RestoreError(`the file is not a readable SQLite database (${(error as Error).message})`);
+    }
+    if (check !== 'ok') throw new RestoreError(`the file is damaged (SQLite quick_check: ${String(check)})`);
     readBackupProject(backup, projectId);
   } finally {
     backup.close();
@@ -91,9 +101,15 @@ export async function restoreSnapshot(
   }
 }
 
+/**
+ * Opens a backup file read-only. The file may come from a key holder's upload, so its schema is not
+ * trusted: views and triggers in it may not call functions with side effects.
+ */
 function openBackup(file: string): SQLiteDatabase {
   try {
-    return new SQLite(file, { readonly: true, fileMustExist: true });
+    const database = new SQLite(file, { readonly: true, fileMustExist: true });
+    database.pragma('trusted_schema = OFF');
+    return database;
   } catch (error) {
     throw new RestoreError(`the file cannot be opened as SQLite (${(error as Error).message})`);
   }
