@@ -8,7 +8,7 @@ import { recordHistory } from '../translations/translation-writes-repository.ts'
 type Db = Kysely<TranslatorDB> | Transaction<TranslatorDB>;
 
 /** A text this close to the old one (see matchScore) is taken for the old text, changed. */
-export const MIN_CARRY_SCORE = 60;
+const MIN_CARRY_SCORE = 60;
 /** More new phrases than this in one report is a new page being discovered, not texts being edited. */
 const MAX_NEW_PHRASES = 100;
 const MAX_CANDIDATES = 1000;
@@ -48,13 +48,15 @@ export async function carryOverTranslations(
       )
       .limit(MAX_CANDIDATES)
       .execute()
-  ).filter((old) => !reported.has(old.id));
+  )
+    .filter((old) => !reported.has(old.id))
+    .map((old) => ({ ...old, signature: slotSignature(old.key) }));
 
   const pairs: { phrase: NewPhrase; old: (typeof candidates)[number]; score: number }[] = [];
   for (const phrase of created) {
     const signature = slotSignature(phrase.key);
     for (const old of candidates) {
-      if (old.context !== phrase.context || slotSignature(old.key) !== signature) continue;
+      if (old.context !== phrase.context || old.signature !== signature) continue;
       const score = matchScore(phrase.key, old.key);
       if (score >= MIN_CARRY_SCORE) pairs.push({ phrase, old, score });
     }

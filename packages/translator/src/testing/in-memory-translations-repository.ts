@@ -2,7 +2,11 @@ import type { Transaction } from 'kysely';
 import type { TranslatorDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { DeliveryRules, PageFilter } from '../translations/translations-repository.ts';
-import type { Authorship, WriteOutcome } from '../translations/translation-writes-repository.ts';
+import {
+  byMachine,
+  type Authorship,
+  type WriteOutcome,
+} from '../translations/translation-writes-repository.ts';
 import type { TranslationsStore } from '../translations/translations-service.ts';
 import { InMemoryTables, removeWhere, type PhraseRow } from './in-memory-tables.ts';
 
@@ -115,7 +119,7 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
     const outcome: WriteOutcome = { changed: [], suggested: [] };
     for (const [phraseId, value] of values) {
       const existing = this.translationOf(phraseId, lang);
-      if (author.source === 'ai' && existing && existing.state !== 'machine') {
+      if (byMachine(author) && existing && existing.state !== 'machine') {
         existing.suggestion = value;
         outcome.suggested.push(phraseId);
       } else if (existing?.value !== value || existing.state !== author.state || existing.outdated_from) {

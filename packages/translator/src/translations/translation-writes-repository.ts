@@ -15,6 +15,10 @@ export interface Authorship {
   revertedId?: number | undefined;
 }
 
+/** Whether a write is a machine's (an AI job, or the memory filling in before it): it never replaces a person's. */
+export const byMachine = (author: Pick<Authorship, 'source'>) =>
+  author.source === 'ai' || author.source === 'memory';
+
 /** What a write did: the phrases whose translation changed, and those that only got a suggestion. */
 export interface WriteOutcome {
   changed: number[];
@@ -40,7 +44,7 @@ export async function saveTranslations(
 ): Promise<WriteOutcome> {
   const now = nowIso();
   const outcome: WriteOutcome = { changed: [], suggested: [] };
-  const byAi = author.source === 'ai' || author.source === 'memory';
+  const machine = byMachine(author);
   for (const part of chunks([...values.keys()], 500)) {
     const before = new Map(
       (
@@ -52,7 +56,7 @@ export async function saveTranslations(
           .execute()
       ).map((row) => [row.phrase_id, row]),
     );
-    const protectedIds = byAi
+    const protectedIds = machine
       ? part.filter((id) => (before.get(id)?.state ?? MACHINE_OWNED) !== MACHINE_OWNED)
       : [];
     // A suggestion that says what the translation already says is none.
@@ -94,7 +98,7 @@ export async function saveTranslations(
           outdated_from: null,
           updated_at: eb.ref('excluded.updated_at'),
         }));
-        return byAi ? update.where('translations.state', '=', MACHINE_OWNED) : update;
+        return machine ? update.where('translations.state', '=', MACHINE_OWNED) : update;
       })
       .returning('phrase_id')
       .execute();
