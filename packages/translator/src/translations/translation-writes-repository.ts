@@ -15,7 +15,10 @@ export interface Authorship {
   revertedId?: number | undefined;
 }
 
-/** Whether a write is a machine's (an AI job, or the memory filling in before it): it never replaces a person's. */
+/**
+ * Whether a write is a machine's (an AI job, or the memory filling in before it): it never replaces a
+ * person's.
+ */
 export const byMachine = (author: Pick<Authorship, 'source'>) =>
   author.source === 'ai' || author.source === 'memory';
 
