@@ -1,64 +1,22 @@
-import { createServer, type Server } from 'node:http';
-import Provider from 'oidc-provider';
-import { freePort } from './helpers.ts';
+import {
+  signInThroughProvider as signIn,
+  startOidcProvider as start,
+  type OidcAccount,
+} from '@app/server-kit/testing/oidc-provider';
 
-export interface OidcAccount {
-  email: string | undefined;
-  verified: boolean | undefined;
-  givenName: string;
-  familyName: string;
-  /** Released as the `groups` claim. */
-  groups?: string[];
-  /** Released as the `roles` claim. */
-  roles?: string[];
-}
+export type { OidcAccount } from '@app/server-kit/testing/oidc-provider';
 
-/**
- * A real OpenID provider (oidc-provider) on loopback with its development login screens; the client
- * `manager` / `manager-secret` may return to `redirectBase`. Any login name signs in; `account` gives
- * its claims.
- */
-export async function startOidcProvider(redirectBase: string, account: (login: string) => OidcAccount) {
-  const port = await freePort();
-  const issuer = `http://127.0.0.1:${port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'manager',
-        client_secret: 'manager-secret',
-        redirect_uris: [`${redirectBase}/api/v1/auth/oidc/callback`],
-        post_logout_redirect_uris: [`${redirectBase}/login`],
-      },
-    ],
-    pkce: { required: () => true },
-    claims: {
-      openid: ['sub'],
-      email: ['email', 'email_verified'],
-      profile: ['preferred_username', 'given_name', 'family_name', 'groups', 'roles'],
+/** The real OpenID provider of the kit, with the manager as its client returning to `redirectBase`. */
+export const startOidcProvider = (redirectBase: string, account: (login: string) => OidcAccount) =>
+  start(
+    {
+      clientId: 'manager',
+      clientSecret: 'manager-secret',
+      redirectUri: `${redirectBase}/api/v1/auth/oidc/callback`,
+      postLogoutRedirectUri: `${redirectBase}/login`,
     },
-    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
-    cookies: { keys: ['test-cookie-key'] },
-    findAccount: async (_ctx, id) => ({
-      accountId: id,
-      claims: async () => {
-        const claims = account(id);
-        return {
-          sub: id,
-          email: claims.email,
-          email_verified: claims.verified,
-          preferred_username: id,
-          given_name: claims.givenName,
-          family_name: claims.familyName,
-          ...(claims.groups ? { groups: claims.groups } : {}),
-          ...(claims.roles ? { roles: claims.roles } : {}),
-        };
-      },
-    }),
-  });
-  const server: Server = createServer(provider.callback());
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return { issuer, close: () => new Promise((resolve) => server.close(resolve)) };
-}
+    account,
+  );
 
 /** The manager's environment for single sign-on with this provider, serving on loopback `port`. */
 export const ssoEnv = (port: number, issuer: string) => ({
@@ -69,51 +27,8 @@ export const ssoEnv = (port: number, issuer: string) => ({
   OIDC_CLIENT_SECRET: 'manager-secret',
 });
 
-/** Follows redirects like a browser (cookies per origin) and fills the provider's login and consent forms. */
+/** Signs in at the provider from the manager's `startUrl`; answers where it ended and the session cookie. */
 export async function signInThroughProvider(startUrl: string, login: string) {
-  const jars = new Map<string, Map<string, string>>();
-  const jar = (url: string) =>
-    jars.get(new URL(url).origin) ?? jars.set(new URL(url).origin, new Map()).get(new URL(url).origin)!;
-  const request = async (url: string, init: RequestInit = {}) => {
-    const cookies = [...jar(url)].map(([k, v]) => `${k}=${v}`).join('; ');
-    const response = await fetch(url, {
-      ...init,
-      redirect: 'manual',
-      headers: { ...(init.headers as object), cookie: cookies },
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, ...value] = pair!.split('=');
-      jar(url).set(name!.trim(), value.join('='));
-    }
-    return response;
-  };
-  let url = startUrl;
-  for (let step = 0; step < 20; step++) {
-    const response = await request(url);
-    const location = response.headers.get('location');
-    if (location) {
-      url = new URL(location, url).href;
-      const target = new URL(url);
-      // Back at the manager outside its API: the flow is over (signed in, or sent to /login with an
-      // error). Sent anywhere off this host: the flow is over too (tests never leave loopback).
-      const offHost = target.hostname !== '127.0.0.1';
-      if (offHost || (target.origin === new URL(startUrl).origin && !target.pathname.startsWith('/api/'))) {
-        return { finalUrl: url, managerCookie: jar(startUrl).get('connect.sid') };
-      }
-      continue;
-    }
-    const html = await response.text();
-    const action = html.match(/action="([^"]+)"/)?.[1];
-    const prompt = html.match(/name="prompt" value="([^"]+)"/)?.[1];
-    if (!action || !prompt) throw new Error(`unexpected page at ${url}: ${html.slice(0, 300)}`);
-    const form = new URLSearchParams(prompt === 'login' ? { prompt, login, password: 'any' } : { prompt });
-    const submitted = await request(new URL(action, url).href, {
-      method: 'POST',
-      body: form.toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    url = new URL(submitted.headers.get('location')!, url).href;
-  }
-  throw new Error('sign-in did not finish');
+  const { finalUrl, cookies } = await signIn(startUrl, login);
+  return { finalUrl, managerCookie: cookies.get('connect.sid') };
 }

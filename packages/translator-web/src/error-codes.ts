@@ -28,6 +28,14 @@ export const ERROR_CODES = [
   'job_finished',
   'too_many_streams',
   'invalid_filename',
+  'invalid_credentials',
+  'csrf_invalid',
+  'project_required',
+  'not_a_member',
+  'invite_not_found',
+  'invite_other_account',
+  'last_owner',
+  'sso_not_configured',
   'invalid_backup',
 ] as const;
 

@@ -51,6 +51,297 @@ export interface paths {
         | 'service_unavailable';
     };
   };
+  '/auth/providers': {
+    get: {
+      responses: {
+        200: {
+          password: boolean;
+          sso: boolean;
+        };
+      };
+      errorCode: 'invalid_request' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/auth/login': {
+    post: {
+      body: {
+        email: string;
+        password: string;
+      };
+      responses: {
+        200: {
+          account: {
+            id: number;
+            email: string;
+            name: string;
+          };
+          csrfToken: string;
+          projects: {
+            id: number;
+            name: string;
+            role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+            languages: string[];
+          }[];
+          sso: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'invalid_credentials'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/auth/session': {
+    get: {
+      responses: {
+        200: {
+          account: {
+            id: number;
+            email: string;
+            name: string;
+          };
+          csrfToken: string;
+          projects: {
+            id: number;
+            name: string;
+            role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+            languages: string[];
+          }[];
+          sso: boolean;
+        };
+      };
+      errorCode: 'invalid_request' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/auth/logout': {
+    post: {
+      responses: {
+        200: {
+          logoutUrl: string | null;
+        };
+      };
+      errorCode:
+        'invalid_request' | 'csrf_invalid' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/auth/oidc/start': {
+    get: {
+      query?: {
+        next?: string;
+        invite?: string;
+      };
+      responses: Record<string, never>;
+      errorCode:
+        'invalid_request' | 'sso_not_configured' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/auth/oidc/callback': {
+    get: {
+      responses: Record<string, never>;
+      errorCode:
+        'invalid_request' | 'sso_not_configured' | 'rate_limited' | 'internal_error' | 'service_unavailable';
+    };
+  };
+  '/invites/{token}': {
+    get: {
+      path: {
+        token: string;
+      };
+      responses: {
+        200: {
+          projectName: string;
+          email: string;
+          role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+          languages: string[];
+          accountExists: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'not_found'
+        | 'invite_not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/invites/{token}/accept': {
+    post: {
+      path: {
+        token: string;
+      };
+      body: {
+        name?: string;
+        password?: string;
+      };
+      responses: {
+        200: {
+          account: {
+            id: number;
+            email: string;
+            name: string;
+          };
+          csrfToken: string;
+          projects: {
+            id: number;
+            name: string;
+            role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+            languages: string[];
+          }[];
+          sso: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'invalid_credentials'
+        | 'csrf_invalid'
+        | 'not_found'
+        | 'invite_not_found'
+        | 'invite_other_account'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/members': {
+    get: {
+      responses: {
+        200: {
+          members: {
+            accountId: number;
+            email: string;
+            name: string;
+            role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+            languages: string[];
+          }[];
+          invites: {
+            id: number;
+            email: string;
+            role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+            languages: string[];
+            invitedBy: string;
+            expiresAt: string;
+          }[];
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/members/invites': {
+    post: {
+      body: {
+        email: string;
+        role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+        languages: string[];
+      };
+      responses: {
+        201: {
+          id: number;
+          email: string;
+          role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+          languages: string[];
+          invitedBy: string;
+          expiresAt: string;
+          path: string;
+          url: string | null;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
+        | 'unknown_language'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/members/invites/{id}': {
+    delete: {
+      path: {
+        id: number;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/members/{accountId}': {
+    delete: {
+      path: {
+        accountId: number;
+      };
+      responses: {
+        200: {
+          ok: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'last_owner'
+        | 'uri_too_long'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+    patch: {
+      path: {
+        accountId: number;
+      };
+      body: {
+        role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
+        languages: string[];
+      };
+      responses: {
+        200: {
+          ok: boolean;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_found'
+        | 'last_owner'
+        | 'payload_too_large'
+        | 'uri_too_long'
+        | 'unsupported_media_type'
+        | 'unknown_language'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/': {
     get: {
       responses: {

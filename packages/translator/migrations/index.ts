@@ -6,6 +6,7 @@ import { translationStates } from './004_translation_states.ts';
 import { glossary } from './005_glossary.ts';
 import { translationMemory } from './006_translation_memory.ts';
 import { outdatedTranslations } from './007_outdated_translations.ts';
+import { accounts } from './008_accounts.ts';
 
 export const translatorMigrations: MigrationSet = (dialect) => ({
   '001_initial': initial(dialect),
@@ -15,4 +16,5 @@ export const translatorMigrations: MigrationSet = (dialect) => ({
   '005_glossary': glossary(dialect),
   '006_translation_memory': translationMemory(dialect),
   '007_outdated_translations': outdatedTranslations(),
+  '008_accounts': accounts(dialect),
 });

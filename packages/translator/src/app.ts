@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fastifyCookie from '@fastify/cookie';
 import {
   createHttpServer,
   DASHBOARD_HEADERS,
@@ -37,6 +38,9 @@ import { pageClientRoutes } from './routes/page-client.ts';
 import { TranslatorMetrics } from './observability/metrics.ts';
 import { routeErrors } from './http/route-errors.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { accountRoutes } from './routes/accounts.ts';
+import { memberRoutes } from './routes/members.ts';
+import { installAccessCheck } from './http/session-auth.ts';
 
 export interface TranslatorOptions {
   /**
@@ -82,6 +86,7 @@ export async function buildTranslator(
   const defaultProject = await services.projects.ensureDefault();
 
   const pageLimiter = new PageKeyLimiter(config.pageKey);
+  await app.register(fastifyCookie);
   installCors(app, services.projects);
   installRateLimit(app, config.rateLimit);
   await registerOpenApi(app, {
@@ -99,7 +104,10 @@ export async function buildTranslator(
   await registerApiDocs(app, '/api');
 
   await app.register(async (api) => {
-    installProjectAuth(api, services.projects, pageLimiter);
+    installProjectAuth(api, services.projects, services.accounts, pageLimiter);
+    installAccessCheck(api);
+    accountRoutes(api, services, config);
+    memberRoutes(api, services);
     projectRoutes(api, services, config);
     textnodeRoutes(api, services, config);
     translationRoutes(api, services);
@@ -125,6 +133,7 @@ export async function buildTranslator(
     aiWorker.start();
   }
   const stopBackups = workers ? scheduleBackups(ctx, services) : () => {};
+  const stopPurge = workers ? scheduleSessionPurge(ctx, services) : () => {};
 
   let closed = false;
   return {
@@ -141,6 +150,7 @@ export async function buildTranslator(
       await app.close();
       pageLimiter.close();
       stopBackups();
+      stopPurge();
       await aiWorker.stop(0);
       aiEvents.close();
       await listener?.close();
@@ -181,6 +191,17 @@ async function listenForChanges(
   });
   await listener.start();
   return listener;
+}
+
+/** Deletes the expired dashboard sessions every hour. */
+function scheduleSessionPurge(ctx: TranslatorContext, services: TranslatorServices): () => void {
+  const timer = setInterval(() => {
+    services.accounts.sessions
+      .purgeExpired()
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'could not purge expired sessions'));
+  }, 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Checks hourly (and a minute after start) for projects whose automatic backup is due. */

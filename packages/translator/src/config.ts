@@ -56,6 +56,16 @@ export interface PageKeyLimits {
   maxUrls: number;
 }
 
+/** Dashboard accounts: where the dashboard is reached, and single sign-on. */
+export interface AccountsConfig {
+  /** `TRANSLATOR_PUBLIC_URL`: the dashboard's address, for invitation links and the SSO callback. */
+  publicUrl: string | undefined;
+  /** Single sign-on through an OpenID provider; needs the public URL for its callback. */
+  oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
+  /** Days an invitation link stays valid. */
+  inviteDays: number;
+}
+
 export interface TranslatorConfig extends CommonConfig {
   port: number;
   databaseUrl: string | undefined;
@@ -69,6 +79,7 @@ export interface TranslatorConfig extends CommonConfig {
   ai: AiConfig;
   backup: BackupConfig;
   pageKey: PageKeyLimits;
+  accounts: AccountsConfig;
   /** Folder with the dashboard build, served at `/` when set. */
   staticDir: string | undefined;
 }
@@ -112,6 +123,26 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
       maxPendingPhrases: env.int('TRANSLATOR_PAGE_MAX_PENDING', 10_000, { min: 0 }),
       maxUrls: env.int('TRANSLATOR_PAGE_MAX_URLS', 10_000, { min: 0 }),
     },
+    accounts: readAccountsConfig(env),
     staticDir: env.optionalString('TRANSLATOR_STATIC_DIR'),
+  };
+}
+
+function readAccountsConfig(env: EnvReader): AccountsConfig {
+  const publicUrl = env.url('TRANSLATOR_PUBLIC_URL')?.replace(/\/+$/, '');
+  const issuer = env.url('TRANSLATOR_OIDC_ISSUER');
+  const clientId = env.optionalString('TRANSLATOR_OIDC_CLIENT_ID');
+  if (issuer && (!clientId || !publicUrl))
+    throw new Error(
+      'TRANSLATOR_OIDC_ISSUER needs TRANSLATOR_OIDC_CLIENT_ID and TRANSLATOR_PUBLIC_URL (the SSO callback ' +
+        'is TRANSLATOR_PUBLIC_URL/api/auth/oidc/callback)',
+    );
+  return {
+    publicUrl,
+    oidc:
+      issuer && clientId
+        ? { issuer, clientId, clientSecret: env.optionalString('TRANSLATOR_OIDC_CLIENT_SECRET') }
+        : undefined,
+    inviteDays: env.int('TRANSLATOR_INVITE_DAYS', 7, { min: 1, max: 90 }),
   };
 }

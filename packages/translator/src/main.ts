@@ -2,7 +2,14 @@ import { Command } from 'commander';
 import { ConfigError, DbCommandError, declareDbCommands, PendingMigrationsError } from '@app/server-kit';
 import { readTranslatorConfig } from './config.ts';
 import { serve } from './serve.ts';
-import { createProject, listProjects, OperatorError, restoreBackup, showKeys } from './operator.ts';
+import {
+  createProject,
+  inviteOwner,
+  listProjects,
+  OperatorError,
+  restoreBackup,
+  showKeys,
+} from './operator.ts';
 import { RestoreError } from './backups/restore.ts';
 import { translatorDbTarget } from './db/store.ts';
 
@@ -27,6 +34,14 @@ project
   .description('print the API key and the page key of one project')
   .argument('<id>', 'the project id (see project list)')
   .action((id: string) => showKeys(readTranslatorConfig(), id, print));
+project
+  .command('invite')
+  .description('invite someone to the dashboard as an owner of one project; prints the invitation link')
+  .argument('<id>', 'the project id (see project list)')
+  .requiredOption('--email <address>', 'their e-mail address')
+  .action((id: string, options: { email: string }) =>
+    inviteOwner(readTranslatorConfig(), id, options.email, print),
+  );
 project
   .command('list')
   .description('list the projects: ids, names, creation times (no keys)')

@@ -52,16 +52,43 @@ export async function listProjects(config: TranslatorConfig, print: Print): Prom
   for (const p of list) print(`${String(p.id).padStart(width)}  ${p.created_at.padEnd(24)}  ${p.name}`);
 }
 
-/** `project key <id>`: the project's full key and page key, for the operator (the server never shows them to an outsider). */
-export async function showKeys(config: TranslatorConfig, id: string, print: Print): Promise<void> {
+function projectIdOf(id: string): number {
   const projectId = /^\d{1,10}$/.test(id) ? Number(id) : 0;
   if (projectId < 1 || projectId > 2_147_483_647)
     throw new OperatorError(`"${id}" is not a project id: give a project id such as 1 (see project list)`);
+  return projectId;
+}
+
+/** `project key <id>`: the project's full key and page key, for the operator (the server never shows them to an outsider). */
+export async function showKeys(config: TranslatorConfig, id: string, print: Print): Promise<void> {
+  const projectId = projectIdOf(id);
   const project = await withServices(config, ({ projects }) => projects.find(projectId));
   if (!project) throw new OperatorError(`no project has the id ${projectId}`);
   print(`Project ${project.id} (${project.name})`);
   print(`API key: ${project.api_key}`);
   print(`Page key: ${project.page_key}   (for the pages' script tag; works from the allowed origins only)`);
+}
+
+/**
+ * `project invite <id> --email <address>`: an owner's invitation to the dashboard, its link printed (the
+ * first owner of a project usually comes this way).
+ */
+export async function inviteOwner(
+  config: TranslatorConfig,
+  id: string,
+  email: string,
+  print: Print,
+): Promise<void> {
+  const projectId = projectIdOf(id);
+  if (!/^[^\s@]+@[^\s@]+$/.test(email.trim()) || email.length > 254)
+    throw new OperatorError(`"${email}" is not an e-mail address`);
+  const invite = await withServices(config, async ({ projects, accounts }) => {
+    if (!(await projects.find(projectId))) throw new OperatorError(`no project has the id ${projectId}`);
+    return accounts.invite(projectId, { email, role: 'owner', languages: [] }, 'operator');
+  });
+  print(`Invited ${invite.email} as owner of project ${projectId}, until ${invite.expiresAt}.`);
+  print(`Link: ${invite.url ?? `<the dashboard's address>${invite.path}`}`);
+  if (!invite.url) print('Set TRANSLATOR_PUBLIC_URL to get the whole link.');
 }
 
 /**

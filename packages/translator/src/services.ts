@@ -19,6 +19,10 @@ import { GlossaryService } from './glossary/glossary-service.ts';
 import { GlossaryRepository } from './glossary/glossary-repository.ts';
 import { TranslationMemoryService } from './memory/memory-service.ts';
 import { MemoryRepository } from './memory/memory-repository.ts';
+import { AccountsService } from './accounts/accounts-service.ts';
+import { AccountsRepository } from './accounts/accounts-repository.ts';
+import { SessionStore } from './accounts/sessions.ts';
+import { SsoService } from './accounts/sso.ts';
 
 /**
  * Every domain service of the translator, wired together. A service that caches subscribes to `changes`;
@@ -41,7 +45,13 @@ export function createServices(ctx: TranslatorContext) {
   const aiJobs = new AiJobsService(ctx, aiEngine.jobs, projects, phrases, prompts);
   const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db), glossary);
   const backups = new BackupsService(ctx, projectsRepository, changes);
+  const accountsRepository = new AccountsRepository(ctx.db);
+  const accounts = new AccountsService(ctx, accountsRepository, new SessionStore(accountsRepository));
+  const { oidc } = ctx.config.accounts;
+  const sso = oidc && new SsoService({ ...ctx.config.accounts, oidc }, ctx.config.secretKey);
   return {
+    accounts,
+    sso,
     projects,
     phrases,
     translations,

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from './helpers.ts';
+import { signedInMember, startHarness, type Harness } from './helpers.ts';
 
 let h: Harness;
 
@@ -66,8 +66,17 @@ describe('restoring a backup through the API', () => {
     // A dry run changes nothing.
     expect(await delivered()).toEqual(before);
 
+    // A member who joined after the backup, and an invitation not yet accepted.
+    const member = await signedInMember(h, 'translator', ['fr']);
+    await h.client.post('/api/members/invites', { email: 'later@example.test', role: 'viewer' });
+
     const restored = await h.client.post(`/api/backups/${backup}/restore`);
     expect(restored.status).toBe(200);
+    // The team is today's too: the member keeps working, the invitation stays.
+    expect((await member.client.get('/api/languages')).body).toEqual([{ code: 'fr', name: 'French' }]);
+    const team = (await h.client.get('/api/members')).body;
+    expect(team.members.map((m: { email: string }) => m.email)).toEqual([member.email]);
+    expect(team.invites.map((i: { email: string }) => i.email)).toEqual(['later@example.test']);
     expect(restored.body).toEqual(preview.body);
     expect(await delivered()).toEqual(['Goodbye=Au revoir', 'Hello=Bonjour']);
     expect((await h.client.get('/api/translations/all')).body.total).toBe(3);

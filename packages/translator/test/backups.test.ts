@@ -314,6 +314,10 @@ describe('backups', () => {
       drop table translation_history;
       drop table glossary_terms;
       drop table translation_memory;
+      drop table project_invites;
+      drop table project_members;
+      drop table account_sessions;
+      drop table accounts;
       alter table ai_jobs drop column memory_filled;
       alter table ai_jobs drop column memory_characters;
       alter table translations drop column state;

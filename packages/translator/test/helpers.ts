@@ -27,6 +27,7 @@ export function testConfig(database: TestDatabase, overrides: ConfigOverrides = 
     bodyLimit: 5 * 1024 * 1024,
     cacheTtlSeconds: 5,
     staticDir: undefined,
+    accounts: { publicUrl: undefined, oidc: undefined, inviteDays: 7 },
     ...rest,
     ai: {
       baseUrl: 'http://127.0.0.1:9/v1',
@@ -111,4 +112,50 @@ export async function startHarness(
     await database.drop();
   };
   return harness;
+}
+
+let memberSerial = 0;
+
+/**
+ * A dashboard account holding `role` in a project: invited with the project's key (`owner`, a client
+ * sending it) and accepted with a password. Its client sends the session cookie, the CSRF token and the
+ * project's id, as the dashboard does.
+ */
+export async function signedInMember(
+  harness: Harness,
+  role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer',
+  languages: string[] = [],
+  project: { client: TestClient; id: number } = {
+    client: harness.client,
+    id: harness.translator.defaultProject.project.id,
+  },
+) {
+  const email = `${role}${++memberSerial}@example.test`;
+  const invite = await project.client.post<{ path: string }>('/api/members/invites', {
+    email,
+    role,
+    languages,
+  });
+  if (invite.status !== 201) throw new Error(`invite failed: ${invite.status} ${invite.text}`);
+  const client = new TestClient(harness.url);
+  const token = invite.body.path.split('/').at(-1)!;
+  const accepted = await client.post<{ csrfToken: string; account: { id: number } }>(
+    `/api/invites/${token}/accept`,
+    { name: `${role} ${memberSerial}`, password: 'correct horse battery' },
+  );
+  if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${accepted.text}`);
+  client.defaultHeaders['x-csrf-token'] = accepted.body.csrfToken;
+  client.defaultHeaders['x-project-id'] = String(project.id);
+  return { client, email, accountId: accepted.body.account.id, password: 'correct horse battery' };
+}
+
+/** Registers phrases on a page and approves them; their ids by key. */
+export async function registerApproved(client: TestClient, keys: string[]): Promise<Record<string, number>> {
+  await client.post('/api/textnodes', { keys: keys.map((key) => ({ key })), url: 'https://shop.test/' });
+  const rows = (await client.get('/api/translations/all?limit=100')).body.rows as {
+    id: number;
+    key: string;
+  }[];
+  await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
+  return Object.fromEntries(rows.map((row) => [row.key, row.id]));
 }

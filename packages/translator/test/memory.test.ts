@@ -3,7 +3,7 @@
 // and used to fill an AI job's items before the machine is asked.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultBehaviour, startFakeOpenAI, type FakeOpenAI } from '@app/fakes/openai';
-import { startHarness, type Harness } from './helpers.ts';
+import { registerApproved, startHarness, type Harness } from './helpers.ts';
 
 let h: Harness;
 let fake: FakeOpenAI;
@@ -26,16 +26,6 @@ beforeEach(async () => {
   });
   await h.client.post('/api/project/reset-database');
 });
-
-async function register(client: Client, keys: string[]): Promise<Record<string, number>> {
-  await client.post('/api/textnodes', { keys: keys.map((key) => ({ key })), url: 'https://shop.test/' });
-  const rows = (await client.get('/api/translations/all?limit=100')).body.rows as {
-    id: number;
-    key: string;
-  }[];
-  await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
-  return Object.fromEntries(rows.map((row) => [row.key, row.id]));
-}
 
 const save = (client: Client, lang: string, pairs: Record<string, string>) =>
   client.post('/api/translations', {
@@ -69,7 +59,7 @@ const askedFor = (from: number) =>
 
 describe('translation memory', () => {
   it('offers what a person translated for the same text (100) and for similar ones, best first', async () => {
-    await register(h.client, ['Add to cart', 'Add {{number:0}} items to your cart', 'Opening hours']);
+    await registerApproved(h.client, ['Add to cart', 'Add {{number:0}} items to your cart', 'Opening hours']);
     await save(h.client, 'fr', {
       'Add to cart': 'Ajouter au panier',
       'Add {{number:0}} items to your cart': 'Ajouter {{number:0}} articles à votre panier',
@@ -100,7 +90,7 @@ describe('translation memory', () => {
   });
 
   it('does not remember machine translations, and marks what was reviewed', async () => {
-    const ids = await register(h.client, ['Checkout', 'Sign in']);
+    const ids = await registerApproved(h.client, ['Checkout', 'Sign in']);
     await runJob(h.client, [ids.Checkout!], 'fr');
     expect((await h.client.get('/api/translations/all?lang=fr&search=Checkout')).body.rows[0]).toMatchObject({
       state: 'machine',
@@ -119,7 +109,7 @@ describe('translation memory', () => {
   });
 
   it('outlives the phrase it came from, and is cleared with the project data', async () => {
-    const ids = await register(h.client, ['Free delivery']);
+    const ids = await registerApproved(h.client, ['Free delivery']);
     await save(h.client, 'fr', { 'Free delivery': 'Livraison gratuite' });
     expect((await h.client.delete(`/api/textnodes/${ids['Free delivery']}`)).status).toBe(200);
     expect(await lookup(h.client, 'fr', 'Free delivery')).toMatchObject([{ value: 'Livraison gratuite' }]);
@@ -128,7 +118,7 @@ describe('translation memory', () => {
   });
 
   it("is the project's own unless both projects share their memory", async () => {
-    await register(h.client, ['Your basket']);
+    await registerApproved(h.client, ['Your basket']);
     await save(h.client, 'fr', { 'Your basket': 'Votre panier' });
     const other = await h.newProject('Shop two');
     await other.client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
@@ -144,7 +134,7 @@ describe('translation memory', () => {
     expect(await lookup(h.client, 'fr', 'Your basket')).toMatchObject([{ shared: false }]);
 
     // An AI job takes the project's own memory before the shared one.
-    const theirs = await register(other.client, ['Your basket']);
+    const theirs = await registerApproved(other.client, ['Your basket']);
     await other.client.post('/api/translations', {
       lang: 'fr',
       translations: [{ key: 'Your basket', value: 'Ton panier' }],
@@ -162,11 +152,11 @@ describe('translation memory', () => {
   });
 
   it('fills an AI job from memory first: only the rest is sent, and the job says what that saved', async () => {
-    const ids = await register(h.client, ['Add to cart', 'Opening hours', 'Contact us']);
+    const ids = await registerApproved(h.client, ['Add to cart', 'Opening hours', 'Contact us']);
     await save(h.client, 'fr', { 'Add to cart': 'Ajouter au panier', 'Contact us': 'Nous contacter' });
     // The texts come back as new phrases (their translations gone): the memory still knows them.
     await h.client.post('/api/textnodes/bulk-delete', { ids: Object.values(ids) });
-    const again = await register(h.client, ['Add to cart', 'Opening hours', 'Contact us']);
+    const again = await registerApproved(h.client, ['Add to cart', 'Opening hours', 'Contact us']);
     const from = fake.requests.length;
 
     const job = await runJob(h.client, Object.values(again), 'fr');
@@ -196,7 +186,7 @@ describe('translation memory', () => {
   });
 
   it('leaves a phrase a person translated to the machine, whose text becomes a suggestion', async () => {
-    const ids = await register(h.client, ['Log out']);
+    const ids = await registerApproved(h.client, ['Log out']);
     await save(h.client, 'fr', { 'Log out': 'Déconnexion' });
     const from = fake.requests.length;
 

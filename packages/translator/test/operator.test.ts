@@ -132,6 +132,43 @@ describe('translator project create / list / key', { timeout: 90_000 }, () => {
     }
   });
 
+  it('invites an owner to the dashboard and prints the link, which opens the project', async () => {
+    const db = await freshDatabase();
+    await run(db, ['project', 'create', '--name', 'Shop']);
+    const invited = await run(db, ['project', 'invite', '1', '--email', 'Owner@Example.test'], {
+      TRANSLATOR_PUBLIC_URL: 'https://translate.example.test',
+    });
+    expect(invited).toMatchObject({ code: 0, stderr: '' });
+    expect(invited.stdout).toMatch(/^Invited owner@example\.test as owner of project 1, until \S+Z\.\n/);
+    const token = /Link: https:\/\/translate\.example\.test\/invite\/(\S+)\n/.exec(invited.stdout)![1]!;
+    expect(await run(db, ['project', 'invite', '7', '--email', 'a@example.test'])).toMatchObject({
+      code: 1,
+      stderr: 'translator: no project has the id 7\n',
+    });
+
+    const translator = await serveOn(db);
+    try {
+      const browser = new TestClient(translator.url);
+      const accepted = await browser.post(`/api/invites/${token}/accept`, {
+        name: 'Owner',
+        password: 'correct horse battery',
+      });
+      expect(accepted.body.projects).toEqual([{ id: 1, name: 'Shop', role: 'owner', languages: [] }]);
+      const team = await browser.get('/api/members', { headers: { 'x-project-id': '1' } });
+      expect(team.body.members).toEqual([
+        {
+          accountId: accepted.body.account.id,
+          email: 'owner@example.test',
+          name: 'Owner',
+          role: 'owner',
+          languages: [],
+        },
+      ]);
+    } finally {
+      await translator.close();
+    }
+  });
+
   it('refuses a missing or blank name', async () => {
     const db = await freshDatabase();
     const missing = await run(db, ['project', 'create']);

@@ -71,8 +71,10 @@ describe('the page key', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const method of Object.keys(operations)) {
         const route = `${method.toUpperCase()} ${path}`;
-        // Public documents and probes need no key; the metrics take only the metrics token (below).
+        // Public documents, probes and the accounts' own routes (sign-in, invitations) need no key; the
+        // metrics take only the metrics token (below).
         const keyless = ['GET /', 'GET /openapi.json', 'GET /openapi.yaml', 'GET /livez', 'GET /readyz'];
+        if (path.startsWith('/auth/') || path.startsWith('/invites/')) continue;
         if (PAGE_ROUTES.includes(route) || keyless.includes(route) || route === 'GET /metrics') continue;
         const concrete = path
           .replace('{id}', '1')

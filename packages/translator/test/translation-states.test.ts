@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultBehaviour, startFakeOpenAI, type FakeOpenAI } from '@app/fakes/openai';
-import { startHarness, type Harness } from './helpers.ts';
+import { registerApproved, startHarness, type Harness } from './helpers.ts';
 
 let h: Harness;
 let fake: FakeOpenAI;
@@ -21,16 +21,7 @@ beforeEach(async () => {
     settings: { languages: ['fr'], translationProviderApiKey: 'sk-test', deliverReviewedOnly: false },
   });
   await h.client.post('/api/project/reset-database');
-  await h.client.post('/api/textnodes', {
-    keys: [{ key: 'Hello' }, { key: 'Goodbye' }, { key: 'Thanks' }],
-    url: 'https://shop.test/',
-  });
-  const rows = (await h.client.get('/api/translations/all?limit=100')).body.rows as {
-    id: number;
-    key: string;
-  }[];
-  ids = Object.fromEntries(rows.map((row) => [row.key, row.id]));
-  await h.client.patch('/api/textnodes/status', { ids: Object.values(ids), status: 'approved' });
+  ids = await registerApproved(h.client, ['Hello', 'Goodbye', 'Thanks']);
 });
 
 const save = (key: string, value: string, source?: 'import') =>

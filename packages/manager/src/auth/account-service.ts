@@ -5,7 +5,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { checkUserFields } from '../users/user-rules.ts';
 import { ADMIN_GROUP_GID, DEFAULT_GROUP_GID, type UserStatus } from '../users/users-repository.ts';
 import type { UsersService } from '../users/users-service.ts';
-import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.ts';
+import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '@app/server-kit/passwords';
 import type { Principal } from './principal.ts';
 import type { SessionStore } from './sessions.ts';
 import type { TokenStore } from './tokens.ts';

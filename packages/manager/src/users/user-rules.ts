@@ -1,5 +1,5 @@
 import { validationFailed, type FieldErrors } from '@app/server-kit';
-import { MIN_PASSWORD_LENGTH } from '../auth/passwords.ts';
+import { MIN_PASSWORD_LENGTH } from '@app/server-kit/passwords';
 import { fail } from '../errors/catalogue.ts';
 
 const UID = /^[a-z_][a-z0-9_.-]{0,31}$/;

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { badRequest, notFound, type DialectName } from '@app/server-kit';
 import type { ManagerDB } from '../db/schema.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '@app/server-kit/passwords';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
 import { nowIso } from '../common/time.ts';

@@ -149,6 +149,17 @@ async function restoreFrom(
               .select(['api_key_hash', 'api_key_sealed', 'page_key', 'provider_key_sealed'])
               .where('id', '=', project.id)
               .executeTakeFirst();
+      // Who may use the project belongs to this deployment, not to the backup: its team stays.
+      const members = await trx
+        .selectFrom('project_members')
+        .selectAll()
+        .where('project_id', '=', project.id)
+        .execute();
+      const invites = await trx
+        .selectFrom('project_invites')
+        .selectAll()
+        .where('project_id', '=', project.id)
+        .execute();
       await trx.deleteFrom('projects').where('id', '=', project.id).execute();
       let rows: CopyCounts;
       try {
@@ -166,6 +177,8 @@ async function restoreFrom(
         );
       }
       if (keys) await trx.updateTable('projects').set(keys).where('id', '=', project.id).execute();
+      if (members.length) await trx.insertInto('project_members').values(members).execute();
+      if (invites.length) await trx.insertInto('project_invites').values(invites).execute();
       await trx
         .updateTable('ai_jobs')
         .set({ status: 'pending', lease_owner: null, lease_until: null, updated_at: nowIso() })

@@ -158,7 +158,57 @@ export interface AiJobItemsTable {
   state: AiJobItemState;
 }
 
+export interface AccountsTable {
+  id: Generated<number>;
+  /** Lower-cased; the sign-in name and what an OpenID provider's verified address is matched with. */
+  email: string;
+  name: string;
+  /** argon2id; null for an account that signs in only through the OpenID provider. */
+  password_hash: string | null;
+  created_at: string;
+}
+
+export interface AccountSessionsTable {
+  /** SHA-256 of the session cookie. */
+  id_hash: string;
+  account_id: number;
+  csrf_token: string;
+  /** The OpenID provider's ID token, for its logout. */
+  id_token: string | null;
+  expires_at: number;
+  created_at: string;
+}
+
+export type MemberRole = 'owner' | 'manager' | 'translator' | 'reviewer' | 'viewer';
+
+export interface ProjectMembersTable {
+  project_id: number;
+  account_id: number;
+  role: MemberRole;
+  /** JSON array of language codes a translator or reviewer works on ([] for other roles). */
+  languages: string;
+  created_at: string;
+}
+
+export interface ProjectInvitesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** SHA-256 of the token in the invitation link. */
+  token_hash: string;
+  email: string;
+  role: MemberRole;
+  languages: string;
+  /** Who sent it (an actor, as the history names people). */
+  invited_by: string;
+  expires_at: string;
+  created_at: string;
+}
+
 export interface TranslatorDB {
+  accounts: AccountsTable;
+  account_sessions: AccountSessionsTable;
+  project_members: ProjectMembersTable;
+  project_invites: ProjectInvitesTable;
   projects: ProjectsTable;
   phrases: PhrasesTable;
   phrase_urls: PhraseUrlsTable;

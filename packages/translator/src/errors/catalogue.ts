@@ -35,6 +35,32 @@ export const TRANSLATOR_ERRORS = {
   job_finished: { status: 409, message: 'The job has already finished.' },
   too_many_streams: { status: 429, message: 'Too many open job streams: close some and try again.' },
   invalid_filename: { status: 400, message: 'Not a backup file name: pick one from the list of backups.' },
+  invalid_credentials: {
+    status: 401,
+    message: 'The e-mail address or the password is wrong.',
+  },
+  csrf_invalid: {
+    status: 403,
+    message: 'Missing or invalid X-CSRF-Token header: send the csrfToken of your session.',
+  },
+  project_required: {
+    status: 400,
+    message: 'Name the project in the X-Project-Id header: signed-in requests act on one project.',
+  },
+  not_a_member: {
+    status: 403,
+    message: 'You are not a member of this project: ask one of its owners for an invitation.',
+  },
+  invite_not_found: {
+    status: 404,
+    message: 'This invitation does not exist or has expired: ask the project’s owner for a new link.',
+  },
+  invite_other_account: {
+    status: 409,
+    message: 'This invitation is for another e-mail address: sign out, then open the link again.',
+  },
+  last_owner: { status: 409, message: 'A project keeps at least one owner: make someone else owner first.' },
+  sso_not_configured: { status: 404, message: 'Single sign-on is not set up on this translator.' },
   invalid_backup: {
     status: 422,
     message: 'The file is not a backup of this project that this version can restore.',

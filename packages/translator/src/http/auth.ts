@@ -11,6 +11,9 @@ import {
   pageKeyNotAllowed,
 } from './page-access.ts';
 import type { PageKeyLimiter } from './page-limits.ts';
+import type { AccountsService } from '../accounts/accounts-service.ts';
+import { SESSION_COOKIE } from '../accounts/sessions.ts';
+import { admitSession } from './session-auth.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,8 +34,15 @@ export const API_KEY_HEADER = 'x-api-key';
  * Finds the project of the `X-API-Key` header before the body is read: no key or an unknown key
  * (including one replaced by regenerate) is 401, whatever the route. The header holds the full key or
  * the page key; the page key is refused (403) outside the page routes before it is even looked up.
+ * Without a key, a dashboard session cookie names the account, and X-Project-Id its project (see
+ * session-auth.ts).
  */
-export function installProjectAuth(app: FastifyInstance, projects: ProjectsService, limiter: PageKeyLimiter) {
+export function installProjectAuth(
+  app: FastifyInstance,
+  projects: ProjectsService,
+  accounts: AccountsService,
+  limiter: PageKeyLimiter,
+) {
   app.decorateRequest('project', undefined);
   app.decorateRequest('viaPageKey', false);
   // Callback style, so a cached key costs no promise and no closure: this hook runs on the delivery hot path.
@@ -42,6 +52,11 @@ export function installProjectAuth(app: FastifyInstance, projects: ProjectsServi
     const header = request.headers[API_KEY_HEADER];
     const key = (Array.isArray(header) ? header[0] : header)?.trim();
     if (!key) {
+      if (request.cookies[SESSION_COOKIE])
+        return void admitSession(request, accounts, projects).then(
+          (refusal) => done(mode === 'optional' && refusal?.statusCode === 401 ? undefined : refusal),
+          done,
+        );
       if (mode === 'optional') return done();
       return done(unauthorized('Send the project API key in the X-API-Key header.'));
     }
@@ -63,10 +78,12 @@ export function installProjectAuth(app: FastifyInstance, projects: ProjectsServi
 }
 
 /**
- * Who made a change, for the history: the project key, named by a fingerprint (the first characters of
- * its SHA-256) that tells one key from the next after a regeneration and cannot be used to sign in.
+ * Who made a change, for the history: the signed-in account's e-mail address, or the project key, named
+ * by a fingerprint (the first characters of its SHA-256) that tells one key from the next after a
+ * regeneration and cannot be used to sign in.
  */
 export function actorOf(request: FastifyRequest): string {
+  if (request.account) return request.account.email;
   const header = request.headers[API_KEY_HEADER];
   const key = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
   return `key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;

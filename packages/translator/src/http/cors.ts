@@ -6,7 +6,9 @@ import { isPageRoute } from './page-access.ts';
  * CORS for `/api/*`. The page routes (what a page key may call) answer browsers from allowed origins
  * only: a preflight, which carries no key, allows the origin when some project allows it, and the answer
  * itself when the caller's project does (see page-access.ts); `Vary: Origin` on both. Every other route
- * is for API clients holding the full key in a header (no cookies), so any origin may call it.
+ * is for API clients holding the full key in a header, so any origin may call it; a dashboard session
+ * works from the dashboard's own origin only (`*` allows no credentials, and X-CSRF-Token is not an
+ * allowed header).
  * Preflights are answered here, before routing.
  */
 export function installCors(app: FastifyInstance, projects: ProjectsService) {

@@ -130,6 +130,12 @@ export class ProjectsService {
     return row && this.toProject(row);
   }
 
+  /** The project with this id as the routes see it (a member's request names it by id), or undefined. */
+  async ref(id: number): Promise<ProjectRef | undefined> {
+    const row = await this.projects.byId(id);
+    return row && { id: row.id, settings: parseStoredSettings(row.settings) };
+  }
+
   /** The project of a key looked up less than `cacheTtlSeconds` ago, without touching the database. */
   cachedKey(key: string): ProjectRef | undefined {
     return this.keyCache.get(key);

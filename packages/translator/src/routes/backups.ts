@@ -36,6 +36,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.get(
     '/api/backups',
     {
+      config: { access: 'manage' },
       schema: {
         tags: ['backups'],
         summary: 'Backups of the project, newest first',
@@ -48,6 +49,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.post(
     '/api/backups',
     {
+      config: { access: 'manage' },
       schema: {
         tags: ['backups'],
         summary:
@@ -62,7 +64,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.get(
     '/api/backups/:filename',
     {
-      config: { errors: errorsOf('invalid_filename') },
+      config: { access: 'manage', errors: errorsOf('invalid_filename') },
       schema: {
         tags: ['backups'],
         summary: 'Download a stored backup (extension to the spec)',
@@ -80,7 +82,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.post(
     '/api/backups/:filename/restore',
     {
-      config: { errors: errorsOf('invalid_filename', 'invalid_backup') },
+      config: { access: 'own', errors: errorsOf('invalid_filename', 'invalid_backup') },
       schema: {
         tags: ['backups'],
         summary:
@@ -101,7 +103,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
     scope.withTypeProvider<TypeBoxTypeProvider>().post(
       '/api/backups/upload',
       {
-        config: { errors: errorsOf('invalid_backup') },
+        config: { access: 'own', errors: errorsOf('invalid_backup') },
         schema: {
           tags: ['backups'],
           summary:
@@ -126,7 +128,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.delete(
     '/api/backups/:filename',
     {
-      config: { errors: errorsOf('invalid_filename') },
+      config: { access: 'own', errors: errorsOf('invalid_filename') },
       schema: {
         tags: ['backups'],
         summary: 'Delete a backup',
@@ -143,6 +145,7 @@ export function backupRoutes(app: FastifyInstance, services: TranslatorServices)
   api.get(
     '/api/backup',
     {
+      config: { access: 'manage' },
       schema: {
         tags: ['backups'],
         summary: 'Download a consistent snapshot of the project’s data as a SQLite file',

@@ -96,7 +96,10 @@ export function fileRoutes(app: FastifyInstance, services: TranslatorServices) {
       '/api/files/:lang',
       {
         bodyLimit: FILE_LIMIT,
-        config: { errors: errorsOf('unknown_language', 'invalid_file', 'slot_mismatch') },
+        config: {
+          access: 'translate',
+          errors: errorsOf('unknown_language', 'invalid_file', 'slot_mismatch'),
+        },
         schema: {
           tags: ['languages'],
           summary:

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { isLocalRequest } from '@app/server-kit';
@@ -7,7 +7,8 @@ import type { TranslatorConfig } from '../config.ts';
 import { projectOf } from '../http/auth.ts';
 import { Nullable, responses } from '../common/schemas.ts';
 import { CrawlerConfig, SettingsPatch, SettingsView } from '../projects/settings.ts';
-import { withoutKeys } from '../projects/projects-service.ts';
+import { withoutKeys, type Project } from '../projects/projects-service.ts';
+import { visibleLanguages } from '../http/session-auth.ts';
 
 const PageKey = Type.String({ description: 'publishable page key (tpk_…) for the install snippet' });
 
@@ -70,7 +71,7 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
       },
     },
     async (request) => {
-      if (request.project) return projects.get(request.project.id);
+      if (request.project) return asSeenBy(request, await projects.get(request.project.id));
       const project = await projects.getDefault();
       return isLocalRequest(request) && !config.production ? project : withoutKeys(project);
     },
@@ -86,12 +87,13 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
         response: responses({ 200: ProjectSchema }),
       },
     },
-    async (request) => projects.rename(projectOf(request).id, request.body.name),
+    async (request) => asSeenBy(request, await projects.rename(projectOf(request).id, request.body.name)),
   );
 
   api.post(
     '/api/project/regenerate-key',
     {
+      config: { access: 'own' },
       schema: {
         tags: ['project'],
         summary: 'Replace the API key; the old key stops working at once',
@@ -104,6 +106,7 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
   api.post(
     '/api/project/regenerate-page-key',
     {
+      config: { access: 'own' },
       schema: {
         tags: ['project'],
         summary: 'Replace the page key; the old one stops working at once (pages need the new snippet)',
@@ -122,7 +125,7 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
         response: responses({ 200: ProjectSchema }),
       },
     },
-    async (request) => projects.dismissFullKeyWarning(projectOf(request).id),
+    async (request) => asSeenBy(request, await projects.dismissFullKeyWarning(projectOf(request).id)),
   );
 
   api.patch(
@@ -135,7 +138,8 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
         response: responses({ 200: ProjectSchema }),
       },
     },
-    async (request) => projects.updateSettings(projectOf(request).id, request.body.settings),
+    async (request) =>
+      asSeenBy(request, await projects.updateSettings(projectOf(request).id, request.body.settings)),
   );
 
   api.get(
@@ -153,6 +157,7 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
   api.post(
     '/api/project/reset-database',
     {
+      config: { access: 'own' },
       schema: {
         tags: ['project'],
         summary: 'Delete every phrase and translation of the project (irreversible)',
@@ -167,4 +172,19 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
     },
     async (request) => ({ ok: true, ...(await projects.resetData(projectOf(request).id)) }),
   );
+}
+
+/**
+ * The project as the caller may see it: the full key and where it was seen only for its holder or an
+ * owner; a translator or reviewer sees only their languages.
+ */
+function asSeenBy(request: FastifyRequest, project: Project) {
+  const member = request.member;
+  if (!member) return project;
+  const { api_key: _key, full_key_used_from: _seen, ...rest } = project;
+  const seen = member.role === 'owner' ? project : rest;
+  return {
+    ...seen,
+    settings: { ...project.settings, languages: visibleLanguages(request, project.settings.languages) },
+  };
 }

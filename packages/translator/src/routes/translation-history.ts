@@ -43,6 +43,11 @@ export function translationHistoryRoutes(app: FastifyInstance, services: Transla
   api.patch(
     '/api/translations/state',
     {
+      config: {
+        access: 'review',
+        langsOf: (request) =>
+          history.languagesOf(projectOf(request).id, 'translations', (request.body as { ids: number[] }).ids),
+      },
       schema: {
         tags: ['translations'],
         summary: 'Mark translations reviewed (or back to human), by their ids',
@@ -73,7 +78,12 @@ export function translationHistoryRoutes(app: FastifyInstance, services: Transla
   api.post(
     '/api/translations/history/:id/revert',
     {
-      config: { errors: errorsOf('slot_mismatch') },
+      config: {
+        access: 'translate',
+        errors: errorsOf('slot_mismatch'),
+        langsOf: (request) =>
+          history.languagesOf(projectOf(request).id, 'history', [(request.params as { id: number }).id]),
+      },
       schema: {
         tags: ['translations'],
         summary: 'Undo one change: the translation gets back its value and state from before it',

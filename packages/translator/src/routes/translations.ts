@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { actorOf, projectOf } from '../http/auth.ts';
+import { visibleLanguages } from '../http/session-auth.ts';
 import {
   IdParams,
   LangCode,
@@ -168,7 +169,10 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
   api.post(
     '/api/translations',
     {
-      config: { errors: errorsOf('unknown_language', 'unknown_phrase', 'slot_mismatch') },
+      config: {
+        access: 'translate',
+        errors: errorsOf('unknown_language', 'unknown_phrase', 'slot_mismatch'),
+      },
       schema: {
         tags: ['translations'],
         summary: 'Create or replace translations of one language (all or nothing)',
@@ -211,6 +215,13 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
   api.delete(
     '/api/translations/:id',
     {
+      config: {
+        access: 'translate',
+        langsOf: (request) =>
+          services.history.languagesOf(projectOf(request).id, 'translations', [
+            (request.params as { id: number }).id,
+          ]),
+      },
       schema: {
         tags: ['translations'],
         summary: 'Delete one translation (by its id, the translationId of the list rows)',
@@ -235,7 +246,10 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
     },
     async (request) => {
       const settings = await projects.settings(projectOf(request).id);
-      return settings.languages.map((code) => ({ code, name: languageName(code) }));
+      return visibleLanguages(request, settings.languages).map((code) => ({
+        code,
+        name: languageName(code),
+      }));
     },
   );
 

@@ -55,6 +55,15 @@ export class TranslationHistoryService {
     return { ok: true as const, updated: moved.length };
   }
 
+  /** The languages of translations (by id) or history entries, so a member's languages can be checked. */
+  languagesOf(projectId: number, kind: 'translations' | 'history', ids: number[]) {
+    return this.translations.languagesOf(
+      projectId,
+      kind === 'history' ? 'translation_history' : 'translations',
+      ids,
+    );
+  }
+
   async list(projectId: number, phraseId: number, lang: string) {
     return { entries: (await this.translations.history(projectId, phraseId, lang)).map(toEntry) };
   }

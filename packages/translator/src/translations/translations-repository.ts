@@ -297,6 +297,19 @@ export class TranslationsRepository {
       .execute();
   }
 
+  /** The languages of translations (by id), and of history entries (by id), for role checks. */
+  async languagesOf(projectId: number, table: 'translations' | 'translation_history', ids: number[]) {
+    if (!ids.length) return [];
+    const rows = await this.db
+      .selectFrom(table)
+      .select('lang')
+      .distinct()
+      .where('project_id', '=', projectId)
+      .where('id', 'in', ids)
+      .execute();
+    return rows.map((row) => row.lang);
+  }
+
   historyEntry(projectId: number, id: number) {
     return this.db
       .selectFrom('translation_history')

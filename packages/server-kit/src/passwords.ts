@@ -1,3 +1,4 @@
+// Account passwords (argon2id), for the services whose people sign in with one.
 import argon2 from 'argon2';
 
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
