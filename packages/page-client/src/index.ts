@@ -13,6 +13,14 @@ import { TRANSLATED_ATTRIBUTES } from './text-rules.ts';
 const HIDE_ATTRIBUTE = 'data-loco-loading';
 const HIDE_TIMEOUT_MS = 1500;
 const REGISTER_DELAY_MS = 400;
+/** What is watched in the body and in shadow roots: text, elements, and the attributes we translate. */
+const BODY_CHANGES: MutationObserverInit = {
+  childList: true,
+  subtree: true,
+  characterData: true,
+  attributes: true,
+  attributeFilter: [...TRANSLATED_ATTRIBUTES],
+};
 const DEFAULT_CONFIG: CrawlerConfig = {
   blockedTags: [],
   inlineTags: ['a', 'b', 'strong', 'i', 'em', 'span', 'small', 'sup', 'sub', 'u', 'mark', 'abbr'],
@@ -73,6 +81,22 @@ function createClient(): LocoApi {
     }, REGISTER_DELAY_MS);
   };
 
+  /** The open shadow roots of web components, each followed like the body once the observer runs. */
+  const shadowRoots = new Set<ShadowRoot>();
+  const followShadowRoot = (root: ShadowRoot) => {
+    if (shadowRoots.has(root)) return;
+    shadowRoots.add(root);
+    observer?.observe(root, BODY_CHANGES);
+  };
+  // A component attaches its shadow root when it is defined or connected, often after the first pass:
+  // the root is followed from birth, so what the component renders into it is seen as it appears.
+  const attachShadow = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (this: Element, init: ShadowRootInit) {
+    const root = attachShadow.call(this, init);
+    if (init.mode === 'open') followShadowRoot(root);
+    return root;
+  };
+
   /** Follows the page as it changes (SPA routes, lazy content, re-renders), ignoring our own writes. */
   const observe = () => {
     observer = new MutationObserver((records) => {
@@ -86,13 +110,8 @@ function createClient(): LocoApi {
       }
       roots.forEach((root) => root.isConnected && localizer!.process(root));
     });
-    observer.observe(document.body, {
-      childList: true,
-      subtree: true,
-      characterData: true,
-      attributes: true,
-      attributeFilter: [...TRANSLATED_ATTRIBUTES],
-    });
+    observer.observe(document.body, BODY_CHANGES);
+    for (const root of shadowRoots) observer.observe(root, BODY_CHANGES);
     // A client-side route changes the title and the description too.
     observer.observe(document.head, {
       childList: true,
@@ -141,7 +160,7 @@ function createClient(): LocoApi {
           api.languages().catch(() => []),
         ]);
         offered = languages;
-        localizer = new Localizer(new Scanner({ ...DEFAULT_CONFIG, ...config }), register);
+        localizer = new Localizer(new Scanner({ ...DEFAULT_CONFIG, ...config }, followShadowRoot), register);
         const choice = chooseLanguage(
           options.lang ?? null,
           offered.map((l) => l.code),

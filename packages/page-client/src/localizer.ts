@@ -54,7 +54,7 @@ export class Localizer {
 
   /** Finds the units under `root`, registers their phrases and applies the current language. */
   process(root: Node) {
-    for (const unit of this.scanner.scan(root)) {
+    for (const unit of this.scanner.scan(root, (node) => this.source(node))) {
       const anchor =
         unit.kind === 'text'
           ? unit.node

@@ -19,12 +19,25 @@ export type Unit =
 
 export const isTranslatable = (text: string) => hasLetters(text) && !looksPersonal(text);
 
-/** Finds the units of a subtree under the project's crawler configuration. */
+/** The element a node hangs from: its parent, or the host of the shadow root it sits in. */
+export function parentOf(node: Node): Element | null {
+  if (node.parentElement) return node.parentElement;
+  const parent = node.parentNode as (Node & { host?: Element }) | null;
+  return parent?.nodeType === 11 ? (parent.host ?? null) : null;
+}
+
+/**
+ * Finds the units of a subtree under the project's crawler configuration, web components' open shadow
+ * roots included (each one found is handed to `shadowRoot`, so the client can follow it too).
+ */
 export class Scanner {
   private readonly blocked: Set<string>;
   private readonly inline: Set<string>;
 
-  constructor(readonly config: CrawlerConfig) {
+  constructor(
+    readonly config: CrawlerConfig,
+    private readonly shadowRoot: (root: ShadowRoot) => void = () => undefined,
+  ) {
     this.blocked = new Set(config.blockedTags.map((tag) => tag.toUpperCase()));
     this.inline = new Set(config.inlineTags.map((tag) => tag.toUpperCase()));
   }
@@ -42,20 +55,28 @@ export class Scanner {
   /** True when the element or one of its ancestors is skipped. */
   insideSkipped(node: Node): boolean {
     for (
-      let element = node.nodeType === 1 ? (node as Element) : node.parentElement;
+      let element = node.nodeType === 1 ? (node as Element) : parentOf(node);
       element;
-      element = element.parentElement
+      element = parentOf(element)
     ) {
       if (this.skipped(element)) return true;
     }
     return false;
   }
 
-  /** The units under `root` (the root included), in document order. */
-  scan(root: Node): Unit[] {
+  /** The page's own text of a node, which may differ from what it shows once translated (see scan). */
+  private textOf: (node: Text) => string = (node) => node.nodeValue ?? '';
+
+  /**
+   * The units under `root` (the root included), in document order. `textOf` gives a text node's own
+   * text: a translated sentence may leave a node with only a number or nothing, yet it is still text.
+   */
+  scan(root: Node, textOf?: (node: Text) => string): Unit[] {
+    if (textOf) this.textOf = textOf;
     const units: Unit[] = [];
-    if (root.nodeType === 3) {
-      const parent = root.parentElement;
+    if (root.nodeType === 3 || root.nodeType === 11) {
+      // A text node, or a shadow root: its element (or host) is read again.
+      const parent = root.nodeType === 3 ? parentOf(root) : (root as ShadowRoot).host;
       if (parent && !this.insideSkipped(parent)) this.visit(parent, units);
     } else if (root.nodeType === 1 && !this.insideSkipped(root)) {
       // A change inside a sentence with inline parts re-reads the whole sentence.
@@ -70,23 +91,32 @@ export class Scanner {
   private visit(element: Element, units: Unit[]) {
     if (this.skipped(element)) return;
     this.attributes(element, units);
+    if (element.shadowRoot) {
+      this.shadowRoot(element.shadowRoot);
+      this.visitChildren(element.shadowRoot, element, units);
+    }
     if (this.isBlock(element)) {
       units.push(this.block(element));
       // The words inside the inline parts (`avec <b>organic flour</b>`) are phrases of their own.
       for (const child of element.children) this.visit(child, units);
       return;
     }
+    this.visitChildren(element, element, units);
+  }
+
+  /** The children of an element or of a shadow root, whose loose text belongs to `element`. */
+  private visitChildren(parent: ParentNode, element: Element, units: Unit[]) {
     // Adjacent text nodes (as `Clicked {count} times` renders in React) read as one phrase.
     let run: Text[] = [];
     const flush = () => {
       if (run.length === 1) {
-        if (isTranslatable(run[0]!.nodeValue ?? '')) units.push({ kind: 'text', element, node: run[0]! });
-      } else if (run.length > 1 && isTranslatable(run.map((node) => node.nodeValue).join(''))) {
+        if (isTranslatable(this.textOf(run[0]!))) units.push({ kind: 'text', element, node: run[0]! });
+      } else if (run.length > 1 && isTranslatable(run.map((node) => this.textOf(node)).join(''))) {
         units.push({ kind: 'block', element, groups: [run], inline: [] });
       }
       run = [];
     };
-    for (const child of element.childNodes) {
+    for (const child of parent.childNodes) {
       if (child.nodeType === 3) run.push(child as Text);
       else if (child.nodeType === 1) {
         flush();
@@ -108,7 +138,7 @@ export class Scanner {
     if (!this.inline.size || !element.firstElementChild) return false;
     let text = '';
     for (const child of element.childNodes) {
-      if (child.nodeType === 3) text += child.nodeValue;
+      if (child.nodeType === 3) text += this.textOf(child as Text);
       else if (child.nodeType === 1 && !this.inline.has((child as Element).tagName.toUpperCase()))
         return false;
     }
@@ -140,7 +170,7 @@ export class Scanner {
     for (
       let node: Element | null = element;
       node && node.tagName !== 'BODY' && path.length < contextDepth;
-      node = node.parentElement
+      node = parentOf(node)
     ) {
       path.unshift(node.tagName.toLowerCase());
     }

@@ -194,6 +194,62 @@ describe('page client in Chromium against the real translator', () => {
     await site.close();
   });
 
+  it('translates web components: text in their shadow roots, nested ones, and what they render later', async () => {
+    const app = await build({
+      entryPoints: [fileURLToPath(new URL('./fixtures/lit-app.ts', import.meta.url))],
+      bundle: true,
+      write: false,
+      format: 'iife',
+    });
+    const site = await serveSite({
+      '/': `<!doctype html><html><head>${script(harness)}</head><body><todo-app><p>Made with Lit</p></todo-app><script src="/app.js"></script></body></html>`,
+      '/app.js': app.outputFiles[0]!.text,
+    });
+    const page = await browser.newPage();
+    const errors = collectErrors(page);
+    await page.goto(site.url);
+    // What a component renders after a click is registered too.
+    await page.locator('#new').fill('Buy bread');
+    await page.locator('#add').click();
+    await waitForKeys(harness, [
+      'Things to do',
+      'What needs to be done?',
+      'Add it',
+      '{{number:0}} items left',
+      'Made with Lit',
+      'Buy bread',
+    ]);
+    await translate(harness, 'fr', {
+      'Things to do': 'Choses à faire',
+      'What needs to be done?': 'Que faut-il faire ?',
+      'Add it': 'Ajouter',
+      '{{number:0}} items left': '{{number:0}} tâches restantes',
+      'Made with Lit': 'Fait avec Lit',
+      'Buy bread': 'Acheter du pain',
+    });
+    await page.goto(`${site.url}/?lang=fr`);
+    // Playwright's CSS locators pierce open shadow roots.
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Choses à faire');
+    expect(await page.locator('#new').getAttribute('placeholder')).toBe('Que faut-il faire ?');
+    expect(await page.locator('#add').textContent()).toBe('Ajouter');
+    expect(await page.locator('#left').textContent()).toBe('0 tâches restantes');
+    expect(await page.locator('p').textContent()).toBe('Fait avec Lit');
+
+    // The components re-render: new items and the nested footer's count are translated as they change.
+    await page.locator('#new').fill('Buy bread');
+    await page.locator('#add').click();
+    await expect.poll(() => page.locator('#left').textContent()).toBe('1 tâches restantes');
+    await expect.poll(() => page.locator('li').textContent()).toBe('Acheter du pain');
+
+    await page.evaluate(() => window.Loco.setLanguage(null));
+    expect(await page.locator('h1').textContent()).toBe('Things to do');
+    expect(await page.locator('#left').textContent()).toBe('1 items left');
+    expect(await page.locator('li').textContent()).toBe('Buy bread');
+    expect(errors).toEqual([]);
+    await page.close();
+    await site.close();
+  });
+
   it('switches between languages and back to the original without a reload', async () => {
     await translate(harness, 'de', { 'Welcome to our shop': 'Willkommen in unserem Laden' });
     const site = await serveSite({ '/': STATIC_PAGE(script(harness)) });
