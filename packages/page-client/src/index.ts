@@ -9,6 +9,7 @@ import {
 } from './options.ts';
 import { Scanner, type CrawlerConfig } from './scanner.ts';
 import { TRANSLATED_ATTRIBUTES } from './text-rules.ts';
+import { renderSwitcher } from './switcher.ts';
 
 const HIDE_ATTRIBUTE = 'data-loco-loading';
 const HIDE_TIMEOUT_MS = 1500;
@@ -36,6 +37,8 @@ export interface LocoApi {
   setLanguage(code: string | null): Promise<void>;
   getLanguage(): string | null;
   languages(): { code: string; name: string }[];
+  /** Renders the language switcher into `target` (an element or a selector), or floating when none. */
+  switcher(target?: Element | string | null): HTMLElement | null;
 }
 
 /** Hides the page until the first translation pass (or the timeout), so visitors see no flicker. */
@@ -174,6 +177,8 @@ function createClient(): LocoApi {
         if (localizer.language) markLanguage(localizer.language);
         performance.measure('loco:first-pass', 'loco:first-pass-start');
         observe();
+        if (options.switcher != null)
+          client.switcher(options.switcher === 'floating' ? null : options.switcher);
       } finally {
         show();
       }
@@ -190,6 +195,21 @@ function createClient(): LocoApi {
     },
     getLanguage: () => localizer?.language ?? null,
     languages: () => offered,
+    switcher(target) {
+      if (!localizer || !offered.length) return null;
+      const element = typeof target === 'string' && target ? document.querySelector(target) : target || null;
+      return renderSwitcher(
+        {
+          languages: [
+            { code: null, tag: writtenLang ?? '' },
+            ...offered.map(({ code }) => ({ code, tag: code })),
+          ],
+          current: () => localizer!.language,
+          choose: (code) => client.setLanguage(code),
+        },
+        element instanceof Element ? element : null,
+      );
+    },
   };
   return client;
 }

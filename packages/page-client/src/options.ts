@@ -4,9 +4,14 @@ export interface ClientOptions {
   server: string;
   /** Language forced by the page (`data-lang`), if any. */
   lang: string | null;
+  /**
+   * `data-switcher`: render the language switcher — a CSS selector of the element to put it in, or
+   * empty (or `floating`) for a floating one at the bottom right. Absent: no switcher.
+   */
+  switcher: string | null;
 }
 
-/** Options from the script tag: `data-api-key`, `data-server`, `data-lang`. */
+/** Options from the script tag: `data-api-key`, `data-server`, `data-lang`, `data-switcher`. */
 export function optionsFromScript(script: HTMLScriptElement | null): Partial<ClientOptions> {
   if (!script) return {};
   const server =
@@ -15,6 +20,7 @@ export function optionsFromScript(script: HTMLScriptElement | null): Partial<Cli
     apiKey: script.getAttribute('data-api-key') ?? undefined,
     server: server.replace(/\/+$/, ''),
     lang: script.getAttribute('data-lang'),
+    switcher: script.getAttribute('data-switcher'),
   };
 }
 

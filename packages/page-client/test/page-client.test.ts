@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startHarness, type Harness } from '@app/translator/testing';
+import { accessibilityViolations } from '@app/server-kit/testing/axe';
 import { closeChromium, collectErrors, launchChromium, serveSite } from './browser.ts';
 
 // Pages hold the publishable page key; the test sites are on http://127.0.0.1:<port>, one of the default
@@ -360,6 +361,75 @@ ${tag}</head><body>${body}</body></html>`;
     await page.evaluate(() => window.Loco.setLanguage(null));
     expect(await page.innerHTML('p')).toBe('Baked with <b>organic flour</b> every day');
     await page.close();
+    await site.close();
+  });
+
+  it('renders a language switcher a keyboard alone can use, which remembers the choice', async () => {
+    const site = await serveSite({
+      '/': HEAD_PAGE(
+        script(harness, ' data-switcher="#languages"'),
+        '<div id="languages"></div><h1>Bread for the village</h1>',
+      ),
+    });
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(site.url);
+    await waitForKeys(harness, ['Bread for the village']);
+    await translate(harness, 'fr', { 'Bread for the village': 'Du pain pour le village' });
+    await page.reload();
+    const button = page.locator('loco-language-switcher button');
+    await expect.poll(() => button.getAttribute('aria-label')).toBe('Language: English');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    /** What has the focus, inside the switcher's shadow root. */
+    const focused = () =>
+      page.evaluate(() => {
+        const inner = document.activeElement?.shadowRoot?.activeElement;
+        return inner
+          ? `${inner.tagName.toLowerCase()}:${inner.textContent}`
+          : document.activeElement?.tagName;
+      });
+
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('button:English');
+    await page.keyboard.press('Enter');
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    // The list names each language in its own language, the current one first in focus and marked.
+    expect(await page.locator('loco-language-switcher a').allTextContents()).toEqual([
+      'English',
+      'Français',
+      'Deutsch',
+    ]);
+    expect(await focused()).toBe('a:English');
+    expect(await page.locator('loco-language-switcher a[aria-current="true"]').textContent()).toBe('English');
+    expect(
+      await page.locator('loco-language-switcher a', { hasText: 'Français' }).getAttribute('hreflang'),
+    ).toBe('fr');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('a:Deutsch');
+    await page.keyboard.press('Escape');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    expect(await focused()).toBe('button:English');
+
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('a:Français');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.textContent('h1')).toBe('Du pain pour le village');
+    expect(await button.textContent()).toBe('Français');
+    expect(await focused()).toBe('button:Français');
+    expect(await page.getAttribute('html', 'lang')).toBe('fr');
+
+    // The choice is kept for the next visit; the switcher's own words are never registered as phrases.
+    await page.reload();
+    await page.waitForSelector('h1[data-loco-translated="fr"]');
+    await expect.poll(() => button.textContent()).toBe('Français');
+    const keys = (await harness.client.get('/api/translations/all?limit=500')).body.rows.map(
+      (row: { key: string }) => row.key,
+    );
+    expect(keys).not.toContain('Français');
+    expect(keys).not.toContain('English');
+    await context.close();
     await site.close();
   });
 
