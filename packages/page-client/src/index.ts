@@ -10,6 +10,7 @@ import {
 import { Scanner, type CrawlerConfig } from './scanner.ts';
 import { TRANSLATED_ATTRIBUTES } from './text-rules.ts';
 import { renderSwitcher } from './switcher.ts';
+import { forgetEditToken, startEditor, takeEditToken } from './editor.ts';
 
 const HIDE_ATTRIBUTE = 'data-loco-loading';
 const HIDE_TIMEOUT_MS = 1500;
@@ -177,6 +178,17 @@ function createClient(): LocoApi {
         if (localizer.language) markLanguage(localizer.language);
         performance.measure('loco:first-pass', 'loco:first-pass-start');
         observe();
+        const editToken = takeEditToken();
+        if (editToken)
+          void startEditor({
+            server: options.server,
+            token: editToken,
+            localizer,
+            language: () => localizer!.language,
+            fallback: offered[0]?.code ?? null,
+            show: (code) => client.setLanguage(code),
+            stop: forgetEditToken,
+          });
         if (options.switcher != null)
           client.switcher(options.switcher === 'floating' ? null : options.switcher);
       } finally {

@@ -1,5 +1,5 @@
 import { fillNumbers, patternOf } from './patterns.ts';
-import type { Scanner, Unit } from './scanner.ts';
+import { parentOf, type Scanner, type Unit } from './scanner.ts';
 import { collapse, edges } from './text-rules.ts';
 
 const TEXT_SLOT = /\{\{text:\d+\}\}/g;
@@ -73,6 +73,29 @@ export class Localizer {
         this.units.delete(anchor);
       else this.apply(unit);
     }
+  }
+
+  /** The phrase shown at `node` (the nearest element up from it with text of its own), if any. */
+  phraseAt(node: Node): (Phrase & { translation: string | undefined }) | undefined {
+    for (
+      let element = node.nodeType === 1 ? (node as Element) : parentOf(node);
+      element;
+      element = parentOf(element)
+    ) {
+      for (const unit of this.units.values()) {
+        if (unit.element !== element || unit.kind === 'attr') continue;
+        const context = this.scanner.contextOf(element);
+        const key = patternOf(this.concrete(unit)).key;
+        return { key, context, element, translation: this.lookup(key, context) };
+      }
+    }
+    return undefined;
+  }
+
+  /** A translation saved on this page (in-page editing): shown at once, without reloading them all. */
+  setTranslation(key: string, context: string, value: string) {
+    this.translations.set(`${key}\u0000${context}`, value);
+    this.applyAll();
   }
 
   phrases(): Phrase[] {

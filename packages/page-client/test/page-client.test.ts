@@ -2,7 +2,7 @@ import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startHarness, type Harness } from '@app/translator/testing';
+import { signedInMember, startHarness, type Harness } from '@app/translator/testing';
 import { accessibilityViolations } from '@app/server-kit/testing/axe';
 import { closeChromium, collectErrors, launchChromium, serveSite } from './browser.ts';
 
@@ -430,6 +430,65 @@ ${tag}</head><body>${body}</body></html>`;
     expect(keys).not.toContain('Français');
     expect(keys).not.toContain('English');
     await context.close();
+    await site.close();
+  });
+
+  it('lets a signed-in reviewer edit a translation on the live page; a visitor sees no editing', async () => {
+    const site = await serveSite({
+      '/': HEAD_PAGE(script(harness), '<h1>Fresh loaves daily</h1><p>Open on Sundays</p>'),
+    });
+    const page = await browser.newPage();
+    await page.goto(site.url);
+    await waitForKeys(harness, ['Fresh loaves daily', 'Open on Sundays']);
+    await translate(harness, 'fr', { 'Fresh loaves daily': 'Des pains frais chaque jour' });
+
+    // A visitor: no toolbar, and Alt+click is an ordinary click.
+    await page.goto(`${site.url}/?lang=fr`);
+    await page.waitForSelector('h1[data-loco-translated="fr"]');
+    await page.click('h1', { modifiers: ['Alt'] });
+    expect(await page.locator('loco-editor').count()).toBe(0);
+    expect(await page.locator('dialog').count()).toBe(0);
+
+    await page.close();
+
+    // The reviewer opens the page from the dashboard (a new tab) with a short-lived token.
+    const reviewer = await signedInMember(harness, 'reviewer', ['fr']);
+    const { token } = (await reviewer.client.post('/api/auth/edit-token')).body;
+    const editing = await browser.newPage();
+    await editing.goto(`${site.url}/?lang=fr#loco-edit=${token}`);
+    await expect
+      .poll(() => editing.locator('loco-editor [role="region"]').textContent())
+      .toContain('Alt+click');
+    expect(new URL(editing.url()).hash).toBe('');
+    await editing.click('h1', { modifiers: ['Alt'] });
+    const dialog = editing.locator('loco-editor dialog');
+    expect(await dialog.locator('.source').textContent()).toBe('Fresh loaves daily');
+    expect(await dialog.locator('textarea').inputValue()).toBe('Des pains frais chaque jour');
+    await dialog.getByLabel('Translation').fill('Du pain frais tous les jours');
+    await dialog.getByRole('button', { name: 'Save and mark reviewed' }).click();
+    await expect.poll(() => editing.textContent('h1')).toBe('Du pain frais tous les jours');
+
+    // What pages get changed, marked reviewed and signed by the reviewer.
+    const delivered = (await harness.client.get('/api/translations?lang=fr')).body as {
+      key: string;
+      value: string;
+    }[];
+    expect(delivered).toContainEqual(
+      expect.objectContaining({ key: 'Fresh loaves daily', value: 'Du pain frais tous les jours' }),
+    );
+    const row = (await harness.client.get('/api/translations/all?lang=fr&search=Fresh%20loaves')).body
+      .rows[0];
+    expect(row.state).toBe('reviewed');
+    const history = await harness.client.get(`/api/translations/history?phrase_id=${row.id}&lang=fr`);
+    expect(history.body.entries[0].actor).toBe(reviewer.email);
+
+    // A text without a translation yet gets one the same way, picked with the toolbar's button.
+    await editing.locator('loco-editor').getByRole('button', { name: 'Pick a text' }).click();
+    await editing.click('p');
+    await dialog.getByLabel('Translation').fill('Ouvert le dimanche');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => editing.textContent('p')).toBe('Ouvert le dimanche');
+    await editing.close();
     await site.close();
   });
 

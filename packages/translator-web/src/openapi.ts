@@ -44,8 +44,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -146,6 +149,27 @@ export interface paths {
         'invalid_request' | 'sso_not_configured' | 'rate_limited' | 'internal_error' | 'service_unavailable';
     };
   };
+  '/auth/edit-token': {
+    post: {
+      responses: {
+        201: {
+          token: string;
+          expiresAt: string;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'project_required'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
   '/invites/{token}': {
     get: {
       path: {
@@ -234,8 +258,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -262,8 +289,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'unknown_language'
@@ -284,8 +315,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'uri_too_long'
         | 'rate_limited'
@@ -305,8 +340,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'last_owner'
         | 'uri_too_long'
@@ -329,8 +368,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'last_owner'
         | 'payload_too_large'
@@ -389,8 +432,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -432,8 +478,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
@@ -476,8 +526,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -518,8 +572,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -560,8 +618,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -619,8 +681,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
@@ -642,8 +708,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'origin_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -660,8 +729,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -687,8 +760,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'origin_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
@@ -707,8 +784,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -728,8 +808,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
@@ -750,8 +834,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -770,8 +857,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
@@ -789,8 +880,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -809,8 +904,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'uri_too_long'
         | 'rate_limited'
@@ -844,8 +943,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'payload_too_large'
         | 'uri_too_long'
@@ -869,8 +972,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'origin_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -896,8 +1002,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'unknown_language'
@@ -954,8 +1064,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -973,8 +1086,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'uri_too_long'
         | 'rate_limited'
@@ -992,8 +1109,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'origin_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1009,8 +1129,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1036,8 +1159,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1066,8 +1192,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'not_found'
         | 'unknown_language'
         | 'uri_too_long'
@@ -1090,8 +1219,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
@@ -1124,8 +1257,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1144,8 +1280,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'uri_too_long'
         | 'slot_mismatch'
@@ -1169,8 +1309,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'not_found'
         | 'unknown_language'
         | 'uri_too_long'
@@ -1223,8 +1366,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'payload_too_large'
         | 'uri_too_long'
@@ -1257,8 +1404,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1287,8 +1437,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'term_exists'
         | 'payload_too_large'
         | 'unsupported_media_type'
@@ -1310,8 +1464,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'uri_too_long'
         | 'rate_limited'
@@ -1345,8 +1503,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'term_exists'
         | 'payload_too_large'
@@ -1379,8 +1541,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1419,8 +1584,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1440,8 +1608,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'unknown_language'
@@ -1479,8 +1651,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1515,8 +1690,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'not_found'
         | 'uri_too_long'
         | 'rate_limited'
@@ -1551,8 +1729,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'job_finished'
         | 'uri_too_long'
@@ -1586,8 +1768,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1610,8 +1795,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'payload_too_large'
         | 'unsupported_media_type'
         | 'rate_limited'
@@ -1641,8 +1830,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'default_prompt'
         | 'payload_too_large'
@@ -1663,8 +1856,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'default_prompt'
         | 'uri_too_long'
@@ -1689,8 +1886,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1707,8 +1907,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1736,8 +1939,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1763,8 +1969,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1786,8 +1995,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1803,8 +2015,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1829,8 +2044,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1847,8 +2065,11 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1863,8 +2084,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1891,9 +2116,13 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'invalid_filename'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'uri_too_long'
         | 'rate_limited'
@@ -1937,9 +2166,13 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'invalid_filename'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'not_found'
         | 'uri_too_long'
         | 'invalid_backup'
@@ -1967,8 +2200,12 @@ export interface paths {
       };
       errorCode:
         | 'invalid_request'
+        | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
         | 'invalid_backup'
         | 'rate_limited'
         | 'internal_error'

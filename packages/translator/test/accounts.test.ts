@@ -314,3 +314,50 @@ describe('the team', () => {
     await h.restart();
   });
 });
+
+describe('in-page editing', () => {
+  const withToken = (token: string) => {
+    const client = new TestClient(h.url);
+    client.defaultHeaders['x-edit-token'] = token;
+    client.defaultHeaders.origin = 'http://127.0.0.1:8080';
+    return client;
+  };
+
+  it('gives a signed-in member a short-lived token that saves and reviews what their role allows', async () => {
+    const reviewer = await signedInMember(h, 'reviewer', ['fr']);
+    const issued = await reviewer.client.post('/api/auth/edit-token');
+    expect(issued.status).toBe(201);
+    expect(new Date(issued.body.expiresAt).getTime() - Date.now()).toBeGreaterThan(25 * 60_000);
+    const page = withToken(issued.body.token);
+
+    expect((await save(page, 'fr', 'Hello', 'Bonjour à tous')).status).toBe(200);
+    expect((await save(page, 'de', 'Hello', 'Hallo')).status).toBe(403);
+    const row = (await page.get('/api/translations/all?lang=fr&search=Hello')).body.rows[0];
+    expect(row).toMatchObject({ value: 'Bonjour à tous', state: 'human' });
+    expect(
+      (await page.patch('/api/translations/state', { ids: [row.translationId], state: 'reviewed' })).status,
+    ).toBe(200);
+    const history = await h.client.get(`/api/translations/history?phrase_id=${ids.Hello}&lang=fr`);
+    expect(history.body.entries[0]).toMatchObject({ newState: 'reviewed', actor: reviewer.email });
+    // Nothing else: not the settings, not the keys.
+    const settings = await page.patch('/api/project/settings', { settings: { languages: ['fr'] } });
+    expect(settings.status).toBe(403);
+    expect((await page.get('/api/backups')).status).toBe(403);
+  });
+
+  it('stops working when the member leaves, and is refused when forged; keys and viewers get none', async () => {
+    const translator = await signedInMember(h, 'translator', ['fr']);
+    const { token } = (await translator.client.post('/api/auth/edit-token')).body;
+    expect((await withToken(token).get('/api/translations/all?lang=fr')).status).toBe(200);
+    await h.client.delete(`/api/members/${translator.accountId}`);
+    expect((await withToken(token).get('/api/translations/all?lang=fr')).body.error.code).toBe(
+      'not_a_member',
+    );
+    const forged = `${token.slice(0, -3)}abc`;
+    expect((await withToken(forged).get('/api/translations/all?lang=fr')).status).toBe(401);
+
+    expect((await h.client.post('/api/auth/edit-token')).status).toBe(403);
+    const viewer = await signedInMember(h, 'viewer');
+    expect((await viewer.client.post('/api/auth/edit-token')).status).toBe(403);
+  });
+});

@@ -442,6 +442,14 @@ const ROWS: Row[] = [
     request: fixed('/auth/oidc/callback?code=x&state=y'),
   },
   {
+    route: 'POST /auth/edit-token',
+    // For signed-in people only: no key of any kind gets one.
+    expect: keyRoute(403),
+    access: 'translate',
+    request: fixed('/auth/edit-token'),
+    members: { owner: 201, manager: 201, reviewer: 201, translator: 201, translatorDe: 201 },
+  },
+  {
     route: 'GET /invites/{token}',
     expect: open(200),
     request: async (world) => ({ path: `/invites/${(await world.invite()).token}` }),

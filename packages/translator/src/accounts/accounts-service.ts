@@ -6,6 +6,7 @@ import { fail } from '../errors/catalogue.ts';
 import type { AccountsRepository } from './accounts-repository.ts';
 import { isLanguageScoped, type Membership } from './roles.ts';
 import type { AccountSession, SessionStore } from './sessions.ts';
+import { EditTokens } from './edit-tokens.ts';
 
 export interface NewMember {
   email: string;
@@ -36,11 +37,24 @@ export const normalEmail = (email: string) => email.trim().toLowerCase();
  * only by accepting an invitation, so nobody can sign up to a deployment uninvited.
  */
 export class AccountsService {
+  readonly editTokens: EditTokens;
+
   constructor(
     private readonly ctx: Pick<TranslatorContext, 'config' | 'dialect'>,
     readonly repo: AccountsRepository,
     readonly sessions: SessionStore,
-  ) {}
+  ) {
+    this.editTokens = new EditTokens(ctx.config.secretKey);
+  }
+
+  /** Who an edit token speaks for, with their role in its project; undefined once it is not valid. */
+  async editor(token: string) {
+    const grant = this.editTokens.verify(token);
+    const account = grant && (await this.repo.findById(grant.accountId));
+    if (!grant || !account) return undefined;
+    const member = await this.repo.membership(grant.projectId, account.id);
+    return { projectId: grant.projectId, accountId: account.id, email: account.email, member };
+  }
 
   /** The account of an e-mail address and password; the answer takes as long when there is none. */
   async login(email: string, password: string) {

@@ -13,7 +13,8 @@ import {
 import type { PageKeyLimiter } from './page-limits.ts';
 import type { AccountsService } from '../accounts/accounts-service.ts';
 import { SESSION_COOKIE } from '../accounts/sessions.ts';
-import { admitSession } from './session-auth.ts';
+import { admitEditToken, admitSession } from './session-auth.ts';
+import { EDIT_TOKEN_HEADER } from '../accounts/edit-tokens.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -34,8 +35,8 @@ export const API_KEY_HEADER = 'x-api-key';
  * Finds the project of the `X-API-Key` header before the body is read: no key or an unknown key
  * (including one replaced by regenerate) is 401, whatever the route. The header holds the full key or
  * the page key; the page key is refused (403) outside the page routes before it is even looked up.
- * Without a key, a dashboard session cookie names the account, and X-Project-Id its project (see
- * session-auth.ts).
+ * Without a key, a dashboard session cookie names the account, and X-Project-Id its project; or an
+ * edit token (in-page editing) names both (see session-auth.ts).
  */
 export function installProjectAuth(
   app: FastifyInstance,
@@ -52,6 +53,9 @@ export function installProjectAuth(
     const header = request.headers[API_KEY_HEADER];
     const key = (Array.isArray(header) ? header[0] : header)?.trim();
     if (!key) {
+      const editToken = request.headers[EDIT_TOKEN_HEADER];
+      if (typeof editToken === 'string' && mode !== 'optional')
+        return void admitEditToken(request, editToken.trim(), accounts, projects).then(done, done);
       if (request.cookies[SESSION_COOKIE])
         return void admitSession(request, accounts, projects).then(
           (refusal) => done(mode === 'optional' && refusal?.statusCode === 401 ? undefined : refusal),
@@ -83,7 +87,8 @@ export function installProjectAuth(
  * regeneration and cannot be used to sign in.
  */
 export function actorOf(request: FastifyRequest): string {
-  if (request.account) return request.account.email;
+  const person = request.account ?? request.editor;
+  if (person) return person.email;
   const header = request.headers[API_KEY_HEADER];
   const key = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
   return `key:${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;

@@ -39,7 +39,7 @@ function answerPreflight(reply: FastifyReply) {
   reply
     .code(204)
     .header('access-control-allow-methods', 'GET, POST, PUT, PATCH, DELETE, OPTIONS')
-    .header('access-control-allow-headers', 'content-type, x-api-key, if-none-match')
+    .header('access-control-allow-headers', 'content-type, x-api-key, x-edit-token, if-none-match')
     .header('access-control-max-age', '600')
     .send();
 }

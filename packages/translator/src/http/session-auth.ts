@@ -25,6 +25,8 @@ declare module 'fastify' {
     account?: AccountSession;
     /** The account's role in request.project; absent for key holders, who may do everything. */
     member?: Membership;
+    /** The account an edit token (in-page editing) speaks for. */
+    editor?: { accountId: number; email: string };
   }
 }
 
@@ -128,4 +130,34 @@ export function visibleLanguages(request: FastifyRequest, all: string[]): string
   return member && isLanguageScoped(member.role)
     ? all.filter((lang) => member.languages.includes(lang))
     : all;
+}
+
+/** What in-page editing calls: read a page's rows, save translations, mark them reviewed. */
+const EDIT_ROUTES = new Set([
+  'GET /api/translations/all',
+  'POST /api/translations',
+  'PATCH /api/translations/state',
+]);
+
+/**
+ * A request with an edit token (in-page editing, from the site's own origin): only the editing routes,
+ * with the role the account holds now in the token's project. Returns the refusal, or undefined once
+ * request.project, request.member and request.editor are set.
+ */
+export async function admitEditToken(
+  request: FastifyRequest,
+  token: string,
+  accounts: AccountsService,
+  projects: ProjectsService,
+): Promise<AppError | undefined> {
+  if (!EDIT_ROUTES.has(`${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`))
+    return forbidden('An edit token only reads, saves and reviews translations on the page.');
+  const editor = await accounts.editor(token);
+  if (!editor) return unauthorized('The edit token has expired: open the page again from the dashboard.');
+  const project = editor.member && (await projects.ref(editor.projectId));
+  if (!editor.member || !project) return fail('not_a_member');
+  request.project = project;
+  request.member = editor.member;
+  request.editor = { accountId: editor.accountId, email: editor.email };
+  return undefined;
 }

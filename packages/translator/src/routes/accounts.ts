@@ -9,6 +9,7 @@ import { Nullable, responses } from '../common/schemas.ts';
 import { errorsOf, fail } from '../errors/catalogue.ts';
 import { clearSessionCookie, csrfRefusal, sessionOf, setSessionCookie } from '../http/session-auth.ts';
 import { SSO_COOKIE, SsoError } from '../accounts/sso.ts';
+import { projectOf } from '../http/auth.ts';
 import type { InviteProof } from '../accounts/accounts-service.ts';
 import { RoleSchema } from './members.ts';
 
@@ -183,6 +184,29 @@ export function accountRoutes(app: FastifyInstance, services: TranslatorServices
         request.log.info({ err: error }, 'single sign-on refused');
         return reply.redirect(`/sign-in?sso_error=${code}`);
       }
+    },
+  );
+
+  api.post(
+    '/api/auth/edit-token',
+    {
+      config: { access: 'translate' },
+      schema: {
+        tags: ['accounts'],
+        summary:
+          'A short-lived token (30 minutes) for editing translations on the live page: open a page of the ' +
+          'site with #loco-edit=<token>; it saves and reviews what your role allows, nothing else',
+        response: responses({ 201: Type.Object({ token: Type.String(), expiresAt: Type.String() }) }),
+      },
+    },
+    async (request, reply) => {
+      if (!request.account)
+        throw fail(
+          'forbidden',
+          'In-page editing is for people signed in to the dashboard, not for API keys.',
+        );
+      reply.code(201);
+      return accounts.editTokens.issue(projectOf(request).id, request.account.accountId);
     },
   );
 
