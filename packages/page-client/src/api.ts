@@ -29,7 +29,7 @@ export class Api {
   translations = (lang: string) =>
     this.call<Translation[]>(`/api/translations?lang=${encodeURIComponent(lang)}`);
 
-  async register(keys: { key: string; context: string }[], url: string) {
+  async register(keys: { key: string; context: string; slots?: string[] }[], url: string) {
     for (let start = 0; start < keys.length; start += MAX_KEYS_PER_CALL) {
       await this.call('/api/textnodes', {
         method: 'POST',

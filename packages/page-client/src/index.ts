@@ -67,14 +67,14 @@ function createClient(): LocoApi {
   let offered: { code: string; name: string }[] = [];
   let observer: MutationObserver | undefined;
   const sent = new Set<string>();
-  let queue: { key: string; context: string }[] = [];
+  let queue: { key: string; context: string; slots?: string[] }[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const register = (key: string, context: string) => {
+  const register = (key: string, context: string, slots?: string[]) => {
     const id = `${key}\u0000${context}`;
     if (sent.has(id)) return;
     sent.add(id);
-    queue.push({ key, context });
+    queue.push(slots?.length ? { key, context, slots } : { key, context });
     timer ??= setTimeout(() => {
       const batch = queue;
       queue = [];

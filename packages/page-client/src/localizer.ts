@@ -29,7 +29,7 @@ export class Localizer {
 
   constructor(
     private readonly scanner: Scanner,
-    private readonly register: (key: string, context: string) => void,
+    private readonly register: (key: string, context: string, slots?: string[]) => void,
   ) {}
 
   /** The text the page itself put in a node (ours undone). */
@@ -125,6 +125,16 @@ export class Localizer {
     );
   }
 
+  /** The page's own text inside an element (ours undone). */
+  private innerSource(element: Element): string {
+    let text = '';
+    for (const child of element.childNodes) {
+      if (child.nodeType === 3) text += this.source(child as Text);
+      else if (child.nodeType === 1) text += this.innerSource(child as Element);
+    }
+    return collapse(text);
+  }
+
   private lookup(key: string, context: string): string | undefined {
     return (
       this.translations.get(`${key}\u0000${context}`) ??
@@ -136,7 +146,12 @@ export class Localizer {
     if (unit.kind === 'attr' && !unit.element.hasAttribute(unit.name)) return;
     const concrete = this.concrete(unit);
     const context = this.scanner.contextOf(unit.element);
-    this.register(concrete, context);
+    // A sentence's `{{text:N}}` slots go with the words inside them, for the reviewers.
+    this.register(
+      concrete,
+      context,
+      unit.kind === 'block' ? unit.inline.map((element) => this.innerSource(element)) : undefined,
+    );
     const pattern = patternOf(concrete);
     const translation = this.language ? this.lookup(pattern.key, context) : undefined;
     const value = translation === undefined ? undefined : fillNumbers(translation, pattern);

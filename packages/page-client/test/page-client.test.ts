@@ -349,6 +349,9 @@ ${tag}</head><body>${body}</body></html>`;
     const page = await browser.newPage();
     await page.goto(site.url);
     await waitForKeys(harness, ['Baked with {{text:0}} every day', 'organic flour']);
+    // Reviewers see the words the slot holds.
+    const sentence = (await harness.client.get('/api/translations/all?search=Baked%20with')).body.rows[0];
+    expect(sentence.slotTexts).toEqual(['organic flour']);
     await translate(harness, 'fr', {
       'Baked with {{text:0}} every day': 'Cuit avec {{text:0}} chaque jour',
       'organic flour': 'de la farine bio',

@@ -746,6 +746,7 @@ export interface paths {
         keys: {
           key: string;
           context?: string;
+          slots?: string[];
         }[];
         url?: string;
       };
@@ -1042,6 +1043,7 @@ export interface paths {
               type: string;
               index: number;
             }[];
+            slotTexts: string[];
             value: string | null;
             translated: boolean;
             translationId: number | null;

@@ -7,6 +7,7 @@ import { glossary } from './005_glossary.ts';
 import { translationMemory } from './006_translation_memory.ts';
 import { outdatedTranslations } from './007_outdated_translations.ts';
 import { accounts } from './008_accounts.ts';
+import { slotTexts } from './009_slot_texts.ts';
 
 export const translatorMigrations: MigrationSet = (dialect) => ({
   '001_initial': initial(dialect),
@@ -17,4 +18,5 @@ export const translatorMigrations: MigrationSet = (dialect) => ({
   '006_translation_memory': translationMemory(dialect),
   '007_outdated_translations': outdatedTranslations(),
   '008_accounts': accounts(dialect),
+  '009_slot_texts': slotTexts(),
 });

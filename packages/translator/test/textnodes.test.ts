@@ -63,6 +63,26 @@ describe('POST /api/textnodes', () => {
     ]);
   });
 
+  it('keeps the words of a phrase’s text slots, when there is one for each slot, for the reviewers', async () => {
+    const slotsOf = async (key: string) =>
+      (await h.client.get(`/api/translations/all?search=${encodeURIComponent(key)}`)).body.rows[0].slotTexts;
+    await h.client.post('/api/textnodes', {
+      keys: [
+        { key: 'Made with {{text:0}} and {{text:1}}', slots: ['organic flour', 'spring water'] },
+        // One word for two slots: not kept.
+        { key: 'Sold in {{text:0}} and {{text:1}}', slots: ['Paris'] },
+        { key: 'Baked at {{text:0}}' },
+      ],
+    });
+    expect(await slotsOf('Made with')).toEqual(['organic flour', 'spring water']);
+    expect(await slotsOf('Sold in')).toEqual([]);
+    expect(await slotsOf('Baked at')).toEqual([]);
+    // A phrase registered before learns its words when a page reports them; they do not change after.
+    await h.client.post('/api/textnodes', { keys: [{ key: 'Baked at {{text:0}}', slots: ['dawn'] }] });
+    await h.client.post('/api/textnodes', { keys: [{ key: 'Baked at {{text:0}}', slots: ['noon'] }] });
+    expect(await slotsOf('Baked at')).toEqual(['dawn']);
+  });
+
   it('accepts 1,000 keys in one call and refuses 1,001 with nothing written', async () => {
     const keys = Array.from({ length: 1000 }, (_, i) => ({
       key: `Phrase number ${String.fromCharCode(97 + (i % 26))} ${i}`,

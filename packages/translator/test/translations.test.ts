@@ -240,6 +240,7 @@ describe('GET /api/translations/all', () => {
       context: '',
       status: 'approved',
       varSlots: [],
+      slotTexts: [],
       value: 'Au revoir',
       translated: true,
       translationId: expect.any(Number),

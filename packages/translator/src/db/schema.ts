@@ -33,6 +33,8 @@ export interface PhrasesTable {
   /** JSON array of {type, index}. */
   var_slots: string;
   slot_count: number;
+  /** JSON array of the words in the `{{text:N}}` slots as a page showed them; null until one reports them. */
+  slot_texts: string | null;
   /** Day (YYYY-MM-DD, UTC) the phrase was first registered. */
   first_seen_day: string;
   created_at: string;

@@ -11,6 +11,8 @@ export interface SeenPhrase {
   key: string;
   context: string;
   varSlots: VarSlot[];
+  /** The words in its `{{text:N}}` slots, when the page reported them. */
+  slotTexts?: string[] | undefined;
 }
 
 /** A project's `phrases`, with the URLs they were seen on and the translations that go with them. */
@@ -46,11 +48,21 @@ export class PhrasesRepository {
       for (const part of chunks(hashes, 500)) {
         const existing = await trx
           .selectFrom('phrases')
-          .select(['id', 'key_hash'])
+          .select(['id', 'key_hash', 'slot_texts'])
           .where('project_id', '=', projectId)
           .where('key_hash', 'in', part)
           .execute();
         const known = new Set(existing.map((row) => row.key_hash));
+        // Phrases registered before their pages reported the words in their slots learn them now.
+        for (const row of existing) {
+          const texts = byHash.get(row.key_hash)!.slotTexts;
+          if (row.slot_texts === null && texts?.length)
+            await trx
+              .updateTable('phrases')
+              .set({ slot_texts: JSON.stringify(texts) })
+              .where('id', '=', row.id)
+              .execute();
+        }
         ids.push(...existing.map((row) => row.id));
         const unknown = part.filter((hash) => !known.has(hash));
         const wanted = unknown.slice(0, room);
@@ -70,6 +82,7 @@ export class PhrasesRepository {
                 status: 'pending' as const,
                 var_slots: JSON.stringify(phrase.varSlots),
                 slot_count: phrase.varSlots.length,
+                slot_texts: phrase.slotTexts?.length ? JSON.stringify(phrase.slotTexts) : null,
                 first_seen_day: day,
                 created_at: now,
                 updated_at: now,

@@ -1,7 +1,7 @@
 import { conflict, notFound, sha256Hex, uniqueViolationColumns, validationFailed } from '@app/server-kit';
 import type { PhraseStatus } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
-import type { PhrasesRepository } from './phrases-repository.ts';
+import type { PhrasesRepository, SeenPhrase } from './phrases-repository.ts';
 import { isOnlySlots, normaliseKey, sameSlots, slotsOf, type VarSlot } from '@app/slots';
 import { fail } from '../errors/catalogue.ts';
 
@@ -66,19 +66,27 @@ export class PhrasesService {
    */
   async register(
     projectId: number,
-    keys: { key: string; context?: string | undefined }[],
+    keys: { key: string; context?: string | undefined; slots?: string[] | undefined }[],
     url: string | undefined,
     caps: { maxPending?: number | undefined; maxUrls?: number | undefined } = {},
   ): Promise<RegisterResult> {
     const { maxPending } = caps;
     const keyMap: Record<string, string> = {};
-    const byHash = new Map<string, { key: string; context: string; varSlots: VarSlot[] }>();
+    const byHash = new Map<string, SeenPhrase>();
     for (const item of keys) {
       const context = item.context ?? '';
       const normal = normaliseKey(item.key);
       if (normal.changed) keyMap[item.key] = normal.key;
       if (isOnlySlots(normal.key)) continue;
-      byHash.set(phraseHash(normal.key, context), { key: normal.key, context, varSlots: normal.varSlots });
+      // The words of the text slots count only when there is one for each `{{text:N}}`.
+      const textSlots = normal.varSlots.filter((slot) => slot.type === 'text').length;
+      const slotTexts = item.slots?.length === textSlots && textSlots ? item.slots : undefined;
+      byHash.set(phraseHash(normal.key, context), {
+        key: normal.key,
+        context,
+        varSlots: normal.varSlots,
+        slotTexts,
+      });
     }
     if (!byHash.size) return { ok: true, registered: 0, keyMap };
     const { created, refused, pending, carried } = await this.phrases.register(projectId, byHash, url, caps);

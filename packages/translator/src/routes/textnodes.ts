@@ -34,6 +34,8 @@ export function textnodeRoutes(app: FastifyInstance, services: TranslatorService
             Type.Object({
               key: Type.String({ minLength: 1, maxLength: 4000, pattern: '\\S' }),
               context: Type.Optional(Type.String({ maxLength: 1000 })),
+              /** The words inside the key's `{{text:N}}` slots, in order, as the page shows them. */
+              slots: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 50 })),
             }),
             { maxItems: MAX_KEYS_PER_REQUEST },
           ),

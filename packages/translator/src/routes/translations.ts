@@ -126,6 +126,8 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
                 context: Type.String(),
                 status: PhraseStatusSchema,
                 varSlots: Type.Array(VarSlot),
+                /** The words inside the `{{text:N}}` slots as the page showed them (extension). */
+                slotTexts: Type.Array(Type.String()),
                 value: Nullable(Type.String()),
                 translated: Type.Boolean(),
                 translationId: Nullable(Type.Integer()),

@@ -33,6 +33,8 @@ export class InMemoryPhrasesRepository implements PhrasesStore {
     for (const [hash, phrase] of byHash) {
       const known = this.ofProject(projectId).find((row) => row.key_hash === hash);
       if (known) {
+        if (known.slot_texts === null && phrase.slotTexts?.length)
+          known.slot_texts = JSON.stringify(phrase.slotTexts);
         ids.push(known.id);
         continue;
       }
@@ -51,6 +53,7 @@ export class InMemoryPhrasesRepository implements PhrasesStore {
         status: 'pending',
         var_slots: JSON.stringify(phrase.varSlots),
         slot_count: phrase.varSlots.length,
+        slot_texts: phrase.slotTexts?.length ? JSON.stringify(phrase.slotTexts) : null,
         first_seen_day: now.slice(0, 10),
         created_at: now,
         updated_at: now,

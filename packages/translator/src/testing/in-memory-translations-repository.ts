@@ -77,6 +77,7 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
         context: phrase.context,
         status: phrase.status,
         var_slots: phrase.var_slots,
+        slot_texts: phrase.slot_texts,
         value: translation?.value ?? null,
         translation_id: translation?.id ?? null,
         state: translation?.state ?? null,

@@ -119,6 +119,7 @@ export class TranslationsRepository {
         'p.context',
         'p.status',
         'p.var_slots',
+        'p.slot_texts',
         't.value',
         't.id as translation_id',
         't.state',

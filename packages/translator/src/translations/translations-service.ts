@@ -47,6 +47,8 @@ export interface ListRow {
   context: string;
   status: PhraseStatus;
   varSlots: VarSlot[];
+  /** The words inside the `{{text:N}}` slots as the page showed them (empty until a page reports them). */
+  slotTexts: string[];
   value: string | null;
   translated: boolean;
   translationId: number | null;
@@ -155,6 +157,7 @@ export class TranslationsService {
       context: row.context,
       status: row.status,
       varSlots: JSON.parse(row.var_slots) as VarSlot[],
+      slotTexts: row.slot_texts ? (JSON.parse(row.slot_texts) as string[]) : [],
       value: row.value ?? null,
       translated: row.value !== null && row.value !== undefined,
       translationId: row.translation_id ?? null,
