@@ -3,6 +3,8 @@ import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth.tsx';
 import { Layout } from './components/Layout.tsx';
 import { SignIn } from './pages/SignIn.tsx';
+import { AcceptInvite } from './pages/AcceptInvite.tsx';
+import { Loading } from './components/basics.tsx';
 
 // Every page loads on demand (recharts with Analytics above all): the first load is the shell, the sign-in
 // page and the libraries every page uses; Review, the landing page, follows as soon as it is rendered.
@@ -19,18 +21,29 @@ const SettingsPage = lazy(() => import('./pages/Settings.tsx').then((m) => ({ de
 const Glossary = lazy(() => import('./pages/Glossary.tsx').then((m) => ({ default: m.Glossary })));
 const Backups = lazy(() => import('./pages/Backups.tsx').then((m) => ({ default: m.Backups })));
 const Install = lazy(() => import('./pages/Install.tsx').then((m) => ({ default: m.Install })));
+const Team = lazy(() => import('./pages/Team.tsx').then((m) => ({ default: m.Team })));
 
 export function App() {
-  const { apiKey } = useAuth();
+  const { apiKey, session, ready } = useAuth();
   const location = useLocation();
-  if (!apiKey) {
-    if (location.pathname === '/signin') return <SignIn />;
+  if (!ready) return <Loading />;
+  // An invitation opens whether or not this browser is signed in.
+  if (location.pathname.startsWith('/invite/'))
+    return (
+      <Routes>
+        <Route path="/invite/:token" element={<AcceptInvite />} />
+      </Routes>
+    );
+  if (!apiKey && !session) {
+    // `/sign-in` is where single sign-on sends a refusal back.
+    if (location.pathname === '/signin' || location.pathname === '/sign-in') return <SignIn />;
     const next = location.pathname + location.search;
     return <Navigate to={`/signin${next !== '/' ? `?next=${encodeURIComponent(next)}` : ''}`} replace />;
   }
   return (
     <Routes>
       <Route path="/signin" element={<Navigate to="/" replace />} />
+      <Route path="/sign-in" element={<Navigate to="/" replace />} />
       <Route element={<Layout />}>
         <Route index element={<Navigate to="/review" replace />} />
         <Route path="review" element={<Review />} />
@@ -44,6 +57,7 @@ export function App() {
         <Route path="settings" element={<SettingsPage />} />
         <Route path="backups" element={<Backups />} />
         <Route path="install" element={<Install />} />
+        <Route path="team" element={<Team />} />
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>

@@ -1,4 +1,7 @@
-/** The translator's JSON API under `/api`, authenticated with the project key in `X-API-Key`. */
+/**
+ * The translator's JSON API under `/api`: as a signed-in account (the session cookie, the project in
+ * X-Project-Id and the session's CSRF token on writes), or with a project key in `X-API-Key`.
+ */
 import { ApiError as KitApiError, createClient, typedApi } from '@app/web-kit';
 import type { AnswerOf, Method, PathOf, QueryOf as KitQueryOf } from '@app/web-kit';
 import type { TranslatorErrorCode } from './error-codes.ts';
@@ -27,7 +30,23 @@ export function storeKey(key: string | null) {
   }
 }
 
-/** Called when the server says the key is no longer valid (regenerated elsewhere). */
+/** The signed-in account's project and CSRF token, when the dashboard runs on a session, not a key. */
+let session: { projectId: number; csrfToken: string } | null = null;
+export function setSessionHeaders(value: typeof session) {
+  session = value;
+}
+
+/** The headers that say who calls: the key when one is given (or stored), else the session's. */
+export function authHeaders(method = 'GET', key = storedKey()): Record<string, string> {
+  if (key) return { 'x-api-key': key };
+  if (!session) return {};
+  return {
+    'x-project-id': String(session.projectId),
+    ...(method === 'GET' || method === 'HEAD' ? {} : { 'x-csrf-token': session.csrfToken }),
+  };
+}
+
+/** Called when the server says the key (regenerated elsewhere) or the session (expired) is no longer valid. */
 let onUnauthorized: (() => void) | null = null;
 export function setUnauthorizedHandler(handler: (() => void) | null) {
   onUnauthorized = handler;
@@ -39,14 +58,13 @@ const client = createClient<TranslatorErrorCode>({
   rateLimitedMessage: 'Too many failed requests: wait a minute and try again.',
   onErrorAnswer: (error, headers) => {
     const key = headers['x-api-key'];
-    if (error.status === 401 && key && key === storedKey()) onUnauthorized?.();
+    if (error.status === 401 && ((key && key === storedKey()) || (!key && headers['x-project-id'])))
+      onUnauthorized?.();
   },
 });
 
-const keyHeader = (key: string | null): Record<string, string> => (key ? { 'x-api-key': key } : {});
-
 const request = <T>(method: string, path: string, body?: unknown, key = storedKey()): Promise<T> =>
-  client.request<T>(method, path, body, keyHeader(key));
+  client.request<T>(method, path, body, authHeaders(method, key));
 
 /** What an operation answers (undefined for 204 No Content). */
 type ResponseOf<M extends Method, P extends PathOf<paths, M>> = AnswerOf<paths, M, P, 'body'>;
@@ -59,6 +77,25 @@ export type QueryOf<M extends Method, P extends PathOf<paths, M>> = KitQueryOf<p
  * answers the route's body, and its path values, query and body are checked.
  */
 export const api = typedApi<paths, 'body'>(request)('get', 'post', 'put', 'patch', 'delete');
+
+export type Session = NonNullable<ResponseOf<'get', '/auth/session'>>;
+export type Membership = Session['projects'][number];
+export type Role = Membership['role'];
+export type InvitePreview = ResponseOf<'get', '/invites/{token}'>;
+
+/** Account calls, made without a key: the session cookie goes by itself. */
+export const accounts = {
+  providers: () => request<ResponseOf<'get', '/auth/providers'>>('GET', '/auth/providers', undefined, null),
+  session: () => request<Session | null>('GET', '/auth/session', undefined, null),
+  login: (email: string, password: string) =>
+    request<Session>('POST', '/auth/login', { email, password }, null),
+  logout: () => request<{ logoutUrl: string | null }>('POST', '/auth/logout', undefined, null),
+  invite: (token: string) =>
+    request<InvitePreview>('GET', `/invites/${encodeURIComponent(token)}`, undefined, null),
+  accept: (token: string, body: { name?: string; password?: string }) =>
+    request<Session>('POST', `/invites/${encodeURIComponent(token)}/accept`, body, null),
+  editToken: () => request<{ token: string; expiresAt: string }>('POST', '/auth/edit-token', undefined, null),
+};
 
 /** The project a key opens, asked with that key rather than the stored one (signing in). */
 export const projectOf = (key: string) =>
@@ -82,7 +119,7 @@ export const uploadBackup = (file: Blob) => request<Backup>('POST', '/backups/up
 
 /** Downloads an authenticated response as a file (a plain link cannot send the key header). */
 export async function download(path: string, fallbackName: string): Promise<void> {
-  const response = await client.send('GET', path, undefined, keyHeader(storedKey()));
+  const response = await client.send('GET', path, undefined, authHeaders());
   const disposition = response.headers.get('content-disposition') ?? '';
   const name = /filename="?([^";]+)"?/.exec(disposition)?.[1] ?? fallbackName;
   const url = URL.createObjectURL(await response.blob());

@@ -1,28 +1,121 @@
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { projectOf, setUnauthorizedHandler, storedKey, storeKey, type Project } from './api.ts';
+import {
+  accounts,
+  projectOf,
+  setSessionHeaders,
+  setUnauthorizedHandler,
+  storedKey,
+  storeKey,
+  type Membership,
+  type Project,
+  type Role,
+  type Session,
+} from './api.ts';
+
+/** What a route asks of its caller, as the translator's roles grant it. */
+export type Access = 'read' | 'translate' | 'review' | 'manage' | 'own';
+
+const GRANTS: Record<Role, readonly Access[]> = {
+  owner: ['read', 'translate', 'review', 'manage', 'own'],
+  manager: ['read', 'translate', 'review', 'manage'],
+  reviewer: ['read', 'translate', 'review'],
+  translator: ['read', 'translate'],
+  viewer: ['read'],
+};
 
 interface Auth {
+  /** False until the dashboard knows whether this browser is signed in. */
+  ready: boolean;
   apiKey: string | null;
+  session: Session | null;
+  /** The project a signed-in account works on now (none when it belongs to no project). */
+  membership: Membership | null;
+  /** Whether the caller may do what `access` needs (a key may do everything). */
+  can(access: Access): boolean;
   /** Checks the key against the server, then keeps it for this tab. Throws ApiError when it is wrong. */
   signIn(key: string): Promise<Project>;
+  /** Adopts the session a sign-in or an accepted invitation started, on `projectId` when given. */
+  adopt(session: Session, projectId?: number): void;
   signOut(): void;
   /** Replaces the key after a regeneration. */
   switchKey(key: string): void;
+  switchProject(id: number): void;
 }
 
 const AuthContext = createContext<Auth | null>(null);
+const PROJECT_STORAGE = 'translator.project';
+
+function rememberedProject(): number | null {
+  try {
+    return Number(localStorage.getItem(PROJECT_STORAGE)) || null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberProject(id: number) {
+  try {
+    localStorage.setItem(PROJECT_STORAGE, String(id));
+  } catch {
+    // storage disabled: the choice lasts for this page
+  }
+}
+
+/** The project to open: the one asked for, else the one used last, else the first. */
+function choose(session: Session, wanted: number | null): Membership | null {
+  const { projects } = session;
+  return (
+    projects.find((p) => p.id === wanted) ??
+    projects.find((p) => p.id === rememberedProject()) ??
+    projects[0] ??
+    null
+  );
+}
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [apiKey, setApiKey] = useState<string | null>(() => storedKey());
+  const [session, setSession] = useState<Session | null>(null);
+  const [projectId, setProjectId] = useState<number | null>(null);
+  const [ready, setReady] = useState(() => storedKey() !== null);
   const queryClient = useQueryClient();
 
+  const adopt = useCallback(
+    (next: Session, wanted?: number) => {
+      const membership = choose(next, wanted ?? null);
+      setSessionHeaders(membership ? { projectId: membership.id, csrfToken: next.csrfToken } : null);
+      if (membership) rememberProject(membership.id);
+      queryClient.clear();
+      setSession(next);
+      setProjectId(membership?.id ?? null);
+      setReady(true);
+    },
+    [queryClient],
+  );
+
+  useEffect(() => {
+    if (storedKey()) return;
+    accounts.session().then(
+      (found) => (found ? adopt(found) : setReady(true)),
+      () => setReady(true),
+    );
+  }, [adopt]);
+
   const signOut = useCallback(() => {
+    if (session) {
+      void accounts.logout().then(
+        ({ logoutUrl }) => logoutUrl && window.location.assign(logoutUrl),
+        () => undefined,
+      );
+    }
     storeKey(null);
+    setSessionHeaders(null);
     setApiKey(null);
+    setSession(null);
+    setProjectId(null);
     queryClient.clear();
-  }, [queryClient]);
+  }, [queryClient, session]);
 
   const signIn = useCallback(
     async (key: string) => {
@@ -40,19 +133,37 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setApiKey(key);
   }, []);
 
+  const switchProject = useCallback(
+    (id: number) => {
+      if (session) adopt(session, id);
+    },
+    [adopt, session],
+  );
+
   useEffect(() => {
     setUnauthorizedHandler(() => {
       notifications.show({
         color: 'red',
         title: 'Signed out',
-        message: 'The API key is no longer valid (it may have been regenerated). Sign in with the new key.',
+        message: storedKey()
+          ? 'The API key is no longer valid (it may have been regenerated). Sign in with the new key.'
+          : 'Your session has expired: sign in again.',
       });
       signOut();
     });
     return () => setUnauthorizedHandler(null);
   }, [signOut]);
 
-  const value = useMemo(() => ({ apiKey, signIn, signOut, switchKey }), [apiKey, signIn, signOut, switchKey]);
+  const membership = session?.projects.find((p) => p.id === projectId) ?? null;
+  const can = useCallback(
+    (access: Access) => Boolean(apiKey) || (membership ? GRANTS[membership.role].includes(access) : false),
+    [apiKey, membership],
+  );
+
+  const value = useMemo(
+    () => ({ ready, apiKey, session, membership, can, signIn, adopt, signOut, switchKey, switchProject }),
+    [ready, apiKey, session, membership, can, signIn, adopt, signOut, switchKey, switchProject],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -115,7 +115,7 @@ export interface paths {
             languages: string[];
           }[];
           sso: boolean;
-        };
+        } | null;
       };
       errorCode: 'invalid_request' | 'rate_limited' | 'internal_error' | 'service_unavailable';
     };

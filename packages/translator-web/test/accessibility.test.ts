@@ -54,9 +54,20 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
     });
     expect(translated.status, translated.text).toBe(200);
     expect((await client.post('/api/backups')).status).toBeLessThan(300);
+    const invite = await client.post('/api/members/invites', {
+      email: 'ana@example.test',
+      role: 'reviewer',
+      languages: ['fr'],
+    });
+    expect(invite.status, invite.text).toBe(201);
+    await client.post('/api/members/invites', { email: 'bo@example.test', role: 'viewer' });
 
     pages = [
       { route: '/signin', url: '/signin' },
+      // Where single sign-on sends a refusal back, before signing in like /signin.
+      { route: '/sign-in', url: '/sign-in?sso_error=no_account' },
+      { route: '/invite/:token', url: invite.body.path as string },
+      { route: 'team', url: '/team' },
       { route: 'review', url: '/review' },
       // The bulk actions (Approve…) show once phrases are selected.
       {
@@ -93,9 +104,9 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
       const { context, page } = await newPage(browser, harness.url, viewport);
       await page.emulateMedia({ colorScheme });
       const errors = collectErrors(page);
-      const found = await auditPage(page, '/signin');
+      const found = [...(await auditPage(page, '/signin')), ...(await auditPage(page, pages[1]!.url))];
       await signIn(page, harness.key);
-      for (const { url, act } of pages.slice(1)) {
+      for (const { url, act } of pages.slice(2)) {
         found.push(...(await auditPage(page, url, act)));
         if (act) await screenshot(page, `a11y-review-selected-${width}-${colorScheme}`);
       }

@@ -19,8 +19,23 @@ export function slotsOf(key: string): VarSlot[] {
 
 export const slotToken = (slot: VarSlot) => `{{${slot.type}:${slot.index}}}`;
 
-/** A key with its `{{type:N}}` slots shown as chips (the text a screen reader hears stays the token). */
-export function SlotKey({ text, lineClamp }: { text: string; lineClamp?: number }) {
+/** The words a text slot held on the page, when known. */
+const textOf = (slot: VarSlot, words: string[]) =>
+  (slot.type === 'text' ? words[slot.index] : undefined) || undefined;
+
+/**
+ * A key with its `{{type:N}}` slots shown as chips (a screen reader hears the token). A `{{text:N}}` chip
+ * shows the words the page had there when `words` (the row's slotTexts) knows them.
+ */
+export function SlotKey({
+  text,
+  lineClamp,
+  words = [],
+}: {
+  text: string;
+  lineClamp?: number;
+  words?: string[];
+}) {
   const parts: (string | VarSlot)[] = [];
   let last = 0;
   for (const match of text.matchAll(SLOT_PATTERN)) {
@@ -44,10 +59,10 @@ export function SlotKey({ text, lineClamp }: { text: string; lineClamp?: number 
             mx={2}
             tt="none"
             title={slotToken(part)}
-            aria-label={slotToken(part)}
+            aria-label={textOf(part, words) ? `${slotToken(part)} ${textOf(part, words)}` : slotToken(part)}
             data-slot={slotToken(part)}
           >
-            {part.type}:{part.index}
+            {textOf(part, words) ?? `${part.type}:${part.index}`}
           </Badge>
         ),
       )}

@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { readEventStream } from '@app/web-kit';
-import { api, storedKey } from '../api.ts';
+import { api, authHeaders } from '../api.ts';
 
 export const aiJobKeys = {
   all: ['jobs'] as const,
@@ -23,11 +23,10 @@ export function useAiJob(id: string) {
   const [streaming, setStreaming] = useState(true);
   useEffect(() => {
     const stop = new AbortController();
-    const key = storedKey();
     setStreaming(true);
     readEventStream(
       `/api/ai-jobs/${encodeURIComponent(id)}/events`,
-      { headers: key ? { 'x-api-key': key } : {}, signal: stop.signal },
+      { headers: authHeaders(), signal: stop.signal },
       () => void queryClient.invalidateQueries({ queryKey: aiJobKeys.one(id) }),
     )
       .catch(() => undefined)

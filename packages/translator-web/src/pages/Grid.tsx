@@ -183,7 +183,7 @@ const gridColumns = (lang: string): Array<Column<Row>> => [
 function PhraseCell({ row }: { row: Row }) {
   return (
     <Stack gap={4}>
-      <SlotKey text={row.key} />
+      <SlotKey text={row.key} words={row.slotTexts} />
       <Group gap={6}>
         {row.state && <StateChip state={row.state} />}
         {row.status !== 'approved' && <StatusBadge status={row.status} />}

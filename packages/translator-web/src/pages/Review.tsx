@@ -282,7 +282,7 @@ function reviewColumns(actions: {
       key: 'phrase',
       header: 'Phrase',
       phone: 'title',
-      cell: (row) => <SlotKey text={row.key} lineClamp={3} />,
+      cell: (row) => <SlotKey text={row.key} lineClamp={3} words={row.slotTexts} />,
     },
     {
       key: 'context',

@@ -1,11 +1,145 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Divider,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiError } from '../api.ts';
+import { accounts, ApiError } from '../api.ts';
 import { useAuth } from '../auth.tsx';
 import { errorMessage } from '../components/basics.tsx';
 
+/** What each refusal of single sign-on means to the person who tried. */
+export const SSO_ERRORS: Record<string, string> = {
+  no_account: 'No account uses this address: ask a project owner for an invitation.',
+  email_not_verified: 'Your identity provider did not confirm your e-mail address.',
+  provider_unreachable: 'The identity provider cannot be reached right now. Try again later.',
+  invalid_state: 'The sign-in took too long or was started in another browser. Try again.',
+  invalid_response: 'The identity provider’s answer was refused. Try again.',
+  invite_not_found: 'This invitation does not exist or has expired: ask for a new link.',
+  invite_other_account: 'This invitation is for another e-mail address than the one you signed in with.',
+};
+
+/** Where to go after signing in: the page asked for, if it is one of ours. */
+function nextPath(params: URLSearchParams): string {
+  const next = params.get('next');
+  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/review';
+}
+
+export const useProviders = () =>
+  useQuery({ queryKey: ['auth', 'providers'], queryFn: accounts.providers, staleTime: Infinity });
+
+/** A link that starts single sign-on, coming back to `next` (accepting `invite` on the way). */
+export const ssoHref = (next: string, invite?: string) =>
+  `/api/auth/oidc/start?${new URLSearchParams({ next, ...(invite ? { invite } : {}) })}`;
+
 export function SignIn() {
+  const [params] = useSearchParams();
+  const [withKey, setWithKey] = useState(false);
+  const providers = useProviders();
+  const ssoError = params.get('sso_error');
+  return (
+    <Center mih="100vh" p="md">
+      <Paper withBorder shadow="sm" p="xl" w="100%" maw={420}>
+        <Stack>
+          <Title order={1} size="h2">
+            Translator
+          </Title>
+          {ssoError && (
+            <Alert color="red" role="alert">
+              {SSO_ERRORS[ssoError] ?? 'Single sign-on did not succeed. Try again.'}
+            </Alert>
+          )}
+          {withKey ? <KeyForm /> : <PasswordForm />}
+          {!withKey && providers.data?.sso && (
+            <Button component="a" href={ssoHref(nextPath(params))} variant="default">
+              Sign in with SSO
+            </Button>
+          )}
+          <Divider />
+          <Anchor component="button" type="button" size="sm" onClick={() => setWithKey(!withKey)}>
+            {withKey ? 'Use your account instead' : 'Use a project API key instead'}
+          </Anchor>
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}
+
+function PasswordForm() {
+  const { adopt } = useAuth();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!email.trim() || !password) {
+      setError('Enter your e-mail address and your password.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      adopt(await accounts.login(email.trim(), password));
+      navigate(nextPath(params), { replace: true });
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.code === 'invalid_credentials'
+          ? 'The e-mail address or the password is wrong.'
+          : errorMessage(err),
+      );
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Text c="dimmed" size="sm">
+          Sign in with the account a project owner invited you to.
+        </Text>
+        <TextInput
+          label="E-mail"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+        />
+        <PasswordInput
+          label="Password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(event) => setPassword(event.currentTarget.value)}
+        />
+        {error && (
+          <Alert color="red" role="alert" data-testid="signin-error">
+            {error}
+          </Alert>
+        )}
+        <Button type="submit" loading={busy}>
+          Sign in
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function KeyForm() {
   const { signIn } = useAuth();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -23,8 +157,7 @@ export function SignIn() {
     setError(null);
     try {
       await signIn(key);
-      const next = params.get('next');
-      navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/review', { replace: true });
+      navigate(nextPath(params), { replace: true });
     } catch (err) {
       setError(
         err instanceof ApiError && err.status === 401
@@ -39,34 +172,29 @@ export function SignIn() {
   }
 
   return (
-    <Center mih="100vh" p="md">
-      <Paper withBorder shadow="sm" p="xl" w="100%" maw={420} component="form" onSubmit={submit} noValidate>
-        <Stack>
-          <Title order={1} size="h2">
-            Translator
-          </Title>
-          <Text c="dimmed" size="sm">
-            Sign in with your project’s API key. It is kept in this browser tab only and forgotten when you
-            sign out or close the tab.
-          </Text>
-          <PasswordInput
-            label="Project API key"
-            autoComplete="off"
-            autoFocus
-            value={key}
-            onChange={(event) => setKey(event.currentTarget.value)}
-            error={error ? true : undefined}
-          />
-          {error && (
-            <Alert color="red" role="alert" data-testid="signin-error">
-              {error}
-            </Alert>
-          )}
-          <Button type="submit" loading={busy}>
-            Sign in
-          </Button>
-        </Stack>
-      </Paper>
-    </Center>
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Text c="dimmed" size="sm">
+          Sign in with your project’s API key. It is kept in this browser tab only and forgotten when you sign
+          out or close the tab.
+        </Text>
+        <PasswordInput
+          label="Project API key"
+          autoComplete="off"
+          autoFocus
+          value={key}
+          onChange={(event) => setKey(event.currentTarget.value)}
+          error={error ? true : undefined}
+        />
+        {error && (
+          <Alert color="red" role="alert" data-testid="signin-error">
+            {error}
+          </Alert>
+        )}
+        <Button type="submit" loading={busy}>
+          Sign in
+        </Button>
+      </Stack>
+    </form>
   );
 }

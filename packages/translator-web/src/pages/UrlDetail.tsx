@@ -5,6 +5,7 @@ import { api } from '../api.ts';
 import { notifyError, notifyOk, PageTitle, QueryView } from '../components/common.tsx';
 import { rowKeys } from '../data/phrases.ts';
 import { analyticsKeys, useUrlDetail } from '../data/analytics.ts';
+import { EditOnPage } from '../components/EditOnPage.tsx';
 
 export function UrlDetailPage() {
   const [params] = useSearchParams();
@@ -69,6 +70,7 @@ export function UrlDetailPage() {
               >
                 Approve {d.pendingKeyIds.length} pending
               </Button>
+              <EditOnPage url={url} />
             </Group>
           </>
         )}

@@ -82,14 +82,15 @@ export function accountRoutes(app: FastifyInstance, services: TranslatorServices
       config: { auth: 'none' },
       schema: {
         tags: ['accounts'],
-        summary: 'The signed-in account, its CSRF token and its projects with its role in each',
-        response: responses({ 200: SessionSchema }),
+        summary:
+          'The signed-in account, its CSRF token and its projects with its role in each; null when this ' +
+          'browser is not signed in',
+        response: responses({ 200: Nullable(SessionSchema) }),
       },
     },
     async (request) => {
       const session = await sessionOf(request, accounts);
-      if (!session) throw fail('unauthorized', 'Not signed in.');
-      return accounts.describe(session);
+      return session ? accounts.describe(session) : null;
     },
   );
 
