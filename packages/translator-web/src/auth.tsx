@@ -10,20 +10,11 @@ import {
   storeKey,
   type Membership,
   type Project,
-  type Role,
   type Session,
 } from './api.ts';
 
-/** What a route asks of its caller, as the translator's roles grant it. */
-export type Access = 'read' | 'translate' | 'review' | 'manage' | 'own';
-
-const GRANTS: Record<Role, readonly Access[]> = {
-  owner: ['read', 'translate', 'review', 'manage', 'own'],
-  manager: ['read', 'translate', 'review', 'manage'],
-  reviewer: ['read', 'translate', 'review'],
-  translator: ['read', 'translate'],
-  viewer: ['read'],
-};
+/** What a route asks of its caller; the server says what each membership's role grants. */
+export type Access = Membership['access'][number];
 
 interface Auth {
   /** False until the dashboard knows whether this browser is signed in. */
@@ -156,7 +147,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const membership = session?.projects.find((p) => p.id === projectId) ?? null;
   const can = useCallback(
-    (access: Access) => Boolean(apiKey) || (membership ? GRANTS[membership.role].includes(access) : false),
+    (access: Access) => Boolean(apiKey) || (membership?.access.includes(access) ?? false),
     [apiKey, membership],
   );
 

@@ -84,6 +84,7 @@ export interface paths {
             name: string;
             role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
             languages: string[];
+            access: ('read' | 'translate' | 'review' | 'manage' | 'own')[];
           }[];
           sso: boolean;
         };
@@ -113,6 +114,7 @@ export interface paths {
             name: string;
             role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
             languages: string[];
+            access: ('read' | 'translate' | 'review' | 'manage' | 'own')[];
           }[];
           sso: boolean;
         } | null;
@@ -216,6 +218,7 @@ export interface paths {
             name: string;
             role: 'owner' | 'manager' | 'reviewer' | 'translator' | 'viewer';
             languages: string[];
+            access: ('read' | 'translate' | 'review' | 'manage' | 'own')[];
           }[];
           sso: boolean;
         };

@@ -75,37 +75,65 @@ export function SignIn() {
   );
 }
 
-function PasswordForm() {
-  const { adopt } = useAuth();
+/**
+ * A sign-in form's state: `attempt` runs on submit (after `check`, whose message stops it), then the
+ * dashboard opens the page asked for; a failure is told with `explain`.
+ */
+function useSignInForm(
+  check: () => string | null,
+  attempt: () => Promise<unknown>,
+  explain: (error: unknown) => string,
+) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!email.trim() || !password) {
-      setError('Enter your e-mail address and your password.');
-      return;
-    }
+    const problem = check();
+    setError(problem);
+    if (problem) return;
     setBusy(true);
-    setError(null);
     try {
-      adopt(await accounts.login(email.trim(), password));
+      await attempt();
       navigate(nextPath(params), { replace: true });
     } catch (err) {
-      setError(
-        err instanceof ApiError && err.code === 'invalid_credentials'
-          ? 'The e-mail address or the password is wrong.'
-          : errorMessage(err),
-      );
+      setError(explain(err));
     } finally {
       setBusy(false);
     }
   }
+  return { error, busy, submit };
+}
 
+/** The end of a sign-in form: what went wrong, and the button. */
+function FormEnd({ error, busy }: { error: string | null; busy: boolean }) {
+  return (
+    <>
+      {error && (
+        <Alert color="red" role="alert" data-testid="signin-error">
+          {error}
+        </Alert>
+      )}
+      <Button type="submit" loading={busy}>
+        Sign in
+      </Button>
+    </>
+  );
+}
+
+function PasswordForm() {
+  const { adopt } = useAuth();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const { error, busy, submit } = useSignInForm(
+    () => (email.trim() && password ? null : 'Enter your e-mail address and your password.'),
+    async () => adopt(await accounts.login(email.trim(), password)),
+    (err) =>
+      err instanceof ApiError && err.code === 'invalid_credentials'
+        ? 'The e-mail address or the password is wrong.'
+        : errorMessage(err),
+  );
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
@@ -126,14 +154,7 @@ function PasswordForm() {
           value={password}
           onChange={(event) => setPassword(event.currentTarget.value)}
         />
-        {error && (
-          <Alert color="red" role="alert" data-testid="signin-error">
-            {error}
-          </Alert>
-        )}
-        <Button type="submit" loading={busy}>
-          Sign in
-        </Button>
+        <FormEnd error={error} busy={busy} />
       </Stack>
     </form>
   );
@@ -141,36 +162,17 @@ function PasswordForm() {
 
 function KeyForm() {
   const { signIn } = useAuth();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
   const [key, setKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!key.trim()) {
-      setError('Enter the project API key.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      await signIn(key);
-      navigate(nextPath(params), { replace: true });
-    } catch (err) {
-      setError(
-        err instanceof ApiError && err.status === 401
-          ? 'This API key is not valid. Check it, or ask for the current key if it was regenerated.'
-          : err instanceof ApiError && err.code === 'page_key_not_allowed'
-            ? 'This is the project’s page key (tpk_…), which only pages use. Sign in with the full API key.'
-            : errorMessage(err),
-      );
-    } finally {
-      setBusy(false);
-    }
-  }
-
+  const { error, busy, submit } = useSignInForm(
+    () => (key.trim() ? null : 'Enter the project API key.'),
+    () => signIn(key),
+    (err) =>
+      err instanceof ApiError && err.status === 401
+        ? 'This API key is not valid. Check it, or ask for the current key if it was regenerated.'
+        : err instanceof ApiError && err.code === 'page_key_not_allowed'
+          ? 'This is the project’s page key (tpk_…), which only pages use. Sign in with the full API key.'
+          : errorMessage(err),
+  );
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
@@ -186,14 +188,7 @@ function KeyForm() {
           onChange={(event) => setKey(event.currentTarget.value)}
           error={error ? true : undefined}
         />
-        {error && (
-          <Alert color="red" role="alert" data-testid="signin-error">
-            {error}
-          </Alert>
-        )}
-        <Button type="submit" loading={busy}>
-          Sign in
-        </Button>
+        <FormEnd error={error} busy={busy} />
       </Stack>
     </form>
   );

@@ -4,7 +4,7 @@ import type { TranslatorContext } from '../context.ts';
 import type { MemberRole } from '../db/schema.ts';
 import { fail } from '../errors/catalogue.ts';
 import type { AccountsRepository } from './accounts-repository.ts';
-import { isLanguageScoped, type Membership } from './roles.ts';
+import { accessOf, isLanguageScoped, type Membership } from './roles.ts';
 import type { AccountSession, SessionStore } from './sessions.ts';
 import { EditTokens } from './edit-tokens.ts';
 
@@ -69,7 +69,10 @@ export class AccountsService {
     return {
       account: { id: session.accountId, email: session.email, name: session.name },
       csrfToken: session.csrfToken,
-      projects: await this.repo.projectsOf(session.accountId),
+      projects: (await this.repo.projectsOf(session.accountId)).map((project) => ({
+        ...project,
+        access: accessOf(project.role),
+      })),
       sso: this.ctx.config.accounts.oidc !== undefined,
     };
   }

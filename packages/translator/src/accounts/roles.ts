@@ -28,6 +28,9 @@ export interface Membership {
 
 export const grants = (member: Membership, access: Access) => GRANTS[member.role].includes(access);
 
+/** Everything a role may do, for the dashboard to show only what it can use. */
+export const accessOf = (role: MemberRole): Access[] => [...GRANTS[role]];
+
 /** The languages of `langs` the member may not touch (none for roles that are not scoped). */
 export function languagesOutside(member: Membership, langs: readonly string[]): string[] {
   if (!isLanguageScoped(member.role)) return [];

@@ -23,6 +23,16 @@ export const SessionSchema = Type.Object({
       name: Type.String(),
       role: RoleSchema,
       languages: Type.Array(Type.String()),
+      /** What the role may do: read, translate, review, manage, own. */
+      access: Type.Array(
+        Type.Union([
+          Type.Literal('read'),
+          Type.Literal('translate'),
+          Type.Literal('review'),
+          Type.Literal('manage'),
+          Type.Literal('own'),
+        ]),
+      ),
     }),
   ),
   sso: Type.Boolean(),
