@@ -153,7 +153,15 @@ describe('translator project create / list / key', { timeout: 90_000 }, () => {
         name: 'Owner',
         password: 'correct horse battery',
       });
-      expect(accepted.body.projects).toEqual([{ id: 1, name: 'Shop', role: 'owner', languages: [] }]);
+      expect(accepted.body.projects).toEqual([
+        {
+          id: 1,
+          name: 'Shop',
+          role: 'owner',
+          languages: [],
+          access: ['read', 'translate', 'review', 'manage', 'own'],
+        },
+      ]);
       const team = await browser.get('/api/members', { headers: { 'x-project-id': '1' } });
       expect(team.body.members).toEqual([
         {
