@@ -3,7 +3,9 @@ import type { ManagerClient, TestManager } from './helpers.ts';
 import { eventually, siteInput, startFleetManager } from './fleet-helpers.ts';
 import { containerPeople, execOutput, insertContainer, jobEnds, jobOutputs } from './container-helpers.ts';
 
-describe('container start, stop and exec (dummy node)', () => {
+// Each step of the dummy node takes 200 ms here, not the suite's usual 5: a start or stop must still be
+// running when the next request arrives, or the one-at-a-time checks race the job worker under load.
+describe('container start, stop and exec (dummy node)', { timeout: 30_000 }, () => {
   let test: TestManager;
   let admin: ManagerClient;
   let owner: ManagerClient;
@@ -29,7 +31,7 @@ describe('container start, stop and exec (dummy node)', () => {
   };
 
   beforeAll(async () => {
-    test = await startFleetManager();
+    test = await startFleetManager({ DUMMY_STEP_MS: '200' });
     ({ admin, owner, collab, other } = await containerPeople(test));
     ownerKey = test.client();
     ownerKey.defaultHeaders.authorization = `Bearer ${(await owner.post('/apikeys', { description: 'ci' })).body.data.key as string}`;
