@@ -1,6 +1,6 @@
-import * as client from 'openid-client';
 import type { Kysely } from 'kysely';
 import { retryOnConflict } from '@app/server-kit';
+import { OidcClient, OidcError } from '@app/server-kit/oidc';
 import type { ManagerDB } from '../db/schema.ts';
 import type { OidcConfig } from '../config.ts';
 import type { UsersService } from '../users/users-service.ts';
@@ -10,93 +10,37 @@ import type { OidcPending } from './pre-sessions.ts';
 import type { SettingsService } from '../settings/settings-service.ts';
 import { admits, groupsIn } from '../settings/sso-admission.ts';
 
+export { OidcError } from '@app/server-kit/oidc';
+
 export const CALLBACK_PATH = '/api/v1/auth/oidc/callback';
 
-/** A failure of the sign-in flow whose code ends up in `/login?oidc_error=<code>`. */
-export class OidcError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const isLoopbackIssuer = (issuer: string) =>
-  /^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:|\/|$)/.test(issuer);
-
 /**
- * Single sign-on with an OpenID provider: authorization code flow with PKCE, state and nonce.
- * Accounts are linked only through an e-mail address the provider says is verified.
+ * Single sign-on with an OpenID provider (server-kit's OidcClient: code flow with PKCE, state and
+ * nonce). Accounts are linked only through an e-mail address the provider says is verified.
  */
 export class OidcService {
-  private configuration: Promise<client.Configuration> | undefined;
+  private readonly client: OidcClient;
 
   constructor(
-    private readonly config: OidcConfig,
+    config: OidcConfig,
     private readonly publicUrl: string,
     private readonly db: Kysely<ManagerDB>,
     private readonly users: UsersService,
     private readonly settings: SettingsService,
-  ) {}
-
-  private discover(): Promise<client.Configuration> {
-    this.configuration ??= client
-      .discovery(
-        new URL(this.config.issuer),
-        this.config.clientId,
-        this.config.clientSecret,
-        undefined,
-        // Plain HTTP only for a provider on this host (development and tests).
-        isLoopbackIssuer(this.config.issuer) ? { execute: [client.allowInsecureRequests] } : undefined,
-      )
-      .catch((error: unknown) => {
-        this.configuration = undefined;
-        throw new OidcError('provider_unreachable', `OpenID provider discovery failed: ${String(error)}`);
-      });
-    return this.configuration;
+  ) {
+    this.client = new OidcClient({ ...config, callbackUrl: publicUrl + CALLBACK_PATH });
   }
 
   async start(redirect: string): Promise<{ url: string; state: OidcPending }> {
-    const configuration = await this.discover();
-    const codeVerifier = client.randomPKCECodeVerifier();
-    const state = { state: client.randomState(), nonce: client.randomNonce(), codeVerifier, redirect };
-    const url = client.buildAuthorizationUrl(configuration, {
-      redirect_uri: this.publicUrl + CALLBACK_PATH,
-      scope: 'openid email profile',
-      code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
-      code_challenge_method: 'S256',
-      state: state.state,
-      nonce: state.nonce,
-    });
-    return { url: url.href, state };
+    const { url, pending } = await this.client.start();
+    return { url, state: { ...pending, redirect } };
   }
 
   async finish(
     query: string,
     pending: OidcPending | undefined,
   ): Promise<{ principal: Principal; idToken: string | undefined }> {
-    if (!pending) throw new OidcError('invalid_state', 'No sign-in is in progress for this browser.');
-    const configuration = await this.discover();
-    let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
-    try {
-      tokens = await client.authorizationCodeGrant(
-        configuration,
-        new URL(`${this.publicUrl}${CALLBACK_PATH}?${query}`),
-        {
-          pkceCodeVerifier: pending.codeVerifier,
-          expectedState: pending.state,
-          expectedNonce: pending.nonce,
-          idTokenExpected: true,
-        },
-      );
-    } catch (error) {
-      throw new OidcError('invalid_response', `The provider's answer was rejected: ${String(error)}`);
-    }
-    const claims = tokens.claims()!;
-    let info: client.UserInfoResponse | undefined;
-    const userInfo = async () =>
-      (info ??= await client.fetchUserInfo(configuration, tokens.access_token, claims.sub));
+    const { claims, userInfo, idToken } = await this.client.finish(query, pending);
     let email = typeof claims.email === 'string' ? claims.email : undefined;
     let verified = claims.email_verified === true;
     let preferred = typeof claims.preferred_username === 'string' ? claims.preferred_username : undefined;
@@ -115,20 +59,11 @@ export class OidcService {
     /** The groups claim, from the ID token or else from userinfo (asked only for a new user). */
     const groups = async (name: string) => groupsIn(claims[name] ?? (await userInfo())[name]);
     const principal = await this.userFor(email, { preferred, given, family }, groups);
-    return { principal, idToken: tokens.id_token };
+    return { principal, idToken };
   }
 
-  async logoutUrl(idToken: string | undefined): Promise<string | null> {
-    try {
-      const configuration = await this.discover();
-      if (!configuration.serverMetadata().end_session_endpoint) return null;
-      return client.buildEndSessionUrl(configuration, {
-        post_logout_redirect_uri: `${this.publicUrl}/login`,
-        ...(idToken ? { id_token_hint: idToken } : { client_id: this.config.clientId }),
-      }).href;
-    } catch {
-      return null;
-    }
+  logoutUrl(idToken: string | undefined): Promise<string | null> {
+    return this.client.logoutUrl(idToken, `${this.publicUrl}/login`);
   }
 
   /**
