@@ -9,6 +9,31 @@ export interface ClientBundle {
 /** What `@app/page-client` exports, from the sources (build.ts) and from the build (prebuilt.ts) alike. */
 export type ClientBundleLoader = () => Promise<ClientBundle>;
 
+/**
+ * The page client's whole-document translation (src/render.ts) for the translator's SEO pages. Typed
+ * without the DOM library, which the server packages do not compile with: `document` is a DOM Document
+ * (linkedom's on the server), and the config is the project's crawler configuration.
+ */
+export interface DocumentRenderer {
+  translateDocument(
+    document: object,
+    options: {
+      config: {
+        blockedTags: string[];
+        inlineTags: string[];
+        domContextSelectors: string[];
+        contextDepth: number;
+        domContextEnabled: boolean;
+      };
+      language: string;
+      translations: { key: string; context: string; value: string }[];
+      register(key: string, context: string, slots?: string[]): void;
+    },
+  ): void;
+}
+
+export type DocumentRendererLoader = () => Promise<DocumentRenderer>;
+
 export const clientBundleOf = (code: string): ClientBundle => ({
   code,
   hash: createHash('sha256').update(code).digest('hex').slice(0, 12),

@@ -2,7 +2,11 @@
 // The smoke test's API calls against the running image (Node.js's fetch, so cookies need no jar):
 //   node image-smoke-api.mjs manager BASE_URL            registers the first account (the administrator),
 //                                                        signs in, and reads the session back
-//   node image-smoke-api.mjs translator BASE_URL API_KEY reads the project that key belongs to
+//   node image-smoke-api.mjs translator BASE_URL API_KEY reads the project that key belongs to, and serves
+//                                                        a page of a site on this host in French (SEO mode:
+//                                                        the page client's built renderer, dist/render.js)
+import { createServer } from 'node:http';
+
 const [, , service, base, apiKey] = process.argv;
 
 async function call(path, init = {}) {
@@ -48,6 +52,44 @@ async function translator() {
   const project = body.data ?? body;
   if (project.name !== 'smoke') throw new Error(`unexpected project: ${JSON.stringify(body)}`);
   console.log(`translator: GET /api/project with the new key → project ${project.id} (${project.name})`);
+
+  const site = createServer((request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(
+      '<!doctype html><html lang="en"><head><title>Home</title></head><body><h1>Hello</h1></body></html>',
+    );
+  });
+  await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const json = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+  await call('/api/project/settings', {
+    method: 'PATCH',
+    headers: json,
+    body: JSON.stringify({
+      settings: { languages: ['fr'], seoOrigin: `http://127.0.0.1:${site.address().port}` },
+    }),
+  });
+  await call('/api/textnodes', {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ keys: [{ key: 'Hello' }], url: 'https://smoke.test/' }),
+  });
+  const { body: list } = await call('/api/translations/all', { headers: json });
+  await call('/api/textnodes/status', {
+    method: 'PATCH',
+    headers: json,
+    body: JSON.stringify({ ids: list.rows.map((row) => row.id), status: 'approved' }),
+  });
+  await call('/api/translations', {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ lang: 'fr', translations: [{ key: 'Hello', context: '', value: 'Bonjour' }] }),
+  });
+  const page = await fetch(`${base}/seo/${project.id}/fr/`);
+  const html = await page.text();
+  site.close();
+  if (page.status !== 200 || !html.includes('<h1>Bonjour</h1>') || !html.includes('lang="fr"'))
+    throw new Error(`SEO page: ${page.status} ${html.slice(0, 300)}`);
+  console.log(`translator: GET /seo/${project.id}/fr/ → the site's page in French`);
 }
 
 await (service === 'manager' ? manager() : translator());

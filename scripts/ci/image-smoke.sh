@@ -63,7 +63,8 @@ run() {
     -e "MANAGER_PORT=$manager_port" -e "TRANSLATOR_PORT=$translator_port" \
     -e "MANAGER_DATABASE_URL=${pg_admin_url%/*}/${databases[0]}" \
     -e "TRANSLATOR_DATABASE_URL=${pg_admin_url%/*}/${databases[1]}" \
-    -e "PUBLIC_URL=http://127.0.0.1:$manager_port" "$image" "$@" >/dev/null
+    -e "PUBLIC_URL=http://127.0.0.1:$manager_port" -e TRANSLATOR_SEO_ORIGIN_ALLOWLIST=127.0.0.1 \
+    "$image" "$@" >/dev/null
 }
 run "smoke-manager-$$" manager --role api
 run "smoke-worker-$$" worker

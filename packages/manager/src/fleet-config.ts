@@ -1,4 +1,4 @@
-import { ConfigError, parseAllowedHost, type EnvReader } from '@app/server-kit';
+import type { EnvReader } from '@app/server-kit';
 
 /** Settings of jobs, the worker, SSE streams and node providers. */
 export interface FleetConfig {
@@ -50,15 +50,6 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     nodeStatusCacheMs: env.int('NODE_STATUS_CACHE_MS', 3000),
     dummyStepMs: env.int('DUMMY_STEP_MS', 400),
     metricsIntervalMs: env.int('METRICS_INTERVAL_S', 60, { min: 0, max: 3600 }) * 1000,
-    alertWebhookAllowlist: hostList(env, 'ALERT_WEBHOOK_ALLOWLIST'),
+    alertWebhookAllowlist: env.hosts('ALERT_WEBHOOK_ALLOWLIST'),
   };
-}
-
-/** Comma-separated `host` or `host:port` entries; a bad one stops the start. */
-function hostList(env: EnvReader, name: string): string[] {
-  const entries = (env.optionalString(name) ?? '').split(',').map((entry) => entry.trim());
-  return entries.filter(Boolean).map((entry) => {
-    if (!parseAllowedHost(entry)) throw new ConfigError(name, `"${entry}" is not a host or host:port`);
-    return entry;
-  });
 }

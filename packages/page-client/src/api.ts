@@ -24,7 +24,8 @@ export class Api {
     return response.json() as Promise<T>;
   }
 
-  crawlerConfig = () => this.call<CrawlerConfig>('/api/project/crawler-config');
+  /** The crawler configuration, and whether the site has language addresses (SEO mode). */
+  crawlerConfig = () => this.call<CrawlerConfig & { languagePaths?: boolean }>('/api/project/crawler-config');
   languages = () => this.call<{ code: string; name: string }[]>('/api/languages');
   translations = (lang: string) =>
     this.call<Translation[]>(`/api/translations?lang=${encodeURIComponent(lang)}`);

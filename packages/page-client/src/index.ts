@@ -1,5 +1,5 @@
 import { Api } from './api.ts';
-import { Localizer, MARK, type Phrase } from './localizer.ts';
+import { Localizer, MARK, translationMap, type Phrase } from './localizer.ts';
 import {
   chooseLanguage,
   optionsFromScript,
@@ -11,6 +11,7 @@ import { Scanner, type CrawlerConfig } from './scanner.ts';
 import { TRANSLATED_ATTRIBUTES } from './text-rules.ts';
 import { renderSwitcher } from './switcher.ts';
 import { forgetEditToken, startEditor, takeEditToken } from './editor.ts';
+import { LanguagePaths } from './language-paths.ts';
 
 const HIDE_ATTRIBUTE = 'data-loco-loading';
 const HIDE_TIMEOUT_MS = 1500;
@@ -69,6 +70,9 @@ function createClient(): LocoApi {
   const sent = new Set<string>();
   let queue: { key: string; context: string; slots?: string[] }[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Set by the translator on a page it served translated (SEO mode): no pass over what it wrote. */
+  const rendered = document.documentElement.getAttribute('data-loco-rendered');
+  let paths = new LanguagePaths(rendered, Boolean(rendered));
 
   const register = (key: string, context: string, slots?: string[]) => {
     const id = `${key}\u0000${context}`;
@@ -80,7 +84,7 @@ function createClient(): LocoApi {
       queue = [];
       timer = undefined;
       api
-        ?.register(batch, location.origin + location.pathname)
+        ?.register(batch, location.origin + paths.originalPath())
         .catch((error: unknown) => console.warn(error));
     }, REGISTER_DELAY_MS);
   };
@@ -126,15 +130,11 @@ function createClient(): LocoApi {
     });
   };
 
-  /** The page's own `<html lang>`, put back when the original is shown. */
-  const writtenLang = document.documentElement.getAttribute('lang');
+  /** The page's own `<html lang>`, put back when the original is shown (the translator keeps it aside). */
+  const writtenLang = document.documentElement.getAttribute(rendered ? 'data-loco-original-lang' : 'lang');
   const loadLanguage = async (code: string | null) => {
     localizer!.language = code;
-    localizer!.translations = new Map(
-      code
-        ? (await api!.translations(code)).map((t) => [`${t.key}\u0000${t.context}`, t.value] as const)
-        : [],
-    );
+    localizer!.translations = translationMap(code ? await api!.translations(code) : []);
   };
   /** Marks the document with the language it shows, for screen readers, hyphenation and search engines. */
   const markLanguage = (code: string | null) => {
@@ -156,26 +156,30 @@ function createClient(): LocoApi {
         );
         return;
       }
-      const show = translationLikely(options.lang ?? null) ? hidePage() : () => undefined;
+      const show = !rendered && translationLikely(options.lang ?? null) ? hidePage() : () => undefined;
       try {
         api = new Api(options.server, options.apiKey);
         const [config, languages] = await Promise.all([
-          api.crawlerConfig().catch(() => DEFAULT_CONFIG),
+          api.crawlerConfig().catch(() => ({ ...DEFAULT_CONFIG, languagePaths: false })),
           api.languages().catch(() => []),
         ]);
         offered = languages;
+        paths = new LanguagePaths(rendered, Boolean(rendered) || config.languagePaths === true);
         localizer = new Localizer(new Scanner({ ...DEFAULT_CONFIG, ...config }, followShadowRoot), register);
         const choice = chooseLanguage(
-          options.lang ?? null,
+          rendered ?? options.lang ?? null,
           offered.map((l) => l.code),
         );
         // A language asked for in the address is the visitor's choice: the next page keeps it.
-        if (choice?.from === 'query') storeLanguage(choice.code);
+        if (choice?.from === 'query' || rendered) storeLanguage(choice?.code ?? null);
         await loadLanguage(choice?.code ?? null).catch((error: unknown) => console.warn(error));
         await domReady();
         performance.mark('loco:first-pass-start');
-        processPage();
-        if (localizer.language) markLanguage(localizer.language);
+        // A rendered page is translated already: only what the page adds later is looked at.
+        if (!rendered) {
+          processPage();
+          if (localizer.language) markLanguage(localizer.language);
+        }
         performance.measure('loco:first-pass', 'loco:first-pass-start');
         observe();
         const editToken = takeEditToken();
@@ -200,6 +204,8 @@ function createClient(): LocoApi {
     async setLanguage(code) {
       if (!localizer) return;
       storeLanguage(code);
+      // Each language has its own address: go there.
+      if (paths.enabled) return location.assign(paths.hrefOf(code));
       await loadLanguage(code);
       localizer.applyAll();
       processPage();
@@ -217,6 +223,7 @@ function createClient(): LocoApi {
             ...offered.map(({ code }) => ({ code, tag: code })),
           ],
           current: () => localizer!.language,
+          hrefOf: (code) => paths.hrefOf(code),
           choose: (code) => client.setLanguage(code),
         },
         element instanceof Element ? element : null,

@@ -1,9 +1,14 @@
+import type { Translation } from './api.ts';
 import { fillNumbers, patternOf } from './patterns.ts';
 import { parentOf, type Scanner, type Unit } from './scanner.ts';
 import { collapse, edges } from './text-rules.ts';
 
 const TEXT_SLOT = /\{\{text:\d+\}\}/g;
 export const MARK = 'data-loco-translated';
+
+/** Translations by phrase, as the Localizer looks them up. */
+export const translationMap = (entries: Translation[]) =>
+  new Map(entries.map((t) => [`${t.key}\u0000${t.context}`, t.value] as const));
 
 export interface Phrase {
   key: string;

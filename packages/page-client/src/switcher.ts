@@ -3,7 +3,8 @@
  * button that opens a list of the languages, each named in its own language (no flags: a flag is a
  * country, not a language). It is a disclosure: Enter, Space or ArrowDown opens it, the arrows, Home and
  * End move between languages, Escape closes it and gives the focus back to the button. Each language is a
- * link (`?lang=fr`, with `hreflang`), so it works as a link too; a click switches in place. It lives in a
+ * link (`?lang=fr`, or the page's language address in SEO mode, with `hreflang`), so it works as a link
+ * too; a click switches in place (or goes to that address). It lives in a
  * shadow root (the page's CSS cannot break it) styled by CSS variables the page may set:
  * `--loco-switcher-color`, `--loco-switcher-background`, `--loco-switcher-border`,
  * `--loco-switcher-radius`, `--loco-switcher-font`, `--loco-switcher-accent`.
@@ -19,6 +20,8 @@ export interface SwitcherLanguage {
 export interface SwitcherModel {
   languages: SwitcherLanguage[];
   current(): string | null;
+  /** The address of this page in a language: `?lang=fr`, or `/fr/…` when the site has language addresses. */
+  hrefOf(code: string | null): string;
   choose(code: string | null): Promise<void>;
 }
 
@@ -73,10 +76,7 @@ export function renderSwitcher(model: SwitcherModel, target: Element | null): HT
       link.lang = lang;
       link.hreflang = lang;
     }
-    const url = new URL(location.href);
-    url.searchParams.set('lang', code ?? '');
-    if (!code) url.searchParams.delete('lang');
-    link.href = url.href;
+    link.href = model.hrefOf(code);
     link.addEventListener('click', (event) => {
       event.preventDefault();
       close(true);

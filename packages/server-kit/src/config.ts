@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { parseAllowedHost } from './outbound/host-allowlist.ts';
 
 /** Thrown when an environment variable holds a value the service cannot start with. */
 export class ConfigError extends Error {
@@ -81,6 +82,14 @@ export function envReader(env: Env = process.env) {
         if (!family || !bitsOk) throw new ConfigError(name, `"${entry}" is not an IP address or CIDR range`);
       }
       return entries;
+    },
+    /** Comma-separated `host` or `host:port` entries (outbound allowlists). */
+    hosts(name: string): string[] {
+      const entries = (raw(name) ?? '').split(',').map((entry) => entry.trim());
+      return entries.filter(Boolean).map((entry) => {
+        if (!parseAllowedHost(entry)) throw new ConfigError(name, `"${entry}" is not a host or host:port`);
+        return entry;
+      });
     },
   };
 }

@@ -23,3 +23,4 @@ export * from './observability/api-docs.ts';
 export * from './openapi-errors.ts';
 export * from './stream-places.ts';
 export * from './jobs/index.ts';
+export * from './chromium-args.ts';

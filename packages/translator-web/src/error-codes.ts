@@ -36,6 +36,11 @@ export const ERROR_CODES = [
   'invite_other_account',
   'last_owner',
   'sso_not_configured',
+  'screenshots_disabled',
+  'screenshots_unavailable',
+  'seo_disabled',
+  'wrong_host',
+  'origin_unavailable',
   'invalid_backup',
 ] as const;
 

@@ -424,6 +424,8 @@ export interface paths {
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
             deliverOutdated: boolean;
+            seoOrigin: string;
+            seoPublicUrl: string;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -470,6 +472,8 @@ export interface paths {
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
             deliverOutdated: boolean;
+            seoOrigin: string;
+            seoPublicUrl: string;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -518,6 +522,8 @@ export interface paths {
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
             deliverOutdated: boolean;
+            seoOrigin: string;
+            seoPublicUrl: string;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -564,6 +570,8 @@ export interface paths {
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
             deliverOutdated: boolean;
+            seoOrigin: string;
+            seoPublicUrl: string;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -610,6 +618,8 @@ export interface paths {
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
             deliverOutdated: boolean;
+            seoOrigin: string;
+            seoPublicUrl: string;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -649,6 +659,8 @@ export interface paths {
           translationEngine?: 'openai' | 'deepl';
           sharedMemory?: boolean;
           deliverOutdated?: boolean;
+          seoOrigin?: string;
+          seoPublicUrl?: string;
         };
       };
       responses: {
@@ -673,6 +685,8 @@ export interface paths {
             translationEngine: 'openai' | 'deepl';
             sharedMemory: boolean;
             deliverOutdated: boolean;
+            seoOrigin: string;
+            seoPublicUrl: string;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -707,6 +721,7 @@ export interface paths {
           contextDepth: number;
           domContextEnabled: boolean;
           screenshotsEnabled: boolean;
+          languagePaths: boolean;
         };
       };
       errorCode:
@@ -1047,6 +1062,7 @@ export interface paths {
               index: number;
             }[];
             slotTexts: string[];
+            hasScreenshot: boolean;
             value: string | null;
             translated: boolean;
             translationId: number | null;
@@ -2188,6 +2204,70 @@ export interface paths {
   };
   '/backup': {
     get: {
+      responses: {
+        200: string;
+      };
+      errorCode: never;
+    };
+  };
+  '/screenshots/status': {
+    get: {
+      responses: {
+        200: {
+          /** The project's screenshotsEnabled setting */
+          enabled: boolean;
+          /** Whether this translator can take screenshots (Chromium is installed) */
+          available: boolean;
+          /** Why it cannot */
+          reason: string | null;
+          /** Phrases with a screenshot */
+          captured: number;
+          /** Phrases whose page or element could not be photographed */
+          failed: number;
+          /** Phrases seen on a page that wait for their screenshot */
+          pending: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'project_required'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable';
+    };
+  };
+  '/screenshots/capture': {
+    post: {
+      responses: {
+        202: {
+          queued: number;
+          pending: number;
+        };
+      };
+      errorCode:
+        | 'invalid_request'
+        | 'project_required'
+        | 'unauthorized'
+        | 'page_key_not_allowed'
+        | 'not_a_member'
+        | 'forbidden'
+        | 'csrf_invalid'
+        | 'screenshots_disabled'
+        | 'rate_limited'
+        | 'internal_error'
+        | 'service_unavailable'
+        | 'screenshots_unavailable';
+    };
+  };
+  '/phrases/{id}/screenshot': {
+    get: {
+      path: {
+        id: number;
+      };
       responses: {
         200: string;
       };

@@ -46,11 +46,14 @@ export interface Dashboard {
   stop(): Promise<void>;
 }
 
-/** The dashboard built, served by a translator with `config`, and a Chromium to drive it. */
-export async function startDashboard(config: Parameters<typeof startHarness>[0] = {}): Promise<Dashboard> {
+/** The dashboard built, served by a translator with `config` (and `options`), and a Chromium to drive it. */
+export async function startDashboard(
+  config: Parameters<typeof startHarness>[0] = {},
+  options: Parameters<typeof startHarness>[1] = {},
+): Promise<Dashboard> {
   await ensureBuilt();
   const [harness, browser] = await Promise.all([
-    startHarness(config, { staticDir: distDir }),
+    startHarness(config, { ...options, staticDir: distDir }),
     launchChromium(),
   ]);
   return {

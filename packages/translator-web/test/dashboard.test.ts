@@ -383,6 +383,26 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await screenshot(page, 'settings-origins');
   });
 
+  it('turns SEO mode on with the site’s origin, refusing an address that is not one', async () => {
+    await page.goto('/settings');
+    const origin = page.getByRole('textbox', { name: "SEO mode: the site's origin" });
+    const publicUrl = page.getByRole('textbox', { name: "The site's public address" });
+    expect(await publicUrl.isDisabled()).toBe(true);
+    await origin.fill('ftp://files.example');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('"ftp://files.example" is not an origin such as https://www.shop.example').waitFor();
+    await origin.fill('http://127.0.0.1:8080');
+    await publicUrl.fill('https://Shop.example/');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved').waitFor();
+    const { settings } = (await harness.client.get('/api/project')).body;
+    expect([settings.seoOrigin, settings.seoPublicUrl]).toEqual([
+      'http://127.0.0.1:8080',
+      'https://shop.example',
+    ]);
+    await harness.client.patch('/api/project/settings', { settings: { seoOrigin: '', seoPublicUrl: '' } });
+  });
+
   it('warns on every page when the full key was used from a web page, until dismissed', async () => {
     const leaked = await harness.client.get('/api/languages', {
       headers: { origin: 'https://old-shop.example' },

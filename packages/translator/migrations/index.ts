@@ -8,6 +8,7 @@ import { translationMemory } from './006_translation_memory.ts';
 import { outdatedTranslations } from './007_outdated_translations.ts';
 import { accounts } from './008_accounts.ts';
 import { slotTexts } from './009_slot_texts.ts';
+import { screenshots } from './010_screenshots.ts';
 
 export const translatorMigrations: MigrationSet = (dialect) => ({
   '001_initial': initial(dialect),
@@ -19,4 +20,5 @@ export const translatorMigrations: MigrationSet = (dialect) => ({
   '007_outdated_translations': outdatedTranslations(),
   '008_accounts': accounts(dialect),
   '009_slot_texts': slotTexts(),
+  '010_screenshots': screenshots(dialect),
 });

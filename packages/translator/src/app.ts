@@ -34,6 +34,7 @@ import { translationHistoryRoutes } from './routes/translation-history.ts';
 import { aiRoutes } from './routes/ai-jobs.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { backupRoutes } from './routes/backups.ts';
+import { seoRoutes } from './routes/seo.ts';
 import { pageClientRoutes } from './routes/page-client.ts';
 import { TranslatorMetrics } from './observability/metrics.ts';
 import { routeErrors } from './http/route-errors.ts';
@@ -41,6 +42,8 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { memberRoutes } from './routes/members.ts';
 import { installAccessCheck } from './http/session-auth.ts';
+import { screenshotRoutes } from './routes/screenshots.ts';
+import type { ScreenshotConfig } from './screenshots/screenshots-config.ts';
 
 export interface TranslatorOptions {
   /**
@@ -52,6 +55,8 @@ export interface TranslatorOptions {
   extend?: (app: FastifyInstance) => void | Promise<void>;
   /** Run the AI job worker and the backup schedule in this process (default true). */
   workers?: boolean;
+  /** How screenshots are taken (default: from the environment, see screenshots-config.ts). */
+  screenshots?: ScreenshotConfig | undefined;
 }
 
 export interface Translator {
@@ -80,7 +85,7 @@ export async function buildTranslator(
     metrics: metrics.http,
   });
   const ctx = createContext(config, database, app.log, metrics);
-  const services = createServices(ctx);
+  const services = createServices(ctx, options.screenshots);
   ctx.metrics.watchQueue(() => services.aiJobs.countActive());
   const listener = await listenForChanges(config, database, services, app.log);
   const defaultProject = await services.projects.ensureDefault();
@@ -118,9 +123,11 @@ export async function buildTranslator(
     aiRoutes(api, services);
     analyticsRoutes(api, services);
     backupRoutes(api, services);
+    screenshotRoutes(api, services);
   });
 
   await pageClientRoutes(app);
+  seoRoutes(app, services);
   const staticDir = options.staticDir ?? config.staticDir;
   if (staticDir) await serveStatic(app, resolve(staticDir));
   if (options.extend) await options.extend(app);
@@ -131,6 +138,7 @@ export async function buildTranslator(
   if (workers) {
     services.aiJobs.onChange = () => aiWorker.wake();
     aiWorker.start();
+    services.screenshotWorker.start();
   }
   const stopBackups = workers ? scheduleBackups(ctx, services) : () => {};
   const stopPurge = workers ? scheduleSessionPurge(ctx, services) : () => {};
@@ -152,7 +160,9 @@ export async function buildTranslator(
       stopBackups();
       stopPurge();
       await aiWorker.stop(0);
+      await services.screenshotWorker.stop();
       aiEvents.close();
+      await services.seo.close();
       await listener?.close();
       await database.close();
     },

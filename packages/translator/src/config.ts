@@ -66,6 +66,20 @@ export interface AccountsConfig {
   inviteDays: number;
 }
 
+/** SEO mode: the translated pages served from projects' sites (see src/seo). */
+export interface SeoConfig {
+  /** Hosts a site's origin may be on although they resolve to a loopback or private address (and by HTTP). */
+  allowlist: string[];
+  /** Seconds an origin page is reused before it is fetched again. */
+  originCacheSeconds: number;
+  /** Rendered pages kept in memory (each process). */
+  cachedPages: number;
+  /** The largest origin page taken, in bytes. */
+  maxPageBytes: number;
+  /** Bound on one origin fetch. */
+  originTimeoutMs: number;
+}
+
 export interface TranslatorConfig extends CommonConfig {
   port: number;
   databaseUrl: string | undefined;
@@ -80,6 +94,7 @@ export interface TranslatorConfig extends CommonConfig {
   backup: BackupConfig;
   pageKey: PageKeyLimits;
   accounts: AccountsConfig;
+  seo: SeoConfig;
   /** Folder with the dashboard build, served at `/` when set. */
   staticDir: string | undefined;
 }
@@ -124,6 +139,13 @@ export function readTranslatorConfig(env: EnvReader = envReader()): TranslatorCo
       maxUrls: env.int('TRANSLATOR_PAGE_MAX_URLS', 10_000, { min: 0 }),
     },
     accounts: readAccountsConfig(env),
+    seo: {
+      allowlist: env.hosts('TRANSLATOR_SEO_ORIGIN_ALLOWLIST'),
+      originCacheSeconds: env.int('TRANSLATOR_SEO_CACHE_S', 300, { min: 0, max: 86_400 }),
+      cachedPages: env.int('TRANSLATOR_SEO_CACHED_PAGES', 2000, { min: 0 }),
+      maxPageBytes: env.int('TRANSLATOR_SEO_MAX_PAGE_MB', 5, { min: 1, max: 100 }) * 2 ** 20,
+      originTimeoutMs: env.int('TRANSLATOR_SEO_TIMEOUT_S', 10, { min: 1, max: 120 }) * 1000,
+    },
     staticDir: env.optionalString('TRANSLATOR_STATIC_DIR'),
   };
 }

@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
 import { operationsOf, type OpenApiDocument } from '@app/server-kit/testing/openapi-fuzz';
 import { signedInMember, startHarness, type Harness } from './helpers.ts';
+import { ScreenshotsRepository } from '../src/screenshots/screenshots-repository.ts';
+
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 /**
  * The authorization matrix of the translator: every route of its API document × every kind of caller →
@@ -223,6 +229,15 @@ const ROWS: Row[] = [
     expect: keyRoute(200, 404),
     request: fixed((w) => `/phrases/${w.ids.phrase}`, { key: 'Add to cart', varSlots: [] }),
   },
+
+  {
+    route: 'GET /phrases/{id}/screenshot',
+    expect: keyRoute(200, 404),
+    request: fixed((w) => `/phrases/${w.ids.phrase}/screenshot`),
+  },
+  { route: 'GET /screenshots/status', expect: keyRoute(200), request: fixed('/screenshots/status') },
+  // No worker runs here: the capture is only planned.
+  { route: 'POST /screenshots/capture', expect: keyRoute(202), request: fixed('/screenshots/capture') },
 
   {
     route: 'GET /translations',
@@ -518,7 +533,12 @@ describe('who may call what (translator)', () => {
       const made = await harness.newProject(name);
       const project = (await made.client.get('/api/project')).body;
       await made.client.patch('/api/project/settings', {
-        settings: { languages, allowedOrigins: [ALLOWED_ORIGIN], translationProviderApiKey: 'sk-test' },
+        settings: {
+          languages,
+          allowedOrigins: [ALLOWED_ORIGIN],
+          translationProviderApiKey: 'sk-test',
+          screenshotsEnabled: true,
+        },
       });
       return { id: made.id, key: made.key, pageKey: project.page_key };
     };
@@ -534,6 +554,17 @@ describe('who may call what (translator)', () => {
     });
     const phrase = (await mainClient.get('/api/translations/all')).body.rows[0].id as number;
     await mainClient.patch('/api/textnodes/status', { ids: [phrase], status: 'approved' });
+    // The phrase's screenshot, stored as a capture would (no browser runs in this test).
+    await new ScreenshotsRepository(harness.translator.ctx.db).save(
+      main.id,
+      phrase,
+      'https://shop.example/',
+      {
+        png: ONE_PIXEL_PNG,
+        width: 1,
+        height: 1,
+      },
+    );
     await mainClient.post('/api/translations', {
       lang: 'fr',
       translations: [{ id: phrase, value: 'Ajouter' }],

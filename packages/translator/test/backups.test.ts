@@ -324,6 +324,7 @@ describe('backups', () => {
       alter table translations drop column suggestion;
       alter table translations drop column outdated_from;
       alter table phrases drop column slot_texts;
+      drop table phrase_screenshots;
       delete from translator_migration where name > '001_initial';`);
     old.close();
     const before = (await h.client.get('/api/translations/all?lang=fr')).body as {

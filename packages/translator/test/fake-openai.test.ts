@@ -47,6 +47,47 @@ describe('fake OpenAI chat-completions server', () => {
     });
   });
 
+  it('takes content as parts, text and images, as the real API does, and keeps them', async () => {
+    fake.requests.length = 0;
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const batch = JSON.stringify({ targetLanguage: 'de', items: [{ id: '7', text: 'Cart', screenshot: 1 }] });
+    const res = await call({
+      model: 'm',
+      messages: [
+        { role: 'system', content: [{ type: 'text', text: 'Translate into German (de).' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: batch },
+            { type: 'image_url', image_url: { url: png, detail: 'low' } },
+          ],
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Completion;
+    expect(JSON.parse(body.choices[0]!.message.content)).toEqual({ items: [{ id: '7', text: '[de] Cart' }] });
+    const user = fake.requests.at(-1)!.messages.find((message) => message.role === 'user')!;
+    expect(user.content).toBe(batch);
+    expect(user.parts).toEqual([
+      { type: 'text', text: batch },
+      { type: 'image_url', image_url: { url: png, detail: 'low' } },
+    ]);
+
+    const parts = (content: unknown, role = 'user') => call({ model: 'm', messages: [{ role, content }] });
+    const param = async (res: Response) => ((await res.json()) as { error: { param: string } }).error.param;
+    const notImage = await parts([{ type: 'image_url', image_url: { url: 'data:text/plain;base64,eA==' } }]);
+    expect(notImage.status).toBe(400);
+    expect(await param(notImage)).toBe('messages[0].content[0].image_url.url');
+    const plainHttp = await parts([{ type: 'image_url', image_url: { url: 'http://example.test/a.png' } }]);
+    expect(plainHttp.status).toBe(400);
+    const inSystem = await parts([{ type: 'image_url', image_url: { url: png } }], 'system');
+    expect(inSystem.status).toBe(400);
+    expect((await parts([{ type: 'audio', audio: {} }])).status).toBe(400);
+    expect((await parts([])).status).toBe(400);
+  });
+
   it('answers errors the way the real API does', async () => {
     const wrongKey = await call({ model: 'm', messages: [{ role: 'user', content: 'x' }] }, 'sk-wrong');
     expect(wrongKey.status).toBe(401);

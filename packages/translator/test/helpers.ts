@@ -28,6 +28,13 @@ export function testConfig(database: TestDatabase, overrides: ConfigOverrides = 
     cacheTtlSeconds: 5,
     staticDir: undefined,
     accounts: { publicUrl: undefined, oidc: undefined, inviteDays: 7 },
+    seo: {
+      allowlist: ['127.0.0.1'],
+      originCacheSeconds: 300,
+      cachedPages: 100,
+      maxPageBytes: 5 * 2 ** 20,
+      originTimeoutMs: 5000,
+    },
     ...rest,
     ai: {
       baseUrl: 'http://127.0.0.1:9/v1',
@@ -159,3 +166,4 @@ export async function registerApproved(client: TestClient, keys: string[]): Prom
   await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
   return Object.fromEntries(rows.map((row) => [row.key, row.id]));
 }
+export { get as plainGet, serveOrigin, startSiteNginx } from './seo-site.ts';

@@ -135,6 +135,7 @@ describe('service and project', () => {
         'domContextEnabled',
         'domContextSelectors',
         'inlineTags',
+        'languagePaths',
         'screenshotsEnabled',
       ].sort(),
     );

@@ -241,6 +241,7 @@ describe('GET /api/translations/all', () => {
       status: 'approved',
       varSlots: [],
       slotTexts: [],
+      hasScreenshot: false,
       value: 'Au revoir',
       translated: true,
       translationId: expect.any(Number),

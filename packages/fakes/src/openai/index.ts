@@ -2,7 +2,8 @@
  * A fake of the OpenAI chat-completions API (`POST /v1/chat/completions`, `GET /v1/models`), on real
  * HTTP, for tests and demos of the translator's AI jobs. It cannot translate, so it "translates" the
  * items of the translator's batch format (a user message holding `{"items":[{"id","text"}]}`) with a
- * visible marker, keeping slot tokens; anything else gets a short echo. Its failure modes are the ones
+ * visible marker, keeping slot tokens; anything else gets a short echo. Content may come as parts (text
+ * and images, validated as the real API does; `requests` keeps them). Its failure modes are the ones
  * the real API has: slowness, 429 with Retry-After, 5xx, a reply missing an item, a mangled token.
  */
 import { createServer, type ServerResponse } from 'node:http';
@@ -30,10 +31,25 @@ export interface FakeOpenAIBehaviour {
   translate: (text: string, language: string) => string;
 }
 
+/** A part of a message's content, as the real API takes them (text, or an image by URL or data URL). */
+export type ContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
+
+/**
+ * A message as received: `content` is its text (the text parts joined by a blank line when it came as
+ * parts), `parts` the parts themselves when it came as parts.
+ */
+export interface RecordedMessage {
+  role: string;
+  content: string;
+  parts?: ContentPart[] | undefined;
+}
+
 export interface RecordedRequest {
   authorization: string | undefined;
   model: string;
-  messages: { role: string; content: string }[];
+  messages: RecordedMessage[];
   status: number;
   at: number;
 }
@@ -78,10 +94,66 @@ const apiError = (message: string, type: string, code: string | null, param: str
   error: { message, type, param, code },
 });
 
+const IMAGE_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * Reads the messages as the real API does: `content` is a string or an array of parts; a part is
+ * `{type:'text', text}` or `{type:'image_url', image_url:{url, detail?}}` (an https URL or a base64 data URL
+ * of a PNG, JPEG, GIF or WebP image), and images go in user messages only. Answers the messages, or the
+ * parameter that is wrong.
+ */
+function readMessages(value: unknown): { messages: RecordedMessage[] } | { param: string; message: string } {
+  if (!Array.isArray(value) || value.length === 0)
+    return { param: 'messages', message: "Invalid 'messages': expected a non-empty array." };
+  const messages: RecordedMessage[] = [];
+  for (const [i, message] of value.entries()) {
+    const role = typeof message?.role === 'string' ? (message.role as string) : '';
+    const content: unknown = message?.content;
+    if (typeof content === 'string') {
+      messages.push({ role, content });
+      continue;
+    }
+    const where = `messages[${i}].content`;
+    if (!Array.isArray(content) || content.length === 0)
+      return {
+        param: where,
+        message: `Invalid '${where}': expected a string or a non-empty array of parts.`,
+      };
+    const parts: ContentPart[] = [];
+    for (const [j, part] of content.entries()) {
+      const at = `${where}[${j}]`;
+      if (part?.type === 'text' && typeof part.text === 'string') {
+        parts.push({ type: 'text', text: part.text });
+      } else if (part?.type === 'image_url') {
+        const url: unknown = part.image_url?.url;
+        const detail: unknown = part.image_url?.detail;
+        if (role !== 'user')
+          return {
+            param: at,
+            message: `Invalid '${at}': image content parts are only allowed in user messages.`,
+          };
+        if (typeof url !== 'string' || !(url.startsWith('https://') || IMAGE_DATA_URL.test(url)))
+          return {
+            param: `${at}.image_url.url`,
+            message: `Invalid '${at}.image_url.url': expected an https URL or a base64-encoded image data URL.`,
+          };
+        if (detail !== undefined && detail !== 'auto' && detail !== 'low' && detail !== 'high')
+          return { param: `${at}.image_url.detail`, message: `Invalid '${at}.image_url.detail'.` };
+        parts.push({ type: 'image_url', image_url: { url, ...(detail ? { detail } : {}) } });
+      } else {
+        return { param: `${at}.type`, message: `Invalid '${at}.type': expected one of 'text', 'image_url'.` };
+      }
+    }
+    const text = parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n\n');
+    messages.push({ role, content: text, parts });
+  }
+  return { messages };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Reads the target language from a system prompt such as "… into French (fr) …". */
-function targetLanguage(messages: { role: string; content: string }[], fallback: string): string {
+function targetLanguage(messages: RecordedMessage[], fallback: string): string {
   for (const message of messages) {
     const match = /\(([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*)\)/.exec(message.content);
     if (match?.[1]) return match[1];
@@ -89,8 +161,11 @@ function targetLanguage(messages: { role: string; content: string }[], fallback:
   return fallback;
 }
 
-function answer(messages: { role: string; content: string }[], behaviour: FakeOpenAIBehaviour): string {
-  const user = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+function answer(messages: RecordedMessage[], behaviour: FakeOpenAIBehaviour): string {
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  // With parts, the batch is the first text part (images follow it).
+  const first = last?.parts?.find((part) => part.type === 'text');
+  const user = first?.type === 'text' ? first.text : (last?.content ?? '');
   let payload: { targetLanguage?: string; items?: { id: string; text: string }[] } | undefined;
   try {
     payload = JSON.parse(user);
@@ -167,24 +242,12 @@ export async function startFakeOpenAI(changes: Partial<FakeOpenAIBehaviour> = {}
           apiError('you must provide a model parameter', 'invalid_request_error', null, 'model'),
         );
       }
-      const messages = body.messages;
-      if (
-        !Array.isArray(messages) ||
-        messages.length === 0 ||
-        messages.some((m) => typeof m?.content !== 'string')
-      ) {
+      const read = readMessages(body.messages);
+      if (!('messages' in read)) {
         record(400, body.model);
-        return sendJson(
-          res,
-          400,
-          apiError(
-            "Invalid 'messages': expected a non-empty array.",
-            'invalid_request_error',
-            null,
-            'messages',
-          ),
-        );
+        return sendJson(res, 400, apiError(read.message, 'invalid_request_error', null, read.param));
       }
+      const { messages } = read;
       if (body.stream === true) {
         record(400, body.model, messages);
         return sendJson(
@@ -222,11 +285,13 @@ export async function startFakeOpenAI(changes: Partial<FakeOpenAIBehaviour> = {}
           apiError('The server had an error while processing your request.', 'server_error', null),
         );
       }
-      const content = answer(messages as RecordedRequest['messages'], behaviour);
+      const content = answer(messages, behaviour);
       record(200, body.model, messages);
       counter += 1;
-      // Roughly four characters a token, as the real API counts English text.
-      const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
+      // Roughly four characters a token, as the real API counts English text; a low-detail image is 85.
+      const texts = messages.map(({ role, content }) => ({ role, content }));
+      const images = messages.flatMap((m) => m.parts ?? []).filter((part) => part.type === 'image_url');
+      const promptTokens = Math.ceil(JSON.stringify(texts).length / 4) + 85 * images.length;
       const completionTokens = Math.ceil(content.length / 4);
       return sendJson(res, 200, {
         id: `chatcmpl-fake${counter}`,

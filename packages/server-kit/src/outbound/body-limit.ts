@@ -15,7 +15,11 @@ export function formatBytes(bytes: number): string {
 
 interface BodyOf {
   headers: { get(name: string): string | null };
-  body: ReadableStream<Uint8Array> | null;
+  /** A byte stream, by the members read here (undici's and the DOM library's stream types differ). */
+  body: {
+    getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array }>; cancel(): Promise<void> };
+    cancel(): Promise<void>;
+  } | null;
 }
 
 /**
@@ -35,7 +39,7 @@ export async function readTextLimited(response: BodyOf, maxBytes: number): Promi
   const reader = body.getReader();
   for (;;) {
     const { value, done } = await reader.read();
-    if (done) break;
+    if (done || !value) break;
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);

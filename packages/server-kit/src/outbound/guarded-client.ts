@@ -26,6 +26,8 @@ export interface GuardedClientOptions {
 export interface GuardedRequest {
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** False: a redirect is answered as it is (default: followed within the policy). */
+  followRedirects?: boolean;
 }
 
 type Fetch = Awaited<ReturnType<typeof loadUndici>>['fetch'];
@@ -67,7 +69,7 @@ export class GuardedClient {
     return this.options.allowlist.allows(url.hostname, effectivePort(url));
   }
 
-  /** A GET that follows redirects within the policy. The caller reads or cancels the body. */
+  /** A GET that follows redirects within the policy (unless told not to). The caller reads or cancels the body. */
   async get(target: string | URL, request: GuardedRequest = {}): Promise<Response> {
     let url = new URL(target);
     let headers = { ...request.headers };
@@ -76,7 +78,7 @@ export class GuardedClient {
       this.checkScheme(url);
       const response = await this.send(fetch, dispatcher, url, { headers, signal: request.signal });
       const location = response.headers.get('location');
-      if (!REDIRECTS.has(response.status) || !location) return response;
+      if (!REDIRECTS.has(response.status) || !location || request.followRedirects === false) return response;
       await response.body?.cancel().catch(() => undefined);
       if (hop >= this.maxRedirects) throw new OutboundError(`more than ${this.maxRedirects} redirects`);
       let next: URL;

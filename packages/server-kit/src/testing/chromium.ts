@@ -4,25 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-
-/** Headless (playwright adds --headless), with nothing that reaches outside this machine. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-dev-shm-usage',
-];
+import { CHROMIUM_ARGS } from '../chromium-args.ts';
 
 /** Debian's Chromium (or CHROMIUM_PATH); playwright gives every launch a fresh temporary user-data-dir. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     headless: true,
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
+    args: ['--no-sandbox', ...CHROMIUM_ARGS],
   });
 }
 

@@ -28,6 +28,7 @@ import {
 } from '../components/common.tsx';
 import { Icon } from '../components/icons.tsx';
 import { SlotKey, slotsOf, slotToken } from '../components/SlotKey.tsx';
+import { PhraseScreenshot } from '../components/PhraseScreenshot.tsx';
 import { useLanguages } from '../data/project.ts';
 import {
   phraseStatusParam,
@@ -184,6 +185,7 @@ function PhraseCell({ row }: { row: Row }) {
   return (
     <Stack gap={4}>
       <SlotKey text={row.key} words={row.slotTexts} />
+      {row.hasScreenshot && <PhraseScreenshot phraseId={row.id} phrase={row.key} />}
       <Group gap={6}>
         {row.state && <StateChip state={row.state} />}
         {row.status !== 'approved' && <StatusBadge status={row.status} />}

@@ -27,6 +27,7 @@ import {
 } from '../components/common.tsx';
 import { Icon } from '../components/icons.tsx';
 import { SlotKey } from '../components/SlotKey.tsx';
+import { PhraseScreenshot } from '../components/PhraseScreenshot.tsx';
 import { KeyEditor } from '../components/KeyEditor.tsx';
 import {
   phraseStatusParam,
@@ -282,7 +283,15 @@ function reviewColumns(actions: {
       key: 'phrase',
       header: 'Phrase',
       phone: 'title',
-      cell: (row) => <SlotKey text={row.key} lineClamp={3} words={row.slotTexts} />,
+      cell: (row) =>
+        row.hasScreenshot ? (
+          <Stack gap={4}>
+            <SlotKey text={row.key} lineClamp={3} words={row.slotTexts} />
+            <PhraseScreenshot phraseId={row.id} phrase={row.key} />
+          </Stack>
+        ) : (
+          <SlotKey text={row.key} lineClamp={3} words={row.slotTexts} />
+        ),
     },
     {
       key: 'context',

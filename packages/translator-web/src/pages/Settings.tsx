@@ -126,6 +126,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
     ![
       'languages',
       'allowedOrigins',
+      'seoOrigin',
+      'seoPublicUrl',
       'blockedTags',
       'inlineTags',
       'contextDepth',
@@ -173,6 +175,25 @@ function SettingsForm({ settings }: { settings: Settings }) {
           error={err('allowedOrigins')}
           splitChars={[',', ' ']}
         />
+        <Group grow align="flex-start">
+          <TextInput
+            label="SEO mode: the site's origin"
+            description="Where the translator fetches your pages to serve them translated at /fr/… for search engines (see docs/operations.md for the nginx part). Empty: off."
+            placeholder="https://www.shop.example"
+            value={draft.seoOrigin}
+            onChange={(e) => set('seoOrigin', e.currentTarget.value)}
+            error={err('seoOrigin')}
+          />
+          <TextInput
+            label="The site's public address"
+            description="What visitors type, for canonical and language links and sitemaps. Empty: the origin."
+            placeholder="https://shop.example"
+            value={draft.seoPublicUrl}
+            onChange={(e) => set('seoPublicUrl', e.currentTarget.value)}
+            error={err('seoPublicUrl')}
+            disabled={!draft.seoOrigin}
+          />
+        </Group>
 
         <Title order={3} size="h4" mt="sm">
           Page scanning
@@ -220,7 +241,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         </Group>
         <Switch
           label="Screenshots"
-          description="Allow the page client to send screenshots as context for AI translation."
+          description="Photograph where each phrase appears on its page: shown beside it in Review and the grid, and sent to AI jobs that include screenshots."
           checked={draft.screenshotsEnabled}
           onChange={(e) => set('screenshotsEnabled', e.currentTarget.checked)}
         />

@@ -18,6 +18,11 @@ export interface BatchRequest {
   /** The glossary's lines for this batch's texts ('' when none of its terms appears). */
   glossary?: string | undefined;
   items: BatchItem[];
+  /**
+   * Screenshots (PNG) of where items appear, by item id: sent as images with the items they show, to
+   * engines that take images (the chat API); others ignore them.
+   */
+  images?: Map<string, Buffer> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -28,7 +33,49 @@ export interface BatchResult {
   rejected: { id: string; reason: string }[];
 }
 
-function instructions(prompt: string, lang: string, languageName: string, glossary = '') {
+/** What the model is told of the screenshots a batch carries. */
+const SCREENSHOT_INSTRUCTIONS = [
+  '',
+  'Some items have a "screenshot": the number of the image after this text that shows where the item appears on',
+  'its page, the text outlined in red. Use it as context (what kind of element, what it sits beside); translate',
+  'only the item’s text.',
+];
+
+/**
+ * The user message: the batch as JSON, then each screenshot as an image part (items name theirs by its
+ * place among the images); a plain string when there are none.
+ */
+function userContent(batch: BatchRequest): string | ChatContentPart[] {
+  const images: Buffer[] = [];
+  const items = batch.items.map((item) => {
+    const png = batch.images?.get(item.id);
+    if (!png) return item;
+    images.push(png);
+    return { ...item, screenshot: images.length };
+  });
+  const text = JSON.stringify({ targetLanguage: batch.lang, items });
+  if (!images.length) return text;
+  return [
+    { type: 'text', text },
+    ...images.map((png) => ({
+      type: 'image_url' as const,
+      image_url: { url: `data:image/png;base64,${png.toString('base64')}`, detail: 'low' as const },
+    })),
+  ];
+}
+
+/** A part of a chat message's content, as the chat-completions API takes them. */
+type ChatContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string; detail: 'low' | 'high' | 'auto' } };
+
+function instructions(
+  prompt: string,
+  lang: string,
+  languageName: string,
+  glossary = '',
+  screenshots = false,
+) {
   return [
     prompt.trim(),
     ...(glossary ? ['', glossary] : []),
@@ -37,6 +84,7 @@ function instructions(prompt: string, lang: string, languageName: string, glossa
     'Tokens such as {{number:0}} or {{text:1}} are placeholders for values and markup: copy each one into the',
     'translation unchanged, exactly once, where it belongs in the sentence. Keep each item’s id.',
     'Answer with JSON only, in the form {"items":[{"id":"…","text":"…"}]}, with one entry per item.',
+    ...(screenshots ? SCREENSHOT_INSTRUCTIONS : []),
   ].join('\n');
 }
 
@@ -93,9 +141,15 @@ export class ChatProvider {
           messages: [
             {
               role: 'system',
-              content: instructions(batch.prompt, batch.lang, batch.languageName, batch.glossary),
+              content: instructions(
+                batch.prompt,
+                batch.lang,
+                batch.languageName,
+                batch.glossary,
+                batch.items.some((item) => batch.images?.has(item.id)),
+              ),
             },
-            { role: 'user', content: JSON.stringify({ targetLanguage: batch.lang, items: batch.items }) },
+            { role: 'user', content: userContent(batch) },
           ],
         },
         signal: batch.signal,

@@ -17,6 +17,7 @@ import { DeepLProvider } from './deepl-provider.ts';
 import type { TranslationEngine } from '../projects/settings.ts';
 import type { TranslationState } from '../db/schema.ts';
 import type { TranslationMemoryService } from '../memory/memory-service.ts';
+import type { ScreenshotsService } from '../screenshots/screenshots-service.ts';
 
 interface WorkItem {
   phraseId: number;
@@ -48,6 +49,8 @@ export interface TranslateJobDeps {
   prompts: PromptsService;
   glossary: GlossaryRules;
   memory: Pick<TranslationMemoryService, 'exact'>;
+  /** Where each phrase appears, sent with its batch when the job includes screenshots and the engine takes images. */
+  screenshots?: Pick<ScreenshotsService, 'images'> | undefined;
   onTranslated: (projectId: number) => void;
 }
 
@@ -166,6 +169,7 @@ export class TranslateJob implements JobHandler<unknown, string> {
   /** One batch: a call (with retries), then one more call for the items it dropped or mangled. */
   private async runBatch(state: RunState, batch: WorkItem[]) {
     const items: BatchItem[] = batch.map((item) => ({ id: String(item.phraseId), text: item.key }));
+    const images = await this.screenshotsOf(state, batch);
     const request = (list: BatchItem[]): BatchRequest => ({
       apiKey: state.apiKey,
       lang: state.job.lang,
@@ -176,6 +180,7 @@ export class TranslateJob implements JobHandler<unknown, string> {
         state.glossary,
       ),
       items: list,
+      images,
       signal: state.signal,
     });
     const first = await state.engine.translateWithRetry(request(items));
@@ -196,6 +201,18 @@ export class TranslateJob implements JobHandler<unknown, string> {
     // The provider's answer is paid for: a short database outage waits, rather than losing it and asking
     // again. (One transaction, so trying it again is safe.)
     await retryWhileUnavailable(() => this.record(state, values, failed));
+  }
+
+  /** The batch's screenshots (PNG by item id) when the job asked for them and its engine takes images. */
+  private async screenshotsOf(state: RunState, batch: WorkItem[]): Promise<Map<string, Buffer> | undefined> {
+    const { screenshots } = this.deps;
+    if (!state.job.include_screenshots || !screenshots || !(state.engine instanceof ChatProvider))
+      return undefined;
+    const found = await screenshots.images(
+      state.job.project_id,
+      batch.map((item) => item.phraseId),
+    );
+    return new Map([...found].map(([phraseId, png]) => [String(phraseId), png]));
   }
 
   /**

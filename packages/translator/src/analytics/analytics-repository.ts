@@ -119,6 +119,20 @@ export class AnalyticsRepository {
     };
   }
 
+  /** The page URLs phrases were seen on that start with `prefix`, in order, at most `limit`. */
+  async pageUrls(projectId: number, prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('phrase_urls')
+      .select('url')
+      .distinct()
+      .where('project_id', '=', projectId)
+      .where(sql<boolean>`url like ${`${likeEscape(prefix)}%`} escape '\\'`)
+      .orderBy('url')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.url);
+  }
+
   phrasesOnUrl(projectId: number, url: string) {
     return this.db
       .selectFrom('phrase_urls as u')

@@ -18,6 +18,11 @@ export class AnalyticsService {
     private readonly glossary: GlossaryRules,
   ) {}
 
+  /** The page URLs phrases were seen on that start with `prefix` (a site's pages, for its sitemap). */
+  pageUrls(projectId: number, prefix: string, limit: number): Promise<string[]> {
+    return this.reports.pageUrls(projectId, prefix, limit);
+  }
+
   async summary(projectId: number, settings: StoredSettings) {
     const phrases = await this.reports.phraseCounts(projectId);
     const uniqueUrls = await this.reports.distinctUrlCount(projectId);

@@ -48,6 +48,21 @@ export interface PhraseUrlsTable {
   first_seen_day: string;
 }
 
+/** Where a page shows a phrase: one image per phrase (see migration 010), or why there is none. */
+export interface PhraseScreenshotsTable {
+  phrase_id: number;
+  project_id: number;
+  /** The page it was taken on. */
+  url: string;
+  /** The PNG (a Buffer as read); null when the capture failed. */
+  png: Uint8Array | null;
+  width: number | null;
+  height: number | null;
+  /** Why the capture failed (null when it worked). */
+  error: string | null;
+  captured_at: string;
+}
+
 export interface TranslationsTable {
   id: Generated<number>;
   project_id: number;
@@ -214,6 +229,7 @@ export interface TranslatorDB {
   projects: ProjectsTable;
   phrases: PhrasesTable;
   phrase_urls: PhraseUrlsTable;
+  phrase_screenshots: PhraseScreenshotsTable;
   translations: TranslationsTable;
   translation_history: TranslationHistoryTable;
   glossary_terms: GlossaryTermsTable;

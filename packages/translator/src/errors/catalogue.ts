@@ -61,6 +61,31 @@ export const TRANSLATOR_ERRORS = {
   },
   last_owner: { status: 409, message: 'A project keeps at least one owner: make someone else owner first.' },
   sso_not_configured: { status: 404, message: 'Single sign-on is not set up on this translator.' },
+  screenshots_disabled: {
+    status: 409,
+    message: 'Screenshots are off for this project: set settings.screenshotsEnabled first.',
+  },
+  screenshots_unavailable: {
+    status: 503,
+    message: 'This translator cannot take screenshots: Chromium is missing (see TRANSLATOR_CHROMIUM_PATH).',
+  },
+  // SEO mode's pages (/seo/…) are the site's, kept out of the API document.
+  seo_disabled: {
+    status: 404,
+    hidden: true,
+    message: 'This project serves no translated pages: set seoOrigin in its settings to turn SEO mode on.',
+  },
+  wrong_host: {
+    status: 421,
+    hidden: true,
+    message:
+      'Translated pages are served only on the site’s own host (seoPublicUrl): reach them through the site.',
+  },
+  origin_unavailable: {
+    status: 502,
+    hidden: true,
+    message: 'The site did not answer with a page: check that it is up and that seoOrigin is right.',
+  },
   invalid_backup: {
     status: 422,
     message: 'The file is not a backup of this project that this version can restore.',

@@ -199,7 +199,7 @@ export class PhrasesRepository {
     return rows.map((row) => row.id);
   }
 
-  /** Deletes the project's phrases among `ids` with their translations and URLs, in one transaction. */
+  /** Deletes the project's phrases among `ids` with their translations, URLs and screenshots, in one transaction. */
   async delete(projectId: number, ids: number[]): Promise<number> {
     let deleted = 0;
     await this.db.transaction().execute(async (trx) => {
@@ -214,6 +214,11 @@ export class PhrasesRepository {
           .where('project_id', '=', projectId)
           .where('phrase_id', 'in', part)
           .execute();
+        await trx
+          .deleteFrom('phrase_screenshots')
+          .where('project_id', '=', projectId)
+          .where('phrase_id', 'in', part)
+          .execute();
         const result = await trx
           .deleteFrom('phrases')
           .where('project_id', '=', projectId)
@@ -225,7 +230,7 @@ export class PhrasesRepository {
     return deleted;
   }
 
-  /** Deletes the project's pending phrases with their translations and URLs, in one transaction. */
+  /** Deletes the project's pending phrases with their translations, URLs and screenshots, in one transaction. */
   clearPending(projectId: number): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       const pending = trx
@@ -235,6 +240,7 @@ export class PhrasesRepository {
         .where('status', '=', 'pending');
       await trx.deleteFrom('translations').where('phrase_id', 'in', pending).execute();
       await trx.deleteFrom('phrase_urls').where('phrase_id', 'in', pending).execute();
+      await trx.deleteFrom('phrase_screenshots').where('phrase_id', 'in', pending).execute();
       const result = await trx
         .deleteFrom('phrases')
         .where('project_id', '=', projectId)

@@ -54,6 +54,8 @@ export class PhrasesService {
   constructor(
     private readonly phrases: PhrasesStore,
     private readonly onDataChanged: (projectId: number) => void,
+    /** Phrases were registered from a page (their screenshots may be due). */
+    private readonly onSeenOnPage: (projectId: number) => void = () => {},
   ) {}
 
   /**
@@ -92,6 +94,7 @@ export class PhrasesService {
     const { created, refused, pending, carried } = await this.phrases.register(projectId, byHash, url, caps);
     if (refused && !created) throw tooManyPending(pending, maxPending!);
     if (carried) this.onDataChanged(projectId);
+    if (url) this.onSeenOnPage(projectId);
     return { ok: true, registered: created, keyMap };
   }
 

@@ -89,6 +89,7 @@ export class ProjectsRepository {
         .where('project_id', '=', id)
         .executeTakeFirst();
       await trx.deleteFrom('phrase_urls').where('project_id', '=', id).execute();
+      await trx.deleteFrom('phrase_screenshots').where('project_id', '=', id).execute();
       await trx.deleteFrom('translation_memory').where('project_id', '=', id).execute();
       const phrases = await trx.deleteFrom('phrases').where('project_id', '=', id).executeTakeFirst();
       return {

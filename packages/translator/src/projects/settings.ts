@@ -22,6 +22,13 @@ export interface StoredSettings {
   sharedMemory: boolean;
   /** GET /api/translations also delivers outdated translations (carried over from a changed text). */
   deliverOutdated: boolean;
+  /**
+   * SEO mode: the origin (`https://www.shop.example`) whose pages `/seo/:project/:lang/…` serves
+   * translated; '' leaves it off.
+   */
+  seoOrigin: string;
+  /** The site's public origin, for canonical and alternate links and sitemaps; '' means seoOrigin. */
+  seoPublicUrl: string;
 }
 
 export type TranslationEngine = 'openai' | 'deepl';
@@ -40,6 +47,8 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   translationEngine: 'openai',
   sharedMemory: false,
   deliverOutdated: false,
+  seoOrigin: '',
+  seoPublicUrl: '',
 };
 
 const TagList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 });
@@ -65,6 +74,8 @@ export const SettingsPatch = Type.Object({
   translationEngine: Type.Optional(Engine),
   sharedMemory: Type.Optional(Type.Boolean()),
   deliverOutdated: Type.Optional(Type.Boolean()),
+  seoOrigin: Type.Optional(Type.String({ maxLength: 300 })),
+  seoPublicUrl: Type.Optional(Type.String({ maxLength: 300 })),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
@@ -84,6 +95,8 @@ export const SettingsView = Type.Object({
   translationEngine: Engine,
   sharedMemory: Type.Boolean(),
   deliverOutdated: Type.Boolean(),
+  seoOrigin: Type.String(),
+  seoPublicUrl: Type.String(),
 });
 export type SettingsView = Static<typeof SettingsView>;
 
@@ -94,6 +107,8 @@ export const CrawlerConfig = Type.Object({
   contextDepth: Type.Integer(),
   domContextEnabled: Type.Boolean(),
   screenshotsEnabled: Type.Boolean(),
+  /** SEO mode is on: the site has per-language pages (`/fr/…`), which the language switcher links to. */
+  languagePaths: Type.Boolean(),
 });
 
 const LANG = new RegExp(LANG_PATTERN);
@@ -152,6 +167,27 @@ export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch
   if (patch.translationEngine !== undefined) next.translationEngine = patch.translationEngine;
   if (patch.sharedMemory !== undefined) next.sharedMemory = patch.sharedMemory;
   if (patch.deliverOutdated !== undefined) next.deliverOutdated = patch.deliverOutdated;
+  for (const name of ['seoOrigin', 'seoPublicUrl'] as const) {
+    const raw = patch[name];
+    if (raw === undefined) continue;
+    const site = siteOrigin(raw);
+    if (site === undefined) fields[name] = `"${raw}" is not an origin such as https://www.shop.example`;
+    else next[name] = site;
+  }
   if (Object.keys(fields).length) throw validationFailed(fields, 'Some settings are invalid.');
   return next;
+}
+
+/** `https://Shop.example/` → `https://shop.example`; '' stays ''; undefined when not an http(s) origin. */
+function siteOrigin(raw: string): string | undefined {
+  const text = raw.trim();
+  if (!text) return '';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  return bare && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : undefined;
 }

@@ -151,7 +151,10 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
         response: responses({ 200: CrawlerConfig }),
       },
     },
-    async (request) => projects.settings(projectOf(request).id),
+    async (request) => {
+      const settings = await projects.settings(projectOf(request).id);
+      return { ...settings, languagePaths: settings.seoOrigin !== '' };
+    },
   );
 
   api.post(

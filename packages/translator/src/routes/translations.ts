@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
@@ -17,7 +17,7 @@ import {
   TranslationStateSchema,
   VarSlot,
 } from '../common/schemas.ts';
-import { DeliveryCache } from '../translations/delivery-cache.ts';
+import { sendCached } from '../http/cached-body.ts';
 import { KNOWN_LANGUAGES, languageName } from '../projects/languages.ts';
 import { errorsOf } from '../errors/catalogue.ts';
 
@@ -28,41 +28,6 @@ const ExportSchema = Type.Object({
   translations: Type.Record(Type.String(), Type.Array(TranslationSchema)),
   timestamp: Type.Integer(),
 });
-
-/** Weak comparison, as If-None-Match asks for: `W/` is ignored, `*` matches anything. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const value = tag.trim().replace(/^W\//, '');
-    return value === '*' || value === etag;
-  });
-}
-
-const encodingChoices = new Map<string, 'br' | 'gzip' | undefined>();
-
-/** The best encoding the client accepts; answers are memoised per header value (clients send few distinct ones). */
-function preferredEncoding(request: FastifyRequest): 'br' | 'gzip' | undefined {
-  const accept = request.headers['accept-encoding'];
-  if (!accept) return undefined;
-  if (encodingChoices.has(accept)) return encodingChoices.get(accept);
-  const offered = new Map<string, number>();
-  for (const part of accept.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    offered.set(name!, q ? Number(q.slice(2)) || 0 : 1);
-  }
-  const choice =
-    (offered.get('br') ?? 0) > 0
-      ? 'br'
-      : (offered.get('gzip') ?? offered.get('*') ?? 0) > 0
-        ? 'gzip'
-        : undefined;
-  if (encodingChoices.size > 200) encodingChoices.clear();
-  encodingChoices.set(accept, choice);
-  return choice;
-}
-
-const MIN_COMPRESS_BYTES = 1024;
 
 export function translationRoutes(app: FastifyInstance, services: TranslatorServices) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -84,17 +49,8 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
       const reply = typedReply as FastifyReply;
       const cached = translations.deliver(projectOf(request), request.query.lang);
       const entry = 'then' in cached ? await cached : cached;
-      reply
-        .header('etag', entry.etag)
-        .header('cache-control', 'no-cache')
-        .header('vary', 'accept-encoding, x-api-key, origin');
-      if (matchesEtag(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
-      reply.type('application/json; charset=utf-8');
-      const encoding = entry.json.length >= MIN_COMPRESS_BYTES ? preferredEncoding(request) : undefined;
-      if (encoding === 'br') return reply.header('content-encoding', 'br').send(DeliveryCache.brotli(entry));
-      if (encoding === 'gzip')
-        return reply.header('content-encoding', 'gzip').send(DeliveryCache.gzip(entry));
-      return reply.send(entry.json);
+      reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding, x-api-key, origin');
+      return sendCached(request, reply, entry, 'application/json; charset=utf-8');
     },
   );
 
@@ -128,6 +84,8 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
                 varSlots: Type.Array(VarSlot),
                 /** The words inside the `{{text:N}}` slots as the page showed them (extension). */
                 slotTexts: Type.Array(Type.String()),
+                /** Whether GET /api/phrases/{id}/screenshot has an image of where it appears (extension). */
+                hasScreenshot: Type.Boolean(),
                 value: Nullable(Type.String()),
                 translated: Type.Boolean(),
                 translationId: Nullable(Type.Integer()),

@@ -78,6 +78,7 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
         status: phrase.status,
         var_slots: phrase.var_slots,
         slot_texts: phrase.slot_texts,
+        has_screenshot: 0,
         value: translation?.value ?? null,
         translation_id: translation?.id ?? null,
         state: translation?.state ?? null,

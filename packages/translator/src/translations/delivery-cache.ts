@@ -1,19 +1,13 @@
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { etagOf, type CachedBody } from '../http/cached-body.ts';
 
-export interface DeliveryEntry {
-  json: Buffer;
-  /** Strong validator: a hash of the exact JSON bytes. */
-  etag: string;
-  gzip?: Buffer;
-  br?: Buffer;
+/** The delivered JSON as bytes (`body`), until `expires`. */
+export interface DeliveryEntry extends CachedBody {
   expires: number;
 }
 
 /**
  * The approved translations of a project and language as ready-to-send bytes, built once and reused
  * until a write to that project drops them, in any process (see ProjectChanges), or `ttlMs` passes.
- * Compressed forms are made on first demand and kept with the entry.
  */
 export class DeliveryCache {
   private readonly entries = new Map<string, DeliveryEntry>();
@@ -35,12 +29,8 @@ export class DeliveryCache {
     if (hit && hit.expires > Date.now()) return hit;
     const version = this.versions.get(projectId) ?? 0;
     const generation = this.generation;
-    const json = Buffer.from(JSON.stringify(await build()));
-    const entry: DeliveryEntry = {
-      json,
-      etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`,
-      expires: Date.now() + this.ttlMs,
-    };
+    const body = Buffer.from(JSON.stringify(await build()));
+    const entry: DeliveryEntry = { body, etag: etagOf(body), expires: Date.now() + this.ttlMs };
     // A write that landed while we were reading makes this build stale: serve it once, do not keep it.
     if ((this.versions.get(projectId) ?? 0) === version && this.generation === generation)
       this.entries.set(id, entry);
@@ -58,17 +48,5 @@ export class DeliveryCache {
   clear() {
     this.generation += 1;
     this.entries.clear();
-  }
-
-  static gzip(entry: DeliveryEntry): Buffer {
-    entry.gzip ??= gzipSync(entry.json, { level: 6 });
-    return entry.gzip;
-  }
-
-  static brotli(entry: DeliveryEntry): Buffer {
-    entry.br ??= brotliCompressSync(entry.json, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: entry.json.length },
-    });
-    return entry.br;
   }
 }

@@ -125,6 +125,9 @@ export class TranslationsRepository {
         't.state',
         't.suggestion',
         't.outdated_from',
+        sql<number>`case when exists (select 1 from phrase_screenshots s where s.phrase_id = p.id and s.png is not null) then 1 else 0 end`.as(
+          'has_screenshot',
+        ),
       ])
       .orderBy('p.id', 'desc')
       .limit(filter.limit)

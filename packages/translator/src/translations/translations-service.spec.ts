@@ -36,7 +36,7 @@ describe('TranslationsService', () => {
   const idOf = (key: string) => tables.phrases.find((row) => row.key === key)!.id;
   const delivered = async (lang: string) =>
     JSON.parse(
-      (await translations.deliver({ id: PROJECT, settings }, lang)).json.toString('utf8'),
+      (await translations.deliver({ id: PROJECT, settings }, lang)).body.toString('utf8'),
     ) as unknown;
 
   describe('upsert', () => {

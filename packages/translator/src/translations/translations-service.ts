@@ -49,6 +49,8 @@ export interface ListRow {
   varSlots: VarSlot[];
   /** The words inside the `{{text:N}}` slots as the page showed them (empty until a page reports them). */
   slotTexts: string[];
+  /** Whether a screenshot shows where the phrase appears (GET /api/phrases/{id}/screenshot). */
+  hasScreenshot: boolean;
   value: string | null;
   translated: boolean;
   translationId: number | null;
@@ -158,6 +160,7 @@ export class TranslationsService {
       status: row.status,
       varSlots: JSON.parse(row.var_slots) as VarSlot[],
       slotTexts: row.slot_texts ? (JSON.parse(row.slot_texts) as string[]) : [],
+      hasScreenshot: Number(row.has_screenshot) === 1,
       value: row.value ?? null,
       translated: row.value !== null && row.value !== undefined,
       translationId: row.translation_id ?? null,

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import {
+  registerApproved,
+  serveOrigin,
+  startHarness,
+  startSiteNginx,
+  type Harness,
+} from '@app/translator/testing';
+import { closeChromium, collectErrors, launchChromium } from './browser.ts';
+
+/** A site page that loads the page client, and adds a sentence of its own after a click. */
+const page = (harness: Harness, title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title>` +
+  `<script src="${harness.url}/client.js" data-api-key="${harness.pageKey}" data-switcher></script></head>` +
+  `<body><nav><a href="/about">About us</a></nav>${body}<button id="more">More</button><div id="later"></div>` +
+  `<script>document.getElementById('more').onclick = () => { const p = document.createElement('p'); ` +
+  `p.textContent = 'Baked this morning'; document.getElementById('later').append(p); };</script></body></html>`;
+
+const FRENCH = {
+  'About us': 'À propos',
+  More: 'Plus',
+  'Our story began in a small kitchen.': 'Notre histoire a commencé dans une petite cuisine.',
+  'Baked this morning': 'Cuit ce matin',
+};
+
+describe('the page client on a site in SEO mode (Chromium)', () => {
+  let harness: Harness;
+  let browser: Browser;
+  let origin: Awaited<ReturnType<typeof serveOrigin>>;
+  let site: Awaited<ReturnType<typeof startSiteNginx>>;
+
+  beforeAll(async () => {
+    harness = await startHarness();
+    origin = await serveOrigin({
+      '/about': { body: page(harness, 'About us', '<h1>Our story began in a small kitchen.</h1>') },
+      '/favicon.ico': { type: 'image/x-icon', body: '' },
+      '*': { status: 404, body: 'not found' },
+    });
+    const projectId = harness.translator.defaultProject.project.id;
+    site = await startSiteNginx({
+      origin: origin.url,
+      translator: harness.url,
+      projectId,
+      languages: ['fr', 'de'],
+    });
+    await harness.client.patch('/api/project/settings', {
+      settings: { languages: ['fr', 'de'], seoOrigin: origin.url, seoPublicUrl: site.url },
+    });
+    await registerApproved(harness.client, Object.keys(FRENCH));
+    await harness.client.post('/api/translations', {
+      lang: 'fr',
+      translations: Object.entries(FRENCH).map(([key, value]) => ({ key, context: '', value })),
+    });
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await closeChromium(browser);
+    site?.stop();
+    await origin?.close();
+    await harness?.stop();
+  });
+
+  it('does no second pass over a translated page, translates what the page adds, and registers nothing in French', async () => {
+    const tab = await browser.newPage();
+    const errors = collectErrors(tab);
+    await tab.goto(`${site.url}/fr/about`);
+    await expect
+      .poll(() => tab.evaluate(() => document.querySelector('h1')?.textContent))
+      .toBe('Notre histoire a commencé dans une petite cuisine.');
+    await tab.locator('#more').click();
+    await expect
+      .poll(() => tab.evaluate(() => document.querySelector('#later p')?.textContent))
+      .toBe('Cuit ce matin');
+    expect(await tab.evaluate(() => document.documentElement.lang)).toBe('fr');
+    // Give the client time to register (it batches for 400 ms): nothing French, nothing at /fr/.
+    await tab.waitForTimeout(800);
+    const rows = (await harness.client.get('/api/translations/all?limit=500')).body.rows as {
+      key: string;
+      urls: string[];
+    }[];
+    const keys = rows.map((row) => row.key);
+    expect(keys).not.toContain('À propos');
+    expect(keys).not.toContain('Plus');
+    expect(rows.flatMap((row) => row.urls).some((url) => url.includes('/fr/'))).toBe(false);
+    expect(errors).toEqual([]);
+    await tab.close();
+  });
+
+  it('has a switcher whose languages are the page’s language addresses, and keeps the choice', async () => {
+    const tab = await browser.newPage();
+    await tab.goto(`${site.url}/fr/about`);
+    const switcher = tab.locator('loco-language-switcher');
+    await switcher.getByRole('button').click();
+    const links = switcher.getByRole('link');
+    const hrefs = await links.evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
+    expect(hrefs).toEqual([`${site.url}/about`, `${site.url}/fr/about`, `${site.url}/de/about`]);
+    await switcher.getByRole('link', { name: 'Deutsch' }).click();
+    await tab.waitForURL(`${site.url}/de/about`);
+    expect(await tab.evaluate(() => document.documentElement.lang)).toBe('de');
+    expect(await tab.evaluate(() => localStorage.getItem('loco:lang'))).toBe('de');
+    // The original page links to the language addresses too.
+    await switcher.getByRole('button').click();
+    await switcher.getByRole('link', { name: 'English' }).click();
+    await tab.waitForURL(`${site.url}/about`);
+    await tab.locator('loco-language-switcher').getByRole('button').click();
+    const fromOriginal = await tab
+      .locator('loco-language-switcher')
+      .getByRole('link')
+      .evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).href));
+    expect(fromOriginal).toContain(`${site.url}/fr/about`);
+    expect(await tab.evaluate(() => localStorage.getItem('loco:lang'))).toBeNull();
+    await tab.close();
+  });
+});

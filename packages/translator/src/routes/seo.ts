@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TranslatorServices } from '../services.ts';
+import { sendCached } from '../http/cached-body.ts';
+import { fail } from '../errors/catalogue.ts';
+import type { LanguageAnswer, RenderedPage } from '../seo/rendered-pages.ts';
+
+const SiteParams = Type.Object({ projectId: Type.Integer({ minimum: 1 }) });
+const LanguageParams = Type.Object({
+  projectId: Type.Integer({ minimum: 1 }),
+  lang: Type.String({ maxLength: 35 }),
+});
+/** `/seo/<project>/<lang>` and what follows: the original page's path and query. */
+const PAGE_PATH = /^\/seo\/[^/?#]+\/[^/?#]+(.*)$/s;
+
+const hostOf = (request: FastifyRequest) => request.hostname.replace(/:\d+$/, '');
+
+/**
+ * SEO mode's public pages (no key: search engines fetch them), reached through the site's own web
+ * server (docs/operations.md has the nginx snippet): `/seo/:project/:lang/<path>` is the site's page at
+ * `<path>` in that language, `/seo/:project/sitemap.xml` and `/seo/:project/:lang/sitemap.xml` list them.
+ */
+export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { seo, projects } = services;
+  const hidden = { hide: true };
+
+  /**
+   * The pages are the site's HTML, its scripts included: they are served only to requests for the site's
+   * host, so they never run on the translator's own origin (the dashboard's).
+   */
+  const checkHost = async (request: FastifyRequest, projectId: number) => {
+    const project = await projects.ref(projectId);
+    const publicUrl = project?.settings.seoPublicUrl || project?.settings.seoOrigin;
+    if (publicUrl && new URL(publicUrl).hostname !== hostOf(request)) throw fail('wrong_host');
+  };
+
+  const sendPage = (request: FastifyRequest, reply: FastifyReply, page: RenderedPage, lang: string) => {
+    reply
+      .code(page.status)
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .header('content-language', lang);
+    return sendCached(request, reply, page, 'text/html; charset=utf-8');
+  };
+  const sendAnswer = (request: FastifyRequest, reply: FastifyReply, answer: LanguageAnswer, lang: string) =>
+    answer.kind === 'page'
+      ? sendPage(request, reply, answer.page, lang)
+      : reply
+          .code(answer.status)
+          .header('cache-control', 'no-cache')
+          .redirect(answer.location, answer.status);
+
+  const sitemap = async (request: FastifyRequest, reply: FastifyReply, projectId: number, lang?: string) => {
+    await checkHost(request, projectId);
+    const xml = await seo.sitemap(projectId, lang);
+    return reply.type('application/xml; charset=utf-8').header('cache-control', 'no-cache').send(xml);
+  };
+
+  api.get('/seo/:projectId/sitemap.xml', { schema: { ...hidden, params: SiteParams } }, (request, reply) =>
+    sitemap(request, reply, request.params.projectId),
+  );
+  api.get(
+    '/seo/:projectId/:lang/sitemap.xml',
+    { schema: { ...hidden, params: LanguageParams } },
+    (request, reply) => sitemap(request, reply, request.params.projectId, request.params.lang),
+  );
+
+  const page = async (
+    request: FastifyRequest<{ Params: { projectId: number; lang: string } }>,
+    reply: FastifyReply,
+  ) => {
+    const { projectId, lang } = request.params;
+    const rest = PAGE_PATH.exec(request.url)?.[1] ?? '';
+    const path = rest.startsWith('/') ? rest : `/${rest}`;
+    const hit = seo.cached(projectId, lang, path);
+    if (hit?.host === hostOf(request)) return sendPage(request, reply, hit, lang);
+    await checkHost(request, projectId);
+    return sendAnswer(request, reply, await seo.page(projectId, lang, path), lang);
+  };
+  api.get('/seo/:projectId/:lang', { schema: { ...hidden, params: LanguageParams } }, page);
+  api.get('/seo/:projectId/:lang/*', { schema: { ...hidden, params: LanguageParams } }, page);
+}

@@ -1,0 +1,263 @@
+import { parseHTML } from 'linkedom';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { registerApproved, startHarness, type Harness } from './helpers.ts';
+import { get, serveOrigin, startSiteNginx } from './seo-site.ts';
+
+const layout = (title: string, description: string, body: string, head = '') =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
+  `<meta name="description" content="${description}"><link rel="stylesheet" href="css/site.css">` +
+  `${head}</head><body><nav><a href="/">Home</a> <a href="/about">About us</a> ` +
+  `<a href="contact.html?from=nav#form">Contact</a> <a href="https://elsewhere.example/">Elsewhere</a> ` +
+  `<a href="/menu.pdf">Menu</a> <a href="#top">Top</a></nav>${body}<img src="img/logo.png" alt="Our logo"></body></html>`;
+
+/** A static bakery site with three pages, a moved page, a file and its own "not found" page. */
+const SITE = {
+  '/': { body: layout('Bakery', 'Fresh bread every morning', '<h1>Welcome to our bakery</h1>') },
+  '/about': {
+    body: layout(
+      'About us',
+      'Fresh bread every morning',
+      '<h1>About us</h1><p>We bake with <b>organic flour</b> every day.</p><p>Our story began in a small kitchen.</p>',
+      '<link rel="canonical" href="/about?utm_source=feed"><link rel="alternate" hreflang="en" href="/about">',
+    ),
+  },
+  '/contact.html': { body: layout('Contact', 'Fresh bread every morning', '<h1>Write to us</h1>') },
+  '/old-about': { status: 301, location: '/about' },
+  '/menu.pdf': { type: 'application/pdf', body: '%PDF-1.4' },
+  '*': { status: 404, body: layout('Bakery', 'Fresh bread every morning', '<h1>Page not found</h1>') },
+};
+
+const FRENCH: Record<string, string> = {
+  'About us': 'À propos',
+  Home: 'Accueil',
+  'Fresh bread every morning': 'Du pain frais chaque matin',
+  'We bake with {{text:0}} every day.': 'Nous cuisons avec {{text:0}} chaque jour.',
+  'organic flour': 'de la farine bio',
+  'Our logo': 'Notre logo',
+  'Page not found': 'Page introuvable',
+};
+
+let h: Harness;
+let origin: Awaited<ReturnType<typeof serveOrigin>>;
+let site: Awaited<ReturnType<typeof startSiteNginx>>;
+let projectId: number;
+
+/** A language page as a search engine reads it. */
+async function fetchPage(path: string) {
+  const answer = await get(`${site.url}${path}`);
+  const { document } = parseHTML(answer.body);
+  const text = (selector: string) => document.querySelector(selector)?.textContent?.trim();
+  const attr = (selector: string, name: string) => document.querySelector(selector)?.getAttribute(name);
+  const links = (selector: string) =>
+    [...document.querySelectorAll(selector)].map((link) => link.getAttribute('href'));
+  return { ...answer, document, text, attr, links };
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  origin = await serveOrigin(SITE);
+  projectId = h.translator.defaultProject.project.id;
+  site = await startSiteNginx({ origin: origin.url, translator: h.url, projectId, languages: ['fr', 'de'] });
+  const settings = await h.client.patch('/api/project/settings', {
+    settings: { languages: ['fr', 'de'], seoOrigin: origin.url, seoPublicUrl: site.url },
+  });
+  expect(settings.status).toBe(200);
+  await registerApproved(h.client, Object.keys(FRENCH));
+  await h.client.post('/api/translations', {
+    lang: 'fr',
+    translations: Object.entries(FRENCH).map(([key, value]) => ({ key, context: '', value })),
+  });
+}, 30_000);
+afterAll(async () => {
+  site?.stop();
+  await origin?.close();
+  await h?.stop();
+});
+
+describe('a language page fetched without JavaScript, through the site’s nginx', () => {
+  it('is the page in French: text, title, description, attributes and <html lang>', async () => {
+    const page = await fetchPage('/fr/about');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-language']).toBe('fr');
+    expect(page.attr('html', 'lang')).toBe('fr');
+    expect(page.attr('html', 'data-loco-rendered')).toBe('fr');
+    expect(page.text('title')).toBe('À propos');
+    expect(page.attr('meta[name=description]', 'content')).toBe('Du pain frais chaque matin');
+    expect(page.text('h1')).toBe('À propos');
+    expect(page.document.querySelector('p')?.innerHTML).toBe(
+      'Nous cuisons avec <b>de la farine bio</b> chaque jour.',
+    );
+    expect(page.attr('img', 'alt')).toBe('Notre logo');
+    // Not translated yet: the original stays.
+    expect(page.text('p:nth-of-type(2)')).toBe('Our story began in a small kitchen.');
+    // The page client's own marks stay out of what search engines read.
+    expect(page.body).not.toContain('data-loco-translated');
+  });
+
+  it('names its canonical address and every language’s version', async () => {
+    const page = await fetchPage('/fr/about');
+    expect(page.links('link[rel=canonical]')).toEqual([`${site.url}/fr/about?utm_source=feed`]);
+    const alternates = [...page.document.querySelectorAll('link[rel=alternate]')].map(
+      (link) => `${link.getAttribute('hreflang')} ${link.getAttribute('href')}`,
+    );
+    expect(alternates.sort()).toEqual(
+      [
+        `x-default ${site.url}/about`,
+        `en ${site.url}/about`,
+        `fr ${site.url}/fr/about`,
+        `de ${site.url}/de/about`,
+      ].sort(),
+    );
+    const home = await fetchPage('/fr/');
+    expect(home.links('link[rel=canonical]')).toEqual([`${site.url}/fr/`]);
+  });
+
+  it('keeps links within the site in the language, and leaves files, fragments and other sites alone', async () => {
+    const page = await fetchPage('/fr/about');
+    expect(page.links('nav a')).toEqual([
+      '/fr/',
+      '/fr/about',
+      '/fr/contact.html?from=nav#form',
+      'https://elsewhere.example/',
+      '/menu.pdf',
+      '#top',
+    ]);
+    // The page moved one folder down: its relative files still load from the original place.
+    expect(page.links('link[rel=stylesheet]')).toEqual(['/css/site.css']);
+    expect(page.attr('img', 'src')).toBe('/img/logo.png');
+    // And the page is reachable at those links.
+    expect((await fetchPage('/fr/contact.html?from=nav')).text('h1')).toBe('Write to us');
+    expect((await fetchPage('/fr')).attr('html', 'lang')).toBe('fr');
+  });
+
+  it('answers a repeated fetch from its cache with the same ETag, and 304 to a conditional one', async () => {
+    const first = await get(`${site.url}/fr/about`);
+    const second = await get(`${site.url}/fr/about`);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    const conditional = await get(`${site.url}/fr/about`, { 'if-none-match': String(first.headers.etag) });
+    expect(conditional.status).toBe(304);
+  });
+
+  it('shows a changed translation on the next fetch', async () => {
+    const before = await get(`${site.url}/fr/about`);
+    const saved = await h.client.post('/api/translations', {
+      lang: 'fr',
+      translations: [{ key: 'About us', context: '', value: 'Qui sommes-nous' }],
+    });
+    expect(saved.status).toBe(200);
+    const after = await fetchPage('/fr/about');
+    expect(after.text('h1')).toBe('Qui sommes-nous');
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+
+  it('registers the phrases it sees, at the original page’s address', async () => {
+    await get(`${site.url}/de/about`);
+    await vi.waitFor(async () => {
+      const rows = (await h.client.get('/api/translations/all?search=small%20kitchen&search_field=key')).body
+        .rows as { key: string; status: string; urls: string[] }[];
+      expect(rows).toEqual([
+        expect.objectContaining({ key: 'Our story began in a small kitchen.', status: 'pending' }),
+      ]);
+    });
+    const detail = await h.client.get(
+      `/api/analytics/url-detail?url=${encodeURIComponent(`${site.url}/about`)}`,
+    );
+    expect(detail.body.totalPhrases).toBeGreaterThan(5);
+  });
+
+  it('serves the site’s own “not found” page translated, with its status', async () => {
+    const page = await fetchPage('/fr/no-such-page');
+    expect(page.status).toBe(404);
+    expect(page.text('h1')).toBe('Page introuvable');
+  });
+
+  it('follows a moved page into the language, and sends files to the original', async () => {
+    const moved = await get(`${site.url}/fr/old-about`);
+    expect(moved.status).toBe(301);
+    expect(moved.headers.location).toBe(`${site.url}/fr/about`);
+    const file = await get(`${site.url}/fr/menu.pdf`);
+    expect(file.status).toBe(302);
+    expect(file.headers.location).toBe(`${site.url}/menu.pdf`);
+  });
+});
+
+describe('sitemaps', () => {
+  it('lists every page in every language, each with its alternates', async () => {
+    for (const path of ['/', '/about', '/contact.html']) await get(`${site.url}/fr${path}`);
+    await vi.waitFor(async () => {
+      const { status, headers, body } = await get(`${site.url}/sitemap-languages.xml`);
+      expect(status).toBe(200);
+      expect(headers['content-type']).toBe('application/xml; charset=utf-8');
+      for (const path of ['/about', '/contact.html']) {
+        for (const prefix of ['', '/fr', '/de'])
+          expect(body).toContain(`<loc>${site.url}${prefix}${path}</loc>`);
+      }
+      expect(body).toContain(`<xhtml:link rel="alternate" hreflang="de" href="${site.url}/de/about"/>`);
+    });
+  });
+
+  it('lists one language’s pages at /<lang>/sitemap.xml', async () => {
+    const { status, body } = await get(`${site.url}/fr/sitemap.xml`);
+    expect(status).toBe(200);
+    expect(body).toContain(`<loc>${site.url}/fr/about</loc>`);
+    expect(body).not.toContain(`<loc>${site.url}/de/about</loc>`);
+    expect(body).not.toContain(`<loc>${site.url}/about</loc>`);
+  });
+});
+
+describe('what SEO mode refuses', () => {
+  const direct = (path: string, host = '127.0.0.1') => get(`${h.url}/seo/${projectId}${path}`, { host });
+
+  it('serves pages only for the site’s host, never on the translator’s own (cached or not)', async () => {
+    await get(`${site.url}/fr/about`);
+    for (const path of ['/fr/about', '/fr/contact.html', '/sitemap.xml']) {
+      const answer = await direct(path, 'translator.example');
+      expect(answer.status).toBe(421);
+      expect(JSON.parse(answer.body).error.code).toBe('wrong_host');
+    }
+  });
+
+  it('answers 404 for a language the project does not have', async () => {
+    const answer = await direct('/es/about');
+    expect(answer.status).toBe(404);
+    expect(JSON.parse(answer.body).error.code).toBe('not_found');
+  });
+
+  it('answers 404 seo_disabled for a project without SEO mode and for one that does not exist', async () => {
+    const other = await h.newProject('Plain');
+    await other.client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
+    for (const id of [other.id, 999_999]) {
+      const answer = await get(`${h.url}/seo/${id}/fr/`, { host: '127.0.0.1' });
+      expect(answer.status).toBe(404);
+      expect(JSON.parse(answer.body).error.code).toBe('seo_disabled');
+    }
+  });
+
+  it('never fetches from an internal address that is not allowlisted (502, no detail)', async () => {
+    const other = await h.newProject('Internal');
+    await other.client.patch('/api/project/settings', {
+      settings: { languages: ['fr'], seoOrigin: 'http://192.168.0.1:8080' },
+    });
+    const answer = await get(`${h.url}/seo/${other.id}/fr/`, { host: '192.168.0.1' });
+    expect(answer.status).toBe(502);
+    const { error } = JSON.parse(answer.body);
+    expect(error.code).toBe('origin_unavailable');
+    expect(JSON.stringify(error)).not.toContain('192.168');
+  });
+
+  it('refuses settings that are not an origin, field by field', async () => {
+    const answer = await h.client.patch('/api/project/settings', {
+      settings: { seoOrigin: 'ftp://files.example', seoPublicUrl: 'https://shop.example/en/' },
+    });
+    expect(answer.status).toBe(422);
+    expect(Object.keys(answer.body.error.fields).sort()).toEqual(['seoOrigin', 'seoPublicUrl']);
+    const kept = await h.client.get('/api/project');
+    expect(kept.body.settings.seoOrigin).toBe(origin.url);
+  });
+
+  it('tells the page client the site has language addresses', async () => {
+    const config = await h.client.get('/api/project/crawler-config');
+    expect(config.body.languagePaths).toBe(true);
+  });
+});
