@@ -27,7 +27,11 @@ export const steps = [
   {
     name: 'page client bundle (esbuild)',
     sources: ['packages/page-client/src', 'packages/page-client/build.ts', 'packages/slots/src'],
-    outputs: ['packages/page-client/dist/client.js', 'packages/page-client/dist/render.js'],
+    outputs: [
+      'packages/page-client/dist/client.js',
+      'packages/page-client/dist/editor.js',
+      'packages/page-client/dist/render.js',
+    ],
     command: () => [process.execPath, '--import', require.resolve('tsx'), 'packages/page-client/build.ts'],
   },
   {

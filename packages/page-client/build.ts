@@ -1,7 +1,7 @@
 // The page client as one minified script. Tests and `tsx` import this (the "source" export condition)
 // and bundle on the fly; `npm run build` runs it to write dist/client.js, which the built translator
-// serves through prebuilt.ts without esbuild, and dist/render.js, its whole-document translation for the
-// translator's SEO pages.
+// serves through prebuilt.ts without esbuild, with dist/editor.js (the in-page editor, loaded apart) and
+// dist/render.js (its whole-document translation for the translator's SEO pages).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -36,7 +36,10 @@ let bundle: Promise<ClientBundle> | undefined;
 
 /** Built once per process (esbuild takes a few ms). */
 export const clientBundle: ClientBundleLoader = () =>
-  (bundle ??= bundleCode('./src/index.ts', 'iife').then(clientBundleOf));
+  (bundle ??= Promise.all([
+    bundleCode('./src/index.ts', 'iife'),
+    bundleCode('./src/editor-entry.ts', 'iife'),
+  ]).then(([code, editor]) => clientBundleOf(code, editor)));
 
 /** From the sources (a path import: the server packages' type check never reads DOM code). */
 export const documentRenderer: DocumentRendererLoader = () =>
@@ -46,6 +49,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = new URL('./dist/client.js', import.meta.url);
   await mkdir(new URL('.', out), { recursive: true });
   await writeFile(out, await bundleCode('./src/index.ts', 'iife'));
+  await writeFile(
+    new URL('./dist/editor.js', import.meta.url),
+    await bundleCode('./src/editor-entry.ts', 'iife'),
+  );
   await writeFile(new URL('./dist/render.js', import.meta.url), await bundleCode('./src/render.ts', 'esm'));
   console.log(`page client bundled into ${fileURLToPath(new URL('.', out))}`);
 }

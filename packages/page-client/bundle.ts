@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 
 export interface ClientBundle {
   code: string;
+  /** The in-page editor's own script, loaded by the client only on a page opened to edit. */
+  editor: string;
   /** First 12 hex digits of the SHA-256 of the code: the versioned URL's part. */
   hash: string;
 }
@@ -34,7 +36,8 @@ export interface DocumentRenderer {
 
 export type DocumentRendererLoader = () => Promise<DocumentRenderer>;
 
-export const clientBundleOf = (code: string): ClientBundle => ({
+export const clientBundleOf = (code: string, editor: string): ClientBundle => ({
   code,
+  editor,
   hash: createHash('sha256').update(code).digest('hex').slice(0, 12),
 });

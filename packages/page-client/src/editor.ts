@@ -5,25 +5,9 @@ import type { Localizer } from './localizer.ts';
  * short-lived token of the signed-in member (the page key never writes). The token is moved out of the
  * address into this tab's storage, a toolbar says editing is on, and Alt+click on a text (or "Pick a
  * text", then a click) opens an editor for its translation in the language shown: Save, or Save and mark
- * reviewed. Pages opened without a token get none of this.
+ * reviewed. Pages opened without a token get none of this: this module is a script of its own
+ * (`/client-editor.js`, see editor-entry.ts), loaded only when there is a token.
  */
-
-const TOKEN_STORAGE = 'loco:edit';
-const HASH = /(?:^#|&)loco-edit=(tet_[\w.-]+)/;
-
-/** The edit token of this tab: from the address (then removed from it), or kept from before. */
-export function takeEditToken(): string | null {
-  const match = HASH.exec(location.hash);
-  try {
-    if (match) {
-      sessionStorage.setItem(TOKEN_STORAGE, match[1]!);
-      history.replaceState(history.state, '', location.pathname + location.search);
-    }
-    return sessionStorage.getItem(TOKEN_STORAGE);
-  } catch {
-    return match?.[1] ?? null;
-  }
-}
 
 const STYLE = `
 :host { all: initial; font: 14px/1.4 system-ui, sans-serif; color: #1a1a1a; }
@@ -39,7 +23,7 @@ textarea { box-sizing: border-box; width: 100%; min-height: 80px; font: inherit;
 .actions { display: flex; gap: 8px; justify-content: flex-end; }
 `;
 
-interface EditorOptions {
+export interface EditorOptions {
   server: string;
   token: string;
   localizer: Localizer;
@@ -159,12 +143,4 @@ export async function startEditor(options: EditorOptions): Promise<void> {
         (error.textContent = failure instanceof Error ? failure.message : String(failure)),
     );
   });
-}
-
-export function forgetEditToken() {
-  try {
-    sessionStorage.removeItem(TOKEN_STORAGE);
-  } catch {
-    // storage disabled: the token lived in memory only
-  }
 }

@@ -10,7 +10,8 @@ import {
 import { Scanner, type CrawlerConfig } from './scanner.ts';
 import { TRANSLATED_ATTRIBUTES } from './text-rules.ts';
 import { renderSwitcher } from './switcher.ts';
-import { forgetEditToken, startEditor, takeEditToken } from './editor.ts';
+import { forgetEditToken, takeEditToken } from './edit-token.ts';
+import type { EditorOptions } from './editor.ts';
 import { LanguagePaths } from './language-paths.ts';
 
 const HIDE_ATTRIBUTE = 'data-loco-loading';
@@ -43,18 +44,29 @@ export interface LocoApi {
   switcher(target?: Element | string | null): HTMLElement | null;
 }
 
+const html = document.documentElement;
+
 /** Hides the page until the first translation pass (or the timeout), so visitors see no flicker. */
 function hidePage(): () => void {
   const style = document.createElement('style');
   style.textContent = `html[${HIDE_ATTRIBUTE}] body{visibility:hidden!important}`;
   document.head.appendChild(style);
-  document.documentElement.setAttribute(HIDE_ATTRIBUTE, '');
+  html.setAttribute(HIDE_ATTRIBUTE, '');
   const show = () => {
-    document.documentElement.removeAttribute(HIDE_ATTRIBUTE);
+    html.removeAttribute(HIDE_ATTRIBUTE);
     style.remove();
   };
   setTimeout(show, HIDE_TIMEOUT_MS);
   return show;
+}
+
+/** Loads the editor's own script from the translator and starts it (only pages opened to edit need it). */
+function startEditor(server: string, options: EditorOptions) {
+  const script = document.createElement('script');
+  script.src = `${server}/client-editor.js`;
+  script.onload = () => void window.LocoEditor?.start(options);
+  script.onerror = () => console.warn('loco: the editor could not be loaded');
+  document.head.append(script);
 }
 
 const domReady = () =>
@@ -71,12 +83,28 @@ function createClient(): LocoApi {
   let queue: { key: string; context: string; slots?: string[] }[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** Set by the translator on a page it served translated (SEO mode): no pass over what it wrote. */
-  const rendered = document.documentElement.getAttribute('data-loco-rendered');
+  const rendered = html.getAttribute('data-loco-rendered');
   let paths = new LanguagePaths(rendered, Boolean(rendered));
+  /**
+   * A page the translator rendered in a browser is the site's app: its router knows the original
+   * addresses only, so it is shown at its original address (the language is kept as the visitor's
+   * choice), and its components render afresh where the translator's copy of their shadow roots is.
+   */
+  const prerendered = rendered !== null && html.hasAttribute('data-loco-prerendered');
+  if (prerendered) {
+    history.replaceState(history.state, '', paths.originalPath() + location.search + location.hash);
+    const define = customElements.define;
+    customElements.define = function (this: CustomElementRegistry, name, constructor, options) {
+      for (const element of document.querySelectorAll(name)) element.shadowRoot?.replaceChildren();
+      return define.call(this, name, constructor, options);
+    };
+  }
 
+  /** True while the page's text is the translator's own (see `rendered`): nothing of it is registered. */
+  let muted = false;
   const register = (key: string, context: string, slots?: string[]) => {
     const id = `${key}\u0000${context}`;
-    if (sent.has(id)) return;
+    if (muted || sent.has(id)) return;
     sent.add(id);
     queue.push(slots?.length ? { key, context, slots } : { key, context });
     timer ??= setTimeout(() => {
@@ -131,7 +159,7 @@ function createClient(): LocoApi {
   };
 
   /** The page's own `<html lang>`, put back when the original is shown (the translator keeps it aside). */
-  const writtenLang = document.documentElement.getAttribute(rendered ? 'data-loco-original-lang' : 'lang');
+  const writtenLang = html.getAttribute(rendered ? 'data-loco-original-lang' : 'lang');
   const loadLanguage = async (code: string | null) => {
     localizer!.language = code;
     localizer!.translations = translationMap(code ? await api!.translations(code) : []);
@@ -139,8 +167,8 @@ function createClient(): LocoApi {
   /** Marks the document with the language it shows, for screen readers, hyphenation and search engines. */
   const markLanguage = (code: string | null) => {
     const lang = code ?? writtenLang;
-    if (lang === null) document.documentElement.removeAttribute('lang');
-    else document.documentElement.setAttribute('lang', lang);
+    if (lang === null) html.removeAttribute('lang');
+    else html.setAttribute('lang', lang);
   };
   /** The page's text, and the title and descriptions in its head. */
   const processPage = () => {
@@ -175,16 +203,21 @@ function createClient(): LocoApi {
         await loadLanguage(choice?.code ?? null).catch((error: unknown) => console.warn(error));
         await domReady();
         performance.mark('loco:first-pass-start');
-        // A rendered page is translated already: only what the page adds later is looked at.
+        // A rendered page is translated already: only what the page adds later is looked at — and, on a
+        // prerendered one, what its app rendered before now, without registering the translator's text.
         if (!rendered) {
           processPage();
           if (localizer.language) markLanguage(localizer.language);
+        } else if (prerendered) {
+          muted = true;
+          processPage();
+          muted = false;
         }
         performance.measure('loco:first-pass', 'loco:first-pass-start');
         observe();
         const editToken = takeEditToken();
         if (editToken)
-          void startEditor({
+          startEditor(options.server, {
             server: options.server,
             token: editToken,
             localizer,

@@ -88,7 +88,7 @@ export class Scanner {
     return units;
   }
 
-  private visit(element: Element, units: Unit[]) {
+  protected visit(element: Element, units: Unit[]) {
     if (this.skipped(element)) return;
     this.attributes(element, units);
     if (element.shadowRoot) {
@@ -105,7 +105,7 @@ export class Scanner {
   }
 
   /** The children of an element or of a shadow root, whose loose text belongs to `element`. */
-  private visitChildren(parent: ParentNode, element: Element, units: Unit[]) {
+  protected visitChildren(parent: ParentNode, element: Element, units: Unit[]) {
     // Adjacent text nodes (as `Clicked {count} times` renders in React) read as one phrase.
     let run: Text[] = [];
     const flush = () => {

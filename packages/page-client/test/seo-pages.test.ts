@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import {
-  registerApproved,
-  serveOrigin,
-  startHarness,
-  startSiteNginx,
-  type Harness,
-} from '@app/translator/testing';
+import { seoSite, startHarness, type Harness } from '@app/translator/testing';
 import { closeChromium, collectErrors, launchChromium } from './browser.ts';
 
 /** A site page that loads the page client, and adds a sentence of its own after a click. */
@@ -27,37 +21,26 @@ const FRENCH = {
 describe('the page client on a site in SEO mode (Chromium)', () => {
   let harness: Harness;
   let browser: Browser;
-  let origin: Awaited<ReturnType<typeof serveOrigin>>;
-  let site: Awaited<ReturnType<typeof startSiteNginx>>;
+  let served: Awaited<ReturnType<typeof seoSite>>;
+  let site: { url: string };
 
   beforeAll(async () => {
     harness = await startHarness();
-    origin = await serveOrigin({
-      '/about': { body: page(harness, 'About us', '<h1>Our story began in a small kitchen.</h1>') },
-      '/favicon.ico': { type: 'image/x-icon', body: '' },
-      '*': { status: 404, body: 'not found' },
-    });
-    const projectId = harness.translator.defaultProject.project.id;
-    site = await startSiteNginx({
-      origin: origin.url,
-      translator: harness.url,
-      projectId,
+    served = await seoSite(harness, {
+      routes: {
+        '/about': { body: page(harness, 'About us', '<h1>Our story began in a small kitchen.</h1>') },
+        '/favicon.ico': { type: 'image/x-icon', body: '' },
+        '*': { status: 404, body: 'not found' },
+      },
       languages: ['fr', 'de'],
+      translations: FRENCH,
     });
-    await harness.client.patch('/api/project/settings', {
-      settings: { languages: ['fr', 'de'], seoOrigin: origin.url, seoPublicUrl: site.url },
-    });
-    await registerApproved(harness.client, Object.keys(FRENCH));
-    await harness.client.post('/api/translations', {
-      lang: 'fr',
-      translations: Object.entries(FRENCH).map(([key, value]) => ({ key, context: '', value })),
-    });
+    site = served.site;
     browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await closeChromium(browser);
-    site?.stop();
-    await origin?.close();
+    await served?.stop();
     await harness?.stop();
   });
 

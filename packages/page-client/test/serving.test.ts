@@ -27,6 +27,18 @@ describe('the translator serves the page client', () => {
     expect((await fetch(`${harness.url}/client.000000000000.js`)).status).toBe(404);
   });
 
+  it('serves the in-page editor apart: visitors never download it', async () => {
+    const { code, editor } = await clientBundle();
+    expect(code).not.toContain('Save and mark reviewed');
+    const answer = await fetch(`${harness.url}/client-editor.js`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    const text = await answer.text();
+    expect(text).toBe(editor);
+    expect(text).toContain('Save and mark reviewed');
+  });
+
   it('answers 304 to a matching ETag and gzip to clients that accept it', async () => {
     const first = await fetch(`${harness.url}/client.js`);
     const etag = first.headers.get('etag')!;

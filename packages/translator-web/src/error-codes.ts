@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'screenshots_unavailable',
   'seo_disabled',
   'wrong_host',
+  'browser_unavailable',
   'origin_unavailable',
   'invalid_backup',
 ] as const;

@@ -426,6 +426,7 @@ export interface paths {
             deliverOutdated: boolean;
             seoOrigin: string;
             seoPublicUrl: string;
+            seoPrerender: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -474,6 +475,7 @@ export interface paths {
             deliverOutdated: boolean;
             seoOrigin: string;
             seoPublicUrl: string;
+            seoPrerender: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -524,6 +526,7 @@ export interface paths {
             deliverOutdated: boolean;
             seoOrigin: string;
             seoPublicUrl: string;
+            seoPrerender: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -572,6 +575,7 @@ export interface paths {
             deliverOutdated: boolean;
             seoOrigin: string;
             seoPublicUrl: string;
+            seoPrerender: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -620,6 +624,7 @@ export interface paths {
             deliverOutdated: boolean;
             seoOrigin: string;
             seoPublicUrl: string;
+            seoPrerender: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {
@@ -661,6 +666,7 @@ export interface paths {
           deliverOutdated?: boolean;
           seoOrigin?: string;
           seoPublicUrl?: string;
+          seoPrerender?: boolean;
         };
       };
       responses: {
@@ -687,6 +693,7 @@ export interface paths {
             deliverOutdated: boolean;
             seoOrigin: string;
             seoPublicUrl: string;
+            seoPrerender: boolean;
           };
           /** the last page origin the full key was used from (the dashboard warns) */
           full_key_used_from?: {

@@ -81,7 +81,12 @@ export function createServices(
   });
   const aiJobs = new AiJobsService(ctx, aiEngine.jobs, projects, phrases, prompts);
   const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db), glossary);
-  const seo = new SeoService(ctx, { projects, translations, phrases, analytics }, changes);
+  const seo = new SeoService(
+    ctx,
+    { projects, translations, phrases, analytics },
+    changes,
+    screenshotConfig.chromiumPath,
+  );
   const backups = new BackupsService(ctx, projectsRepository, changes);
   const accountsRepository = new AccountsRepository(ctx.db);
   const accounts = new AccountsService(ctx, accountsRepository, new SessionStore(accountsRepository));

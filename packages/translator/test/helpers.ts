@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createTestDatabase, TestClient, type TestDatabase } from '@app/server-kit/testing';
 import { buildTranslator, type Translator, type TranslatorOptions } from '../src/app.ts';
+import { serveOrigin, startSiteNginx } from './seo-site.ts';
 import { TRANSLATOR_VERSION, type TranslatorConfig } from '../src/config.ts';
 
 export type ConfigOverrides = Omit<Partial<TranslatorConfig>, 'ai' | 'backup' | 'pageKey'> & {
@@ -166,4 +167,52 @@ export async function registerApproved(client: TestClient, keys: string[]): Prom
   await client.patch('/api/textnodes/status', { ids: rows.map((row) => row.id), status: 'approved' });
   return Object.fromEntries(rows.map((row) => [row.key, row.id]));
 }
+
 export { get as plainGet, serveOrigin, startSiteNginx } from './seo-site.ts';
+
+/**
+ * A site in SEO mode for the harness's default project: its origin on loopback (`routes`), the site's
+ * nginx in front, the settings (`languages`, the origins, `settings`), and `translations` approved in the
+ * first language.
+ */
+export async function seoSite(
+  harness: Harness,
+  options: {
+    routes: Parameters<typeof serveOrigin>[0];
+    languages: string[];
+    translations: Record<string, string>;
+    settings?: Record<string, unknown>;
+  },
+) {
+  const origin = await serveOrigin(options.routes);
+  const projectId = harness.translator.defaultProject.project.id;
+  const site = await startSiteNginx({
+    origin: origin.url,
+    translator: harness.url,
+    projectId,
+    languages: options.languages,
+  });
+  const saved = await harness.client.patch('/api/project/settings', {
+    settings: {
+      languages: options.languages,
+      seoOrigin: origin.url,
+      seoPublicUrl: site.url,
+      ...options.settings,
+    },
+  });
+  if (saved.status !== 200) throw new Error(`settings: ${saved.status} ${saved.text}`);
+  await registerApproved(harness.client, Object.keys(options.translations));
+  await harness.client.post('/api/translations', {
+    lang: options.languages[0],
+    translations: Object.entries(options.translations).map(([key, value]) => ({ key, context: '', value })),
+  });
+  return {
+    origin,
+    site,
+    projectId,
+    async stop() {
+      site.stop();
+      await origin.close();
+    },
+  };
+}

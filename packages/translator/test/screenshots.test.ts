@@ -246,6 +246,34 @@ describe('screenshots as context', () => {
     expect(without.content).not.toContain('screenshot');
   });
 
+  it('a model that reads text only still translates the job: the batch is sent again without images', async () => {
+    const phraseIds = ['Welcome to our shop'].map((key) => ids[key]!);
+    await h.client.patch('/api/textnodes/status', { ids: phraseIds, status: 'approved' });
+    await h.client.patch('/api/project/settings', { settings: { languages: ['fr', 'de'] } });
+    fake.set({ textOnly: true });
+    try {
+      fake.requests.length = 0;
+      const job = await h.client.post('/api/ai-jobs', {
+        key_ids: phraseIds,
+        lang: 'de',
+        include_screenshots: true,
+      });
+      expect(job.status).toBe(202);
+      await expect
+        .poll(async () => (await h.client.get(`/api/ai-jobs/${job.body.jobId}`)).body.status, {
+          timeout: 15_000,
+        })
+        .toBe('completed');
+      expect(fake.requests.map((request) => request.status)).toEqual([400, 200]);
+      const user = fake.requests[1]!.messages.find((message) => message.role === 'user')!;
+      expect(user.parts).toBeUndefined();
+      const translated = await h.client.get('/api/translations?lang=de');
+      expect(translated.body).toContainEqual(expect.objectContaining({ key: 'Welcome to our shop' }));
+    } finally {
+      fake.set({ textOnly: false });
+    }
+  });
+
   it('the screenshot goes with its phrase', async () => {
     const id = ids['You have {{number:0}} new messages']!;
     expect((await h.client.get(`/api/phrases/${id}/screenshot`)).status).toBe(200);

@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { registerApproved, startHarness, type Harness } from './helpers.ts';
-import { get, serveOrigin, startSiteNginx } from './seo-site.ts';
+import { seoSite, startHarness, type Harness } from './helpers.ts';
+import { get } from './seo-site.ts';
 
 const layout = (title: string, description: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
@@ -38,8 +38,9 @@ const FRENCH: Record<string, string> = {
 };
 
 let h: Harness;
-let origin: Awaited<ReturnType<typeof serveOrigin>>;
-let site: Awaited<ReturnType<typeof startSiteNginx>>;
+let served: Awaited<ReturnType<typeof seoSite>>;
+let origin: { url: string };
+let site: { url: string };
 let projectId: number;
 
 /** A language page as a search engine reads it. */
@@ -55,22 +56,11 @@ async function fetchPage(path: string) {
 
 beforeAll(async () => {
   h = await startHarness();
-  origin = await serveOrigin(SITE);
-  projectId = h.translator.defaultProject.project.id;
-  site = await startSiteNginx({ origin: origin.url, translator: h.url, projectId, languages: ['fr', 'de'] });
-  const settings = await h.client.patch('/api/project/settings', {
-    settings: { languages: ['fr', 'de'], seoOrigin: origin.url, seoPublicUrl: site.url },
-  });
-  expect(settings.status).toBe(200);
-  await registerApproved(h.client, Object.keys(FRENCH));
-  await h.client.post('/api/translations', {
-    lang: 'fr',
-    translations: Object.entries(FRENCH).map(([key, value]) => ({ key, context: '', value })),
-  });
+  served = await seoSite(h, { routes: SITE, languages: ['fr', 'de'], translations: FRENCH });
+  ({ origin, site, projectId } = served);
 }, 30_000);
 afterAll(async () => {
-  site?.stop();
-  await origin?.close();
+  await served?.stop();
   await h?.stop();
 });
 
@@ -216,6 +206,14 @@ describe('what SEO mode refuses', () => {
       expect(answer.status).toBe(421);
       expect(JSON.parse(answer.body).error.code).toBe('wrong_host');
     }
+  });
+
+  it('never leaves the origin for a path that reads as another host', async () => {
+    const answer = await direct('/fr//elsewhere.example/about');
+    expect(answer.status).toBe(404);
+    const { document } = parseHTML(answer.body);
+    // The origin's own "not found" page (in French): the request stayed on the origin.
+    expect(document.querySelector('h1')?.textContent).toBe('Page introuvable');
   });
 
   it('answers 404 for a language the project does not have', async () => {

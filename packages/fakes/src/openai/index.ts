@@ -29,6 +29,8 @@ export interface FakeOpenAIBehaviour {
   mangleSlot: (text: string) => boolean;
   /** The "translation" of one item. */
   translate: (text: string, language: string) => string;
+  /** A model that reads text only: a request with an image is refused (400), as such models are. */
+  textOnly: boolean;
 }
 
 /** A part of a message's content, as the real API takes them (text, or an image by URL or data URL). */
@@ -78,6 +80,7 @@ export const defaultBehaviour = (): FakeOpenAIBehaviour => ({
   dropItem: never,
   mangleSlot: never,
   translate: (text, language) => `[${language}] ${text}`,
+  textOnly: false,
 });
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -254,6 +257,19 @@ export async function startFakeOpenAI(changes: Partial<FakeOpenAIBehaviour> = {}
           res,
           400,
           apiError('This fake does not stream.', 'invalid_request_error', null, 'stream'),
+        );
+      }
+      if (behaviour.textOnly && messages.some((m) => m.parts?.some((part) => part.type === 'image_url'))) {
+        record(400, body.model, messages);
+        return sendJson(
+          res,
+          400,
+          apiError(
+            'Invalid content type. image_url is only supported by certain models.',
+            'invalid_request_error',
+            null,
+            'messages.[1].content.[1].type',
+          ),
         );
       }
       if (behaviour.latencyMs > 0) await sleep(behaviour.latencyMs);

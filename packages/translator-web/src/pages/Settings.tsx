@@ -194,6 +194,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
             disabled={!draft.seoOrigin}
           />
         </Group>
+        <Switch
+          label="SEO mode: run the pages' scripts first"
+          description="For sites whose text their scripts render (React, Vue, web components): each page is loaded in a browser on the translator before it is translated. Needs Chromium on the server."
+          checked={draft.seoPrerender}
+          onChange={(e) => set('seoPrerender', e.currentTarget.checked)}
+          disabled={!draft.seoOrigin}
+        />
 
         <Title order={3} size="h4" mt="sm">
           Page scanning

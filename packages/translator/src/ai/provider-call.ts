@@ -9,6 +9,8 @@ export class ProviderError extends Error {
     message: string,
     readonly retryable: boolean,
     readonly retryAfterMs?: number,
+    /** The provider's HTTP status, when it answered. */
+    readonly status?: number,
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -73,7 +75,12 @@ export async function postToProvider(call: ProviderCall, metrics?: AiCallRecorde
   }
   if (status >= 400) {
     metrics?.aiCall('refused');
-    throw new ProviderError(`AI provider refused the request (${status}): ${refusalMessage(text)}`, false);
+    throw new ProviderError(
+      `AI provider refused the request (${status}): ${refusalMessage(text)}`,
+      false,
+      undefined,
+      status,
+    );
   }
   return text;
 }

@@ -1,6 +1,6 @@
 import type { AiCallRecorder } from '../observability/metrics.ts';
 import type { AiConfig } from '../config.ts';
-import { postToProvider, withRetries } from './provider-call.ts';
+import { postToProvider, ProviderError, withRetries } from './provider-call.ts';
 
 export { ProviderError } from './provider-call.ts';
 import { slotSignature } from '@app/slots';
@@ -54,7 +54,7 @@ function userContent(batch: BatchRequest): string | ChatContentPart[] {
     return { ...item, screenshot: images.length };
   });
   const text = JSON.stringify({ targetLanguage: batch.lang, items });
-  if (!images.length) return text;
+  if (!images.length) return textContent(batch);
   return [
     { type: 'text', text },
     ...images.map((png) => ({
@@ -63,6 +63,10 @@ function userContent(batch: BatchRequest): string | ChatContentPart[] {
     })),
   ];
 }
+
+/** The user message without images: the batch as JSON. */
+const textContent = (batch: BatchRequest) =>
+  JSON.stringify({ targetLanguage: batch.lang, items: batch.items });
 
 /** A part of a chat message's content, as the chat-completions API takes them. */
 type ChatContentPart =
@@ -128,35 +132,23 @@ export class ChatProvider {
     private readonly metrics?: AiCallRecorder,
   ) {}
 
-  /** One call; throws ProviderError when the call itself fails. */
+  /** Set once the model refused a batch with images: it reads text only, later batches send none. */
+  private textOnly = false;
+
+  /**
+   * One call; throws ProviderError when the call itself fails. A batch with images that the model
+   * refuses (400: not every model takes images) is sent again without them.
+   */
   async translateBatch(batch: BatchRequest): Promise<BatchResult> {
-    const text = await postToProvider(
-      {
-        url: `${this.config.baseUrl}/chat/completions`,
-        authorization: `Bearer ${batch.apiKey}`,
-        body: {
-          model: this.config.model,
-          temperature: 0.2,
-          response_format: { type: 'json_object' },
-          messages: [
-            {
-              role: 'system',
-              content: instructions(
-                batch.prompt,
-                batch.lang,
-                batch.languageName,
-                batch.glossary,
-                batch.items.some((item) => batch.images?.has(item.id)),
-              ),
-            },
-            { role: 'user', content: userContent(batch) },
-          ],
-        },
-        signal: batch.signal,
-        timeoutMs: this.config.requestTimeoutMs,
-      },
-      this.metrics,
-    );
+    const withImages = !this.textOnly && batch.items.some((item) => batch.images?.has(item.id));
+    let text: string;
+    try {
+      text = await this.call(batch, withImages);
+    } catch (error) {
+      if (!withImages || !(error instanceof ProviderError) || error.status !== 400) throw error;
+      this.textOnly = true;
+      text = await this.call(batch, false);
+    }
     let items: BatchItem[];
     let completion: Completion | undefined;
     try {
@@ -172,6 +164,30 @@ export class ChatProvider {
       });
     }
     return this.counted(check(batch.items, items));
+  }
+
+  private call(batch: BatchRequest, withImages: boolean): Promise<string> {
+    return postToProvider(
+      {
+        url: `${this.config.baseUrl}/chat/completions`,
+        authorization: `Bearer ${batch.apiKey}`,
+        body: {
+          model: this.config.model,
+          temperature: 0.2,
+          response_format: { type: 'json_object' },
+          messages: [
+            {
+              role: 'system',
+              content: instructions(batch.prompt, batch.lang, batch.languageName, batch.glossary, withImages),
+            },
+            { role: 'user', content: withImages ? userContent(batch) : textContent(batch) },
+          ],
+        },
+        signal: batch.signal,
+        timeoutMs: this.config.requestTimeoutMs,
+      },
+      this.metrics,
+    );
   }
 
   private counted(result: BatchResult): BatchResult {

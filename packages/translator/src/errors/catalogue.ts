@@ -81,6 +81,12 @@ export const TRANSLATOR_ERRORS = {
     message:
       'Translated pages are served only on the site’s own host (seoPublicUrl): reach them through the site.',
   },
+  browser_unavailable: {
+    status: 503,
+    hidden: true,
+    message:
+      'This translator cannot render pages in a browser: Chromium is missing (see TRANSLATOR_CHROMIUM_PATH).',
+  },
   origin_unavailable: {
     status: 502,
     hidden: true,

@@ -29,6 +29,8 @@ export interface StoredSettings {
   seoOrigin: string;
   /** The site's public origin, for canonical and alternate links and sitemaps; '' means seoOrigin. */
   seoPublicUrl: string;
+  /** SEO mode renders each page in a browser first: for sites whose scripts render their text. */
+  seoPrerender: boolean;
 }
 
 export type TranslationEngine = 'openai' | 'deepl';
@@ -49,6 +51,7 @@ export const DEFAULT_SETTINGS: StoredSettings = {
   deliverOutdated: false,
   seoOrigin: '',
   seoPublicUrl: '',
+  seoPrerender: false,
 };
 
 const TagList = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 200 });
@@ -76,6 +79,7 @@ export const SettingsPatch = Type.Object({
   deliverOutdated: Type.Optional(Type.Boolean()),
   seoOrigin: Type.Optional(Type.String({ maxLength: 300 })),
   seoPublicUrl: Type.Optional(Type.String({ maxLength: 300 })),
+  seoPrerender: Type.Optional(Type.Boolean()),
 });
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
@@ -97,6 +101,7 @@ export const SettingsView = Type.Object({
   deliverOutdated: Type.Boolean(),
   seoOrigin: Type.String(),
   seoPublicUrl: Type.String(),
+  seoPrerender: Type.Boolean(),
 });
 export type SettingsView = Static<typeof SettingsView>;
 
@@ -167,6 +172,7 @@ export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch
   if (patch.translationEngine !== undefined) next.translationEngine = patch.translationEngine;
   if (patch.sharedMemory !== undefined) next.sharedMemory = patch.sharedMemory;
   if (patch.deliverOutdated !== undefined) next.deliverOutdated = patch.deliverOutdated;
+  if (patch.seoPrerender !== undefined) next.seoPrerender = patch.seoPrerender;
   for (const name of ['seoOrigin', 'seoPublicUrl'] as const) {
     const raw = patch[name];
     if (raw === undefined) continue;

@@ -1,28 +1,34 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientBundle } from '@app/page-client';
 
 /**
  * The page client script: `/client.js` (a stable URL pages can embed, cached for minutes) and
- * `/client.<hash>.js` (content-addressed, cached for a year). Any origin may load it.
+ * `/client.<hash>.js` (content-addressed, cached for a year); `/client-editor.js`, the in-page editor it
+ * loads on a page opened to edit. Any origin may load them.
  */
 export async function pageClientRoutes(app: FastifyInstance) {
-  const { code, hash } = await clientBundle();
-  const etag = `"${hash}"`;
-  const gzipped = gzipSync(code, { level: 9 });
-  const send = (cacheControl: string) => (request: FastifyRequest, reply: FastifyReply) => {
-    reply
-      .header('content-type', 'text/javascript; charset=utf-8')
-      .header('cache-control', cacheControl)
-      .header('access-control-allow-origin', '*')
-      .header('etag', etag)
-      .header('vary', 'accept-encoding');
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? ''))
-      return reply.header('content-encoding', 'gzip').send(gzipped);
-    return reply.send(code);
+  const { code, hash, editor } = await clientBundle();
+  const script = (source: string) => {
+    const etag = `"${createHash('sha256').update(source).digest('hex').slice(0, 12)}"`;
+    const gzipped = gzipSync(source, { level: 9 });
+    return (cacheControl: string) => (request: FastifyRequest, reply: FastifyReply) => {
+      reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', cacheControl)
+        .header('access-control-allow-origin', '*')
+        .header('etag', etag)
+        .header('vary', 'accept-encoding');
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? ''))
+        return reply.header('content-encoding', 'gzip').send(gzipped);
+      return reply.send(source);
+    };
   };
+  const send = script(code);
   app.get('/client.js', { schema: { hide: true } }, send('public, max-age=300'));
   app.get(`/client.${hash}.js`, { schema: { hide: true } }, send('public, max-age=31536000, immutable'));
+  app.get('/client-editor.js', { schema: { hide: true } }, script(editor)('public, max-age=300'));
   app.get('/client-version', { schema: { hide: true } }, async () => ({ url: `/client.${hash}.js`, hash }));
 }

@@ -1,23 +1,14 @@
-import { accessSync, constants } from 'node:fs';
-import type { Browser, BrowserType, Page } from 'playwright-core';
-import { CHROMIUM_ARGS, HostAllowlist } from '@app/server-kit';
+import type { Browser, Page } from 'playwright-core';
+import { GuardedBrowser, type BrowserAvailability } from '../browser/guarded-browser.ts';
 import type { ScreenshotConfig } from './screenshots-config.ts';
-import { PageGuard } from './page-guard.ts';
 import { clipAround, LOCATE_SCRIPT, type LocatedBox } from './locate-script.ts';
 import type { ShotOutcome } from './screenshots-repository.ts';
 
-const VIEWPORT = { width: 1280, height: 800 };
 /** The region photographed around a phrase, and the smaller one tried when that image is too large. */
 const CLIP = { width: 800, height: 400 };
 const SMALL_CLIP = { width: 480, height: 240 };
 /** Marks the outlined element, so the next phrase on the page restores it first. */
 const MARKER = 'data-translator-screenshot';
-
-/** Whether capture can run here, and why not. */
-export interface CaptureAvailability {
-  available: boolean;
-  reason?: string | undefined;
-}
 
 /** The phrases to photograph on one page. */
 export interface PageVisit {
@@ -25,48 +16,27 @@ export interface PageVisit {
   phrases: { phraseId: number; key: string }[];
 }
 
-type Chromium = BrowserType;
-
 /**
- * Headless Chromium (Debian's, through playwright-core) rendering the pages phrases were seen on: one
- * browser per run, one page at a time, every request the page makes guarded (PageGuard), each step
- * bounded by `pageTimeoutMs`.
+ * Photographs the pages phrases were seen on in a GuardedBrowser: one browser per run, one page at a
+ * time, each step bounded by `pageTimeoutMs`.
  */
 export class ChromiumCapturer {
-  private readonly allowlist: HostAllowlist;
+  private readonly browser: GuardedBrowser;
 
   constructor(private readonly config: ScreenshotConfig) {
-    this.allowlist = new HostAllowlist(config.allowlist);
+    this.browser = new GuardedBrowser(config.chromiumPath, config.allowlist);
   }
 
   /** Whether the Chromium binary and playwright-core are there. */
-  async availability(): Promise<CaptureAvailability> {
-    try {
-      accessSync(this.config.chromiumPath, constants.X_OK);
-    } catch {
-      return {
-        available: false,
-        reason: `No Chromium at ${this.config.chromiumPath}: install it (Debian: apt-get install chromium) or set TRANSLATOR_CHROMIUM_PATH.`,
-      };
-    }
-    if (!(await loadChromium()))
-      return { available: false, reason: 'The playwright-core package is not installed.' };
-    return { available: true };
+  availability(): Promise<BrowserAvailability> {
+    return this.browser.availability();
   }
 
   /** Starts a browser, hands `work` a function that photographs one page's phrases, and closes it. */
   async session<T>(
     work: (visit: (page: PageVisit) => Promise<Map<number, ShotOutcome>>) => Promise<T>,
   ): Promise<T> {
-    const chromium = await loadChromium();
-    if (!chromium) throw new Error('The playwright-core package is not installed.');
-    const browser = await chromium.launch({
-      headless: true,
-      executablePath: this.config.chromiumPath,
-      // Chromium's sandbox cannot start as root; as any other user it stays on.
-      args: process.getuid?.() === 0 ? ['--no-sandbox', ...CHROMIUM_ARGS] : CHROMIUM_ARGS,
-      timeout: 30_000,
-    });
+    const browser = await this.browser.launch();
     try {
       return await work((visit) => this.visit(browser, visit));
     } finally {
@@ -80,31 +50,11 @@ export class ChromiumCapturer {
       for (const phrase of visit.phrases) outcomes.set(phrase.phraseId, { error });
       return outcomes;
     };
-    const guard = new PageGuard(this.allowlist);
-    const refused = await guard.refusal(visit.url);
-    if (refused) return failAll(`The page's address is refused: ${refused}.`);
-
-    const context = await browser.newContext({
-      viewport: VIEWPORT,
-      deviceScaleFactor: 1,
-      serviceWorkers: 'block',
-      acceptDownloads: false,
-    });
+    const opened = await this.browser.open(browser, this.config.pageTimeoutMs);
     try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(this.config.pageTimeoutMs);
-      await page.route('**/*', async (route) => {
-        const reason = await guard.refusal(route.request().url());
-        if (reason) await route.abort('blockedbyclient').catch(() => {});
-        else await route.continue().catch(() => {});
-      });
-      // Chromium follows redirects without asking the route again: a redirect to a refused address cannot
-      // be stopped here, but a page that took one is not photographed (nothing of it reaches an image).
-      const redirectsRefused: Promise<string | undefined>[] = [];
-      page.on('request', (request) => {
-        if (request.redirectedFrom()) redirectsRefused.push(guard.refusal(request.url()));
-      });
-      const tainted = async () => (await Promise.all(redirectsRefused)).find(Boolean);
+      const refused = await opened.refusal(visit.url);
+      if (refused) return failAll(`The page's address is refused: ${refused}.`);
+      const { page, tainted } = opened;
       try {
         const response = await page.goto(visit.url, {
           timeout: this.config.pageTimeoutMs,
@@ -116,6 +66,7 @@ export class ChromiumCapturer {
       }
       // Pages that render their text with JavaScript get a moment more.
       await page.waitForLoadState('networkidle', { timeout: 2_000 }).catch(() => {});
+      // A page redirected to a refused address is not photographed: nothing of it reaches an image.
       for (const phrase of visit.phrases) {
         const refusedRedirect = await tainted();
         if (refusedRedirect)
@@ -127,7 +78,7 @@ export class ChromiumCapturer {
         return failAll(`The page was redirected to a refused address: ${refusedRedirect}.`);
       return outcomes;
     } finally {
-      await context.close().catch(() => {});
+      await opened.close();
     }
   }
 
@@ -154,14 +105,3 @@ const firstLine = (error: unknown) =>
   String((error as Error)?.message ?? error)
     .split('\n')[0]!
     .slice(0, 300);
-
-let loaded: Promise<Chromium | undefined> | undefined;
-
-/** playwright-core's Chromium driver, loaded on first use (undefined when the package is missing). */
-function loadChromium(): Promise<Chromium | undefined> {
-  loaded ??= import('playwright-core').then(
-    (module) => module.chromium,
-    () => undefined,
-  );
-  return loaded;
-}

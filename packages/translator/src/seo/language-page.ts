@@ -11,10 +11,18 @@ export interface LanguagePageInput {
   settings: StoredSettings;
   translations: { key: string; context: string; value: string }[];
   renderer: DocumentRenderer;
+  /** The page was rendered in a browser first (its scripts ran): the page client lets its app route. */
+  prerendered: boolean;
   register(key: string, context: string, slots?: string[]): void;
 }
 
 const TRANSLATED_MARK = 'data-loco-translated';
+
+type LinkedDocument = ReturnType<typeof parseHTML>['document'];
+type LinkedElement = ReturnType<LinkedDocument['createElement']>;
+interface Queryable {
+  querySelectorAll(selector: string): Iterable<LinkedElement>;
+}
 
 /** Elements whose relative `src`/`href` points at a file the page loads (kept on the original path). */
 const RESOURCES = 'img[src], script[src], source[src], video[src], audio[src], iframe[src], link[href]';
@@ -38,9 +46,12 @@ export function renderLanguagePage(input: LanguagePageInput): string {
   });
   document.documentElement.setAttribute('data-loco-rendered', input.language);
   if (written) document.documentElement.setAttribute('data-loco-original-lang', written);
+  if (input.prerendered) document.documentElement.setAttribute('data-loco-prerendered', '');
+  const all = (selector: string) => elementsOf(document, selector);
   // The page client's marks are for its own later passes; search engines need none of them.
-  for (const element of document.querySelectorAll(`[${TRANSLATED_MARK}]`))
-    element.removeAttribute(TRANSLATED_MARK);
+  for (const element of all(`[${TRANSLATED_MARK}]`)) element.removeAttribute(TRANSLATED_MARK);
+  // A page rendered in a browser may hold the page client's switcher: the visitor's client makes its own.
+  for (const element of all('loco-language-switcher')) element.remove();
 
   const head = document.head;
   const canonical = head.querySelector('link[rel~="canonical"][href]');
@@ -58,7 +69,7 @@ export function renderLanguagePage(input: LanguagePageInput): string {
   });
   for (const alternate of site.alternates(original, written)) addLink({ rel: 'alternate', ...alternate });
 
-  for (const anchor of document.querySelectorAll('a[href], area[href]')) {
+  for (const anchor of all('a[href], area[href]')) {
     if (anchor.hasAttribute('hreflang') || anchor.closest('[data-loco-ignore="true"]')) continue;
     const href = anchor.getAttribute('href')!;
     const target = site.resolve(href, input.url);
@@ -66,7 +77,7 @@ export function renderLanguagePage(input: LanguagePageInput): string {
       anchor.setAttribute('href', site.inLanguage(target, input.language, href));
   }
   // The page now lives one folder deeper (/fr/…): relative files keep pointing at the original ones.
-  for (const element of document.querySelectorAll(RESOURCES)) {
+  for (const element of all(RESOURCES)) {
     const name = element.hasAttribute('src') ? 'src' : 'href';
     const value = element.getAttribute(name)!;
     if (isRelativePath(value)) {
@@ -75,6 +86,20 @@ export function renderLanguagePage(input: LanguagePageInput): string {
     }
   }
   return document.toString();
+}
+
+/**
+ * The elements matching `selector` in the document and in its server-rendered shadow roots
+ * (`<template shadowrootmode>`, which a prerendered page of web components holds).
+ */
+function elementsOf(document: LinkedDocument, selector: string): LinkedElement[] {
+  const found: LinkedElement[] = [];
+  const roots: Queryable[] = [document];
+  for (let root = roots.pop(); root; root = roots.pop()) {
+    found.push(...root.querySelectorAll(selector));
+    roots.push(...root.querySelectorAll('template[shadowrootmode]'));
+  }
+  return found;
 }
 
 /** `img/logo.png`, `../a.css`: neither absolute, nor rooted, nor a fragment or a data URL. */

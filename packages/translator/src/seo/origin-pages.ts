@@ -43,14 +43,23 @@ export class OriginPages {
     });
   }
 
-  async get(origin: string, pathAndQuery: string): Promise<OriginAnswer> {
-    const url = new URL(pathAndQuery, origin);
-    const hit = this.kept.get(url.href);
+  /**
+   * The origin's answer for a path (the path is appended, so `//host` cannot leave the origin); with
+   * `prerender`, what a browser shows once the page's scripts ran.
+   */
+  async get(
+    origin: string,
+    pathAndQuery: string,
+    prerender?: (url: URL) => Promise<OriginAnswer>,
+  ): Promise<OriginAnswer> {
+    const url = new URL(origin + pathAndQuery);
+    const id = `${prerender ? 'browser' : 'http'} ${url.href}`;
+    const hit = this.kept.get(id);
     if (hit && hit.expires > Date.now()) return hit.answer;
-    const { answer, keep } = await this.fetch(url);
+    const { answer, keep } = prerender ? { answer: await prerender(url), keep: true } : await this.fetch(url);
     if (keep && this.config.originCacheSeconds > 0) {
       if (this.kept.size >= this.config.cachedPages) this.kept.delete(this.kept.keys().next().value!);
-      this.kept.set(url.href, { answer, expires: Date.now() + this.config.originCacheSeconds * 1000 });
+      this.kept.set(id, { answer, expires: Date.now() + this.config.originCacheSeconds * 1000 });
     }
     return answer;
   }

@@ -11,6 +11,7 @@ import { etagOf } from '../http/cached-body.ts';
 import { fail } from '../errors/catalogue.ts';
 import { renderLanguagePage } from './language-page.ts';
 import { OriginPages } from './origin-pages.ts';
+import { Prerenderer } from './prerenderer.ts';
 import { RenderedPages, type LanguageAnswer, type RenderedPage } from './rendered-pages.ts';
 import { SiteUrls } from './site-urls.ts';
 import { sitemapXml } from './sitemap.ts';
@@ -37,6 +38,7 @@ interface Site {
 export class SeoService {
   private readonly origins: OriginPages;
   private readonly pages: RenderedPages;
+  private readonly prerenderer: Prerenderer;
   /**
    * What was last registered for each page (a digest of its phrases) and when: a re-render within
    * REGISTER_AGAIN_MS of the same phrases writes nothing.
@@ -52,8 +54,10 @@ export class SeoService {
       analytics: AnalyticsService;
     },
     changes: ChangeFeed,
+    chromiumPath: string,
   ) {
     this.origins = new OriginPages(ctx.config.seo, ctx.log);
+    this.prerenderer = new Prerenderer(chromiumPath, ctx.config.seo, ctx.log);
     this.pages = new RenderedPages(ctx.config.seo.cachedPages);
     const drop = (projectId: number | undefined) =>
       projectId === undefined ? this.pages.clear() : this.pages.invalidate(projectId);
@@ -104,7 +108,8 @@ export class SeoService {
   private async render(site: Site, language: string, path: string): Promise<LanguageAnswer> {
     const { project, urls } = site;
     const { settings } = project;
-    const answer = await this.origins.get(settings.seoOrigin, path);
+    const prerender = settings.seoPrerender ? (url: URL) => this.prerenderer.render(url) : undefined;
+    const answer = await this.origins.get(settings.seoOrigin, path, prerender);
     if (answer.kind === 'redirect') {
       const { location, status } = answer;
       const moved = urls.isInternal(location) && urls.isPage(location);
@@ -119,7 +124,7 @@ export class SeoService {
       return {
         kind: 'redirect',
         status: 302,
-        location: urls.original(new URL(path, settings.seoOrigin)).href,
+        location: urls.original(new URL(settings.seoOrigin + path)).href,
       };
 
     const delivered = await this.services.translations.deliver(project, language);
@@ -131,6 +136,7 @@ export class SeoService {
       settings,
       translations: JSON.parse(delivered.body.toString('utf8')) as LanguagePageTranslations,
       renderer: await documentRenderer(),
+      prerendered: settings.seoPrerender,
       register: (key, context, slots) =>
         found.push(slots?.length ? { key, context, slots } : { key, context }),
     });
@@ -166,8 +172,8 @@ export class SeoService {
       });
   }
 
-  close() {
-    return this.origins.close();
+  async close() {
+    await Promise.all([this.origins.close(), this.prerenderer.close()]);
   }
 }
 

@@ -20,7 +20,7 @@ export class SiteUrls {
 
   /** The public address of the page the origin served at `url`. */
   original(url: URL): URL {
-    return new URL(url.pathname + url.search, this.public);
+    return new URL(this.public + url.pathname + url.search);
   }
 
   isInternal(url: URL): boolean {
