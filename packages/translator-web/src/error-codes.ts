@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   'seo_disabled',
   'wrong_host',
   'browser_unavailable',
+  'seo_busy',
   'origin_unavailable',
   'invalid_backup',
 ] as const;

@@ -87,6 +87,11 @@ export const TRANSLATOR_ERRORS = {
     message:
       'This translator cannot render pages in a browser: Chromium is missing (see TRANSLATOR_CHROMIUM_PATH).',
   },
+  seo_busy: {
+    status: 503,
+    hidden: true,
+    message: 'Too many pages are being rendered in the browser at once: try again in a moment.',
+  },
   origin_unavailable: {
     status: 502,
     hidden: true,

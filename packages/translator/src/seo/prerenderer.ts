@@ -5,8 +5,9 @@ import { fail } from '../errors/catalogue.ts';
 import { GuardedBrowser } from '../browser/guarded-browser.ts';
 import type { OriginAnswer } from './origin-pages.ts';
 
-/** Pages rendered at once (each is a browser tab running the site's scripts). */
+/** Pages rendered at once (each is a browser tab running the site's scripts), and waiting beyond them. */
 const AT_ONCE = 2;
+const WAITING_AT_MOST = 20;
 /** How long a page's scripts may keep fetching after its load before it is taken as it is. */
 const SETTLE_MS = 3_000;
 
@@ -99,6 +100,7 @@ export class Prerenderer {
       this.active += 1;
       return Promise.resolve();
     }
+    if (this.waiting.length >= WAITING_AT_MOST) throw fail('seo_busy');
     return new Promise((resolve) =>
       this.waiting.push(() => {
         this.active += 1;
