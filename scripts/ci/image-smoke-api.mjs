@@ -5,7 +5,7 @@
 //   node image-smoke-api.mjs translator BASE_URL API_KEY reads the project that key belongs to, and serves
 //                                                        a page of a site on this host in French (SEO mode:
 //                                                        the page client's built renderer, dist/render.js)
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 
 const [, , service, base, apiKey] = process.argv;
 
@@ -84,11 +84,21 @@ async function translator() {
     headers: json,
     body: JSON.stringify({ lang: 'fr', translations: [{ key: 'Hello', context: '', value: 'Bonjour' }] }),
   });
-  const page = await fetch(`${base}/seo/${project.id}/fr/`);
-  const html = await page.text();
+  // As the site's nginx asks for it: with the site's Host (the translator serves a site's pages for no other).
+  const page = await new Promise((resolve, reject) => {
+    const headers = { host: `127.0.0.1:${site.address().port}` };
+    request(`${base}/seo/${project.id}/fr/`, { headers }, (response) => {
+      let html = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk) => (html += chunk));
+      response.on('end', () => resolve({ status: response.statusCode, html }));
+    })
+      .on('error', reject)
+      .end();
+  });
   site.close();
-  if (page.status !== 200 || !html.includes('<h1>Bonjour</h1>') || !html.includes('lang="fr"'))
-    throw new Error(`SEO page: ${page.status} ${html.slice(0, 300)}`);
+  if (page.status !== 200 || !page.html.includes('<h1>Bonjour</h1>') || !page.html.includes('lang="fr"'))
+    throw new Error(`SEO page: ${page.status} ${page.html.slice(0, 300)}`);
   console.log(`translator: GET /seo/${project.id}/fr/ → the site's page in French`);
 }
 

@@ -31,6 +31,9 @@ const PAGE =
   ).join('') +
   '</main></body></html>';
 
+/** The site's host: the translator serves its pages only for it (as the site's nginx asks for them). */
+const SITE_HOST = 'shop.example';
+
 const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 const ms = (n: number) => n.toFixed(2);
@@ -40,7 +43,7 @@ async function timed(url: string, before?: () => unknown): Promise<number[]> {
   for (let i = 0; i < SAMPLES; i++) {
     await before?.();
     const start = performance.now();
-    const answer = await get(typeof url === 'string' ? url.replace('{i}', String(i)) : url);
+    const answer = await get(url.replace('{i}', String(i)), { host: SITE_HOST });
     times.push(performance.now() - start);
     if (answer.status !== 200) throw new Error(`${url}: ${answer.status}`);
   }
@@ -77,7 +80,13 @@ http { access_log off; client_body_temp_path ${dir}/tmp/b; proxy_temp_path ${dir
 }
 
 async function throughput(url: string) {
-  const result = await autocannon({ url, connections: 50, duration: DURATION, workers: 1 });
+  const result = await autocannon({
+    url,
+    connections: 50,
+    duration: DURATION,
+    workers: 1,
+    headers: { host: SITE_HOST },
+  });
   return { rps: result.requests.average, p50: result.latency.p50, errors: result.errors + result.non2xx };
 }
 
@@ -88,17 +97,17 @@ await withDatabase(async (database) => {
   const { id, api_key: key } = translator.defaultProject.project;
   await seedTranslations(url, key, NODES, 'fr');
   await api(url, key, 'PATCH', '/api/project/settings', {
-    settings: { seoOrigin: origin.url, seoPublicUrl: 'http://127.0.0.1' },
+    settings: { seoOrigin: origin.url, seoPublicUrl: `http://${SITE_HOST}` },
   });
   const page = `${url}/seo/${id}/fr/product`;
-  const sample = await get(page);
+  const sample = await get(page, { host: SITE_HOST });
   if (!sample.body.includes('traduite')) throw new Error('the French page is not translated');
   console.log(`page: ${NODES} text nodes, ${Math.round(PAGE.length / 1024)} KiB at the origin`);
 
   const originTimes = await timed(`${origin.url}/product?v={i}`);
   const cold = await timed(`${page}?v={i}`);
   const rerender = await timed(page, () => translator.services.changes.announce('data', id));
-  await get(page);
+  await get(page, { host: SITE_HOST });
   const hit = await timed(page);
   const base = quantile(originTimes, 0.5);
   console.log('\n1. latency, ms (sequential, %d requests each)', SAMPLES);

@@ -81,7 +81,7 @@ export async function startSiteNginx(options: {
       '  server {',
       `    listen 127.0.0.1:${port};`,
       snippet,
-      `    location / { proxy_pass ${options.origin}; proxy_set_header Host $host; }`,
+      `    location / { proxy_pass ${options.origin}; }`,
       '  }',
       '}',
       '',

@@ -197,14 +197,18 @@ describe('sitemaps', () => {
 });
 
 describe('what SEO mode refuses', () => {
-  const direct = (path: string, host = '127.0.0.1') => get(`${h.url}/seo/${projectId}${path}`, { host });
+  const direct = (path: string, host = new URL(site.url).host) =>
+    get(`${h.url}/seo/${projectId}${path}`, { host });
 
   it('serves pages only for the site’s host, never on the translator’s own (cached or not)', async () => {
     await get(`${site.url}/fr/about`);
-    for (const path of ['/fr/about', '/fr/contact.html', '/sitemap.xml']) {
-      const answer = await direct(path, 'translator.example');
-      expect(answer.status).toBe(421);
-      expect(JSON.parse(answer.body).error.code).toBe('wrong_host');
+    // Another host, and the translator's own address: the same host name, another port.
+    for (const host of ['translator.example', new URL(h.url).host]) {
+      for (const path of ['/fr/about', '/fr/contact.html', '/sitemap.xml']) {
+        const answer = await direct(path, host);
+        expect(answer.status).toBe(421);
+        expect(JSON.parse(answer.body).error.code).toBe('wrong_host');
+      }
     }
   });
 
@@ -226,7 +230,7 @@ describe('what SEO mode refuses', () => {
     const other = await h.newProject('Plain');
     await other.client.patch('/api/project/settings', { settings: { languages: ['fr'] } });
     for (const id of [other.id, 999_999]) {
-      const answer = await get(`${h.url}/seo/${id}/fr/`, { host: '127.0.0.1' });
+      const answer = await get(`${h.url}/seo/${id}/fr/`, { host: new URL(site.url).host });
       expect(answer.status).toBe(404);
       expect(JSON.parse(answer.body).error.code).toBe('seo_disabled');
     }
@@ -237,7 +241,7 @@ describe('what SEO mode refuses', () => {
     await other.client.patch('/api/project/settings', {
       settings: { languages: ['fr'], seoOrigin: 'http://192.168.0.1:8080' },
     });
-    const answer = await get(`${h.url}/seo/${other.id}/fr/`, { host: '192.168.0.1' });
+    const answer = await get(`${h.url}/seo/${other.id}/fr/`, { host: '192.168.0.1:8080' });
     expect(answer.status).toBe(502);
     const { error } = JSON.parse(answer.body);
     expect(error.code).toBe('origin_unavailable');

@@ -14,7 +14,8 @@ const LanguageParams = Type.Object({
 /** `/seo/<project>/<lang>` and what follows: the original page's path and query. */
 const PAGE_PATH = /^\/seo\/[^/?#]+\/[^/?#]+(.*)$/s;
 
-const hostOf = (request: FastifyRequest) => request.hostname.replace(/:\d+$/, '');
+/** The request's Host, with its port (another port of a host is another origin, with the same cookies). */
+const hostOf = (request: FastifyRequest) => request.host.toLowerCase();
 
 /**
  * SEO mode's public pages (no key: search engines fetch them), reached through the site's own web
@@ -33,7 +34,7 @@ export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
   const checkHost = async (request: FastifyRequest, projectId: number) => {
     const project = await projects.ref(projectId);
     const publicUrl = project?.settings.seoPublicUrl || project?.settings.seoOrigin;
-    if (publicUrl && new URL(publicUrl).hostname !== hostOf(request)) throw fail('wrong_host');
+    if (publicUrl && new URL(publicUrl).host !== hostOf(request)) throw fail('wrong_host');
   };
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply, page: RenderedPage, lang: string) => {

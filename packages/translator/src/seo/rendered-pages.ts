@@ -3,7 +3,7 @@ import type { CachedBody } from '../http/cached-body.ts';
 /** A language page ready to send. */
 export interface RenderedPage extends CachedBody {
   status: number;
-  /** The site's host name: the page is served only to requests for it. */
+  /** The site's host (and port): the page is served only to requests for it. */
   host: string;
   expires: number;
 }

@@ -146,7 +146,7 @@ export class SeoService {
       kind: 'page',
       page: {
         status: answer.status,
-        host: new URL(urls.public).hostname,
+        host: new URL(urls.public).host,
         body,
         etag: etagOf(body),
         expires: Date.now() + this.ctx.config.seo.originCacheSeconds * 1000,
