@@ -24,6 +24,15 @@ const SITE = {
   '/contact.html': { body: layout('Contact', 'Fresh bread every morning', '<h1>Write to us</h1>') },
   '/old-about': { status: 301, location: '/about' },
   '/menu.pdf': { type: 'application/pdf', body: '%PDF-1.4' },
+  '/fragment': { body: '<p>Only a paragraph, <a href="/about">About us</a></p>' },
+  '/odd-canonical': {
+    body: layout(
+      'Bakery',
+      'Fresh bread every morning',
+      '<h1>About us</h1>',
+      '<link rel="canonical" href="http://[bad">',
+    ),
+  },
   '*': { status: 404, body: layout('Bakery', 'Fresh bread every morning', '<h1>Page not found</h1>') },
 };
 
@@ -160,6 +169,16 @@ describe('a language page fetched without JavaScript, through the site’s nginx
     const page = await fetchPage('/fr/no-such-page');
     expect(page.status).toBe(404);
     expect(page.text('h1')).toBe('Page introuvable');
+  });
+
+  it('takes a page that is only a fragment, and a canonical link that is not an address', async () => {
+    const fragment = await fetchPage('/fr/fragment');
+    expect(fragment.status).toBe(200);
+    expect(fragment.attr('html', 'lang')).toBe('fr');
+    expect(fragment.links('p a')).toEqual(['/fr/about']);
+    const odd = await fetchPage('/fr/odd-canonical');
+    expect(odd.status).toBe(200);
+    expect(odd.links('link[rel=canonical]')).toEqual([`${site.url}/fr/odd-canonical`]);
   });
 
   it('follows a moved page into the language, and sends files to the original', async () => {

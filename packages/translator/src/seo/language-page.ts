@@ -33,7 +33,11 @@ const RESOURCES = 'img[src], script[src], source[src], video[src], audio[src], i
  * site kept in the language, and a mark telling the page client that the page is already translated.
  */
 export function renderLanguagePage(input: LanguagePageInput): string {
-  const { document } = parseHTML(input.html);
+  // linkedom needs a whole document: a page that is only a fragment is put in one.
+  const html = /<html[\s>]/i.test(input.html)
+    ? input.html
+    : `<!DOCTYPE html><html><body>${input.html}</body></html>`;
+  const { document } = parseHTML(html);
   const site = new SiteUrls(input.settings);
   const written = document.documentElement.getAttribute('lang');
   const original = site.original(input.url);
@@ -55,7 +59,9 @@ export function renderLanguagePage(input: LanguagePageInput): string {
 
   const head = document.head;
   const canonical = head.querySelector('link[rel~="canonical"][href]');
-  const canonicalUrl = canonical ? new URL(canonical.getAttribute('href')!, original) : original;
+  // The origin's canonical page on this site (else this page), in the language: a language version is its
+  // own canonical page, never the original's.
+  const canonicalUrl = (canonical && site.resolve(canonical.getAttribute('href')!, original)) || original;
   for (const link of head.querySelectorAll('link[rel~="canonical"], link[rel~="alternate"][hreflang]'))
     link.remove();
   const addLink = (attributes: Record<string, string>) => {
@@ -63,10 +69,7 @@ export function renderLanguagePage(input: LanguagePageInput): string {
     for (const [name, value] of Object.entries(attributes)) link.setAttribute(name, value);
     head.appendChild(link);
   };
-  addLink({
-    rel: 'canonical',
-    href: site.isInternal(canonicalUrl) ? site.inLanguage(canonicalUrl, input.language) : canonicalUrl.href,
-  });
+  addLink({ rel: 'canonical', href: site.inLanguage(canonicalUrl, input.language) });
   for (const alternate of site.alternates(original, written)) addLink({ rel: 'alternate', ...alternate });
 
   for (const anchor of all('a[href], area[href]')) {
