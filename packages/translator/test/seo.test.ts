@@ -138,6 +138,15 @@ describe('a language page fetched without JavaScript, through the site’s nginx
     expect(conditional.status).toBe(304);
   });
 
+  it('treats an address with tracking parameters as the page itself (one rendering, one cache entry)', async () => {
+    const plain = await get(`${site.url}/fr/about?page=2`);
+    const tracked = await get(`${site.url}/fr/about?utm_source=news&page=2&gclid=abc`);
+    expect(tracked.status).toBe(200);
+    expect(tracked.headers.etag).toBe(plain.headers.etag);
+    const other = await get(`${site.url}/fr/about?page=3`);
+    expect(other.status).toBe(200);
+  });
+
   it('shows a changed translation on the next fetch', async () => {
     const before = await get(`${site.url}/fr/about`);
     const saved = await h.client.post('/api/translations', {

@@ -15,6 +15,19 @@ const LanguageParams = Type.Object({
 const PAGE_PATH = /^\/seo\/[^/?#]+\/[^/?#]+(.*)$/s;
 
 /** The request's Host, with its port (another port of a host is another origin, with the same cookies). */
+/** Query parameters that say where a visitor came from, never what the page shows. */
+const TRACKING = /^(utm_[a-z_]+|gclid|fbclid|msclkid|mc_eid)$/i;
+
+/** The path and query without tracking parameters: one page, one rendering and one cache entry. */
+function withoutTracking(path: string): string {
+  const start = path.indexOf('?');
+  if (start < 0) return path;
+  const query = new URLSearchParams(path.slice(start + 1));
+  for (const name of [...query.keys()]) if (TRACKING.test(name)) query.delete(name);
+  const rest = query.toString();
+  return path.slice(0, start) + (rest ? `?${rest}` : '');
+}
+
 const hostOf = (request: FastifyRequest) => request.host.toLowerCase();
 
 /**
@@ -74,7 +87,7 @@ export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
   ) => {
     const { projectId, lang } = request.params;
     const rest = PAGE_PATH.exec(request.url)?.[1] ?? '';
-    const path = rest.startsWith('/') ? rest : `/${rest}`;
+    const path = withoutTracking(rest.startsWith('/') ? rest : `/${rest}`);
     const hit = seo.cached(projectId, lang, path);
     if (hit?.host === hostOf(request)) return sendPage(request, reply, hit, lang);
     await checkHost(request, projectId);
