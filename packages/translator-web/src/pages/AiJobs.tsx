@@ -183,7 +183,7 @@ function StartJob({ onStarted }: { onStarted: (id: string) => void }) {
             <PhrasePicker lang={effectiveLang} chosen={chosen} setChosen={setChosen} />
           )}
           <Checkbox
-            label="Include screenshots (when the page client collects them)"
+            label="Include screenshots (the model sees where each text appears; turn Screenshots on in Settings)"
             checked={screenshots}
             onChange={(event) => setScreenshots(event.currentTarget.checked)}
           />
