@@ -40,6 +40,8 @@ describe('manager web client: container logs', { timeout: 90_000 }, () => {
       .getByRole('radiogroup', { name: 'Stream' })
       .locator('label', { hasText: /^stderr$/ })
       .click();
+    // Both streams show stderr lines too: the switch is done once the stdout lines are gone.
+    await poll(() => log.locator('[data-stream="stdout"]').count(), 15_000).toBe(0);
     await poll(() => log.locator('[data-stream="stderr"]').count(), 15_000).toBeGreaterThan(0);
     expect(await log.locator('[data-stream="stdout"]').count()).toBe(0);
 
