@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TranslatorServices } from '../services.ts';
 import { sendCached } from '../http/cached-body.ts';
-import { fail } from '../errors/catalogue.ts';
 import type { LanguageAnswer, RenderedPage } from '../seo/rendered-pages.ts';
 
 const SiteParams = Type.Object({ projectId: Type.Integer({ minimum: 1 }) });
@@ -37,18 +36,8 @@ const hostOf = (request: FastifyRequest) => request.host.toLowerCase();
  */
 export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { seo, projects } = services;
+  const { seo } = services;
   const hidden = { hide: true };
-
-  /**
-   * The pages are the site's HTML, its scripts included: they are served only to requests for the site's
-   * host, so they never run on the translator's own origin (the dashboard's).
-   */
-  const checkHost = async (request: FastifyRequest, projectId: number) => {
-    const project = await projects.ref(projectId);
-    const publicUrl = project?.settings.seoPublicUrl || project?.settings.seoOrigin;
-    if (publicUrl && new URL(publicUrl).host !== hostOf(request)) throw fail('wrong_host');
-  };
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply, page: RenderedPage, lang: string) => {
     reply
@@ -67,8 +56,7 @@ export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
           .redirect(answer.location, answer.status);
 
   const sitemap = async (request: FastifyRequest, reply: FastifyReply, projectId: number, lang?: string) => {
-    await checkHost(request, projectId);
-    const xml = await seo.sitemap(projectId, lang);
+    const xml = await seo.sitemap(projectId, hostOf(request), lang);
     return reply.type('application/xml; charset=utf-8').header('cache-control', 'no-cache').send(xml);
   };
 
@@ -89,9 +77,9 @@ export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
     const rest = PAGE_PATH.exec(request.url)?.[1] ?? '';
     const path = withoutTracking(rest.startsWith('/') ? rest : `/${rest}`);
     const hit = seo.cached(projectId, lang, path);
-    if (hit?.host === hostOf(request)) return sendPage(request, reply, hit, lang);
-    await checkHost(request, projectId);
-    return sendAnswer(request, reply, await seo.page(projectId, lang, path), lang);
+    const host = hostOf(request);
+    if (hit?.host === host) return sendPage(request, reply, hit, lang);
+    return sendAnswer(request, reply, await seo.page(projectId, host, lang, path), lang);
   };
   api.get('/seo/:projectId/:lang', { schema: { ...hidden, params: LanguageParams } }, page);
   api.get('/seo/:projectId/:lang/*', { schema: { ...hidden, params: LanguageParams } }, page);

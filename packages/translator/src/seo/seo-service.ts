@@ -70,16 +70,16 @@ export class SeoService {
     return this.pages.peek(projectId, language, path);
   }
 
-  /** The page of `path` (path and query of the original page) in `language`. */
-  async page(projectId: number, language: string, path: string): Promise<LanguageAnswer> {
-    const site = await this.site(projectId, language);
+  /** The page of `path` (path and query of the original page) in `language`, asked for `host`. */
+  async page(projectId: number, host: string, language: string, path: string): Promise<LanguageAnswer> {
+    const site = await this.site(projectId, host, language);
     const code = site.language!;
     return this.pages.render(projectId, code, path, () => this.render(site, code, path));
   }
 
   /** The sitemap of the site's pages in one language, or in all of them (and the original) without one. */
-  async sitemap(projectId: number, language?: string): Promise<string> {
-    const { project, language: code, urls } = await this.site(projectId, language);
+  async sitemap(projectId: number, host: string, language?: string): Promise<string> {
+    const { project, language: code, urls } = await this.site(projectId, host, language);
     const { seoOrigin } = project.settings;
     const languages = code ? [code] : [null, ...project.settings.languages];
     const perLanguage = Math.floor(SITEMAP_LIMIT / languages.length);
@@ -93,11 +93,17 @@ export class SeoService {
     return sitemapXml(urls, [...seen.values()], languages);
   }
 
-  private async site(projectId: number, language: string | undefined): Promise<Site> {
+  /**
+   * The project's site, for a request to `host` (port included). The pages are the site's HTML, its
+   * scripts included: they are served only for the site's own host, so they never run on the
+   * translator's origin (the dashboard's), nor on another port of its host (which shares its cookies).
+   */
+  private async site(projectId: number, host: string, language: string | undefined): Promise<Site> {
     const project = await this.services.projects.ref(projectId);
     // A project that does not exist reads like one with SEO mode off: ids are not to be probed.
     if (!project?.settings.seoOrigin) throw fail('seo_disabled');
     const urls = new SiteUrls(project.settings);
+    if (new URL(urls.public).host !== host) throw fail('wrong_host');
     if (language === undefined) return { project, language, urls };
     const code = urls.languageOf(`/${language}`);
     if (!code)
