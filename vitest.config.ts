@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -17,6 +18,9 @@ if (onPostgres && !process.env.REAL_ENGINES_NOTICE) {
   console.log('[test] the real-engine tests run in the SQLite pass only (TEST_DATABASE_URL is set)');
 }
 
+// CI asks for a JSON report of each pass (its totals and slowest files): TEST_REPORT_DIR names the folder.
+const reportDir = process.env.TEST_REPORT_DIR;
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions, externalConditions: ['source'] } },
@@ -27,6 +31,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    ...(reportDir && {
+      reporters: ['default', 'json'],
+      outputFile: { json: join(reportDir, `vitest-${onPostgres ? 'postgres' : 'sqlite'}.json`) },
+    }),
     projects: [
       {
         // Service specs beside their service (`src/**/*.spec.ts`): in-memory repositories, no server, no

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Functions for a throw-away Debian 12 root (debootstrap minbase), sourced by the end-to-end CI scripts:
 #   debian_root DIR        makes DIR a fresh bookworm root (a cached tarball makes the second one fast)
-#   debian_root_mount DIR  mounts proc, sys, dev, devpts and shm into it (debian_root_umount undoes it)
+#   debian_root_overlay LOWER DIR
+#                          mounts DIR as an overlay over the root LOWER: a machine whose / is an overlay,
+#                          as in a container or on a CI runner (and a mount point, as / is on a machine)
+#   debian_root_mount DIR  mounts proc, sys (with the cgroup file systems below it, as a booted machine
+#                          has them), dev, devpts and shm into it (debian_root_umount undoes it)
 #   in_root DIR CMD...     runs CMD inside it with a clean environment
 #   install_node DIR VER   puts Node.js VER and the host's npm version into DIR/usr/local, from the npm
 #                          registry (the machine may reach no other download site), with the host's CA bundle
@@ -33,11 +37,19 @@ debian_root() {
   cp /etc/resolv.conf "$root/etc/resolv.conf"
 }
 
+debian_root_overlay() {
+  local lower=$1 root=$2
+  mkdir -p "$root" "$lower.upper" "$lower.work"
+  mount -t overlay overlay -o "lowerdir=$lower,upperdir=$lower.upper,workdir=$lower.work" "$root" &&
+    debian_mounts+=("$root")
+}
+
 debian_root_mount() {
   local root=$1
   _mount_into() { mkdir -p "$root$2" && mount "${@:3}" "$1" "$root$2" && debian_mounts+=("$root$2"); }
   _mount_into proc /proc -t proc
-  _mount_into sysfs /sys -t sysfs
+  # A slave copy: unmounting it never reaches the host's /sys.
+  _mount_into /sys /sys --rbind && mount --make-rslave "$root/sys"
   _mount_into /dev /dev --bind
   _mount_into devpts /dev/pts -t devpts
   _mount_into tmpfs /dev/shm -t tmpfs

@@ -1,27 +1,45 @@
 #!/usr/bin/env bash
-# The README's commands on a fresh Debian 12 machine: a new bookworm root (debootstrap minbase) with only
-# what the README asks a newcomer to bring — Node.js with npm, git, and the build tools native modules
-# fall back to when their prebuilt binaries cannot be downloaded — then, in a clean clone of this
-# repository: `npm ci && npm start` (both services answer), and `npm test` (its main project), which
-# installs the system packages the tests need by itself. It runs on Node.js 24 from the npm registry (FRESH_NODE_VERSION), so the
-# whole suite also runs on an LTS line other than the machine's. Prints the test summary; exits non-zero on failure.
+# The README's commands on a fresh Debian 12 machine, exactly as written: a new bookworm root (debootstrap
+# minbase) with only what the README asks a newcomer to bring — Node.js with npm, git, and the build
+# tools native modules fall back to when their prebuilt binaries cannot be downloaded (no curl) — whose
+# / is an overlay, as in a container or on a CI runner (so dockerd cannot use overlay2 there). In a clean
+# clone: `npm ci && npm start` (both services answer), then `npm test`, which installs the system
+# packages the tests need and starts the real engines by itself.
+#
+# This is CI's SQLite pass, on Node.js 24 from the npm registry (FRESH_NODE_VERSION): the whole suite,
+# the real-engine tests included, runs once here and not again on the host (which runs the PostgreSQL
+# pass on the machine's Node.js). FRESH_REPORT names where the run's JSON report is copied.
 # Needs root (chroot, mounts) and Debian's package mirror.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/scripts/ci/debian-root.sh"
 . "$repo/scripts/ci/start-check.sh"
 node_version=${FRESH_NODE_VERSION:-24}
-root=$(mktemp -d /tmp/fresh-machine.XXXXXX)
+base=$(mktemp -d /tmp/fresh-machine.XXXXXX)
+root=$base/root
 log=${FRESH_LOG:-/tmp/fresh-machine-test.log}
+report=${FRESH_REPORT:-}
+
+# Ends what the tests left running in the root (nginx, dnsmasq, PostgreSQL, dockerd), so it unmounts.
+stop_root_processes() {
+  local link pid
+  for link in /proc/[0-9]*/root; do
+    [ "$(readlink "$link" 2>/dev/null)" = "$root" ] || continue
+    pid=${link#/proc/}
+    kill -KILL "${pid%/root}" 2>/dev/null || true
+  done
+}
 cleanup() {
+  stop_root_processes
+  [ -f "$root/home/app/test.log" ] && cp "$root/home/app/test.log" "$log"
   debian_root_umount
-  [ -f "$root/test.log" ] && cp "$root/test.log" "$log"
-  [ -n "${FRESH_KEEP:-}" ] || rm -rf "$root"
+  [ -n "${FRESH_KEEP:-}" ] || rm -rf "$base"
 }
 trap cleanup EXIT
 
-echo "[fresh] Debian 12 root in $root"
-debian_root "$root"
+echo "[fresh] Debian 12 root in $root, on an overlay file system"
+debian_root "$base/lower"
+debian_root_overlay "$base/lower" "$root"
 debian_root_mount "$root"
 echo "[fresh] what a newcomer brings: git, Node.js $node_version with npm, python3, make, g++"
 in_root "$root" apt-get update -qq
@@ -39,12 +57,13 @@ start_check "in_root $root" /home/app "$root/start.log"
 
 echo "[fresh] npm test"
 status=0
-# The real-engine tests (their own vitest project) ran on the host: in this root a second dockerd would
-# fight the host's for the same kernel's bridges and cgroups, so here `npm test` runs the main project.
-in_root "$root" sh -c 'cd /home/app && npm test -- --project main' >"$root/test.log" 2>&1 || status=$?
-sed 's/\x1b\[[0-9;]*m//g' "$root/test.log" | grep -E '^\s*(Test Files|Tests) ' || tail -40 "$root/test.log"
+in_root "$root" env TEST_REPORT_DIR=/home/app/test-results sh -c 'cd /home/app && npm test' \
+  >"$root/home/app/test.log" 2>&1 || status=$?
+[ -z "$report" ] || cp "$root/home/app/test-results/vitest-sqlite.json" "$report" 2>/dev/null || true
+sed 's/\x1b\[[0-9;]*m//g' "$root/home/app/test.log" | grep -E '^\[(engine|test)\]|^\s*(Test Files|Tests) ' ||
+  tail -40 "$root/home/app/test.log"
 if [ "$status" -ne 0 ]; then
-  sed 's/\x1b\[[0-9;]*m//g' "$root/test.log" | grep -A12 -E '^ FAIL ' | head -150
+  sed 's/\x1b\[[0-9;]*m//g' "$root/home/app/test.log" | grep -A12 -E '^ FAIL ' | head -150
   echo "[fresh] the whole test output: $log"
 fi
 exit "$status"
