@@ -226,6 +226,87 @@ describe('audit log', () => {
     ]);
   });
 
+  it('stores any request body as one bounded, redacted object, and the log stays readable for everyone', async () => {
+    const signIn = (body: unknown) => test.client().request('POST', '/auth/login', { body });
+    const deep = JSON.parse(`${'{"a":'.repeat(60)}"bottom"${'}'.repeat(60)}`);
+    const huge = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`field${i}`, 'x'.repeat(100)]));
+    for (const body of [
+      [{ username: 'array-caller', password: SECRETS[1] }],
+      JSON.stringify('a plain string'),
+      '42',
+      'null',
+      deep,
+      huge,
+    ]) {
+      expect((await signIn(body)).status).toBeLessThan(500);
+    }
+    const list = await eventually('&action=auth.sign_in_failed', (l) => l.length >= 6);
+    for (const event of list) expect(event.details === null || !Array.isArray(event.details)).toBe(true);
+    const details = list.map((e) => e.details);
+    expect(details).toContainEqual({ body: [{ username: 'array-caller', password: '[redacted]' }] });
+    expect(details).toContainEqual({ body: 'a plain string' });
+    expect(details).toContainEqual({ body: 42 });
+    for (const entry of details) expect(JSON.stringify(entry).length).toBeLessThan(20_000);
+    expect(JSON.stringify(list)).not.toContain(SECRETS[1]);
+    expect((await alice.get('/users/me/activity')).status).toBe(200);
+    expect((await admin.get('/audit-events.csv')).status).toBe(200);
+  });
+
+  it('records writes to paths whose ids are no row ids, and the log stays readable', async () => {
+    expect((await alice.post('/sites/1.5/containers', {})).status).toBeLessThan(500);
+    expect((await alice.put('/sites/1e999/containers/3000000000', {})).status).toBeLessThan(500);
+    expect((await alice.delete('/sites/NaN/containers/-0.5')).status).toBeLessThan(500);
+    const list = await eventually(`&user=${aliceNumber}&action=container.`, (l) =>
+      ['1.5', '3000000000', '-0.5'].every((id) => l.some((e) => e.target.id === id)),
+    );
+    for (const event of list) {
+      for (const id of [event.target.siteId, event.target.containerId]) {
+        expect(id === null || (Number.isInteger(id) && id > 0 && id < 2 ** 31)).toBe(true);
+      }
+    }
+    expect((await alice.get('/users/me/activity?limit=500')).status).toBe(200);
+  });
+
+  it('lists entries an older version stored with details of another shape', async () => {
+    const stored = ['[{"username":"old"}]', '"text"', '7', 'null', '{"unclosed":', '{"kept":true}'];
+    await test.manager.database.db
+      .insertInto('audit_events')
+      .values(
+        stored.map((details) => ({
+          occurred_at: new Date().toISOString(),
+          request_id: null,
+          actor_uid_number: aliceNumber,
+          actor_uid: 'alice',
+          actor_api_key_id: null,
+          source_address: '127.0.0.1',
+          action: 'test.old_shape',
+          target_type: null,
+          target_id: null,
+          site_id: null,
+          container_id: null,
+          outcome: 'failure' as const,
+          http_status: 400,
+          error_code: 'invalid_request',
+          details,
+        })),
+      )
+      .execute();
+    const list = await events('&action=test.old_shape');
+    expect(list.map((e) => e.details).reverse()).toEqual([
+      { body: [{ username: 'old' }] },
+      { body: 'text' },
+      { body: 7 },
+      null,
+      { body: '[unreadable]' },
+      { kept: true },
+    ]);
+    const own = await alice.get('/users/me/activity?limit=500');
+    expect(own.status, own.text).toBe(200);
+    const csv = await admin.get('/audit-events.csv?action=test.old_shape');
+    expect(csv.status).toBe(200);
+    expect(csv.text.trimEnd().split('\r\n')).toHaveLength(stored.length + 1);
+  });
+
   it('keeps entries for the retention setting, then prunes them', async () => {
     expect((await admin.put('/settings', { auditRetentionDays: 30 })).body.data.auditRetentionDays).toBe(30);
     expect((await admin.put('/settings', { auditRetentionDays: 0 })).status).toBe(400);

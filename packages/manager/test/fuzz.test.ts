@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzOpenApi, type OpenApiDocument } from '@app/server-kit/testing/openapi-fuzz';
+import type { TestResponse } from '@app/server-kit/testing';
 import { adminClient, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 import { siteInput, startFleetManager } from './fleet-helpers.ts';
 import { createAndWait } from './container-helpers.ts';
@@ -161,8 +162,47 @@ describe('manager API under hostile input', () => {
     expect(report.requests, 'requests sent').toBeGreaterThan(5000);
     expect(report.findings).toEqual([]);
     expect(await snapshot()).toEqual(before);
+    await expectAuditLogReadable(admin);
   }, 600_000);
 });
+
+/** The audit log, which recorded every hostile write above, still lists, exports and parses in full. */
+async function expectAuditLogReadable(admin: ManagerClient) {
+  for (const path of ['/audit-events', '/users/me/activity']) {
+    let cursor: number | null = null;
+    do {
+      const page: TestResponse<{ data: { events: unknown; nextCursor: number | null } }> = await admin.get(
+        `${path}?limit=500${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(page.status, `${path}: ${page.text.slice(0, 300)}`).toBe(200);
+      expect(Array.isArray(page.body.data.events), path).toBe(true);
+      cursor = page.body.data.nextCursor;
+    } while (cursor);
+  }
+  const csv = await admin.get('/audit-events.csv');
+  expect(csv.status, csv.text.slice(0, 300)).toBe(200);
+  const rows = csvRows(csv.text);
+  expect(rows.length).toBeGreaterThan(1000);
+  for (const row of rows) expect(row, JSON.stringify(row)).toHaveLength(rows[0]!.length);
+}
+
+/** The rows of an RFC 4180 text whose every cell is quoted or empty (as the export writes them). */
+function csvRows(text: string): string[][] {
+  const cell = /(?:"((?:[^"]|"")*)"|)(,|\r\n|$)/y;
+  const rows: string[][] = [];
+  let row: string[] = [];
+  while (cell.lastIndex < text.length) {
+    const match = cell.exec(text);
+    if (!match)
+      throw new Error(`not CSV at ${cell.lastIndex}: ${text.slice(cell.lastIndex, cell.lastIndex + 80)}`);
+    row.push((match[1] ?? '').replace(/""/g, '"'));
+    if (match[2] !== ',') {
+      rows.push(row);
+      row = [];
+    }
+  }
+  return rows;
+}
 
 function ManagerClientWithKey(test: TestManager, key: string) {
   const client = test.client();

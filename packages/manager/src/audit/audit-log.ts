@@ -10,7 +10,7 @@ import {
   type AuditFilter,
   type AuditTarget,
 } from './audit-entry.ts';
-import { redact } from './redact.ts';
+import { detailsOf, rowIdOf, storedDetails } from './audit-details.ts';
 
 /**
  * The entry an audited request will leave, held in the request's async context (request-audit.ts
@@ -155,7 +155,7 @@ export class AuditLog {
         outcome: entry.outcome,
         http_status: entry.httpStatus ?? null,
         error_code: entry.errorCode ?? null,
-        details: entry.details ? JSON.stringify(redact(entry.details)) : null,
+        details: entry.details ? JSON.stringify(detailsOf(entry.details)) : null,
       },
       trx,
     );
@@ -263,12 +263,12 @@ function eventOf(row: AuditRow): AuditEvent {
     target: {
       type: row.target_type,
       id: row.target_id,
-      siteId: row.site_id,
-      containerId: row.container_id,
+      siteId: rowIdOf(row.site_id),
+      containerId: rowIdOf(row.container_id),
     },
     outcome: row.outcome,
     httpStatus: row.http_status,
     errorCode: row.error_code,
-    details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+    details: storedDetails(row.details),
   };
 }

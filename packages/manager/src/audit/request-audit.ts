@@ -11,7 +11,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { AuditLog, AuditScope } from './audit-log.ts';
 import type { AuditActor, AuditTarget } from './audit-entry.ts';
 import { SYSTEM_ACTOR } from './audit-entry.ts';
-import { redact } from './redact.ts';
+import { detailsOf, rowIdOf } from './audit-details.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -128,8 +128,7 @@ function openScope(request: FastifyRequest, route: AuditedRoute): AuditScope {
 /** What is known once the caller is identified and the body parsed (again at the end, for early refusals). */
 function complete(scope: AuditScope, request: FastifyRequest, route: AuditedRoute) {
   scope.actor ??= actorOf(request.principal);
-  if (!scope.details && request.body && typeof request.body === 'object')
-    scope.details = redact(request.body) as Record<string, unknown>;
+  scope.details ??= detailsOf(request.body);
   if (!scope.target.type) scope.target = { ...targetOf(route.url, request.params), ...scope.target };
 }
 
@@ -165,8 +164,8 @@ function targetOf(url: string, params: unknown): AuditTarget {
     const word = singular(segments[index - 1] ?? '');
     const value = values[name];
     if (value === undefined) return;
-    if (word === 'site') target.siteId = Number(value);
-    if (word === 'container') target.containerId = Number(value);
+    if (word === 'site') target.siteId = rowIdOf(value);
+    if (word === 'container') target.containerId = rowIdOf(value);
     target.type = word;
     target.id = value;
   });
