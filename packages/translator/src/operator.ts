@@ -118,6 +118,12 @@ export async function restoreBackup(
       `${rows.phrases} phrases, ${rows.translations} translations, ${rows.prompts} prompts, ` +
       `${rows.ai_jobs} AI jobs (${rows.ai_job_items} items).`,
   );
+  const { members, invitations } = result.team;
+  if (members) print(`${members} members of the backup's team have their role again (accounts by e-mail).`);
+  for (const invite of invitations)
+    print(
+      `Invited ${invite.email} again (no account here): ${config.accounts.publicUrl ?? ''}${invite.path}`,
+    );
   print(
     'Running servers pick the change up at once on PostgreSQL, within TRANSLATOR_CACHE_TTL_S seconds on SQLite.',
   );

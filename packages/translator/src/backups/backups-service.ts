@@ -12,6 +12,7 @@ import { fail } from '../errors/catalogue.ts';
 import type { ChangeFeed } from '../changes.ts';
 import { checkSnapshot, previewSnapshot, restoreSnapshot, RestoreError } from './restore.ts';
 import type { RestorePreview } from './restore-preview-repository.ts';
+import { isEarlierFormat, replaceWithCurrentFormat, toCurrentFormat } from './format.ts';
 
 export interface Backup {
   filename: string;
@@ -176,9 +177,14 @@ export class BackupsService {
     return path;
   }
 
-  /** One stored backup of the project, opened for download (the stream owns the file handle). */
+  /**
+   * One stored backup of the project, opened for download (the stream owns the file handle). A backup
+   * written before the current format (on SQLite it held the deployment's accounts) is brought up to
+   * date on disk first.
+   */
   async open(projectId: number, filename: string): Promise<{ stream: ReadStream; size: number }> {
     const path = this.pathOf(projectId, filename);
+    if (isEarlierFormat(path)) replaceWithCurrentFormat(path, join(this.dir, `.upgrade-${randomUUID()}`));
     let handle: FileHandle;
     try {
       handle = await open(path, 'r');
@@ -222,6 +228,7 @@ export class BackupsService {
     try {
       await pipeline(content, atMost(maxBytes), createWriteStream(temporary, { mode: 0o600 }));
       await asBackupError(async () => checkSnapshot(temporary, projectId));
+      if (isEarlierFormat(temporary)) toCurrentFormat(temporary);
       const filename = await this.freeName(projectId, false);
       await rename(temporary, join(this.dir, filename));
       await this.prune(projectId, false, this.ctx.config.backup.manualKeep);

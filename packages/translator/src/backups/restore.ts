@@ -10,8 +10,10 @@ import { nowIso } from '../common/time.ts';
 import { copyProject, type CopyCounts } from './copy.ts';
 import { compareWithBackup, type RestorePreview } from './restore-preview-repository.ts';
 import { SQLite, type SQLiteDatabase } from '@app/server-kit';
+import { BACKUP_FORMAT, formatOf, readTeam, RestoreError, toCurrentFormat } from './format.ts';
+import { restoreTeam, type RestoredTeam } from './team-repository.ts';
 
-export class RestoreError extends Error {}
+export { RestoreError };
 
 export interface RestoreResult {
   projectId: number;
@@ -19,6 +21,8 @@ export interface RestoreResult {
   /** The name of the live project the backup replaced (`--replace`), or null when there was none. */
   replaced: string | null;
   rows: CopyCounts;
+  /** The backup's team, given to a project that was not here (a live project keeps its own). */
+  team: RestoredTeam;
 }
 
 export interface RestoreOptions {
@@ -70,7 +74,9 @@ export async function previewSnapshot(
 /**
  * Loads a backup file (a per-project SQLite file from `writeSnapshot`) into the live database, SQLite or
  * PostgreSQL, in one transaction: the project with the file's id is deleted with all its rows, then every
- * row of the file is inserted with its ids. AI jobs that were running when the backup was made come back
+ * row of the file is inserted with its ids. The live project's team stays; a project that was not here
+ * gets the backup's team by e-mail (see restoreTeam). Accounts, sessions, memberships and invitations in
+ * a file of an earlier format are never read. AI jobs that were running when the backup was made come back
  * as `pending` (a worker resumes them), as after a graceful shutdown. The file must come from a
  * deployment with the same SECRET_KEY (the project's API key is sealed with it).
  */
@@ -82,12 +88,14 @@ export async function restoreSnapshot(
   const backup = openBackup(file);
   let upgraded: string | undefined;
   try {
-    const { project, outdated } = readBackupProject(backup, options.into);
-    if (!outdated) return await restoreFrom(ctx, backup, project, options);
-    // A backup from before a migration: a copy of it is brought up to date first (the file is left as it was).
+    const { project, outdated, format } = readBackupProject(backup, options.into);
+    if (!outdated && format === BACKUP_FORMAT) return await restoreFrom(ctx, backup, project, options);
+    // A backup from before a migration or of an earlier format: a copy of it is brought up to date first
+    // (the file is left as it was).
     backup.close();
     upgraded = join(mkdtempSync(join(tmpdir(), 'translator-restore-')), 'backup.sqlite');
     copyFileSync(file, upgraded);
+    if (format < BACKUP_FORMAT) toCurrentFormat(upgraded);
     const database = await openMigrated<TranslatorDB>(
       { url: `sqlite:${upgraded}`, dataDir: dirname(upgraded), fileName: 'unused' },
       translatorMigrations,
@@ -169,6 +177,10 @@ async function restoreFrom(
           `could not insert the backup's rows (${(error as Error).message}); are its ids used by another project of this database?`,
         );
       }
+      // A project that was not here has no team of its own: it gets the backup's.
+      const team = live
+        ? { members: 0, invitations: [] }
+        : await restoreTeam(trx, project.id, readTeam(backup), ctx.config.accounts.inviteDays);
       const foreign = await foreignReferences(trx, project.id);
       if (foreign.length) {
         throw new RestoreError(
@@ -186,7 +198,7 @@ async function restoreFrom(
         .where('status', '=', 'running')
         .execute();
       if (ctx.dialect === 'postgres') await advanceSequences(trx);
-      return { replaced: live?.name ?? null, rows };
+      return { replaced: live?.name ?? null, rows, team };
     });
     return { projectId: project.id, name: project.name, ...replaced };
   } finally {
@@ -207,7 +219,7 @@ interface BackupProject {
 function readBackupProject(
   file: SQLiteDatabase,
   expected?: number,
-): { project: BackupProject; outdated: boolean } {
+): { project: BackupProject; outdated: boolean; format: number } {
   const known = Object.keys(translatorMigrations('sqlite'));
   let applied: string[];
   let projects: BackupProject[];
@@ -219,6 +231,7 @@ function readBackupProject(
   } catch {
     throw new RestoreError('not a translator backup (no translator tables in the file)');
   }
+  const format = formatOf(file);
   const unknown = applied.filter((name) => !known.includes(name));
   if (unknown.length) throw new RestoreError(`the backup is from a newer version (${unknown.join(', ')})`);
   if (projects.length !== 1) {
@@ -228,7 +241,7 @@ function readBackupProject(
   if (expected !== undefined && project.id !== expected) {
     throw new RestoreError(`the file is a backup of another project (${project.id}), not of this one`);
   }
-  return { project, outdated: applied.length < known.length };
+  return { project, outdated: applied.length < known.length, format };
 }
 
 /**
