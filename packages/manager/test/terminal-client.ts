@@ -88,7 +88,7 @@ export function openTerminal(
   baseUrl: string,
   path: string,
   auth: TerminalAuth,
-): Promise<{ terminal: TerminalClient } | { status: number; body: string }> {
+): Promise<{ terminal: TerminalClient } | { status: number; body: string; connection: string | undefined }> {
   const headers: Record<string, string> = {};
   const session = auth.client?.cookie(SESSION_COOKIE);
   if (session) headers.cookie = `${SESSION_COOKIE}=${session}`;
@@ -101,7 +101,9 @@ export function openTerminal(
     socket.once('unexpected-response', (_request, response) => {
       let body = '';
       response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body, connection: response.headers.connection }),
+      );
     });
     socket.once('error', reject);
   });

@@ -78,6 +78,46 @@ describe('container terminal (WebSocket) on the dummy node', () => {
     });
   });
 
+  it('answers a refused upgrade in the envelope with Connection: close, and records each refusal with why', async () => {
+    const refusals = [
+      { auth: { client: collab }, status: 403, code: 'forbidden', uid: 'colin' },
+      { auth: { client: stranger }, status: 404, code: 'not_found', uid: 'oscar' },
+      {
+        auth: { client: owner, origin: 'https://evil.example' },
+        status: 403,
+        code: 'forbidden',
+        uid: 'olga',
+      },
+    ];
+    const messages: string[] = [];
+    for (const { auth, status, code } of refusals) {
+      const refused = await openTerminal(test.baseUrl, path, auth);
+      expect(refused).toMatchObject({ status, connection: 'close' });
+      const { error } = JSON.parse((refused as { body: string }).body) as {
+        error: { code: string; message: string };
+      };
+      expect(error.code).toBe(code);
+      messages.push(error.message);
+    }
+    expect(messages[2]).toMatch(/Origin/);
+    await eventually(async () => (await terminalEvents()).length >= 2 + refusals.length);
+    const events = (await test.manager.services.audit.page({ containerId }, 50)).events;
+    expect(events.slice(0, refusals.length).reverse()).toEqual(
+      refusals.map(({ status, code, uid }, index) =>
+        expect.objectContaining({
+          action: 'container.terminal_open',
+          outcome: 'failure',
+          actor: expect.objectContaining({ uid }),
+          sourceAddress: '127.0.0.1',
+          target: { type: 'container', id: String(containerId), siteId, containerId },
+          httpStatus: status,
+          errorCode: code,
+          details: { reason: messages[index] },
+        }),
+      ),
+    );
+  });
+
   it('closes an open terminal at once when its user is suspended', async () => {
     const terminal = await acceptedTerminal(test.baseUrl, path, { client: owner });
     await terminal.waitFor(/# $/);
@@ -135,7 +175,10 @@ describe('container terminal (WebSocket) on the dummy node', () => {
     expect((await fourth.closed).code).toBe(4429);
     await eventually(async () =>
       (await terminalEvents()).some(
-        ([action, outcome]) => action === 'container.terminal_open' && outcome === 'failure',
+        ([action, outcome, , , details]) =>
+          action === 'container.terminal_open' &&
+          outcome === 'failure' &&
+          /terminals open already/.test(JSON.stringify(details)),
       ),
     );
     for (const terminal of open) terminal.socket.close();

@@ -11,6 +11,7 @@ import type { NodeConnection, Provider } from '../providers/types.ts';
 import type { TerminalSize } from '../providers/terminal.ts';
 import { TerminalBridge } from '../terminal/terminal-bridge.ts';
 import { isSameOrigin } from '../terminal/same-origin.ts';
+import { refusedUpgradeHooks } from '../terminal/refused-upgrade.ts';
 import {
   TERMINAL_CLOSE,
   TERMINAL_PROTOCOL_SUMMARY,
@@ -70,6 +71,7 @@ export async function terminalRoutes(api: Api, services: Services) {
         101: Type.Null({ description: 'Switching Protocols: the terminal WebSocket (see the summary).' }),
       }),
     },
+    ...refusedUpgradeHooks(terminals),
     preHandler: async (request) => {
       const principal = principalOf(request);
       // Only an upgrade can reach a shell; a plain GET learns what the container routes would say.

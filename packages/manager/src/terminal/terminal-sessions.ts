@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PrincipalCache } from '../auth/principal-cache.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
-import type { AuditEntry } from '../audit/audit-entry.ts';
+import type { AuditActor, AuditEntry, AuditTarget } from '../audit/audit-entry.ts';
 
 /** How often open terminals re-check their caller when nothing in this process said a thing changed. */
 const RECHECK_MS = 10_000;
@@ -20,6 +20,16 @@ export interface LiveTerminal {
   stillAllowed(): Promise<boolean>;
   /** Ends it because the caller may no longer hold it. */
   revoke(reason: string): void;
+}
+
+/** A terminal upgrade refused before the upgrade, as the audit log records it. */
+export interface RefusedTerminal {
+  actor: AuditActor;
+  address: string;
+  target: Pick<AuditTarget, 'id' | 'siteId' | 'containerId'>;
+  httpStatus: number;
+  errorCode: string | null;
+  reason: string;
 }
 
 /**
@@ -76,15 +86,37 @@ export class TerminalSessions {
     }
   }
 
+  /**
+   * An upgrade answered with an HTTP error before any shell (a collaborator, a stranger, a page of
+   * another site): a failed `container.terminal_open` with the status, code and message it was told.
+   */
+  refused(attempt: RefusedTerminal) {
+    const { actor, address, target, httpStatus, errorCode, reason } = attempt;
+    this.write({
+      action: 'container.terminal_open',
+      outcome: 'failure',
+      actor,
+      sourceAddress: address,
+      target: { type: 'container', ...target },
+      httpStatus,
+      errorCode,
+      details: { reason },
+    });
+  }
+
   private record(terminal: LiveTerminal, entry: Pick<AuditEntry, 'action' | 'outcome' | 'details'>) {
     const { uidNumber, uid, apiKeyId, siteId, containerId, address } = terminal;
+    this.write({
+      ...entry,
+      actor: { uidNumber, uid, apiKeyId },
+      sourceAddress: address,
+      target: { type: 'container', id: containerId, siteId, containerId },
+    });
+  }
+
+  private write(entry: AuditEntry) {
     void this.audit
-      .record({
-        ...entry,
-        actor: { uidNumber, uid, apiKeyId },
-        sourceAddress: address,
-        target: { type: 'container', id: containerId, siteId, containerId },
-      })
+      .record(entry)
       .catch((error: unknown) => this.log.error({ err: error }, 'the terminal audit entry was not written'));
   }
 
