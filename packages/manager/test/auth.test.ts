@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOSTILE_REDIRECTS } from '@app/server-kit/testing';
 import { adminClient, startManager, type ManagerClient, type TestManager } from './helpers.ts';
 
 describe('auth: register, login, session, logout', () => {
@@ -92,12 +93,14 @@ describe('auth: register, login, session, logout', () => {
     });
     expect(login.body.data.redirect).toBe('/sites/1');
     expect(client.cookie('connect.sid')).not.toBe(anonymous);
-    const outside = await test.client().post('/auth/login', {
-      username: 'root1',
-      password: 'correct horse',
-      redirect: '//evil.example/',
-    });
-    expect(outside.body.data.redirect).toBe('/');
+    for (const redirect of HOSTILE_REDIRECTS) {
+      const outside = await test.client().post('/auth/login', {
+        username: 'root1',
+        password: 'correct horse',
+        redirect,
+      });
+      expect(outside.body.data.redirect, JSON.stringify(redirect)).toBe('/');
+    }
   });
 
   it('answers 401 on /session without credentials', async () => {

@@ -12,6 +12,7 @@ export * from './crypto.ts';
 export * from './client-address.ts';
 export * from './package-dir.ts';
 export * from './dashboard-headers.ts';
+export * from './safe-redirect.ts';
 export * from './shutdown.ts';
 export * from './openapi.ts';
 export * from './pg-listener.ts';

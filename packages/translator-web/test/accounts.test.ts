@@ -119,6 +119,20 @@ describe('dashboard accounts in Chromium', { timeout: 90_000 }, () => {
     await page.reload();
     await page.getByLabel('E-mail').waitFor();
   });
+  it('after signing in goes only to a page of the dashboard, whatever next says', async () => {
+    const viewer = await signedInMember(dashboard.harness, 'viewer');
+    const { page } = await fresh();
+    for (const next of ['/\\evil.example', '/\t/evil.example', '/%2F/evil.example']) {
+      await page.goto(`/signin?next=${encodeURIComponent(next)}`);
+      await page.getByLabel('E-mail').fill(viewer.email);
+      await page.getByLabel('Password', { exact: true }).fill(viewer.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Review phrases' }).waitFor({ timeout: 10_000 });
+      expect(new URL(page.url()).origin, next).toBe(dashboard.harness.url);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('E-mail').waitFor();
+    }
+  });
 });
 
 async function signInWithPassword(page: Page, email: string, password: string) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
-import { freePort } from '@app/server-kit/testing';
+import { freePort, HOSTILE_REDIRECTS } from '@app/server-kit/testing';
 import { signInThroughProvider, startOidcProvider } from '@app/server-kit/testing/oidc-provider';
 import { startHarness, type Harness } from './helpers.ts';
 
@@ -93,6 +93,21 @@ describe('single sign-on', () => {
     const url = new URL(logout.body.logoutUrl);
     expect(url.origin).toBe(provider.issuer);
     expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${base}/sign-in`);
+  });
+
+  it('sends the browser back only to a path of the dashboard, whatever next says', async () => {
+    for (const next of HOSTILE_REDIRECTS) {
+      const result = await signInThroughProvider(
+        `${base}/api/auth/oidc/start?next=${encodeURIComponent(next)}`,
+        'rosa',
+      );
+      expect(result.finalUrl, JSON.stringify(next)).toBe(`${base}/`);
+    }
+    const kept = await signInThroughProvider(
+      `${base}/api/auth/oidc/start?next=%2Freview%3Flang%3Dfr`,
+      'rosa',
+    );
+    expect(kept.finalUrl).toBe(`${base}/review?lang=fr`);
   });
 
   it('refuses an address nobody invited, and an unverified one', async () => {

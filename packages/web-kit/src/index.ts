@@ -2,6 +2,7 @@ export { AppFrame } from './AppFrame.tsx';
 export { ConfirmButton, type ConfirmButtonProps } from './ConfirmButton.tsx';
 export { NavLinks, type NavItem } from './NavLinks.tsx';
 export { formatBytes, formatDate } from './format.ts';
+export { safeRedirect } from './safe-redirect.ts';
 export { renderApp } from './app-root.tsx';
 export { ApiError, type FieldErrors } from './api-error.ts';
 export { createClient, typedApi, type ClientOptions, type TypedCall } from './client.ts';

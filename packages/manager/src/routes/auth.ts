@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import { guardWithErrors, isLocalRequest } from '@app/server-kit';
-import { safeRedirect, type Api } from '../common/api.ts';
+import { guardWithErrors, isLocalRequest, safeRedirect } from '@app/server-kit';
+import type { Api } from '../common/api.ts';
 import { Data, Nullable, responses } from '../common/schemas.ts';
 import { clearSessionCookie, requireUser, principalOf, setSessionCookie } from '../auth/request-auth.ts';
 import { OidcError } from '../auth/oidc.ts';
@@ -123,7 +123,7 @@ export async function authRoutes(api: Api, services: Services) {
       try {
         const { principal, idToken } = await services.oidc!.finish(query, pending);
         await signIn(request, reply, principal, idToken ? { idToken } : {});
-        return reply.redirect(pending!.redirect, 302);
+        return reply.redirect(safeRedirect(pending!.redirect), 302);
       } catch (error) {
         if (!(error instanceof OidcError)) request.log.error({ err: error }, 'single sign-on failed');
         else request.log.warn({ code: error.code, reason: error.message }, 'single sign-on refused');

@@ -6,3 +6,4 @@ export * from './service-process.ts';
 export * from './bench-server.ts';
 export * from './schema-drift.ts';
 export * from './sse.ts';
+export * from './hostile-redirects.ts';

@@ -14,6 +14,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { safeRedirect } from '@app/web-kit';
 import { accounts, ApiError } from '../api.ts';
 import { useAuth } from '../auth.tsx';
 import { errorMessage } from '../components/basics.tsx';
@@ -30,10 +31,7 @@ export const SSO_ERRORS: Record<string, string> = {
 };
 
 /** Where to go after signing in: the page asked for, if it is one of ours. */
-function nextPath(params: URLSearchParams): string {
-  const next = params.get('next');
-  return next && next.startsWith('/') && !next.startsWith('//') ? next : '/review';
-}
+const nextPath = (params: URLSearchParams) => safeRedirect(params.get('next'));
 
 export const useProviders = () =>
   useQuery({ queryKey: ['auth', 'providers'], queryFn: accounts.providers, staleTime: Infinity });

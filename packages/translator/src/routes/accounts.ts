@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AppError } from '@app/server-kit';
+import { AppError, MAX_REDIRECT_LENGTH, safeRedirect } from '@app/server-kit';
 import { MIN_PASSWORD_LENGTH } from '@app/server-kit/passwords';
 import type { TranslatorServices } from '../services.ts';
 import type { TranslatorConfig } from '../config.ts';
@@ -41,8 +41,8 @@ export const SessionSchema = Type.Object({
 const Email = Type.String({ format: 'email', maxLength: 254 });
 const Password = Type.String({ minLength: MIN_PASSWORD_LENGTH, maxLength: 200 });
 const TokenParams = Type.Object({ token: Type.String({ pattern: '^[A-Za-z0-9_-]{16,64}$' }) });
-/** A dashboard path to come back to after signing in (never another site). */
-const NextPath = Type.String({ pattern: '^/(?![/\\\\])', maxLength: 500 });
+/** A dashboard path to come back to after signing in; anything that is not one means `/` (safeRedirect). */
+const NextPath = Type.String({ maxLength: MAX_REDIRECT_LENGTH });
 
 /** Dashboard accounts: sign-in (password or SSO), the session, and accepting an invitation. */
 export function accountRoutes(app: FastifyInstance, services: TranslatorServices, config: TranslatorConfig) {
@@ -142,7 +142,7 @@ export function accountRoutes(app: FastifyInstance, services: TranslatorServices
     async (request, reply) => {
       if (!sso) throw fail('sso_not_configured');
       try {
-        const { url, cookie } = await sso.start(request.query.next ?? '/', request.query.invite);
+        const { url, cookie } = await sso.start(safeRedirect(request.query.next), request.query.invite);
         reply.setCookie(SSO_COOKIE, cookie, {
           path: '/api/auth/oidc',
           httpOnly: true,
@@ -188,7 +188,7 @@ export function accountRoutes(app: FastifyInstance, services: TranslatorServices
             `No account uses ${person.email}: ask a project owner for an invitation.`,
           );
         await signedIn(reply, accountId, person.idToken ?? null);
-        return reply.redirect(pending!.next);
+        return reply.redirect(safeRedirect(pending!.next));
       } catch (error) {
         if (!(error instanceof SsoError || error instanceof AppError)) throw error;
         const code = error.code;

@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Divider, PasswordInput, Stack, TextInput } from 
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { safeRedirect } from '@app/web-kit';
 import { api, ApiError, send } from '../../api/client.ts';
 import { showError } from '../../api/errors.ts';
 import { useHealth, useSession, useSessionChanged } from '../../api/session.ts';
@@ -12,20 +13,6 @@ const OIDC_ERRORS: Record<string, string> = {
   account_inactive: 'Your account is waiting for an administrator’s approval.',
   login_failed: 'Single sign-on failed. Try again.',
 };
-
-/**
- * Only paths on this site: the target is resolved as the browser would resolve it (which drops tabs and
- * newlines and reads `\` as `/`), and anything that lands on another origin becomes `/`.
- */
-export function safeRedirect(target: string | null): string {
-  if (!target?.startsWith('/')) return '/';
-  try {
-    const url = new URL(target, window.location.origin);
-    return url.origin === window.location.origin ? url.pathname + url.search + url.hash : '/';
-  } catch {
-    return '/';
-  }
-}
 
 export function LoginPage() {
   const health = useHealth();
