@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,8 @@ import { readScreenshotConfig } from '../src/screenshots/screenshots-config.ts';
 import { envReader } from '@app/server-kit';
 
 // Real things only: a page served on loopback, Debian's Chromium rendering it, the fake OpenAI API
-// receiving the images. The allowlist lets the browser reach 127.0.0.1 (by that name only).
+// receiving the images. The allowlist lets the browser reach the site's port on 127.0.0.1 (by that name
+// only); the trap, another port on 127.0.0.1, stands for an internal service the browser must not reach.
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Shop</title>
 <style>body { font: 16px sans-serif; margin: 0; } .spacer { height: 1400px; }</style></head><body>
@@ -22,10 +24,107 @@ let h: Harness;
 let fake: FakeOpenAI;
 let site: { url: string; port: number; close(): Promise<void> };
 let ids: Record<string, number>;
+let trap: { port: number; seen: string[]; close(): Promise<void> };
+/** What the probe page's script reported, and the browser's processes while it was served. */
+const probed = { reports: [] as string[], processes: [] as BrowserProcess[] };
+
+/** The probe page: WebSockets to the trap by address, by a name and IPv4-mapped, a private address, and an image redirected to the trap. */
+const probePage = () => `<!doctype html><html lang="en"><head><title>Probe</title></head><body>
+<p>Probing the network</p><img src="/hop">
+<script>
+  for (const target of ['127.0.0.1:${trap.port}', 'localhost:${trap.port}', '[::ffff:127.0.0.1]:${trap.port}', '10.0.0.1:${trap.port}']) {
+    const socket = new WebSocket('ws://' + target + '/');
+    const report = (what) => fetch('/report?' + new URLSearchParams({ target, what }));
+    socket.onopen = () => report('open');
+    socket.onerror = () => report('error');
+  }
+</script></body></html>`;
+
+interface BrowserProcess {
+  pid: number;
+  uids: string;
+  seccomp: string;
+  cmdline: string;
+}
+
+/** The Chromium processes this test process started (its descendants), as the kernel sees them. */
+function browserProcesses(): BrowserProcess[] {
+  const all = readdirSync('/proc').flatMap((pid) => {
+    if (!/^\d+$/.test(pid)) return [];
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const field = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'm').exec(status)?.[1] ?? '';
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      return [
+        {
+          pid: Number(pid),
+          ppid: Number(field('PPid')),
+          uids: field('Uid'),
+          seccomp: field('Seccomp'),
+          cmdline,
+        },
+      ];
+    } catch {
+      return [];
+    }
+  });
+  const ours = new Set([process.pid]);
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const entry of all)
+      if (ours.has(entry.ppid) && !ours.has(entry.pid)) {
+        ours.add(entry.pid);
+        grown = true;
+      }
+  }
+  return all
+    .filter((entry) => entry.pid !== process.pid && ours.has(entry.pid) && entry.cmdline.includes('chromium'))
+    .map(({ ppid: _ppid, ...entry }) => entry);
+}
+
+/** A TCP server on 127.0.0.1 that records every connection and request it sees. */
+async function startTrap(): Promise<typeof trap> {
+  const seen: string[] = [];
+  const server = createServer((request, response) => {
+    seen.push(`${request.method} ${request.url}`);
+    response.end('internal figures');
+  });
+  server.on('connection', () => seen.push('connection'));
+  server.on('upgrade', (request, socket) => {
+    seen.push(`upgrade ${request.url}`);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 async function serve(): Promise<typeof site> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
+    if (path === '/probe') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(probePage());
+      return;
+    }
+    if (path === '/hop') {
+      response.writeHead(302, { location: `http://127.0.0.1:${trap.port}/secret` }).end();
+      return;
+    }
+    if (path === '/report') {
+      // The page's script is running: its renderer is there to be seen.
+      if (!probed.processes.length) probed.processes = browserProcesses();
+      const query = new URL(request.url!, 'http://site').searchParams;
+      probed.reports.push(`${query.get('target')} ${query.get('what')}`);
+      response.writeHead(204).end();
+      return;
+    }
     if (path === '/moved') {
       response.writeHead(302, { location: `http://localhost:${site.port}/inside` }).end();
       return;
@@ -81,12 +180,12 @@ async function waitForCaptures(client = h.client) {
 }
 
 beforeAll(async () => {
-  [fake, site] = await Promise.all([startFakeOpenAI({ apiKey: 'sk-test' }), serve()]);
+  [fake, site, trap] = await Promise.all([startFakeOpenAI({ apiKey: 'sk-test' }), serve(), startTrap()]);
   h = await startHarness(
     { ai: { baseUrl: fake.baseUrl, batchSize: 10, parallelCalls: 1, backoffMs: 5 } },
     {
       screenshots: {
-        ...readScreenshotConfig(envReader({ TRANSLATOR_SCREENSHOT_ALLOWLIST: '127.0.0.1' })),
+        ...readScreenshotConfig(envReader({ TRANSLATOR_SCREENSHOT_ALLOWLIST: `127.0.0.1:${site.port}` })),
         debounceMs: 50,
       },
     },
@@ -115,6 +214,7 @@ afterAll(async () => {
   await h?.stop();
   await fake?.close();
   await site?.close();
+  await trap?.close();
 });
 
 beforeEach(() => {
@@ -279,5 +379,43 @@ describe('screenshots as context', () => {
     expect((await h.client.get(`/api/phrases/${id}/screenshot`)).status).toBe(200);
     expect((await h.client.delete(`/api/textnodes/${id}`)).status).toBe(200);
     expect((await h.client.get(`/api/phrases/${id}/screenshot`)).status).toBe(404);
+  });
+});
+
+describe('the screenshot browser reaches only what the outbound policy allows', () => {
+  let probe: { client: typeof h.client; id: number };
+
+  beforeAll(async () => {
+    probe = await h.newProject('Probe');
+    await probe.client.patch('/api/project/settings', { settings: { screenshotsEnabled: true } });
+    // Anyone with the page key could register this page: the browser loads it and runs its script.
+    await probe.client.post('/api/textnodes', {
+      url: `${site.url}/probe`,
+      keys: [{ key: 'Probing the network' }],
+    });
+    await waitForCaptures(probe.client);
+  }, 90_000);
+
+  it("a page's WebSockets to loopback (by address, by name, IPv4-mapped) and to a private address never connect", () => {
+    // The sockets failed while the page was open (its script reported each), the trap saw none of them.
+    expect([...probed.reports].sort()).toEqual([
+      '10.0.0.1:' + trap.port + ' error',
+      '127.0.0.1:' + trap.port + ' error',
+      '[::ffff:127.0.0.1]:' + trap.port + ' error',
+      'localhost:' + trap.port + ' error',
+    ]);
+    expect(trap.seen).toEqual([]);
+  });
+
+  it('a subresource redirected to a refused loopback port is not fetched there', () => {
+    expect(trap.seen.filter((entry) => entry.includes('/secret'))).toEqual([]);
+  });
+
+  it("runs the browser as an unprivileged user, its renderers in Chromium's sandbox", () => {
+    expect(probed.processes.length).toBeGreaterThan(0);
+    for (const entry of probed.processes) expect(entry.uids.split(/\s+/)).not.toContain('0');
+    const renderers = probed.processes.filter((entry) => entry.cmdline.includes('--type=renderer'));
+    expect(renderers.length).toBeGreaterThan(0);
+    for (const renderer of renderers) expect(renderer.seccomp).toBe('2');
   });
 });

@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import type { Browser, BrowserContext, BrowserType, Page } from 'playwright-core';
-import { CHROMIUM_ARGS, HostAllowlist } from '@app/server-kit';
+import { CHROMIUM_ARGS, ForwardProxy, HostAllowlist, proxiedChromiumArgs } from '@app/server-kit';
+import { chromiumLauncher } from './chromium-launcher.ts';
 import { PageGuard } from './page-guard.ts';
 
 /** Whether pages can be rendered here, and why not. */
@@ -23,10 +24,11 @@ const VIEWPORT = { width: 1280, height: 800 };
 
 /**
  * Headless Chromium (Debian's, through playwright-core) for pages of users' sites — screenshots and SEO
- * mode's prerendering. Every request a page makes passes the guard (loopback, private, link-local and
- * metadata addresses refused after resolution unless the allowlist names the host); Chromium follows a
- * redirect without asking again, so a page that took one to a refused address is `tainted` and its
- * content must not be used.
+ * mode's prerendering — as an unprivileged user in its sandbox. Its one way out is a forward proxy of its
+ * own (ForwardProxy): every connection — pages, WebSockets, each redirect hop — meets the outbound
+ * policy after resolution (loopback, private, link-local and metadata addresses refused unless the
+ * allowlist names the host). The request guard stays as a second layer: it aborts refused requests
+ * before they leave, and a page that took a redirect to a refused address is `tainted`.
  */
 export class GuardedBrowser {
   private readonly allowlist: HostAllowlist;
@@ -52,16 +54,35 @@ export class GuardedBrowser {
     return { available: true };
   }
 
+  /** A browser with a proxy of its own, closed with it. */
   async launch(): Promise<Browser> {
     const chromium = await loadChromium();
     if (!chromium) throw new Error('The playwright-core package is not installed.');
-    return chromium.launch({
-      headless: true,
-      executablePath: this.chromiumPath,
-      // Chromium's sandbox cannot start as root; as any other user it stays on.
-      args: process.getuid?.() === 0 ? ['--no-sandbox', ...CHROMIUM_ARGS] : CHROMIUM_ARGS,
-      timeout: 30_000,
+    const proxy = await ForwardProxy.start({ allowlist: this.allowlist });
+    const launcher = await chromiumLauncher(this.chromiumPath).catch(async (error: unknown) => {
+      await proxy.close();
+      throw error;
     });
+    try {
+      const browser = await chromium.launch({
+        headless: true,
+        executablePath: launcher.path,
+        chromiumSandbox: true,
+        // Playwright answers the proxy's challenge with these; the flags after say the rest.
+        proxy: { server: proxy.url, ...proxy.login },
+        args: [...CHROMIUM_ARGS, ...proxiedChromiumArgs(proxy.url)],
+        // Nothing of the service's environment (database URL, secrets) reaches the browser.
+        env: { PATH: '/usr/bin:/bin' },
+        timeout: 30_000,
+      });
+      browser.on('disconnected', () => void proxy.close());
+      return browser;
+    } catch (error) {
+      await proxy.close();
+      throw error;
+    } finally {
+      await launcher.remove();
+    }
   }
 
   /** A page in a context of its own (no cookies, no service workers), every request guarded. */
