@@ -89,7 +89,7 @@ export function createServices(ctx: ManagerContext) {
       mailer,
       tokens,
       background,
-      alertRules: new AlertRulesService(alertRules, secrets, audit),
+      alertRules: new AlertRulesService(alertRules, secrets, audit, alertDelivery),
       alertDelivery,
       alertEvaluator,
       quotas: new Quotas(new QuotaRepository(db), config.quotas),

@@ -196,6 +196,31 @@ describe('alert rules', () => {
     );
   });
 
+  it('refuses, when a rule is saved, a webhook that delivery could never reach (422 naming the field)', async () => {
+    const otherPort = await freePort();
+    const refused: Array<[string, RegExp]> = [
+      [`http://127.0.0.1:${otherPort}/hook`, /127\.0\.0\.1 is loopback/],
+      [`http://localhost:${new URL(webhookUrl).port}/hook`, /localhost resolves to .* \(loopback\)/],
+      ['https://10.1.2.3/hook', /10\.1\.2\.3 is private/],
+      ['https://169.254.169.254/latest/meta-data', /link-local/],
+      ['https://[::1]/hook', /loopback/],
+      ['http://example.test/hook', /https only/],
+    ];
+    for (const [url, reason] of refused) {
+      const response = await admin.post('/alert-rules', rule({ webhookUrl: url }));
+      expect(response.status, url).toBe(422);
+      expect(response.body.error.code).toBe('validation_failed');
+      expect(Object.keys(response.body.error.fields)).toEqual(['webhookUrl']);
+      expect(response.body.error.fields.webhookUrl, url).toMatch(reason);
+    }
+    const id = (await admin.post('/alert-rules', rule())).body.data.id as number;
+    const moved = await admin.put(`/alert-rules/${id}`, rule({ webhookUrl: 'https://192.168.1.1/hook' }));
+    expect(moved.status).toBe(422);
+    expect(moved.body.error.fields.webhookUrl).toMatch(/private/);
+    expect((await admin.get(`/alert-rules/${id}`)).body.data.webhookUrl).toBe(webhookUrl);
+    expect((await admin.delete(`/alert-rules/${id}`)).status).toBe(204);
+  });
+
   it('refuses non-administrators', async () => {
     expect((await olga.get('/alert-rules')).status).toBe(403);
     expect((await olga.post('/alert-rules', rule())).status).toBe(403);
@@ -340,8 +365,10 @@ describe('alert rules', () => {
         [new URL(flakyUrl).host],
         [20, 20],
       );
-      const created = await admin.post('/alert-rules', rule({ webhookUrl: flakyUrl, email: false }));
-      const row = (await new AlertRulesRepository(ctx.db).byId(created.body.data.id as number))!;
+      const created = await admin.post('/alert-rules', rule({ email: false }));
+      // Saved with the manager's allowlisted receiver; this delivery (its own allowlist) posts to the flaky one.
+      const saved = (await new AlertRulesRepository(ctx.db).byId(created.body.data.id as number))!;
+      const row = { ...saved, webhook_url: flakyUrl };
       script.splice(0, script.length, ...statuses);
       attempts.length = 0;
       delivery.send(row, {

@@ -83,6 +83,11 @@ export class AlertDelivery {
     if (url && sealed) this.background.run('alert webhook', () => this.post(url, sealed, event));
   }
 
+  /** Why a webhook to `url` could never be delivered (its scheme, or its address by the guard's policy), or undefined. */
+  refusal(url: string): Promise<string | undefined> {
+    return this.client.refusal(url);
+  }
+
   async close(): Promise<void> {
     await this.client.close();
   }

@@ -4,6 +4,7 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import { nowIso } from '../common/time.ts';
 import { isHttpUrl } from '../common/urls.ts';
 import type { AlertRuleRow, AlertRulesRepository } from './alert-rules-repository.ts';
+import type { AlertDelivery } from './alert-delivery.ts';
 
 /** The API's metric names and the `metric_latest` figure each one watches. */
 export const METRICS = {
@@ -73,6 +74,8 @@ export class AlertRulesService {
     private readonly repo: AlertRulesRepository,
     private readonly secrets: SecretBox,
     private readonly audit: AuditLog,
+    /** The policy webhook delivery holds its calls to: a rule is saved only with a URL it can reach. */
+    private readonly delivery: Pick<AlertDelivery, 'refusal'>,
   ) {}
 
   async list(): Promise<AlertRule[]> {
@@ -159,6 +162,11 @@ export class AlertRulesService {
     const webhookUrl = input.webhookUrl?.trim() || null;
     const secret = input.webhookSecret?.trim() || null;
     if (webhookUrl && !isHttpUrl(webhookUrl)) fields.webhookUrl = 'must be an http(s) URL';
+    else if (webhookUrl) {
+      const refused = await this.delivery.refusal(webhookUrl);
+      if (refused)
+        fields.webhookUrl = `cannot be delivered: ${refused}; only ALERT_WEBHOOK_ALLOWLIST hosts may be`;
+    }
     if (webhookUrl && !secret && !hasSecret) fields.webhookSecret = 'is required with a webhook URL';
     if (secret && secret.length < 16) fields.webhookSecret = 'must be at least 16 characters';
     if (Object.keys(fields).length) throw validationFailed(fields);

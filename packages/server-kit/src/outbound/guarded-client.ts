@@ -1,5 +1,6 @@
+import { isIP } from 'node:net';
 import type { Agent, Response } from 'undici';
-import { guardedConnector } from './guarded-connector.ts';
+import { guardedConnector, hostRefusalReason } from './guarded-connector.ts';
 import { effectivePort, type HostAllowlist } from './host-allowlist.ts';
 import { loadUndici } from './undici.ts';
 
@@ -69,6 +70,19 @@ export class GuardedClient {
     return this.options.allowlist.allows(url.hostname, effectivePort(url));
   }
 
+  /**
+   * Why a call to `target` would be refused now — its scheme, or its host's address after resolution —
+   * or undefined; for a check when an address is saved (the call is guarded again when it is made).
+   */
+  async refusal(target: string | URL): Promise<string | undefined> {
+    const url = new URL(target);
+    if (this.allowlisted(url)) return undefined;
+    const bare = url.hostname.replace(/^\[|\]$/g, '');
+    const reason = await hostRefusalReason(bare);
+    if (reason) return isIP(bare) ? `${bare} is ${reason}` : reason;
+    return url.protocol === 'https:' ? undefined : schemeRefusal(url);
+  }
+
   /** A GET that follows redirects within the policy (unless told not to). The caller reads or cancels the body. */
   async get(target: string | URL, request: GuardedRequest = {}): Promise<Response> {
     let url = new URL(target);
@@ -131,11 +145,12 @@ export class GuardedClient {
   private checkScheme(url: URL) {
     if (url.protocol === 'https:') return;
     if (url.protocol === 'http:' && this.allowlisted(url)) return;
-    throw new OutboundError(
-      `${url.protocol}//${url.host} is not allowed (https only, http for allowlisted hosts)`,
-    );
+    throw new OutboundError(schemeRefusal(url));
   }
 }
+
+const schemeRefusal = (url: URL) =>
+  `${url.protocol}//${url.host} is not allowed (https only, http for allowlisted hosts)`;
 
 const withoutCredentials = (headers: Record<string, string>) =>
   Object.fromEntries(
