@@ -19,6 +19,7 @@ import { metrics } from './017_metrics.ts';
 import { certificates } from './018_certificates.ts';
 import { alertRules } from './019_alert_rules.ts';
 import { httpsToggles } from './020_https_toggles.ts';
+import { jobLanes } from './021_job_lanes.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -41,4 +42,5 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '018_certificates': certificates,
   '019_alert_rules': alertRules(dialect),
   '020_https_toggles': httpsToggles,
+  '021_job_lanes': jobLanes,
 });

@@ -1,8 +1,12 @@
-import type { EnvReader } from '@app/server-kit';
+import { ConfigError, type EnvReader } from '@app/server-kit';
+import type { LaneShares } from './jobs/job-claims-repository.ts';
 
 /** Settings of jobs, the worker, SSE streams and node providers. */
 export interface FleetConfig {
   workerConcurrency: number;
+  /** Commands run in containers (the exec lane): slots of each worker, and shares over all workers. */
+  execSlots: number;
+  execShares: LaneShares;
   jobLeaseMs: number;
   jobHeartbeatMs: number;
   jobPollMs: number;
@@ -32,8 +36,16 @@ export interface FleetConfig {
 
 export function readFleetConfig(env: EnvReader): FleetConfig {
   const leaseMs = env.int('JOB_LEASE_S', 30, { min: 1 }) * 1000;
+  const concurrency = env.int('JOB_CONCURRENCY', 4, { min: 1, max: 256 });
   return {
-    workerConcurrency: env.int('JOB_CONCURRENCY', 4, { min: 1, max: 256 }),
+    workerConcurrency: concurrency,
+    execSlots: execSlots(env, concurrency),
+    execShares: {
+      runningPerUser: env.int('JOB_EXEC_RUNNING_PER_USER', 2, { min: 1 }),
+      runningPerContainer: env.int('JOB_EXEC_RUNNING_PER_CONTAINER', 1, { min: 1 }),
+      queuedPerUser: env.int('JOB_EXEC_QUEUED_PER_USER', 20, { min: 1, max: 10_000 }),
+      queuedPerContainer: env.int('JOB_EXEC_QUEUED_PER_CONTAINER', 10, { min: 1, max: 10_000 }),
+    },
     jobLeaseMs: leaseMs,
     jobHeartbeatMs: env.int('JOB_HEARTBEAT_MS', Math.max(Math.floor(leaseMs / 3), 100), { min: 50 }),
     jobPollMs: env.int('JOB_POLL_MS', 2000, { min: 50 }),
@@ -52,4 +64,19 @@ export function readFleetConfig(env: EnvReader): FleetConfig {
     metricsIntervalMs: env.int('METRICS_INTERVAL_S', 60, { min: 0, max: 3600 }) * 1000,
     alertWebhookAllowlist: env.hosts('ALERT_WEBHOOK_ALLOWLIST'),
   };
+}
+
+/**
+ * Exec slots of one worker: one slot stays for creates, deletes and the other jobs (none can be kept
+ * with JOB_CONCURRENCY 1).
+ */
+function execSlots(env: EnvReader, concurrency: number): number {
+  const reserved = Math.max(concurrency - 1, 1);
+  const slots = env.int('JOB_EXEC_SLOTS', reserved, { min: 1 });
+  if (slots > reserved)
+    throw new ConfigError(
+      'JOB_EXEC_SLOTS',
+      `must be at most ${reserved}: one of the JOB_CONCURRENCY (${concurrency}) slots stays for other jobs`,
+    );
+  return slots;
 }

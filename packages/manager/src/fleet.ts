@@ -22,6 +22,7 @@ import { MetricsRepository } from './metrics/metrics-repository.ts';
 import { MetricsSampler } from './metrics/metrics-sampler.ts';
 import { MetricsHistory } from './metrics/metrics-history.ts';
 import { MetricsSchedule } from './metrics/metrics-schedule.ts';
+import { EXEC_LANE } from './containers/container-jobs.ts';
 
 export type ProcessRole = 'api' | 'worker' | 'all';
 
@@ -39,7 +40,7 @@ export function createFleetServices(
       ? new PgListener({ databaseUrl: config.databaseUrl, schema: ctx.databaseSchema, log })
       : undefined;
   const jobEvents = new JobEvents({ dialect, listener: pgListener, log, parseId: Number });
-  const jobsRepo = new JobsRepository(db, dialect, jobEvents);
+  const jobsRepo = new JobsRepository(db, dialect, jobEvents, { [EXEC_LANE]: fleet.execShares });
   jobEvents.bind(jobsRepo, async (payload) => {
     await sql`select pg_notify(${jobEvents.channel}, ${payload})`.execute(db);
   });
@@ -68,6 +69,7 @@ export function createFleetServices(
       pollMs: fleet.jobPollMs,
       defaultTimeoutMs: fleet.jobTimeoutMs,
       maxAttempts: fleet.jobMaxAttempts,
+      lanes: { [EXEC_LANE]: fleet.execSlots },
     },
     log,
     ctx.metrics,

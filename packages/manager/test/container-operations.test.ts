@@ -29,6 +29,16 @@ describe('container start, stop and exec (dummy node)', { timeout: 30_000 }, () 
     const { jobId } = response.body.data as { jobId: number };
     return { jobId, status: await jobEnds(client, jobId), output: await jobOutputs(client, jobId) };
   };
+  /** Queues `command` (run by `sh -c`) in the container at `url`: its job. */
+  const queueExec = async (client: ManagerClient, url: string, command: string) => {
+    const response = await client.post(`${url}/exec`, { command });
+    expect(response.status, response.text).toBe(202);
+    return response.body.data.jobId as number;
+  };
+  const jobStatus = async (client: ManagerClient, jobId: number) =>
+    (await client.get(`/jobs/${jobId}`)).body.data.status as string;
+  const becomes = (client: ManagerClient, jobId: number, status: string) =>
+    eventually(async () => (await jobStatus(client, jobId)) === status);
 
   beforeAll(async () => {
     test = await startFleetManager({ DUMMY_STEP_MS: '200' });
@@ -181,6 +191,68 @@ describe('container start, stop and exec (dummy node)', { timeout: 30_000 }, () 
       expect(invalid.status, JSON.stringify(body)).toBe(400);
       expect(invalid.body.error.code).toBe('invalid_request');
     }
+  });
+
+  it("execs get a fair share of the worker: one running per container, two per user; another user's exec and a create still run", async () => {
+    const [c1, c2, c3] = await Promise.all([create('fair1'), create('fair2'), create('fair3')]);
+    const made = await other.post(base, { hostname: 'fair4', template: 'debian:12' });
+    expect(await jobEnds(other, made.body.data.jobId)).toBe('success');
+    const d1 = `${base}/${made.body.data.containerId as number}`;
+
+    const long1 = await queueExec(owner, c1, 'sleep 30');
+    await becomes(owner, long1, 'running');
+    const behind1 = [await queueExec(owner, c1, 'echo one'), await queueExec(owner, c1, 'echo two')];
+    // Her second container does not wait behind the first one's queue.
+    const long2 = await queueExec(owner, c2, 'sleep 30');
+    await becomes(owner, long2, 'running');
+    expect(await jobStatus(owner, behind1[0]!)).toBe('pending');
+    // Two of hers run: her next one waits, and oscar's, queued after it, runs.
+    const behind3 = await queueExec(owner, c3, 'echo three');
+    const long3 = await queueExec(other, d1, 'sleep 30');
+    await becomes(other, long3, 'running');
+    expect(await jobStatus(owner, behind3)).toBe('pending');
+    // Every exec slot (JOB_CONCURRENCY 4 leaves 3) is taken, and a create still runs.
+    const created = await other.post(base, { hostname: 'fair5', template: 'debian:12' });
+    expect(await jobEnds(other, created.body.data.jobId)).toBe('success');
+    expect(await jobStatus(owner, long1)).toBe('running');
+    expect(await jobStatus(owner, long2)).toBe('running');
+    expect(await jobStatus(other, long3)).toBe('running');
+
+    // As the long ones end, the waiting ones run, each in its turn; none is lost.
+    expect((await owner.post(`/jobs/${long2}/cancel`)).status).toBe(200);
+    expect(await jobEnds(owner, behind3)).toBe('success');
+    expect(await jobStatus(owner, behind1[0]!)).toBe('pending');
+    expect((await owner.post(`/jobs/${long1}/cancel`)).status).toBe(200);
+    expect(await jobEnds(owner, behind1[0]!)).toBe('success');
+    expect(await jobEnds(owner, behind1[1]!)).toBe('success');
+    expect(await jobOutputs(owner, behind1[1]!)).toEqual(
+      execOutput("sh -c 'echo two'", ['two'], { exitCode: 0 }),
+    );
+    expect((await other.post(`/jobs/${long3}/cancel`)).status).toBe(200);
+  });
+
+  it('exec past 10 waiting or running in a container, or 20 of one user: 429 too_many_execs; the queued ones all run', async () => {
+    const [c1, c2, c3] = await Promise.all([create('queue1'), create('queue2'), create('queue3')]);
+    const long = [await queueExec(owner, c1, 'sleep 30'), await queueExec(owner, c2, 'sleep 30')];
+    const queued: number[] = [];
+    for (const url of [c1, c2]) for (let n = 0; n < 9; n++) queued.push(await queueExec(owner, url, 'true'));
+
+    const refused = async (client: ManagerClient, url: string, held: string, cap: string) => {
+      const response = await client.post(`${url}/exec`, { command: 'true' });
+      expect(response.status).toBe(429);
+      expect(response.body.error).toEqual({
+        code: 'too_many_execs',
+        message: `${held} commands waiting or running, the most one ${cap} may have: wait for one to end, or cancel one.`,
+      });
+    };
+    await refused(owner, c1, 'queue1 has 10', 'container');
+    await refused(ownerKey, c3, 'You have 20', 'user');
+    // The cap is the caller's: an administrator's command in her third container is queued.
+    expect(await jobEnds(admin, await queueExec(admin, c3, 'true'))).toBe('success');
+
+    for (const id of long) expect((await owner.post(`/jobs/${id}/cancel`)).status).toBe(200);
+    for (const id of queued) expect(await jobEnds(owner, id)).toBe('success');
+    expect(await jobEnds(owner, await queueExec(owner, c1, 'true'))).toBe('success');
   });
 
   it('exec on a Proxmox VE node: 409 exec_unsupported, saying what to use instead', async () => {

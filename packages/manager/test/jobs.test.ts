@@ -240,6 +240,39 @@ describe('jobs: endpoints, worker and SSE stream', () => {
     for (const job of jobs) await waitFor(job.id, 'success');
     expect(peakRunning).toBe(2);
   });
+
+  it("holds the exec lane's shares while workers claim at once, each on its own database connection", async () => {
+    const { repo } = test.manager.services.jobs;
+    const [bob, alice] = [await uidNumberOf(test, 'bob'), await uidNumberOf(test, 'alice')];
+    // Three of Bob's on each of three containers, two of Alice's on a fourth. No handler runs
+    // `test.fair`: only the claims below take these jobs.
+    const owners = [
+      ...[901, 902, 903].flatMap((id) => [
+        [bob, id],
+        [bob, id],
+        [bob, id],
+      ]),
+      [alice, 904],
+      [alice, 904],
+    ];
+    const queued: number[] = [];
+    for (const [uid, containerId] of owners) {
+      const job = await repo.queueInLane('exec', 'test.fair', uid!, { containerId });
+      if (!('id' in job)) throw new Error(`refused: ${JSON.stringify(job)}`);
+      queued.push(job.id);
+    }
+    const claims = await Promise.all(queued.map((_, n) => repo.claim(`racer-${n}`, ['test.fair'], 60_000)));
+    const containers = claims.flatMap((job) =>
+      job ? [(job.payload as { containerId: number }).containerId] : [],
+    );
+    // Bob runs his share of two, on two containers (one each); Alice one (her container's share).
+    expect(containers.filter((id) => id === 904)).toHaveLength(1);
+    const bobs = containers.filter((id) => id !== 904);
+    expect(bobs).toHaveLength(2);
+    expect(new Set(bobs).size).toBe(2);
+    expect(claims.filter(Boolean).map((job) => job!.lane)).toEqual(['exec', 'exec', 'exec']);
+    for (const id of queued) await repo.cancel(id);
+  });
 });
 
 describe('jobs: shutdown', () => {

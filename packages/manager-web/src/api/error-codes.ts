@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   'websocket_required',
   'job_finished',
   'too_many_streams',
+  'too_many_execs',
   'already_reviewed',
   'smtp_not_configured',
   'smtp_error',

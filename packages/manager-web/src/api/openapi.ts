@@ -2151,6 +2151,7 @@ export interface paths {
         | 'uri_too_long'
         | 'unsupported_media_type'
         | 'rate_limited'
+        | 'too_many_execs'
         | 'internal_error'
         | 'service_unavailable';
     };

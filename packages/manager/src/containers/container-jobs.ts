@@ -27,6 +27,9 @@ export const CONTAINER_COMMANDS = {
   exec: 'container.exec',
 } as const;
 
+/** The lane of container.exec jobs: its own slots of each worker and shares per user and container. */
+export const EXEC_LANE = 'exec';
+
 export interface ContainerCreatePayload {
   containerId: number;
 }

@@ -2,7 +2,7 @@ import { badRequest, uniqueViolationColumns } from '@app/server-kit';
 import type { Principal } from '../auth/principal.ts';
 import { fail } from '../errors/catalogue.ts';
 import { withInstance } from './container-access.ts';
-import { CONTAINER_COMMANDS } from './container-jobs.ts';
+import { CONTAINER_COMMANDS, EXEC_LANE } from './container-jobs.ts';
 import type { ContainerPowerPayload } from './container-power.ts';
 import type { ContainerExecPayload } from './container-exec.ts';
 import type { ContainerDeps, ContainersService } from './containers-service.ts';
@@ -70,7 +70,22 @@ export class ContainerOperations {
       command,
       timeoutMs: (input.timeoutSeconds ?? EXEC_TIMEOUT.defaultSeconds) * 1000,
     };
-    return this.queue(CONTAINER_COMMANDS.exec, principal, payload);
+    const job = await this.deps.jobs.queueInLane(
+      EXEC_LANE,
+      CONTAINER_COMMANDS.exec,
+      principal.uidNumber,
+      payload,
+      (trx) => this.deps.audit.within(trx),
+    );
+    if ('full' in job) {
+      const who = job.full === 'user' ? 'You have' : `${record.hostname} has`;
+      throw fail(
+        'too_many_execs',
+        `${who} ${job.held} commands waiting or running, the most one ${job.full} may have: ` +
+          'wait for one to end, or cancel one.',
+      );
+    }
+    return { containerId: record.id, jobId: job.id };
   }
 
   /** Queues the container's job with the request's audit entry in the same transaction. */

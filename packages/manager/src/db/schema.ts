@@ -162,6 +162,8 @@ export interface JobsTable {
   payload: string;
   container_id: number | null;
   result: string | null;
+  /** The lane it was queued in (JobsRepository.queueInLane); NULL: the general lane. */
+  lane: string | null;
   lease_owner: string | null;
   lease_expires_at: number | null;
   attempts: number;

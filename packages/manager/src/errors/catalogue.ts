@@ -97,6 +97,10 @@ export const MANAGER_ERRORS = {
   // Jobs, requests, mail
   job_finished: { status: 409, message: 'The job has already finished.' },
   too_many_streams: { status: 429, message: 'Too many open job streams: close some and try again.' },
+  too_many_execs: {
+    status: 429,
+    message: 'Too many commands are waiting or running: wait for one to end, or cancel one.',
+  },
   already_reviewed: { status: 409, message: 'The request was already reviewed.' },
   smtp_not_configured: {
     status: 409,

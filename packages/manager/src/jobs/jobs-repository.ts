@@ -12,6 +12,7 @@ import type { JobsTable, JobStatusesTable, ManagerDB } from '../db/schema.ts';
 import { nowIso } from '../common/time.ts';
 import type { ContainerJob, JobRecord } from './types.ts';
 import { usernameOf } from '../users/users-repository.ts';
+import { JobClaims, type LaneFull, type Lanes } from './job-claims-repository.ts';
 
 type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 /** A write that commits with a job's (the request's audit entry). */
@@ -19,11 +20,16 @@ type Alongside = (trx: Transaction<ManagerDB>) => Promise<void>;
 
 /** Every query over `jobs` and `job_statuses`; announces what it changes through the event bus. */
 export class JobsRepository implements JobStore {
+  private readonly claims: JobClaims;
+
   constructor(
     private readonly db: Kysely<ManagerDB>,
     private readonly dialect: DialectName,
     private readonly events: JobEvents,
-  ) {}
+    lanes: Lanes = {},
+  ) {
+    this.claims = new JobClaims(db, dialect, lanes);
+  }
 
   /** Queues a job; `alongside` (the request's audit entry) is written in the insert's transaction. */
   async create(
@@ -51,7 +57,13 @@ export class JobsRepository implements JobStore {
    * Inserts a pending job inside the caller's transaction, so it commits with the rows that refer to
    * it. The caller announces it (announceNew) after the commit, when a worker can see it.
    */
-  async insertIn(db: Db, command: string, createdBy: number, payload: unknown): Promise<{ id: number }> {
+  async insertIn(
+    db: Db,
+    command: string,
+    createdBy: number,
+    payload: unknown,
+    lane: string | null = null,
+  ): Promise<{ id: number }> {
     const now = nowIso();
     return db
       .insertInto('jobs')
@@ -61,12 +73,33 @@ export class JobsRepository implements JobStore {
         created_by_uid_number: createdBy,
         payload: JSON.stringify(payload ?? {}),
         container_id: containerOf(payload),
+        lane,
         attempts: 0,
         created_at: now,
         updated_at: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Queues a job in `lane` unless its creator or its container already has the lane's queue share
+   * waiting or running (then says which); `alongside` as for create.
+   */
+  async queueInLane(
+    lane: string,
+    command: string,
+    createdBy: number,
+    payload: unknown,
+    alongside?: Alongside,
+  ): Promise<{ id: number } | LaneFull> {
+    const queued = await this.claims.queue(lane, createdBy, containerOf(payload), async (trx) => {
+      const job = await this.insertIn(trx, command, createdBy, payload, lane);
+      await alongside?.(trx);
+      return job;
+    });
+    if ('id' in queued) await this.announceNew(queued.id);
+    return queued;
   }
 
   /** Replaces a job's payload (inside the transaction that inserted it, when it names rows made after it). */
@@ -213,39 +246,20 @@ export class JobsRepository implements JobStore {
     return mapped;
   }
 
-  /**
-   * Takes the oldest pending job among `commands` for `owner`. PostgreSQL: `FOR UPDATE SKIP LOCKED`,
-   * so concurrent workers never take the same row; SQLite: one UPDATE … RETURNING is one write
-   * transaction, serialised by the database's single writer.
-   */
-  async claim(owner: string, commands: string[], leaseMs: number): Promise<ClaimedJob | undefined> {
+  /** Takes the oldest pending job among `commands` that no lane share holds back (see JobClaims). */
+  async claim(
+    owner: string,
+    commands: string[],
+    leaseMs: number,
+    { skipLanes = [] }: { skipLanes?: readonly string[] } = {},
+  ): Promise<ClaimedJob | undefined> {
     if (!commands.length) return undefined;
-    const now = nowIso();
-    const pick = this.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('command', 'in', commands)
-      .orderBy('id')
-      .limit(1);
-    const row = await this.db
-      .updateTable('jobs')
-      .set((eb) => ({
-        status: 'running',
-        lease_owner: owner,
-        lease_expires_at: Date.now() + leaseMs,
-        attempts: eb('attempts', '+', 1),
-        started_at: now,
-        updated_at: now,
-      }))
-      .where('id', '=', this.dialect === 'postgres' ? pick.forUpdate().skipLocked() : pick)
-      .where('status', '=', 'pending')
-      .returningAll()
-      .executeTakeFirst();
+    const row = await this.claims.claim(owner, commands, leaseMs, skipLanes);
     if (!row) return undefined;
     // The claim is made: a lost announcement (streams re-read) must not make the caller think otherwise.
     await this.events.announce({ kind: 'status', jobId: row.id, status: 'running' }).catch(() => undefined);
-    return { ...toJob(row), payload: JSON.parse(row.payload), attempts: row.attempts };
+    const lane = row.lane ?? undefined;
+    return { ...toJob(row), payload: JSON.parse(row.payload), attempts: row.attempts, lane };
   }
 
   /** Extends the leases `owner` still holds; returns the ids it no longer holds (cancelled or taken). */

@@ -59,7 +59,7 @@ export async function containerOperationRoutes(api: Api, services: Services) {
   api.post(
     '/sites/:siteId/containers/:id/exec',
     {
-      config: { errors: errorsOf('forbidden', 'no_instance', 'exec_unsupported') },
+      config: { errors: errorsOf('forbidden', 'no_instance', 'exec_unsupported', 'too_many_execs') },
       schema: {
         tags,
         summary:
@@ -68,7 +68,10 @@ export async function containerOperationRoutes(api: Api, services: Services) {
         description:
           'Its stdout and stderr lines are the job output (GET /jobs/{id}/stream); GET /jobs/{id} carries ' +
           '`result.exitCode` once it has ended. An exit code other than 0 fails the job, and so does the ' +
-          'timeout. 409 exec_unsupported on Proxmox VE nodes, which have no such API.',
+          'timeout. 409 exec_unsupported on Proxmox VE nodes, which have no such API. 429 too_many_execs ' +
+          'when the container (JOB_EXEC_QUEUED_PER_CONTAINER) or the caller (JOB_EXEC_QUEUED_PER_USER) ' +
+          'already has that many commands waiting or running; a user runs at most ' +
+          'JOB_EXEC_RUNNING_PER_USER at once, one container JOB_EXEC_RUNNING_PER_CONTAINER.',
         params: ContainerParams,
         body: ExecBody,
         response: responses({ 202: Queued }),

@@ -13,8 +13,17 @@ export interface JobReader<Id extends JobId = number> {
  * conditional on the lease `owner`, so a worker that lost a job writes nothing more to it.
  */
 export interface JobStore<Id extends JobId = number> extends JobReader<Id> {
-  /** Takes the oldest pending job among `commands` under a lease of `leaseMs`, counting an attempt. */
-  claim(owner: string, commands: string[], leaseMs: number): Promise<ClaimedJob<Id> | undefined>;
+  /**
+   * Takes the oldest pending job among `commands` under a lease of `leaseMs`, counting an attempt; none
+   * of `skipLanes` (lanes whose share of this worker is taken). A store may also pass over a job whose
+   * fairness key (a user, a project) already runs its share in every process.
+   */
+  claim(
+    owner: string,
+    commands: string[],
+    leaseMs: number,
+    options?: { skipLanes: readonly string[] },
+  ): Promise<ClaimedJob<Id> | undefined>;
   /** Extends the leases `owner` still holds; returns the ids it no longer holds (cancelled or taken). */
   heartbeat(owner: string, ids: Id[], leaseMs: number): Promise<Id[]>;
   /** Running jobs whose lease ran out. */

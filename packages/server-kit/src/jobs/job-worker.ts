@@ -18,6 +18,11 @@ export interface WorkerOptions {
   defaultTimeoutMs: number;
   /** Runs of one job (takeovers included) before it is failed. */
   maxAttempts: number;
+  /**
+   * The most jobs of each named lane this worker runs at once; the rest of `concurrency` stays for
+   * the other lanes, so their jobs never wait behind a lane's long ones.
+   */
+  lanes?: Readonly<Record<string, number>>;
 }
 
 /** Observes each run's duration and outcome (the service's metrics). */
@@ -113,7 +118,9 @@ export class JobWorker<Id extends JobId = number> {
         do {
           this.again = false;
           while (this.started && this.running.size < this.options.concurrency) {
-            const job = await this.repo.claim(this.owner, this.handlers.commands(), this.options.leaseMs);
+            const job = await this.repo.claim(this.owner, this.handlers.commands(), this.options.leaseMs, {
+              skipLanes: this.fullLanes(),
+            });
             if (!job) break;
             this.launch(job);
           }
@@ -124,6 +131,15 @@ export class JobWorker<Id extends JobId = number> {
         this.pumping = false;
       }
     })();
+  }
+
+  private fullLanes(): string[] {
+    const lanes = Object.entries(this.options.lanes ?? {});
+    if (!lanes.length) return [];
+    const running = [...this.running.values()].map((entry) => entry.job.lane);
+    return lanes.flatMap(([lane, slots]) =>
+      running.filter((held) => held === lane).length >= slots ? [lane] : [],
+    );
   }
 
   private launch(job: ClaimedJob<Id>) {

@@ -15,6 +15,8 @@ export interface ClaimedJob<Id extends JobId = number> {
   payload: unknown;
   /** Runs of this job so far, this one included. */
   attempts: number;
+  /** The lane the service queued it in (WorkerOptions.lanes); none: the general lane. */
+  lane?: string | undefined;
 }
 
 /** A running job whose lease ran out; `leaseOwner` is the worker that held it. */
