@@ -24,3 +24,17 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
 };
+
+/**
+ * Every other answer (JSON, files, redirects, errors): a document that runs, loads and frames nothing,
+ * should a browser ever be made to show one. A route that sets its own Content-Security-Policy (a
+ * dashboard, the API docs, a site's translated page) keeps it.
+ */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/** Headers an answer gets unless its route set them (see createHttpServer). */
+export const DEFAULT_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': API_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};

@@ -12,6 +12,7 @@ import {
   uniqueViolationColumns,
   type FieldErrors,
 } from './errors.ts';
+import { DEFAULT_SECURITY_HEADERS } from './dashboard-headers.ts';
 import type { HttpMetrics } from './observability/http-metrics.ts';
 import { lazyChildLogger } from './observability/lazy-child-logger.ts';
 import { requestId } from './observability/request-id.ts';
@@ -135,6 +136,8 @@ export function createHttpServer(options: HttpServerOptions) {
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    for (const name in DEFAULT_SECURITY_HEADERS)
+      if (!reply.hasHeader(name)) reply.header(name, DEFAULT_SECURITY_HEADERS[name]);
     done(null, payload);
   });
 

@@ -14,6 +14,7 @@ import { createAiEngine } from './ai/ai-engine.ts';
 import { AnalyticsService } from './analytics/analytics-service.ts';
 import { AnalyticsRepository } from './analytics/analytics-repository.ts';
 import { SeoService } from './seo/seo-service.ts';
+import { OwnAddress } from './http/own-address.ts';
 import { BackupsService } from './backups/backups-service.ts';
 import { FilesService } from './files/files-service.ts';
 import { GlossaryService } from './glossary/glossary-service.ts';
@@ -81,6 +82,7 @@ export function createServices(
   });
   const aiJobs = new AiJobsService(ctx, aiEngine.jobs, projects, phrases, prompts);
   const analytics = new AnalyticsService(new AnalyticsRepository(ctx.db), glossary);
+  const ownAddress = new OwnAddress({ publicUrl: ctx.config.accounts.publicUrl, host: ctx.config.host });
   const seo = new SeoService(
     ctx,
     { projects, translations, phrases, analytics },
@@ -107,6 +109,7 @@ export function createServices(
     aiEngine,
     analytics,
     seo,
+    ownAddress,
     backups,
     screenshots,
     screenshotWorker,

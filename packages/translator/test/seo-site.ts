@@ -25,7 +25,8 @@ export function get(url: string, headers: Record<string, string> = {}): Promise<
   });
 }
 
-type Route = { status?: number; type?: string; body?: string; location?: string };
+/** A page by path; a body function writes the page for the address asked (a search page, say). */
+type Route = { status?: number; type?: string; body?: string | ((url: URL) => string); location?: string };
 
 /** A site's origin on loopback: pages by path, redirects and files. */
 export async function serveOrigin(
@@ -38,7 +39,9 @@ export async function serveOrigin(
       'content-type': route.type ?? 'text/html; charset=utf-8',
       ...(route.location ? { location: route.location } : {}),
     });
-    res.end(route.body ?? '');
+    const body =
+      typeof route.body === 'function' ? route.body(new URL(req.url ?? '/', 'http://origin')) : route.body;
+    res.end(body ?? '');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -1,7 +1,23 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { seoSite, startHarness, type Harness } from './helpers.ts';
+import { signedInMember, seoSite, startHarness, type Harness } from './helpers.ts';
 import { get } from './seo-site.ts';
+import { introducedMarkup, readPage, scriptsIn } from './html-structure.ts';
+import {
+  ATTRIBUTE_CONTEXTS,
+  HOSTILE_STRINGS,
+  HOSTILE_TRANSLATIONS,
+  hostileKey,
+  searchPage,
+  storedPage,
+  TEXT_CONTEXTS,
+  TRANSLATED_ATTRIBUTES,
+  TRANSLATED_TEXT,
+} from './hostile-pages.ts';
 
 const layout = (title: string, description: string, body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
@@ -33,6 +49,8 @@ const SITE = {
       '<link rel="canonical" href="http://[bad">',
     ),
   },
+  '/stored': { body: storedPage },
+  '/search': { body: searchPage },
   '*': { status: 404, body: layout('Bakery', 'Fresh bread every morning', '<h1>Page not found</h1>') },
 };
 
@@ -64,8 +82,18 @@ async function fetchPage(path: string) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
-  served = await seoSite(h, { routes: SITE, languages: ['fr', 'de'], translations: FRENCH });
+  // The dashboard's build (a page of its own here), so every HTML answer of the translator is walked.
+  const staticDir = mkdtempSync(join(tmpdir(), 'seo-dashboard-'));
+  writeFileSync(
+    join(staticDir, 'index.html'),
+    '<!doctype html><title>Dashboard</title><script src="/app.js"></script>',
+  );
+  h = await startHarness({}, { staticDir });
+  served = await seoSite(h, {
+    routes: SITE,
+    languages: ['fr', 'de'],
+    translations: { ...FRENCH, ...HOSTILE_TRANSLATIONS },
+  });
   ({ origin, site, projectId } = served);
 }, 30_000);
 afterAll(async () => {
@@ -289,5 +317,180 @@ describe('what SEO mode refuses', () => {
   it('tells the page client the site has language addresses', async () => {
     const config = await h.client.get('/api/project/crawler-config');
     expect(config.body.languagePaths).toBe(true);
+  });
+});
+
+/** Issue 32, finding 2: every text the renderer writes is escaped for its context. */
+describe('hostile text in a language page', () => {
+  const problemsOf = (origin: string, served: string) => [
+    ...scriptsIn(served).filter((found) => !found.startsWith('<script>window.term')),
+    ...introducedMarkup(origin, served),
+  ];
+
+  it('writes hostile translations back as the text they are, in every element and attribute (stored)', async () => {
+    const problems: string[] = [];
+    for (const [index, value] of HOSTILE_STRINGS.entries()) {
+      const answer = await get(`${site.url}/fr/stored?i=${index}`);
+      const origin = storedPage(new URL(`http://origin/stored?i=${index}`));
+      const page = readPage(answer.body);
+      for (const problem of problemsOf(origin, answer.body)) problems.push(`${index}: ${problem}`);
+      for (const selector of TRANSLATED_TEXT)
+        if (page.text(selector)?.trim() !== value.trim())
+          problems.push(`${index}: ${selector} reads ${page.text(selector)}`);
+      for (const [selector, name] of TRANSLATED_ATTRIBUTES)
+        if (page.attr(selector, name)?.trim() !== value.trim())
+          problems.push(`${index}: ${selector} ${name} reads ${page.attr(selector, name)}`);
+      // What the page client does not translate stays the phrase.
+      expect(page.text('textarea')).toBe(hostileKey(index));
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('writes a search term the origin escaped back escaped, in every context (reflected)', async () => {
+    const problems: string[] = [];
+    for (const [index, term] of HOSTILE_STRINGS.entries()) {
+      const path = `/search?q=${encodeURIComponent(term)}`;
+      const answer = await get(`${site.url}/fr${path}`);
+      expect(answer.status, path).toBe(200);
+      const origin = searchPage(new URL(`http://origin${path}`));
+      const [before, after] = [readPage(origin), readPage(answer.body)];
+      for (const problem of problemsOf(origin, answer.body)) problems.push(`${index}: ${problem}`);
+      for (const selector of TEXT_CONTEXTS)
+        if (after.text(selector) !== before.text(selector))
+          problems.push(`${index}: ${selector} reads ${after.text(selector)}`);
+      for (const [selector, name] of ATTRIBUTE_CONTEXTS)
+        if (after.attr(selector, name) !== before.attr(selector, name))
+          problems.push(`${index}: ${selector} ${name} reads ${after.attr(selector, name)}`);
+      // The origin's script and style, which were safe, reach the page byte for byte.
+      for (const element of ['script', 'style'])
+        if (after.text(element) !== before.text(element)) problems.push(`${index}: ${element} changed`);
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('answers a hostile page from its cache as it rendered it', async () => {
+    const path = `/fr/search?q=${encodeURIComponent(HOSTILE_STRINGS[0]!)}`;
+    const first = await get(`${site.url}${path}`);
+    const cached = await get(`${site.url}${path}`);
+    expect(cached.headers.etag).toBe(first.headers.etag);
+    expect(cached.body).toBe(first.body);
+    expect(scriptsIn(cached.body).filter((found) => !found.startsWith('<script>window.term'))).toEqual([]);
+  });
+
+  it('escapes page addresses in the sitemap (it parses as XML)', async () => {
+    await get(`${site.url}/fr/a&b'c"d<e>f`);
+    await vi.waitFor(async () => {
+      const { body } = await get(`${site.url}/fr/sitemap.xml`);
+      expect(body).toContain(`/fr/a&amp;b&apos;c`);
+      const lint = spawnSync('xmllint', ['--noout', '-'], { input: body, encoding: 'utf8' });
+      expect(lint.stderr).toBe('');
+      expect(lint.status).toBe(0);
+    });
+  });
+});
+
+/** Issue 32, finding 1: the site's pages never run on the translator's own origin. */
+describe('SEO pages and the translator’s own address', () => {
+  const ownAddresses = () => {
+    const { port } = new URL(h.url);
+    return [h.url, `http://localhost:${port}`, `http://[::1]:${port}`];
+  };
+
+  it('refuses seoOrigin or seoPublicUrl on the translator’s own address (422, per field)', async () => {
+    // A key holder of another tenant's project, and a manager signed in to the dashboard.
+    const other = await h.newProject('Tenant');
+    const manager = await signedInMember(h, 'manager', [], { client: other.client, id: other.id });
+    for (const caller of [other.client, manager.client]) {
+      for (const address of ownAddresses()) {
+        for (const field of ['seoPublicUrl', 'seoOrigin']) {
+          const answer = await caller.patch('/api/project/settings', {
+            settings: { languages: ['fr'], seoOrigin: origin.url, [field]: address },
+          });
+          expect(answer.status, `${field} ${address}`).toBe(422);
+          expect(answer.body.error.code).toBe('validation_failed');
+          expect(Object.keys(answer.body.error.fields)).toEqual([field]);
+        }
+      }
+    }
+    expect((await other.client.get('/api/project')).body.settings.seoPublicUrl).toBe('');
+  });
+
+  it('never serves a page on the translator’s own host, even with such an address stored, to a signed-in owner too', async () => {
+    const other = await h.newProject('Stored before the fix');
+    await h.translator.ctx.db
+      .updateTable('projects')
+      .set({
+        settings: JSON.stringify({ languages: ['fr'], seoOrigin: origin.url, seoPublicUrl: h.url }),
+      })
+      .where('id', '=', other.id)
+      .execute();
+    const owner = await signedInMember(h, 'owner');
+    const cookie = `translator_session=${owner.client.cookie('translator_session')}`;
+    for (const headers of [{}, { cookie }] as Record<string, string>[]) {
+      for (const path of ['/fr/about', '/fr/about', '/sitemap.xml']) {
+        const answer = await get(`${h.url}/seo/${other.id}${path}`, headers);
+        expect(answer.status, path).toBe(421);
+        expect(JSON.parse(answer.body).error.code).toBe('wrong_host');
+        expect(answer.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      }
+    }
+  });
+
+  it('knows its public URL as its own, on any port', async () => {
+    const own = await startHarness({
+      accounts: { publicUrl: 'https://translator.test', oidc: undefined, inviteDays: 7 },
+    });
+    try {
+      for (const address of [
+        'https://translator.test',
+        'http://translator.test:8443',
+        'https://TRANSLATOR.test',
+      ]) {
+        const answer = await own.client.patch('/api/project/settings', {
+          settings: { languages: ['fr'], seoOrigin: origin.url, seoPublicUrl: address },
+        });
+        expect(answer.status, address).toBe(422);
+        expect(Object.keys(answer.body.error.fields)).toEqual(['seoPublicUrl']);
+      }
+      const id = own.translator.defaultProject.project.id;
+      await own.translator.ctx.db
+        .updateTable('projects')
+        .set({
+          settings: JSON.stringify({
+            languages: ['fr'],
+            seoOrigin: origin.url,
+            seoPublicUrl: 'https://translator.test',
+          }),
+        })
+        .where('id', '=', id)
+        .execute();
+      const answer = await get(`${own.url}/seo/${id}/fr/about`, { host: 'translator.test' });
+      expect(answer.status).toBe(421);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
+/** Issue 32: the security headers of every HTML answer. */
+describe('headers', () => {
+  it('sends a language page with nosniff, a Referrer-Policy and frame-ancestors, leaving the site’s scripts alone', async () => {
+    const page = await get(`${site.url}/fr/about`);
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(page.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+    const cached = await get(`${site.url}/fr/about`);
+    expect(cached.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+  });
+
+  it('answers the API with a CSP that runs nothing and frames nothing', async () => {
+    for (const path of ['/api', '/api/project', '/api/no-such-route', '/api/openapi.json']) {
+      const answer = await h.client.get(path);
+      expect(answer.headers.get('content-security-policy'), path).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(answer.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(answer.headers.get('referrer-policy'), path).toBe('no-referrer');
+    }
   });
 });

@@ -214,12 +214,17 @@ export class ProjectsService {
     return this.update(id, { full_key_origin: null, full_key_origin_at: null });
   }
 
-  async updateSettings(id: number, patch: SettingsPatch): Promise<Project> {
+  /** `isOwnOrigin`: the translator's own addresses, which no project may name as its site. */
+  async updateSettings(
+    id: number,
+    patch: SettingsPatch,
+    isOwnOrigin?: (origin: string) => boolean,
+  ): Promise<Project> {
     const providerKey = patch.translationProviderApiKey;
     let deliveryChanged = false;
     const row = await this.projects.updateFrom(id, (current) => {
       const before = parseStoredSettings(current.settings);
-      const next = applySettingsPatch(before, patch);
+      const next = applySettingsPatch(before, patch, isOwnOrigin);
       deliveryChanged =
         next.deliverReviewedOnly !== before.deliverReviewedOnly ||
         next.deliverOutdated !== before.deliverOutdated;

@@ -123,8 +123,16 @@ export function parseStoredSettings(json: string): StoredSettings {
   return { ...DEFAULT_SETTINGS, ...(JSON.parse(json) as Partial<StoredSettings>) };
 }
 
-/** Applies a patch to stored settings, checking the rules a schema cannot express (422 with fields). */
-export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch): StoredSettings {
+/**
+ * Applies a patch to stored settings, checking the rules a schema cannot express (422 with fields).
+ * `isOwnOrigin` names the translator's own addresses: a site's pages (their scripts included) must never
+ * be served, nor fetched, on the dashboard's origin.
+ */
+export function applySettingsPatch(
+  current: StoredSettings,
+  patch: SettingsPatch,
+  isOwnOrigin: (origin: string) => boolean = () => false,
+): StoredSettings {
   const fields: FieldErrors = {};
   const next = { ...current };
   if (patch.languages !== undefined) {
@@ -178,6 +186,10 @@ export function applySettingsPatch(current: StoredSettings, patch: SettingsPatch
     if (raw === undefined) continue;
     const site = siteOrigin(raw);
     if (site === undefined) fields[name] = `"${raw}" is not an origin such as https://www.shop.example`;
+    else if (site && isOwnOrigin(site))
+      fields[name] =
+        `"${raw}" is this translator’s own address: name the site’s own origin, whose web server sends ` +
+        'the language addresses here';
     else next[name] = site;
   }
   if (Object.keys(fields).length) throw validationFailed(fields, 'Some settings are invalid.');

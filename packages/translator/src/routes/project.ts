@@ -138,8 +138,11 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
         response: responses({ 200: ProjectSchema }),
       },
     },
-    async (request) =>
-      asSeenBy(request, await projects.updateSettings(projectOf(request).id, request.body.settings)),
+    async (request) => {
+      const own = (origin: string) => services.ownAddress.isOwnOrigin(origin, request.socket, request.host);
+      const updated = await projects.updateSettings(projectOf(request).id, request.body.settings, own);
+      return asSeenBy(request, updated);
+    },
   );
 
   api.get(

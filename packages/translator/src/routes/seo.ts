@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TranslatorServices } from '../services.ts';
 import { sendCached } from '../http/cached-body.ts';
 import type { LanguageAnswer, RenderedPage } from '../seo/rendered-pages.ts';
+import { fail } from '../errors/catalogue.ts';
 
 const SiteParams = Type.Object({ projectId: Type.Integer({ minimum: 1 }) });
 const LanguageParams = Type.Object({
@@ -13,7 +14,18 @@ const LanguageParams = Type.Object({
 /** `/seo/<project>/<lang>` and what follows: the original page's path and query. */
 const PAGE_PATH = /^\/seo\/[^/?#]+\/[^/?#]+(.*)$/s;
 
-/** The request's Host, with its port (another port of a host is another origin, with the same cookies). */
+/**
+ * A language page is the customer's site, its scripts included: a policy that blocked them would break
+ * it. What it gets: no framing by other sites (clickjacking of the site's forms), no type sniffing, and
+ * the browser's default referrer policy said out loud (other sites learn the origin, never the path and
+ * query a visitor searched with).
+ */
+export const SEO_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': "frame-ancestors 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+};
+
 /** Query parameters that say where a visitor came from, never what the page shows. */
 const TRACKING = /^(utm_[a-z_]+|gclid|fbclid|msclkid|mc_eid)$/i;
 
@@ -27,6 +39,7 @@ function withoutTracking(path: string): string {
   return path.slice(0, start) + (rest ? `?${rest}` : '');
 }
 
+/** The request's Host, with its port (another port of a host is another origin, with the same cookies). */
 const hostOf = (request: FastifyRequest) => request.host.toLowerCase();
 
 /**
@@ -36,7 +49,17 @@ const hostOf = (request: FastifyRequest) => request.host.toLowerCase();
  */
 export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { seo } = services;
+  const { seo, ownAddress } = services;
+  /**
+   * The site's HTML never runs on the translator's own origin (the dashboard's, whose session a page
+   * there could use), whatever a project has stored as its public URL: asked there, no page is looked
+   * up at all, cached or not.
+   */
+  const refuseOwnHost = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+    const host = hostOf(request);
+    const own = ownAddress.isOwn(host, request.socket) || ownAddress.isOwn(host, request.socket, 443);
+    done(own ? fail('wrong_host') : undefined);
+  };
   const hidden = { hide: true };
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply, page: RenderedPage, lang: string) => {
@@ -44,7 +67,8 @@ export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
       .code(page.status)
       .header('cache-control', 'no-cache')
       .header('vary', 'accept-encoding')
-      .header('content-language', lang);
+      .header('content-language', lang)
+      .headers(SEO_PAGE_HEADERS);
     return sendCached(request, reply, page, 'text/html; charset=utf-8');
   };
   const sendAnswer = (request: FastifyRequest, reply: FastifyReply, answer: LanguageAnswer, lang: string) =>
@@ -60,12 +84,14 @@ export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
     return reply.type('application/xml; charset=utf-8').header('cache-control', 'no-cache').send(xml);
   };
 
-  api.get('/seo/:projectId/sitemap.xml', { schema: { ...hidden, params: SiteParams } }, (request, reply) =>
-    sitemap(request, reply, request.params.projectId),
+  api.get(
+    '/seo/:projectId/sitemap.xml',
+    { schema: { ...hidden, params: SiteParams }, onRequest: refuseOwnHost },
+    (request, reply) => sitemap(request, reply, request.params.projectId),
   );
   api.get(
     '/seo/:projectId/:lang/sitemap.xml',
-    { schema: { ...hidden, params: LanguageParams } },
+    { schema: { ...hidden, params: LanguageParams }, onRequest: refuseOwnHost },
     (request, reply) => sitemap(request, reply, request.params.projectId, request.params.lang),
   );
 
@@ -81,6 +107,14 @@ export function seoRoutes(app: FastifyInstance, services: TranslatorServices) {
     if (hit?.host === host) return sendPage(request, reply, hit, lang);
     return sendAnswer(request, reply, await seo.page(projectId, host, lang, path), lang);
   };
-  api.get('/seo/:projectId/:lang', { schema: { ...hidden, params: LanguageParams } }, page);
-  api.get('/seo/:projectId/:lang/*', { schema: { ...hidden, params: LanguageParams } }, page);
+  api.get(
+    '/seo/:projectId/:lang',
+    { schema: { ...hidden, params: LanguageParams }, onRequest: refuseOwnHost },
+    page,
+  );
+  api.get(
+    '/seo/:projectId/:lang/*',
+    { schema: { ...hidden, params: LanguageParams }, onRequest: refuseOwnHost },
+    page,
+  );
 }

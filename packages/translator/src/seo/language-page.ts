@@ -2,6 +2,7 @@ import { parseHTML } from 'linkedom';
 import type { DocumentRenderer } from '@app/page-client';
 import type { StoredSettings } from '../projects/settings.ts';
 import { SiteUrls } from './site-urls.ts';
+import { writeHtml } from './html-writer.ts';
 
 export interface LanguagePageInput {
   /** The origin's HTML and the address it was fetched from. */
@@ -88,7 +89,7 @@ export function renderLanguagePage(input: LanguagePageInput): string {
       element.setAttribute(name, target.pathname + target.search + target.hash);
     }
   }
-  return document.toString();
+  return writeHtml(document);
 }
 
 /**

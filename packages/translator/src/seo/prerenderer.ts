@@ -13,7 +13,10 @@ const SETTLE_MS = 3_000;
 
 /**
  * The document as the browser shows it, open shadow roots included as declarative ones
- * (`<template shadowrootmode="open">`, what server-rendered web components send).
+ * (`<template shadowrootmode="open">`, what server-rendered web components send). The browser writes
+ * raw-text elements' text as it is: a script's text that holds `</script` (a search term the app put
+ * in a JSON block, say) would end the element when the HTML is parsed again, so, as the HTML writer
+ * does (html-writer.ts), their own closing sequence is written `<\/tag` first.
  */
 const SERIALIZE = `(() => {
   const roots = [];
@@ -21,6 +24,12 @@ const SERIALIZE = `(() => {
     for (const element of root.querySelectorAll('*')) if (element.shadowRoot) { roots.push(element.shadowRoot); collect(element.shadowRoot); }
   };
   collect(document);
+  const raw = 'script, style, xmp, iframe, noembed, noframes, noscript, plaintext';
+  for (const root of [document, ...roots]) for (const element of root.querySelectorAll(raw)) {
+    const closing = new RegExp('</(' + element.localName + ')(?=[\\t\\n\\f\\r />]|$)', 'gi');
+    const text = element.textContent;
+    if (closing.test(text) && !element.children.length) element.textContent = text.replace(closing, '<\\\\/$1');
+  }
   const html = document.documentElement;
   const attributes = [...html.attributes].map((a) => ' ' + a.name + '="' + a.value.replace(/&/g, '&amp;').replace(/"/g, '&quot;') + '"').join('');
   return '<!DOCTYPE html><html' + attributes + '>' + html.getHTML({ shadowRoots: roots }) + '</html>';
