@@ -8,12 +8,7 @@ import { SQLite, sha256Hex } from '@app/server-kit';
 import type { TestClient } from '@app/server-kit/testing';
 import { restoreSnapshot } from '../src/backups/restore.ts';
 import { ScreenshotsRepository } from '../src/screenshots/screenshots-repository.ts';
-import { registerApproved, signedInMember, startHarness, type Harness } from './helpers.ts';
-
-const ONE_PIXEL_PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+import { ONE_PIXEL_PNG, registerApproved, signedInMember, startHarness, type Harness } from './helpers.ts';
 
 type Project = { client: TestClient; key: string; id: number };
 type Member = Awaited<ReturnType<typeof signedInMember>>;

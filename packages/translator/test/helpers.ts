@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { createTestDatabase, TestClient, type TestDatabase } from '@app/server-kit/testing';
 import { buildTranslator, type Translator, type TranslatorOptions } from '../src/app.ts';
 import { serveOrigin, startSiteNginx } from './seo-site.ts';
@@ -137,8 +138,10 @@ export async function signedInMember(
     client: harness.client,
     id: harness.translator.defaultProject.project.id,
   },
+  email?: string,
 ) {
-  const email = `${role}${++memberSerial}@example.test`;
+  const serial = ++memberSerial;
+  email ??= `${role}${serial}@example.test`;
   const invite = await project.client.post<{ path: string }>('/api/members/invites', {
     email,
     role,
@@ -149,7 +152,7 @@ export async function signedInMember(
   const token = invite.body.path.split('/').at(-1)!;
   const accepted = await client.post<{ csrfToken: string; account: { id: number } }>(
     `/api/invites/${token}/accept`,
-    { name: `${role} ${memberSerial}`, password: 'correct horse battery' },
+    { name: `${role} ${serial}`, password: 'correct horse battery' },
   );
   if (accepted.status !== 200) throw new Error(`accept failed: ${accepted.status} ${accepted.text}`);
   client.defaultHeaders['x-csrf-token'] = accepted.body.csrfToken;
@@ -215,4 +218,38 @@ export async function seoSite(
       await origin.close();
     },
   };
+}
+
+/** A 1×1 PNG, stored as a screenshot capture would store one (tests run no browser for it). */
+export const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** Tables whose rows get their id from a counter (SQLite's sqlite_sequence, PostgreSQL's sequences). */
+const SERIAL_TABLES = [
+  'projects',
+  'phrases',
+  'translations',
+  'translation_history',
+  'glossary_terms',
+  'translation_memory',
+  'accounts',
+  'project_invites',
+];
+
+/**
+ * Makes every id counter go on from `base` (above every id so far: the caller's choice), so the rows made
+ * next have ids no other rows share, which a test can look for in any answer.
+ */
+export async function startIdsAbove(harness: Harness, base: number): Promise<void> {
+  const { db, dialect } = harness.translator.ctx;
+  for (const table of SERIAL_TABLES) {
+    if (dialect === 'postgres') {
+      await sql`select setval(pg_get_serial_sequence(${table}, 'id'), ${base})`.execute(db);
+    } else {
+      await sql`delete from sqlite_sequence where name = ${table}`.execute(db);
+      await sql`insert into sqlite_sequence (name, seq) values (${table}, ${base})`.execute(db);
+    }
+  }
 }

@@ -8,6 +8,9 @@ import {
   type JsonSchema,
 } from './fuzz-values.ts';
 
+/** A plausible value for a schema (required properties only), for tests that walk a document's operations. */
+export { exampleOf };
+
 /**
  * Hostile input for every operation of an OpenAPI document, sent over real HTTP (node:http, so paths
  * reach the server exactly as written: `..`, `%00`, over-long parameters), with the answers checked:
