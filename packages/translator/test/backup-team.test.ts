@@ -319,6 +319,25 @@ describe('backups from before the team section', () => {
   });
 });
 
+describe('backup formats', () => {
+  it('refuses a file of a newer format (422), keeping nothing', async () => {
+    const { body } = await alpha.client.post('/api/backups');
+    const file = join(h.database.dataDir, 'newer.sqlite');
+    writeFileSync(file, readFileSync(join(h.config.backup.dir, body.filename)));
+    const newer = new SQLite(file);
+    newer.pragma('user_version = 3');
+    newer.close();
+    const listed = (await alpha.client.get('/api/backups')).body.length as number;
+    const upload = await alpha.client.post('/api/backups/upload', readFileSync(file));
+    expect(upload.status).toBe(422);
+    expect(upload.body.error).toMatchObject({
+      code: 'invalid_backup',
+      message: expect.stringContaining('newer version'),
+    });
+    expect((await alpha.client.get('/api/backups')).body).toHaveLength(listed);
+  });
+});
+
 async function expectNotImported(intruder: string, cookie: string) {
   const { db } = h.translator.ctx;
   expect(await db.selectFrom('accounts').select('id').where('email', '=', intruder).execute()).toEqual([]);
