@@ -45,13 +45,19 @@ let fake: FakeOpenAI;
 let tenants: [Tenant, Tenant];
 let document: OpenApiDocument;
 
-async function makeTenant(marker: string, idBase: number): Promise<Tenant> {
+/** One tenant: `settings` on top of the same ones for both. */
+async function makeTenant(marker: string, idBase: number, settings: object = {}): Promise<Tenant> {
   await startIdsAbove(h, idBase);
   const site = `https://${marker.toLowerCase()}.shop.test`;
   const project = await h.newProject(`${marker} Shop`);
   const { client } = project;
   await client.patch('/api/project/settings', {
-    settings: { languages: ['fr', 'de'], translationProviderApiKey: `sk-${marker}`, allowedOrigins: [site] },
+    settings: {
+      languages: ['fr', 'de'],
+      translationProviderApiKey: `sk-${marker}`,
+      allowedOrigins: [site],
+      ...settings,
+    },
   });
   const url = `${site}/catalogue`;
   await client.post('/api/textnodes', {
@@ -61,9 +67,11 @@ async function makeTenant(marker: string, idBase: number): Promise<Tenant> {
       context: '',
     })),
   });
-  const phrases = ((await client.get('/api/translations/all?limit=100')).body.rows as { id: number }[]).map(
-    (row) => row.id,
-  );
+  const rows = (await client.get('/api/translations/all?limit=100')).body.rows as {
+    id: number;
+    key: string;
+  }[];
+  const phrases = rows.map((row) => row.id);
   await client.patch('/api/textnodes/status', { ids: phrases, status: 'approved' });
   await client.post('/api/translations', {
     lang: 'fr',
@@ -131,11 +139,17 @@ async function makeTenant(marker: string, idBase: number): Promise<Tenant> {
     backup: backups,
     token: [token],
     url,
-    text: `${marker} add to cart`,
+    // The source of a translation a person made: what the memory holds.
+    text: rows[0]!.key,
   };
   const sessionOf = (member: typeof owner) => member.client.cookie('translator_session')!;
   const needles: Needle[] = [
     { label: 'marker', value: marker },
+    // Found even by a request that names the tenant's source text (a memory lookup).
+    ...[`${marker} ajouter`, `${marker} payer`, `${marker} kaufen`, `${marker}panier`].map((value) => ({
+      label: 'translation',
+      value,
+    })),
     { label: 'project key', value: project.key },
     { label: 'page key', value: row.page_key },
     { label: 'sealed key', value: row.api_key_sealed },
@@ -177,7 +191,11 @@ async function finished(client: TestClient, job: string) {
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   h = await startHarness({ logLevel: 'error', ai: { baseUrl: fake.baseUrl } });
-  tenants = [await makeTenant('Aquamarinexq', 4_733_000), await makeTenant('Burgundyvzk', 8_266_000)];
+  // The first pools its translation memory (sharedMemory); the second does not, so neither sees the other's.
+  tenants = [
+    await makeTenant('Aquamarinexq', 4_733_000, { sharedMemory: true }),
+    await makeTenant('Burgundyvzk', 8_266_000),
+  ];
   // Rows the walk makes take ids of their own, which no needle names (the counters are the deployment's).
   await startIdsAbove(h, 9_500_000);
   document = (await h.client.get('/api/openapi.json')).body as OpenApiDocument;

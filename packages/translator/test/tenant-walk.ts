@@ -68,7 +68,7 @@ function pathValues(path: string, name: string, values: TenantValues): readonly 
   throw new Error(`the tenant walk has no value for {${name}} in ${path}: add one to tenant-walk.ts`);
 }
 
-/** Query values that name something of the tenant; the rest come from the schema. */
+/** Query values that name something of the tenant (a record, a page, a text); the rest come from the schema. */
 function queryValue(name: string, values: TenantValues): string | undefined {
   switch (name) {
     case 'lang':
@@ -158,7 +158,7 @@ export function requestsFor(
   const variants: URLSearchParams[] = [];
   for (const parameter of parameters.filter((p) => p.in === 'query')) {
     const known = queryValue(parameter.name, values);
-    if (parameter.name === 'id' || parameter.name === 'phrase_id') namesRecords = true;
+    if (['id', 'phrase_id', 'url', 'text', 'search'].includes(parameter.name)) namesRecords = true;
     const options = enumOf(parameter.schema);
     const value =
       known ??
