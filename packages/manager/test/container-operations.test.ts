@@ -211,12 +211,14 @@ describe('container start, stop and exec (dummy node)', { timeout: 30_000 }, () 
     const long3 = await queueExec(other, d1, 'sleep 30');
     await becomes(other, long3, 'running');
     expect(await jobStatus(owner, behind3)).toBe('pending');
-    // Every exec slot (JOB_CONCURRENCY 4 leaves 3) is taken, and a create still runs.
+    // Every exec slot (JOB_CONCURRENCY 4 leaves 3) is taken: the administrator's waits, a create runs.
+    const long4 = await queueExec(admin, c3, 'sleep 30');
     const created = await other.post(base, { hostname: 'fair5', template: 'debian:12' });
     expect(await jobEnds(other, created.body.data.jobId)).toBe('success');
     expect(await jobStatus(owner, long1)).toBe('running');
     expect(await jobStatus(owner, long2)).toBe('running');
     expect(await jobStatus(other, long3)).toBe('running');
+    expect(await jobStatus(admin, long4)).toBe('pending');
 
     // As the long ones end, the waiting ones run, each in its turn; none is lost.
     expect((await owner.post(`/jobs/${long2}/cancel`)).status).toBe(200);
@@ -229,6 +231,8 @@ describe('container start, stop and exec (dummy node)', { timeout: 30_000 }, () 
       execOutput("sh -c 'echo two'", ['two'], { exitCode: 0 }),
     );
     expect((await other.post(`/jobs/${long3}/cancel`)).status).toBe(200);
+    await becomes(admin, long4, 'running');
+    expect((await admin.post(`/jobs/${long4}/cancel`)).status).toBe(200);
   });
 
   it('exec past 10 waiting or running in a container, or 20 of one user: 429 too_many_execs; the queued ones all run', async () => {
