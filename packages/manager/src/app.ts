@@ -64,6 +64,8 @@ export interface BuildOptions {
   role?: ProcessRole;
   /** false: requests leave no audit entries (the benches measure the audit log's cost against it). */
   audit?: boolean;
+  /** The web client's build folder (default: packages/manager-web/dist). */
+  webRoot?: string;
 }
 
 /**
@@ -156,7 +158,7 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     },
     { prefix: API_PREFIX },
   );
-  await webClient(app);
+  await webClient(app, options.webRoot ? { root: options.webRoot } : {});
 
   metrics.watch({
     activeJobs: () => services.jobs.repo.countActive(),

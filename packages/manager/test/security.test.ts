@@ -1,4 +1,9 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routesOf } from '@app/server-kit';
+import { htmlHeaderProblems, walkGetRoutes } from '@app/server-kit/testing/html-headers';
 import { adminClient, startManager, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 
 const ADMIN_ROUTES: [string, string, unknown?][] = [
@@ -149,6 +154,31 @@ describe('rate limiting and forwarded headers', () => {
       expect((await client.get('/health', { headers: { 'x-forwarded-for': '203.0.113.10' } })).status).toBe(
         200,
       );
+    } finally {
+      await test.close();
+    }
+  });
+});
+
+describe('security headers (issue 32)', () => {
+  it('walks every GET route: each answer, and each HTML page (the web client, the API docs), has its headers', async () => {
+    // The web client's build (a page of its own here): the manager serves it and its files.
+    const webRoot = mkdtempSync(join(tmpdir(), 'manager-web-'));
+    mkdirSync(join(webRoot, 'assets'));
+    writeFileSync(
+      join(webRoot, 'index.html'),
+      '<!doctype html><title>Manager</title><script src="/assets/app.js"></script>',
+    );
+    writeFileSync(join(webRoot, 'assets', 'app.js'), 'console.log("manager")');
+    const test = await startManager({}, { webRoot });
+    try {
+      const answers = await walkGetRoutes(test.baseUrl, routesOf(test.manager.app));
+      expect(answers.flatMap((answer) => htmlHeaderProblems(answer))).toEqual([]);
+      const pages = answers
+        .filter((answer) => answer.type.startsWith('text/html'))
+        .map((answer) => answer.route);
+      expect(pages).toEqual(expect.arrayContaining(['/', '/*', '/api/v1/docs']));
+      expect(answers.length).toBeGreaterThan(50);
     } finally {
       await test.close();
     }

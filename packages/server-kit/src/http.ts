@@ -46,6 +46,16 @@ declare module 'fastify' {
   }
 }
 
+export interface RouteEntry {
+  method: string;
+  /** The route's pattern, as registered (`/api/jobs/:id`, `/*`). */
+  url: string;
+}
+const registeredRoutes = new WeakMap<object, RouteEntry[]>();
+
+/** Every route of an app createHttpServer made, documented or not (the tests walk them). */
+export const routesOf = (app: object): readonly RouteEntry[] => registeredRoutes.get(app) ?? [];
+
 /** Longest text value a JSON body may carry (a field with a smaller bound says so in its schema). */
 export const MAX_JSON_STRING_LENGTH = 65_536;
 /** Deepest nesting of arrays and objects a JSON body may have. */
@@ -105,6 +115,11 @@ export function createHttpServer(options: HttpServerOptions) {
     cut.unref();
     app.server.once('close', () => clearTimeout(cut));
     done();
+  });
+  const routes: RouteEntry[] = [];
+  registeredRoutes.set(app, routes);
+  app.addHook('onRoute', ({ method, url }) => {
+    for (const one of [method].flat()) routes.push({ method: one, url });
   });
   const rateLimit = options.rateLimit && new RateLimit(options.rateLimit);
   if (rateLimit) app.addHook('onClose', (_instance, done) => (rateLimit.close(), done()));

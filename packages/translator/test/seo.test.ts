@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { routesOf } from '@app/server-kit';
+import { htmlHeaderProblems, walkGetRoutes } from '@app/server-kit/testing/html-headers';
 import { signedInMember, seoSite, startHarness, type Harness } from './helpers.ts';
 import { get } from './seo-site.ts';
 import { introducedMarkup, readPage, scriptsIn } from './html-structure.ts';
@@ -481,6 +483,26 @@ describe('headers', () => {
     expect(page.headers['content-security-policy']).toBe("frame-ancestors 'self'");
     const cached = await get(`${site.url}/fr/about`);
     expect(cached.headers['content-security-policy']).toBe("frame-ancestors 'self'");
+  });
+
+  it('walks every GET route: each answer, and each HTML page (dashboard, API docs, SEO pages), has its headers', async () => {
+    const siteHost = new URL(site.url).host;
+    const answers = await walkGetRoutes(h.url, routesOf(h.translator.app), {
+      fill: (route) =>
+        route.startsWith('/seo/')
+          ? route.replace(':projectId', String(projectId)).replace(':lang', 'fr').replace('*', 'about')
+          : undefined,
+      headers: (path): Record<string, string> => (path.startsWith('/seo/') ? { host: siteHost } : {}),
+    });
+    const isPage = (answer: (typeof answers)[number]) => answer.type.startsWith('text/html');
+    const problems = answers.flatMap((answer) =>
+      htmlHeaderProblems(answer, answer.path.startsWith('/seo/') && isPage(answer)),
+    );
+    expect(problems).toEqual([]);
+    expect(answers.filter(isPage).map((answer) => answer.route)).toEqual(
+      expect.arrayContaining(['/*', '/api/docs', '/seo/:projectId/:lang', '/seo/:projectId/:lang/*']),
+    );
+    expect(answers.length).toBeGreaterThan(50);
   });
 
   it('answers the API with a CSP that runs nothing and frames nothing', async () => {
