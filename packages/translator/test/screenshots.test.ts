@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,11 +25,14 @@ let h: Harness;
 let fake: FakeOpenAI;
 let site: { url: string; port: number; close(): Promise<void> };
 let ids: Record<string, number>;
-let trap: { port: number; seen: string[]; close(): Promise<void> };
+let trap: { port: number; udpPort: number; seen: string[]; close(): Promise<void> };
 /** What the probe page's script reported, and the browser's processes while it was served. */
 const probed = { reports: [] as string[], processes: [] as BrowserProcess[] };
 
-/** The probe page: WebSockets to the trap by address, by a name and IPv4-mapped, a private address, and an image redirected to the trap. */
+/**
+ * The probe page: WebSockets to the trap by address, by a name and IPv4-mapped, a private address; an
+ * image redirected to the trap; WebRTC asking the trap for its address (STUN over UDP, TURN over TCP).
+ */
 const probePage = () => `<!doctype html><html lang="en"><head><title>Probe</title></head><body>
 <p>Probing the network</p><img src="/hop">
 <script>
@@ -38,6 +42,15 @@ const probePage = () => `<!doctype html><html lang="en"><head><title>Probe</titl
     socket.onopen = () => report('open');
     socket.onerror = () => report('error');
   }
+  const peer = new RTCPeerConnection({ iceServers: [
+    { urls: 'stun:127.0.0.1:${trap.udpPort}' },
+    { urls: 'turn:127.0.0.1:${trap.port}?transport=tcp', username: 'probe', credential: 'probe' },
+  ] });
+  peer.onicegatheringstatechange = () => {
+    if (peer.iceGatheringState === 'complete') fetch('/report?' + new URLSearchParams({ target: 'webrtc', what: 'gathered' }));
+  };
+  peer.createDataChannel('probe');
+  peer.createOffer().then((offer) => peer.setLocalDescription(offer));
 </script></body></html>`;
 
 interface BrowserProcess {
@@ -82,9 +95,11 @@ function browserProcesses(): BrowserProcess[] {
     .map(({ ppid: _ppid, ...entry }) => entry);
 }
 
-/** A TCP server on 127.0.0.1 that records every connection and request it sees. */
+/** A TCP server and a UDP socket on 127.0.0.1 that record every connection, request and datagram they see. */
 async function startTrap(): Promise<typeof trap> {
   const seen: string[] = [];
+  const udp = createSocket('udp4').on('message', () => seen.push('datagram'));
+  await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
   const server = createServer((request, response) => {
     seen.push(`${request.method} ${request.url}`);
     response.end('internal figures');
@@ -97,9 +112,11 @@ async function startTrap(): Promise<typeof trap> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
+    udpPort: udp.address().port,
     seen,
     close: () =>
       new Promise<void>((resolve) => {
+        udp.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
@@ -396,13 +413,14 @@ describe('the screenshot browser reaches only what the outbound policy allows', 
     await waitForCaptures(probe.client);
   }, 90_000);
 
-  it("a page's WebSockets to loopback (by address, by name, IPv4-mapped) and to a private address never connect", () => {
+  it("a page's WebSockets to loopback (by address, by name, IPv4-mapped) and to a private address, and its WebRTC, never connect", () => {
     // The sockets failed while the page was open (its script reported each), the trap saw none of them.
     expect([...probed.reports].sort()).toEqual([
       '10.0.0.1:' + trap.port + ' error',
       '127.0.0.1:' + trap.port + ' error',
       '[::ffff:127.0.0.1]:' + trap.port + ' error',
       'localhost:' + trap.port + ' error',
+      'webrtc gathered',
     ]);
     expect(trap.seen).toEqual([]);
   });
