@@ -456,7 +456,7 @@ ${tag}</head><body>${body}</body></html>`;
 
     // The reviewer opens the page from the dashboard (a new tab) with a short-lived token.
     const reviewer = await signedInMember(harness, 'reviewer', ['fr']);
-    const { token } = (await reviewer.client.post('/api/auth/edit-token')).body;
+    const { token } = (await reviewer.client.post('/api/auth/edit-token', { url: `${site.url}/` })).body;
     const editing = await browser.newPage();
     await editing.goto(`${site.url}/?lang=fr#loco-edit=${token}`);
     await expect

@@ -94,7 +94,8 @@ export const accounts = {
     request<InvitePreview>('GET', `/invites/${encodeURIComponent(token)}`, undefined, null),
   accept: (token: string, body: { name?: string; password?: string }) =>
     request<Session>('POST', `/invites/${encodeURIComponent(token)}/accept`, body, null),
-  editToken: () => request<{ token: string; expiresAt: string }>('POST', '/auth/edit-token', undefined, null),
+  editToken: (url: string) =>
+    request<ResponseOf<'post', '/auth/edit-token'>>('POST', '/auth/edit-token', { url }, null),
 };
 
 /** The project a key opens, asked with that key rather than the stored one (signing in). */

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'service_unavailable',
   'page_key_not_allowed',
   'origin_not_allowed',
+  'edit_token_origin',
   'unknown_language',
   'unknown_phrase',
   'unknown_prompt',

@@ -153,9 +153,13 @@ export interface paths {
   };
   '/auth/edit-token': {
     post: {
+      body: {
+        url: string;
+      };
       responses: {
         201: {
           token: string;
+          origin: string;
           expiresAt: string;
         };
       };
@@ -167,6 +171,9 @@ export interface paths {
         | 'not_a_member'
         | 'forbidden'
         | 'csrf_invalid'
+        | 'origin_not_allowed'
+        | 'payload_too_large'
+        | 'unsupported_media_type'
         | 'rate_limited'
         | 'internal_error'
         | 'service_unavailable';
@@ -1031,6 +1038,8 @@ export interface paths {
         | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'edit_token_origin'
+        | 'origin_not_allowed'
         | 'not_a_member'
         | 'forbidden'
         | 'csrf_invalid'
@@ -1095,6 +1104,8 @@ export interface paths {
         | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'edit_token_origin'
+        | 'origin_not_allowed'
         | 'not_a_member'
         | 'forbidden'
         | 'rate_limited'
@@ -1250,6 +1261,8 @@ export interface paths {
         | 'project_required'
         | 'unauthorized'
         | 'page_key_not_allowed'
+        | 'edit_token_origin'
+        | 'origin_not_allowed'
         | 'not_a_member'
         | 'forbidden'
         | 'csrf_invalid'
@@ -1989,6 +2002,8 @@ export interface paths {
           total: number;
           rows: {
             url: string;
+            /** Whether the page is an http(s) address on the project’s allowed origins: only such a page is shown as a link and opened for in-page editing */
+            onAllowedOrigin: boolean;
             phraseCount: number;
             approved: number;
             pending: number;
@@ -2015,6 +2030,8 @@ export interface paths {
       responses: {
         200: {
           url: string;
+          /** Whether the page is an http(s) address on the project’s allowed origins: only such a page is shown as a link and opened for in-page editing */
+          onAllowedOrigin: boolean;
           totalPhrases: number;
           approved: number;
           pending: number;

@@ -81,6 +81,30 @@ describe('dashboard accounts in Chromium', { timeout: 90_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('offers in-page editing and a link only for pages on the allowed origins', async () => {
+    const allowed = 'http://localhost:8080/shop';
+    const planted = ["javascript:alert('planted')", 'https://evil.example/page'];
+    // The full key records any address: these stand for pages stored before registration checked them.
+    for (const url of [allowed, ...planted])
+      await dashboard.harness.client.post('/api/textnodes', { keys: [{ key: 'Welcome' }], url });
+    const translator = await signedInMember(dashboard.harness, 'translator', ['fr']);
+    const { page } = await fresh();
+    const errors = collectErrors(page);
+    await signInWithPassword(page, translator.email, translator.password);
+    const open = async (url: string) => {
+      await page.goto(`/analytics/url?url=${encodeURIComponent(url)}`);
+      await page.getByRole('link', { name: 'Review this page’s phrases' }).waitFor();
+      return {
+        link: await page.getByTestId('detail-url').getByRole('link').count(),
+        edit: await page.getByRole('button', { name: 'Edit on this page' }).count(),
+        text: await page.getByTestId('detail-url').textContent(),
+      };
+    };
+    expect(await open(allowed)).toEqual({ link: 1, edit: 1, text: allowed });
+    for (const url of planted) expect(await open(url), url).toEqual({ link: 0, edit: 0, text: url });
+    expect(errors).toEqual([]);
+  });
+
   it('an owner invites from the Team page and gets the link to send', async () => {
     const owner = await signedInMember(dashboard.harness, 'owner');
     const { page } = await fresh();
@@ -119,6 +143,7 @@ describe('dashboard accounts in Chromium', { timeout: 90_000 }, () => {
     await page.reload();
     await page.getByLabel('E-mail').waitFor();
   });
+
   it('after signing in goes only to a page of the dashboard, whatever next says', async () => {
     const viewer = await signedInMember(dashboard.harness, 'viewer');
     const { page } = await fresh();

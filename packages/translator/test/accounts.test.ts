@@ -316,17 +316,20 @@ describe('the team', () => {
 });
 
 describe('in-page editing', () => {
-  const withToken = (token: string) => {
+  const PAGE = 'http://127.0.0.1:8080/shop/cart?step=2';
+  const withToken = (token: string, origin: string | null = 'http://127.0.0.1:8080') => {
     const client = new TestClient(h.url);
     client.defaultHeaders['x-edit-token'] = token;
-    client.defaultHeaders.origin = 'http://127.0.0.1:8080';
+    if (origin) client.defaultHeaders.origin = origin;
     return client;
   };
+  const editToken = (client: TestClient, url: string = PAGE) => client.post('/api/auth/edit-token', { url });
 
   it('gives a signed-in member a short-lived token that saves and reviews what their role allows', async () => {
     const reviewer = await signedInMember(h, 'reviewer', ['fr']);
-    const issued = await reviewer.client.post('/api/auth/edit-token');
+    const issued = await editToken(reviewer.client);
     expect(issued.status).toBe(201);
+    expect(issued.body.origin).toBe('http://127.0.0.1:8080');
     expect(new Date(issued.body.expiresAt).getTime() - Date.now()).toBeGreaterThan(25 * 60_000);
     const page = withToken(issued.body.token);
 
@@ -347,7 +350,7 @@ describe('in-page editing', () => {
 
   it('stops working when the member leaves, and is refused when forged; keys and viewers get none', async () => {
     const translator = await signedInMember(h, 'translator', ['fr']);
-    const { token } = (await translator.client.post('/api/auth/edit-token')).body;
+    const { token } = (await editToken(translator.client)).body;
     expect((await withToken(token).get('/api/translations/all?lang=fr')).status).toBe(200);
     await h.client.delete(`/api/members/${translator.accountId}`);
     expect((await withToken(token).get('/api/translations/all?lang=fr')).body.error.code).toBe(
@@ -356,8 +359,38 @@ describe('in-page editing', () => {
     const forged = `${token.slice(0, -3)}abc`;
     expect((await withToken(forged).get('/api/translations/all?lang=fr')).status).toBe(401);
 
-    expect((await h.client.post('/api/auth/edit-token')).status).toBe(403);
+    expect((await editToken(h.client)).status).toBe(403);
     const viewer = await signedInMember(h, 'viewer');
-    expect((await viewer.client.post('/api/auth/edit-token')).status).toBe(403);
+    expect((await editToken(viewer.client)).status).toBe(403);
+  });
+
+  it('is made only for a page on an allowed origin, and works only from that origin', async () => {
+    const translator = await signedInMember(h, 'translator', ['fr']);
+    for (const url of [
+      'https://evil.example/',
+      'javascript:alert(1)',
+      'http://127.0.0.1.evil.example:8080/',
+      'data:text/html,x',
+    ]) {
+      const refused = await editToken(translator.client, url);
+      expect(refused.status, url).toBe(403);
+      expect(refused.body.error.code, url).toBe('origin_not_allowed');
+    }
+    const { token } = (await editToken(translator.client)).body;
+    const read = (origin: string | null) => withToken(token, origin).get('/api/translations/all?lang=fr');
+    expect((await read('http://127.0.0.1:8080')).status).toBe(200);
+    for (const origin of ['https://evil.example', 'http://127.0.0.1:8081', 'http://localhost:8080', null]) {
+      const elsewhere = await read(origin);
+      expect(elsewhere.status, String(origin)).toBe(403);
+      expect(elsewhere.body.error.code, String(origin)).toBe('edit_token_origin');
+    }
+    expect((await save(withToken(token, 'https://evil.example'), 'fr', 'Hello', 'Volé')).status).toBe(403);
+    // Taking the origin off the allowed list stops its tokens.
+    await h.client.patch('/api/project/settings', { settings: { allowedOrigins: ['http://localhost:*'] } });
+    expect((await read('http://127.0.0.1:8080')).body.error.code).toBe('origin_not_allowed');
+    await h.client.patch('/api/project/settings', {
+      settings: { allowedOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'] },
+    });
+    expect((await read('http://127.0.0.1:8080')).status).toBe(200);
   });
 });

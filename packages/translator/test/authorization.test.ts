@@ -191,7 +191,7 @@ const ROWS: Row[] = [
     route: 'POST /textnodes',
     expect: pageRoute(200),
     request: fixed('/textnodes', {
-      url: 'https://shop.example/',
+      url: `${ALLOWED_ORIGIN}/`,
       keys: [{ key: 'Add to cart', context: '' }],
     }),
   },
@@ -396,7 +396,7 @@ const ROWS: Row[] = [
   {
     route: 'GET /analytics/url-detail',
     expect: keyRoute(200),
-    request: fixed(`/analytics/url-detail?url=${encodeURIComponent('https://shop.example/')}`),
+    request: fixed(`/analytics/url-detail?url=${encodeURIComponent(`${ALLOWED_ORIGIN}/`)}`),
   },
   { route: 'GET /analytics/activity', expect: keyRoute(200), request: fixed('/analytics/activity') },
   {
@@ -457,7 +457,7 @@ const ROWS: Row[] = [
     // For signed-in people only: no key of any kind gets one.
     expect: keyRoute(403),
     access: 'translate',
-    request: fixed('/auth/edit-token'),
+    request: fixed('/auth/edit-token', { url: `${ALLOWED_ORIGIN}/shop` }),
     members: { owner: 201, manager: 201, reviewer: 201, translator: 201, translatorDe: 201 },
   },
   {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
-import { startHarness, type Harness } from './helpers.ts';
+import { plainGet, seoSite, startHarness, type Harness } from './helpers.ts';
 
 // The publishable page key: what a public page may hold. It registers phrases and reads approved
 // translations (and the page client's start-up reads), only from the project's allowed origins.
@@ -113,6 +113,59 @@ describe('the page key', () => {
     expect(evil.headers.get('access-control-allow-origin')).toBeNull();
     const injected = await h.client.get('/api/translations/all?search=Injected');
     expect(injected.body.total).toBe(0);
+  });
+
+  it('registers only page addresses on the allowed origins; other URLs are refused and not stored', async () => {
+    const shop = page(h.pageKey, SHOP);
+    for (const url of [
+      'javascript:alert(document.cookie)',
+      'https://evil.example/steal',
+      'http://shop.example/',
+      'https://user@shop.example/',
+      'data:text/html,hi',
+      'not an address',
+    ]) {
+      const refused = await shop.post('/api/textnodes', { keys: [{ key: 'Planted text' }], url });
+      expect(refused.status, url).toBe(422);
+      expect(refused.body.error, url).toMatchObject({
+        code: 'validation_failed',
+        fields: { url: expect.stringContaining('allowed origins') },
+      });
+    }
+    expect((await h.client.get('/api/translations/all?search=Planted')).body.total).toBe(0);
+    const stored = (await h.client.get('/api/analytics/urls?limit=200')).body.rows as { url: string }[];
+    expect(stored.map((row) => row.url)).not.toContain('https://evil.example/steal');
+    expect(stored.map((row) => row.url)).not.toContain('javascript:alert(document.cookie)');
+    const sub = await shop.post('/api/textnodes', {
+      keys: [{ key: 'Planted text' }],
+      url: 'https://eu.shop.example/cart?step=2',
+    });
+    expect(sub.status).toBe(200);
+  });
+
+  it('marks stored pages off the allowed origins (from before the check) as not to be opened', async () => {
+    // The full key still records any address (API clients are trusted); such rows stand for old data.
+    await h.client.post('/api/textnodes', { keys: [{ key: 'Old row' }], url: "javascript:alert('old')" });
+    await h.client.post('/api/textnodes', { keys: [{ key: 'Old row' }], url: `${SHOP}/old` });
+    const rows = (await h.client.get('/api/analytics/urls?search=old')).body.rows;
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ url: "javascript:alert('old')", onAllowedOrigin: false }),
+        expect.objectContaining({ url: `${SHOP}/old`, onAllowedOrigin: true }),
+      ]),
+    );
+    const detail = async (url: string) =>
+      (await h.client.get(`/api/analytics/url-detail?url=${encodeURIComponent(url)}`)).body;
+    expect(await detail("javascript:alert('old')")).toMatchObject({ onAllowedOrigin: false });
+    expect(await detail(`${SHOP}/old`)).toMatchObject({ onAllowedOrigin: true });
+    // An origin taken off the list takes its pages with it.
+    await h.client.patch('/api/project/settings', {
+      settings: { allowedOrigins: ['https://*.shop.example', 'http://localhost:*'] },
+    });
+    expect(await detail(`${SHOP}/old`)).toMatchObject({ onAllowedOrigin: false });
+    await h.client.patch('/api/project/settings', {
+      settings: { allowedOrigins: [SHOP, 'https://*.shop.example', 'http://localhost:*'] },
+    });
   });
 
   it('matches origins exactly: scheme, host, port; `*.` for subdomains; `:*` for any port', async () => {
@@ -334,6 +387,42 @@ describe('page key: pages a project records', () => {
       expect(await urls()).toContain('http://localhost:3000/c 1');
     } finally {
       await capped.stop();
+    }
+  });
+});
+
+describe('page key: pages SEO mode records', () => {
+  it('records a rendered page only while the site’s address is on the allowed origins', async () => {
+    const seo = await startHarness();
+    const site = await seoSite(seo, {
+      routes: {
+        '/': { body: '<!doctype html><html lang="en"><body><h1>Seen while listed</h1></body></html>' },
+        '/unlisted': {
+          body: '<!doctype html><html lang="en"><body><h1>Seen while unlisted</h1></body></html>',
+        },
+        '*': { status: 404, body: 'Not found' },
+      },
+      languages: ['fr'],
+      translations: { Hello: 'Bonjour' },
+    });
+    try {
+      const phrase = async (key: string) =>
+        (await seo.client.get(`/api/translations/all?search=${encodeURIComponent(key)}`)).body.rows[0];
+      await plainGet(`${site.site.url}/fr/`);
+      await vi.waitFor(async () =>
+        expect((await phrase('Seen while listed'))?.urls).toEqual([`${site.site.url}/`]),
+      );
+
+      await seo.client.patch('/api/project/settings', { settings: { allowedOrigins: [SHOP] } });
+      await plainGet(`${site.site.url}/fr/unlisted`);
+      await vi.waitFor(async () => expect((await phrase('Seen while unlisted'))?.urls).toEqual([]));
+      const urls = (await seo.client.get('/api/analytics/urls')).body.rows.map(
+        (row: { url: string }) => row.url,
+      );
+      expect(urls).not.toContain(`${site.site.url}/unlisted`);
+    } finally {
+      await site.stop();
+      await seo.stop();
     }
   });
 });

@@ -30,10 +30,16 @@ export function UrlDetailPage() {
         <Text size="sm">Page</Text>
       </Breadcrumbs>
       <PageTitle>Page detail</PageTitle>
+      {/* A link only to a page on the allowed origins: any other stored address (javascript:, another
+          site) is shown as text. */}
       <Text style={{ wordBreak: 'break-all' }} mb="md" data-testid="detail-url">
-        <Anchor href={url} target="_blank" rel="noreferrer noopener">
-          {url}
-        </Anchor>
+        {detail.data?.onAllowedOrigin ? (
+          <Anchor href={url} target="_blank" rel="noreferrer noopener">
+            {url}
+          </Anchor>
+        ) : (
+          url
+        )}
       </Text>
       <QueryView query={detail} label="Loading page…">
         {(d) => (
@@ -70,7 +76,7 @@ export function UrlDetailPage() {
               >
                 Approve {d.pendingKeyIds.length} pending
               </Button>
-              <EditOnPage url={url} />
+              <EditOnPage url={url} onAllowedOrigin={d.onAllowedOrigin} />
             </Group>
           </>
         )}

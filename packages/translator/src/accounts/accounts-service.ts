@@ -53,7 +53,13 @@ export class AccountsService {
     const account = grant && (await this.repo.findById(grant.accountId));
     if (!grant || !account) return undefined;
     const member = await this.repo.membership(grant.projectId, account.id);
-    return { projectId: grant.projectId, accountId: account.id, email: account.email, member };
+    return {
+      projectId: grant.projectId,
+      accountId: account.id,
+      email: account.email,
+      origin: grant.origin,
+      member,
+    };
   }
 
   /** The account of an e-mail address and password; the answer takes as long when there is none. */

@@ -4,6 +4,7 @@ import type { StoredSettings } from '../projects/settings.ts';
 import type { AnalyticsRepository } from './analytics-repository.ts';
 import { QUALITY_CHECKS, qualityIssues, type QualityCheck } from '../translations/quality-checks.ts';
 import type { GlossaryRules } from '../glossary/glossary-check.ts';
+import { allowedPageOrigin } from '../projects/origins.ts';
 
 export const ACTIVITY_DAYS = 30;
 
@@ -84,15 +85,29 @@ export class AnalyticsService {
     };
   }
 
-  urls(projectId: number, query: { search?: string | undefined; limit: number; offset: number }) {
-    return this.reports.urls(projectId, query);
+  /**
+   * The pages phrases were seen on; `onAllowedOrigin` says whether a page may be linked to and opened for
+   * editing (pages recorded before registration checked the address, or whose origin was taken off the
+   * list since, may not).
+   */
+  async urls(
+    projectId: number,
+    allowedOrigins: readonly string[],
+    query: { search?: string | undefined; limit: number; offset: number },
+  ) {
+    const { total, rows } = await this.reports.urls(projectId, query);
+    return {
+      total,
+      rows: rows.map((row) => ({ ...row, onAllowedOrigin: !!allowedPageOrigin(allowedOrigins, row.url) })),
+    };
   }
 
-  async urlDetail(projectId: number, url: string) {
+  async urlDetail(projectId: number, allowedOrigins: readonly string[], url: string) {
     const rows = await this.reports.phrasesOnUrl(projectId, url);
     if (!rows.length) throw notFound('No phrase was seen on this URL.');
     return {
       url,
+      onAllowedOrigin: !!allowedPageOrigin(allowedOrigins, url),
       totalPhrases: rows.length,
       approved: rows.filter((row) => row.status === 'approved').length,
       pending: rows.filter((row) => row.status === 'pending').length,

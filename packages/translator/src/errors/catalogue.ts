@@ -14,6 +14,11 @@ export const TRANSLATOR_ERRORS = {
     status: 403,
     message: 'This page key only works from the project’s allowed origins: add the page’s origin.',
   },
+  edit_token_origin: {
+    status: 403,
+    message:
+      'This edit token was made for another page origin: open the page for editing again from the dashboard.',
+  },
   unknown_language: {
     status: 422,
     alsoStatus: 404,

@@ -12,6 +12,7 @@ import {
   type Membership,
 } from '../accounts/roles.ts';
 import { fail } from '../errors/catalogue.ts';
+import { originAllowed } from '../projects/origins.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -139,10 +140,14 @@ const EDIT_ROUTES = new Set([
   'PATCH /api/translations/state',
 ]);
 
+export const isEditRoute = (method: string, url: string | undefined) =>
+  EDIT_ROUTES.has(`${method === 'HEAD' ? 'GET' : method} ${url}`);
+
 /**
- * A request with an edit token (in-page editing, from the site's own origin): only the editing routes,
- * with the role the account holds now in the token's project. Returns the refusal, or undefined once
- * request.project, request.member and request.editor are set.
+ * A request with an edit token (in-page editing): only the editing routes, only from the page origin the
+ * token was made for (while the project still allows it), with the role the account holds now in the
+ * token's project. Returns the refusal, or undefined once request.project, request.member and
+ * request.editor are set.
  */
 export async function admitEditToken(
   request: FastifyRequest,
@@ -150,12 +155,22 @@ export async function admitEditToken(
   accounts: AccountsService,
   projects: ProjectsService,
 ): Promise<AppError | undefined> {
-  if (!EDIT_ROUTES.has(`${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`))
+  if (!isEditRoute(request.method, request.routeOptions.url))
     return forbidden('An edit token only reads, saves and reviews translations on the page.');
   const editor = await accounts.editor(token);
   if (!editor) return unauthorized('The edit token has expired: open the page again from the dashboard.');
   const project = editor.member && (await projects.ref(editor.projectId));
   if (!editor.member || !project) return fail('not_a_member');
+  if (request.headers.origin !== editor.origin)
+    return fail(
+      'edit_token_origin',
+      `This edit token works only on pages of ${editor.origin}: open the page for editing again from the dashboard.`,
+    );
+  if (!originAllowed(project.settings.allowedOrigins, editor.origin))
+    return fail(
+      'origin_not_allowed',
+      `${editor.origin} is no longer one of the project’s allowed origins: its pages cannot be edited.`,
+    );
   request.project = project;
   request.member = editor.member;
   request.editor = { accountId: editor.accountId, email: editor.email };

@@ -4,6 +4,7 @@ import { nowIso } from '../common/time.ts';
 import type { PhrasesRepository, SeenPhrase } from './phrases-repository.ts';
 import { isOnlySlots, normaliseKey, sameSlots, slotsOf, type VarSlot } from '@app/slots';
 import { fail } from '../errors/catalogue.ts';
+import { allowedPageOrigin } from '../projects/origins.ts';
 
 export const MAX_KEYS_PER_REQUEST = 1000;
 
@@ -64,15 +65,25 @@ export class PhrasesService {
    * this call (a concurrent duplicate is created once, by whoever gets there first). Page-key calls pass
    * caps: new phrases are created only while fewer than `maxPending` wait for review (a call none of whose
    * new phrases fit is 429), and a page the project has not seen is recorded only while it has fewer than
-   * `maxUrls` pages (else the phrases are registered without it).
+   * `maxUrls` pages (else the phrases are registered without it), and the URL must be a page on
+   * `allowedOrigins` (else 422 and nothing is registered: the dashboard opens these pages with an edit token).
    */
   async register(
     projectId: number,
     keys: { key: string; context?: string | undefined; slots?: string[] | undefined }[],
     url: string | undefined,
-    caps: { maxPending?: number | undefined; maxUrls?: number | undefined } = {},
+    caps: {
+      maxPending?: number | undefined;
+      maxUrls?: number | undefined;
+      allowedOrigins?: readonly string[] | undefined;
+    } = {},
   ): Promise<RegisterResult> {
-    const { maxPending } = caps;
+    const { maxPending, allowedOrigins } = caps;
+    if (url !== undefined && allowedOrigins && !allowedPageOrigin(allowedOrigins, url))
+      throw validationFailed(
+        { url: 'is not a page on one of the project’s allowed origins (http or https)' },
+        'The page’s address is not on one of the project’s allowed origins: nothing was registered.',
+      );
     const keyMap: Record<string, string> = {};
     const byHash = new Map<string, SeenPhrase>();
     for (const item of keys) {

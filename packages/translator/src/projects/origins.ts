@@ -69,3 +69,19 @@ export function originAllowed(patterns: readonly string[], origin: string | unde
     return allowed.wildcard ? sent.host.endsWith(`.${allowed.host}`) : sent.host === allowed.host;
   });
 }
+
+/**
+ * The origin of a page address when it is on one of the patterns: an http or https URL without a user
+ * or password. Only such pages may be recorded by the page key, listed as links, or opened for editing
+ * with an edit token (anything else — `javascript:`, another site — would receive the token).
+ */
+export function allowedPageOrigin(patterns: readonly string[], url: string): string | undefined {
+  let page: URL;
+  try {
+    page = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (!/^https?:$/.test(page.protocol) || page.username || page.password) return undefined;
+  return originAllowed(patterns, page.origin) ? page.origin : undefined;
+}

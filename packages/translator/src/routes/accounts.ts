@@ -10,6 +10,7 @@ import { errorsOf, fail } from '../errors/catalogue.ts';
 import { clearSessionCookie, csrfRefusal, sessionOf, setSessionCookie } from '../http/session-auth.ts';
 import { SSO_COOKIE, SsoError } from '../accounts/sso.ts';
 import { projectOf } from '../http/auth.ts';
+import { allowedPageOrigin } from '../projects/origins.ts';
 import type { InviteProof } from '../accounts/accounts-service.ts';
 import { RoleSchema } from './members.ts';
 
@@ -201,13 +202,17 @@ export function accountRoutes(app: FastifyInstance, services: TranslatorServices
   api.post(
     '/api/auth/edit-token',
     {
-      config: { access: 'translate' },
+      config: { access: 'translate', errors: errorsOf('origin_not_allowed') },
       schema: {
         tags: ['accounts'],
         summary:
-          'A short-lived token (30 minutes) for editing translations on the live page: open a page of the ' +
-          'site with #loco-edit=<token>; it saves and reviews what your role allows, nothing else',
-        response: responses({ 201: Type.Object({ token: Type.String(), expiresAt: Type.String() }) }),
+          'A short-lived token (30 minutes) for editing translations on the live page `url` (on one of the ' +
+          'allowed origins): open it with #loco-edit=<token>; the token works only from that page’s origin and ' +
+          'saves and reviews what your role allows, nothing else',
+        body: Type.Object({ url: Type.String({ minLength: 1, maxLength: 2048 }) }),
+        response: responses({
+          201: Type.Object({ token: Type.String(), origin: Type.String(), expiresAt: Type.String() }),
+        }),
       },
     },
     async (request, reply) => {
@@ -216,8 +221,16 @@ export function accountRoutes(app: FastifyInstance, services: TranslatorServices
           'forbidden',
           'In-page editing is for people signed in to the dashboard, not for API keys.',
         );
+      const project = projectOf(request);
+      const origin = allowedPageOrigin(project.settings.allowedOrigins, request.body.url);
+      if (!origin)
+        throw fail(
+          'origin_not_allowed',
+          'Pages are opened for editing only on the project’s allowed origins (http or https), and this ' +
+            'address is not on one of them: add its origin under Settings → Allowed origins.',
+        );
       reply.code(201);
-      return accounts.editTokens.issue(projectOf(request).id, request.account.accountId);
+      return accounts.editTokens.issue(project.id, request.account.accountId, origin);
     },
   );
 

@@ -6,6 +6,11 @@ import { projectOf } from '../http/auth.ts';
 import { Offset, PageLimit, QualityCheckSchema, responses, RowId } from '../common/schemas.ts';
 
 const Int = Type.Integer();
+const OnAllowedOrigin = Type.Boolean({
+  description:
+    'Whether the page is an http(s) address on the project’s allowed origins: only such a page is shown as a ' +
+    'link and opened for in-page editing',
+});
 
 export function analyticsRoutes(app: FastifyInstance, services: TranslatorServices) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -95,13 +100,22 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
           200: Type.Object({
             total: Int,
             rows: Type.Array(
-              Type.Object({ url: Type.String(), phraseCount: Int, approved: Int, pending: Int }),
+              Type.Object({
+                url: Type.String(),
+                onAllowedOrigin: OnAllowedOrigin,
+                phraseCount: Int,
+                approved: Int,
+                pending: Int,
+              }),
             ),
           }),
         }),
       },
     },
-    async (request) => analytics.urls(projectOf(request).id, request.query),
+    async (request) => {
+      const { id, settings } = projectOf(request);
+      return analytics.urls(id, settings.allowedOrigins, request.query);
+    },
   );
 
   api.get(
@@ -114,6 +128,7 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
         response: responses({
           200: Type.Object({
             url: Type.String(),
+            onAllowedOrigin: OnAllowedOrigin,
             totalPhrases: Int,
             approved: Int,
             pending: Int,
@@ -122,7 +137,10 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
         }),
       },
     },
-    async (request) => analytics.urlDetail(projectOf(request).id, request.query.url),
+    async (request) => {
+      const { id, settings } = projectOf(request);
+      return analytics.urlDetail(id, settings.allowedOrigins, request.query.url);
+    },
   );
 
   api.get(

@@ -28,7 +28,8 @@ export function textnodeRoutes(app: FastifyInstance, services: TranslatorService
         tags: ['textnodes'],
         summary:
           `Register the phrases seen on a page (up to ${MAX_KEYS_PER_REQUEST} per call). With the page key, ` +
-          'new phrases are added only while fewer than TRANSLATOR_PAGE_MAX_PENDING wait for review (429 when none fit)',
+          'url must be a page on the allowed origins (else 422), and new phrases are added only while fewer ' +
+          'than TRANSLATOR_PAGE_MAX_PENDING wait for review (429 when none fit)',
         body: Type.Object({
           keys: Type.Array(
             Type.Object({
@@ -56,7 +57,11 @@ export function textnodeRoutes(app: FastifyInstance, services: TranslatorService
         request.body.keys,
         request.body.url || undefined,
         request.viaPageKey
-          ? { maxPending: config.pageKey.maxPendingPhrases, maxUrls: config.pageKey.maxUrls }
+          ? {
+              maxPending: config.pageKey.maxPendingPhrases,
+              maxUrls: config.pageKey.maxUrls,
+              allowedOrigins: projectOf(request).settings.allowedOrigins,
+            }
           : {},
       ),
   );

@@ -9,6 +9,7 @@ import type { PhrasesService } from '../phrases/phrases-service.ts';
 import type { AnalyticsService } from '../analytics/analytics-service.ts';
 import { etagOf } from '../http/cached-body.ts';
 import { fail } from '../errors/catalogue.ts';
+import { allowedPageOrigin } from '../projects/origins.ts';
 import { renderLanguagePage } from './language-page.ts';
 import { OriginPages } from './origin-pages.ts';
 import { Prerenderer } from './prerenderer.ts';
@@ -146,7 +147,7 @@ export class SeoService {
       register: (key, context, slots) =>
         found.push(slots?.length ? { key, context, slots } : { key, context }),
     });
-    this.register(project.id, found, urls.original(answer.url));
+    this.register(project.id, found, urls.original(answer.url), settings.allowedOrigins);
     const body = Buffer.from(html);
     return {
       kind: 'page',
@@ -161,7 +162,12 @@ export class SeoService {
   }
 
   /** Registers a page's phrases in the background, with the page key's caps, unless they are as last time. */
-  private register(projectId: number, keys: { key: string; context: string }[], page: URL) {
+  private register(
+    projectId: number,
+    keys: { key: string; context: string }[],
+    page: URL,
+    allowedOrigins: readonly string[],
+  ) {
     const url = page.origin + page.pathname;
     const id = `${projectId}\u0000${url}`;
     const digest = createHash('sha256').update(JSON.stringify(keys)).digest('base64url');
@@ -170,8 +176,10 @@ export class SeoService {
     if (this.registered.size >= REGISTERED_PAGES) this.registered.clear();
     this.registered.set(id, { digest, at: Date.now() });
     const { maxPendingPhrases, maxUrls } = this.ctx.config.pageKey;
+    // A page off the allowed origins is not recorded (the dashboard would open it with an edit token).
+    const onSite = allowedPageOrigin(allowedOrigins, url) ? url : undefined;
     this.services.phrases
-      .register(projectId, keys, url, { maxPending: maxPendingPhrases, maxUrls })
+      .register(projectId, keys, onSite, { maxPending: maxPendingPhrases, maxUrls })
       .catch((error: unknown) => {
         this.registered.delete(id);
         this.ctx.log.warn({ err: error }, 'seo: could not register the phrases of a page');
