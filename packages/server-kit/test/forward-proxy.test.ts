@@ -15,10 +15,14 @@ interface Seen {
 
 async function listen(name: string): Promise<Seen> {
   const seen: string[] = [];
-  const server = createServer((req, res) => {
+  const server = createServer(async (req, res) => {
     seen.push(`${req.method} ${req.url}`);
     if (req.url === '/moved') return res.writeHead(302, { location: '/elsewhere' }).end();
-    res.writeHead(200, { 'content-type': 'text/plain', 'x-served-by': name }).end(`${name} ${req.url}`);
+    let body = '';
+    for await (const chunk of req) body += String(chunk);
+    res
+      .writeHead(200, { 'content-type': 'text/plain', 'x-served-by': name })
+      .end(`${name} ${req.method} ${req.url}${body ? ` ${body}` : ''}`);
   });
   server.on('connection', () => seen.push('connection'));
   server.on('upgrade', (req, socket: Socket) => {
@@ -43,19 +47,24 @@ let proxy: ForwardProxy;
 const refused: string[] = [];
 let authorization: string;
 
-/** A request to the proxy as a browser sends one: the absolute URI as the path. */
-function viaProxy(url: string, headers: Record<string, string> = { 'proxy-authorization': authorization }) {
+/** A request to the proxy as a browser sends one: the absolute URI as the path (a POST when given a body). */
+function viaProxy(
+  url: string,
+  headers: Record<string, string> = { 'proxy-authorization': authorization },
+  post?: string,
+) {
   const { port } = new URL(proxy.url);
+  const method = post === undefined ? 'GET' : 'POST';
   return new Promise<{ status: number; headers: IncomingMessage['headers']; body: string }>(
     (resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: url, headers, agent: false }, (res) => {
+      const req = request({ host: '127.0.0.1', port, method, path: url, headers, agent: false }, (res) => {
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
         res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
       });
       req.on('error', reject);
-      req.end();
+      req.end(post);
     },
   );
 }
@@ -114,9 +123,11 @@ describe("a browser's forward proxy", () => {
     expect(proxy.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it('passes a plain HTTP request to an allowlisted host through, and a redirect back as it is', async () => {
+  it('passes plain HTTP requests (a GET, a POST with its body) to an allowlisted host through, and a redirect back as it is', async () => {
     const page = await viaProxy(`http://127.0.0.1:${allowed.port}/page?a=1`);
-    expect(page).toMatchObject({ status: 200, body: 'site /page?a=1' });
+    expect(page).toMatchObject({ status: 200, body: 'site GET /page?a=1' });
+    const posted = await viaProxy(`http://127.0.0.1:${allowed.port}/form`, undefined, 'name=value');
+    expect(posted).toMatchObject({ status: 200, body: 'site POST /form name=value' });
     expect(page.headers['x-served-by']).toBe('site');
     // The browser follows it as a new request through the proxy, so each hop meets the policy.
     const moved = await viaProxy(`http://127.0.0.1:${allowed.port}/moved`);

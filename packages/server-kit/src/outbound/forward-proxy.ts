@@ -122,12 +122,13 @@ export class ForwardProxy {
       Object.entries(request.headers).filter(([name]) => !HOP_BY_HOP.has(name) && name !== 'host'),
     ) as Record<string, string | string[]>;
     const { request: send } = await loadUndici();
-    const bodyless = request.method === 'GET' || request.method === 'HEAD';
+    const { 'content-length': length, 'transfer-encoding': chunked } = request.headers;
+    const hasBody = (length !== undefined && length !== '0') || chunked !== undefined;
     try {
       const answer = await send(url, {
         method: request.method as 'GET',
         headers,
-        body: bodyless ? null : request,
+        body: hasBody ? request : null,
         dispatcher: this.agent,
       });
       const passed = Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name));
