@@ -69,14 +69,22 @@ describe('analytics', () => {
     expect(res.body).toEqual({
       total: 3,
       rows: [
-        { url: 'https://site.test/', phraseCount: 4, approved: 3, pending: 1 },
-        { url: 'https://site.test/pricing', phraseCount: 2, approved: 2, pending: 0 },
-        { url: 'https://site.test/old_%page', phraseCount: 1, approved: 0, pending: 0 },
+        { url: 'https://site.test/', onAllowedOrigin: false, phraseCount: 4, approved: 3, pending: 1 },
+        { url: 'https://site.test/pricing', onAllowedOrigin: false, phraseCount: 2, approved: 2, pending: 0 },
+        {
+          url: 'https://site.test/old_%page',
+          onAllowedOrigin: false,
+          phraseCount: 1,
+          approved: 0,
+          pending: 0,
+        },
       ],
     });
     expect((await h.client.get('/api/analytics/urls?search=PRICING')).body).toEqual({
       total: 1,
-      rows: [{ url: 'https://site.test/pricing', phraseCount: 2, approved: 2, pending: 0 }],
+      rows: [
+        { url: 'https://site.test/pricing', onAllowedOrigin: false, phraseCount: 2, approved: 2, pending: 0 },
+      ],
     });
     expect((await h.client.get('/api/analytics/urls?search=_%25')).body.total).toBe(1);
     const paged = await h.client.get('/api/analytics/urls?limit=1&offset=1');
@@ -94,6 +102,7 @@ describe('analytics', () => {
     );
     expect(res.body).toEqual({
       url: 'https://site.test/',
+      onAllowedOrigin: false,
       totalPhrases: 4,
       approved: 3,
       pending: 1,
