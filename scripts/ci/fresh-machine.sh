@@ -8,7 +8,8 @@
 #
 # This is CI's SQLite pass, on Node.js 24 from the npm registry (FRESH_NODE_VERSION): the whole suite,
 # the real-engine tests included, runs once here and not again on the host (which runs the PostgreSQL
-# pass on the machine's Node.js). FRESH_REPORT names where the run's JSON report is copied.
+# pass on the machine's Node.js). FRESH_REPORT names where the run's JSON report is copied;
+# FRESH_TEST_ARGS (empty in CI) passes arguments to that `npm test`, to try one part of it by hand.
 # Needs root (chroot, mounts) and Debian's package mirror.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,7 +58,7 @@ start_check "in_root $root" /home/app "$root/start.log"
 
 echo "[fresh] npm test"
 status=0
-in_root "$root" env TEST_REPORT_DIR=/home/app/test-results sh -c 'cd /home/app && npm test' \
+in_root "$root" env TEST_REPORT_DIR=/home/app/test-results sh -c "cd /home/app && npm test ${FRESH_TEST_ARGS:+-- $FRESH_TEST_ARGS}" \
   >"$root/home/app/test.log" 2>&1 || status=$?
 [ -z "$report" ] || cp "$root/home/app/test-results/vitest-sqlite.json" "$report" 2>/dev/null || true
 sed 's/\x1b\[[0-9;]*m//g' "$root/home/app/test.log" | grep -E '^\[(engine|test)\]|^\s*(Test Files|Tests) ' ||
