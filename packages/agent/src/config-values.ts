@@ -78,6 +78,22 @@ export function isAuthServerUrl(value: string): boolean {
   return hostFits && (port === undefined || isPort(Number(port)));
 }
 
+/**
+ * An ACME directory URL: https only (RFC 8555 §6.1), a host (domain name, IPv4 or [IPv6]), an optional
+ * port and a path of URL characters — no credentials, no fragment, no whitespace, at most 2048 characters.
+ * Where the agent may connect is the outbound policy's to say, when it connects.
+ */
+export function isAcmeDirectoryUrl(value: string): boolean {
+  const match =
+    /^https:\/\/([^/:[\]@]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?(\/[A-Za-z0-9._~%!$&'()*+,;=:@/?-]*)?$/i.exec(
+      value,
+    );
+  if (!match || value.length > 2048) return false;
+  const [, host = '', port] = match;
+  const hostFits = host.startsWith('[') ? isIP(host.slice(1, -1)) === 6 : isIPv4(host) || isDomainName(host);
+  return hostFits && (port === undefined || isPort(Number(port)));
+}
+
 /** An absolute file path of safe characters and no `..` segment (certificate and key files). */
 export const isSafePath = (value: string) =>
   value.length <= 1024 && /^\/[A-Za-z0-9._/-]*$/.test(value) && !value.split('/').includes('..');

@@ -18,6 +18,11 @@ export interface AgentConfig {
   acme: {
     /** Extra CA certificates (PEM) trusted for ACME directories, e.g. a private CA's. */
     caFile: string | undefined;
+    /**
+     * Hosts (`host` or `host:port`) of ACME directories on loopback or private addresses, such as a
+     * private CA's; link-local and cloud-metadata addresses are refused even here.
+     */
+    allowlist: string[];
     /** The first retry after a failed issuance; each further failure doubles it, up to a day. */
     retryMs: number;
     /** How long a DNS-01 TXT record is given to reach the DNS provider's name servers. */
@@ -107,6 +112,7 @@ export function readAgentConfig(env: EnvReader = envReader()): AgentConfig {
     requestTimeoutMs: env.int('AGENT_TIMEOUT_MS', 10_000, { min: 100 }),
     acme: {
       caFile: env.optionalString('ACME_CA_FILE'),
+      allowlist: env.hosts('ACME_ALLOWLIST'),
       retryMs: env.int('ACME_RETRY_SECONDS', 600, { min: 1 }) * 1000,
       dnsPropagationMs: env.int('ACME_DNS_PROPAGATION_SECONDS', 30, { min: 0 }) * 1000,
     },

@@ -42,7 +42,15 @@ export async function startAcmeSite({
   });
   const sandbox = await startSandbox({ MANAGER_URL: test.baseUrl, SITE_ID: String(siteId) });
   const pebble = await startPebble(sandbox.config.nginx.httpPort, 300);
-  const config = { ...sandbox.config, acme: { caFile: pebble.tlsCaFile, retryMs: 60_000, dnsPropagationMs } };
+  const config = {
+    ...sandbox.config,
+    acme: {
+      caFile: pebble.tlsCaFile,
+      allowlist: [new URL(pebble.directoryUrl).host],
+      retryMs: 60_000,
+      dnsPropagationMs,
+    },
+  };
   const updated = await admin.put(`/external-domains/${domainId}`, {
     name: ACME_DOMAIN,
     siteId,

@@ -81,7 +81,12 @@ describe('certificates by ACME HTTP-01 from a real Pebble, served by real nginx'
     root = await pebble.root();
     config = {
       ...sandbox.config,
-      acme: { caFile: pebble.tlsCaFile, retryMs: RETRY_MS, dnsPropagationMs: 0 },
+      acme: {
+        caFile: pebble.tlsCaFile,
+        allowlist: [new URL(pebble.directoryUrl).host],
+        retryMs: RETRY_MS,
+        dnsPropagationMs: 0,
+      },
     };
     store = new AcmeStore(config.nginx.acmeDir);
     snapshot = sampleSnapshot({ backend: 9, auth: 9, stream: 9, echo: 9 });
@@ -245,7 +250,12 @@ describe('certificates by ACME HTTP-01 from a real Pebble, served by real nginx'
     const tsx = createRequire(import.meta.url).resolve('tsx');
     const script = new URL('./acme-run.ts', import.meta.url).pathname;
     const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, script, snapshotFile], {
-      env: { PATH: process.env.PATH, ...sandbox.env, ACME_CA_FILE: pebble.tlsCaFile },
+      env: {
+        PATH: process.env.PATH,
+        ...sandbox.env,
+        ACME_CA_FILE: pebble.tlsCaFile,
+        ACME_ALLOWLIST: new URL(pebble.directoryUrl).host,
+      },
       stdio: 'ignore',
     });
     const orderFile = join(config.nginx.acmeDir, 'orders', `${host}.json`);
@@ -272,5 +282,44 @@ describe('certificates by ACME HTTP-01 from a real Pebble, served by real nginx'
     expect(
       readdirSync(join(AcmeStore.webroot(config.nginx.acmeDir), '.well-known', 'acme-challenge')),
     ).toEqual([]);
+  });
+
+  it('refuses a directory that is not https, or at an address the outbound policy refuses, at once, saying why', async () => {
+    const pebbleHost = new URL(pebble.directoryUrl).host;
+    const cases: Array<[string, string[], RegExp]> = [
+      ['http://169.254.169.254/latest/meta-data/', ['169.254.169.254'], /is not an https URL/],
+      ['https://169.254.169.254/directory', ['169.254.169.254'], /169\.254\.169\.254 is link-local/],
+      [pebble.directoryUrl, [], /127\.0\.0\.1 is loopback/],
+      [
+        pebble.directoryUrl.replace('127.0.0.1', 'localhost'),
+        [pebbleHost],
+        /localhost resolves to .*loopback/,
+      ],
+    ];
+    const started = Date.now();
+    for (const [index, [acmeDirectoryUrl, allowlist, reason]] of cases.entries()) {
+      const host = `h${index}.refused.test`;
+      const acmeDir = join(sandbox.dir, `acme-refused-${index}`);
+      const refusing = {
+        ...config,
+        acme: { ...config.acme, allowlist },
+        nginx: { ...config.nginx, acmeDir },
+      };
+      const probe: Snapshot = {
+        ...snapshot,
+        proxy: {
+          ...snapshot.proxy,
+          httpServices: [{ ...snapshot.proxy.httpServices[0]!, serviceId: 7, host, domain: 'refused.test' }],
+          externalDomains: [{ name: 'refused.test', acmeEmail: 'ops@example.test', acmeDirectoryUrl }],
+        },
+      };
+      expect(await keepCertificates(refusing, [], probe, log)).toBeUndefined();
+      const refused = (await new AcmeStore(acmeDir).statuses())[host]!;
+      expect(refused, acmeDirectoryUrl).toMatchObject({ notAfter: null, failures: 1 });
+      expect(refused.lastError, acmeDirectoryUrl).toMatch(reason);
+    }
+    expect(errors).toHaveLength(cases.length);
+    // Refused before any connection: the ACME client's retries (seconds apart) never started.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

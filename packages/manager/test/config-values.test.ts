@@ -129,6 +129,43 @@ describe('values that reach nginx or dnsmasq are checked at the API', () => {
     });
   });
 
+  it('external domain acmeDirectoryUrl: an https URL only (RFC 8555 §6.1), 422 for anything else', async () => {
+    const refused = [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://acme.example.test/directory',
+      'ftp://acme.example.test/directory',
+      'file:///etc/passwd',
+      'https://user:pw@acme.example.test/directory',
+      'https://acme.example.test/directory#x',
+      'https://acme.example.test/dir ectory',
+      'https:///directory',
+    ];
+    for (const acmeDirectoryUrl of refused) {
+      expect422(
+        await admin.post('/external-domains', { name: 'acme.example.test', acmeDirectoryUrl }),
+        'acmeDirectoryUrl',
+      );
+      expect422(
+        await admin.put(`/external-domains/${domainId}`, { name: 'apps.example.test', acmeDirectoryUrl }),
+        'acmeDirectoryUrl',
+      );
+    }
+    for (const acmeDirectoryUrl of [
+      'https://acme-v02.api.letsencrypt.org/directory',
+      'https://127.0.0.1:14000/dir',
+    ]) {
+      const taken = await admin.put(`/external-domains/${domainId}`, {
+        name: 'apps.example.test',
+        acmeDirectoryUrl,
+      });
+      expect(taken.status, taken.text).toBe(200);
+    }
+    await admin.put(`/external-domains/${domainId}`, {
+      name: 'apps.example.test',
+      authServer: 'http://127.0.0.1:4180',
+    });
+  });
+
   it.each([
     ['name', 'pve2'],
     ['ipv4Address', '10.0.0.9'],

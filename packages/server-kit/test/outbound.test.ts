@@ -1,8 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { get as httpsGet } from 'node:https';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GuardedClient,
+  GuardedHttpsAgent,
   HostAllowlist,
   hostRefusalReason,
   normalizeFingerprint,
@@ -163,5 +165,55 @@ describe('the guarded client', () => {
     await redirected.body?.cancel();
     expect(hits).toEqual(['/x', '/hop']);
     await open.close();
+  });
+});
+
+describe('the guarded https agent (for libraries on node:https)', () => {
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  let port: number;
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const agent = (entries: string[]) => new GuardedHttpsAgent({ allowlist: new HostAllowlist(entries) });
+  /** How a GET through `through` ended: the error it met. */
+  const attempt = (through: GuardedHttpsAgent, url: string) =>
+    new Promise<Error>((resolve) => {
+      const request = httpsGet(url, { agent: through }, (response) => {
+        response.resume();
+        resolve(new Error(`answered ${response.statusCode}`));
+      });
+      request.on('error', resolve);
+    });
+
+  it('refuses loopback, by address or by name, unless allowlisted, before a connection is made', async () => {
+    const guarded = agent([]);
+    expect((await attempt(guarded, `https://127.0.0.1:${port}/`)).message).toMatch(
+      /127\.0\.0\.1 is loopback/,
+    );
+    expect((await attempt(guarded, `https://localhost:${port}/`)).message).toMatch(/localhost resolves to/);
+    expect(connections).toBe(0);
+    expect(await guarded.refusal(`https://127.0.0.1:${port}/dir`)).toMatch(/loopback/);
+    const open = agent([`127.0.0.1:${port}`]);
+    expect((await attempt(open, `https://127.0.0.1:${port}/`)).message).not.toMatch(/loopback/);
+    expect(connections).toBe(1);
+    expect(await open.refusal(`https://127.0.0.1:${port}/dir`)).toBeUndefined();
+    expect(await open.refusal(`http://127.0.0.1:${port}/dir`)).toMatch(/https only/);
+    open.destroy();
+  });
+
+  it('refuses link-local and metadata addresses even when allowlisted', async () => {
+    const listed = agent(['169.254.169.254', 'fd00:ec2::254', '[fe80::1]:443']);
+    expect((await attempt(listed, 'https://169.254.169.254/latest/meta-data')).message).toMatch(/link-local/);
+    expect(await listed.refusal('https://169.254.169.254/latest')).toMatch(/link-local/);
+    expect(await listed.refusal('https://[fd00:ec2::254]/latest')).toMatch(/metadata/);
+    expect(await listed.refusal('https://[fe80::1]/')).toMatch(/link-local/);
   });
 });

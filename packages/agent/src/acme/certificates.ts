@@ -2,7 +2,7 @@ import type { AgentConfig } from '../config.ts';
 import { applyService, type ApplyOutcome } from '../apply/apply.ts';
 import type { ManagedService } from '../apply/services.ts';
 import { REPORT_MESSAGE_MAX, type CertificateReport, type Snapshot } from '../snapshot.ts';
-import { trustAcmeCa } from './account.ts';
+import { holdAcmeToPolicy } from './account.ts';
 import { httpChallenges } from './challenges.ts';
 import { dnsChallenges } from './dns-challenges.ts';
 import { acmeTargets, renewCertificates } from './renewal.ts';
@@ -21,7 +21,7 @@ export async function keepCertificates(
 ): Promise<ApplyOutcome | undefined> {
   const targets = acmeTargets(snapshot.proxy);
   if (!targets.length) return undefined;
-  trustAcmeCa(config.acme.caFile);
+  holdAcmeToPolicy(config.acme);
   const store = new AcmeStore(config.nginx.acmeDir);
   const renewed = await renewCertificates(store, targets, {
     retryMs: config.acme.retryMs,

@@ -1,4 +1,4 @@
-import { isAuthServerUrl, isDomainName } from '@app/agent/config-values';
+import { isAcmeDirectoryUrl, isAuthServerUrl, isDomainName } from '@app/agent/config-values';
 import {
   isForeignKeyViolation,
   notFound,
@@ -10,7 +10,6 @@ import type { SitesService } from '../sites/sites-service.ts';
 import type { DomainWithSite, ExternalDomainsRepository } from './external-domains-repository.ts';
 import { nowIso } from '../common/time.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
-import { isHttpUrl } from '../common/urls.ts';
 import { fail } from '../errors/catalogue.ts';
 
 export interface ExternalDomainView {
@@ -141,7 +140,10 @@ export class ExternalDomainsService {
     const acmeEmail = blankToNull(input.acmeEmail);
     if (acmeEmail && !EMAIL.test(acmeEmail)) fields.acmeEmail = 'must be an e-mail address';
     const acmeDirectoryUrl = blankToNull(input.acmeDirectoryUrl);
-    if (acmeDirectoryUrl && !isHttpUrl(acmeDirectoryUrl)) fields.acmeDirectoryUrl = 'must be an http(s) URL';
+    if (acmeDirectoryUrl && !isAcmeDirectoryUrl(acmeDirectoryUrl)) {
+      fields.acmeDirectoryUrl =
+        'must be an https URL (ACME directories are served over HTTPS), such as https://acme-v02.api.letsencrypt.org/directory';
+    }
     const authServer = blankToNull(input.authServer);
     // It goes into nginx's proxy_pass as it is: the grammar leaves nothing nginx would read as syntax.
     if (authServer && !isAuthServerUrl(authServer)) {

@@ -90,3 +90,26 @@ export function refusedAddressReason(address: string): string | undefined {
   const inner = embeddedIpv4(words);
   return inner === undefined ? undefined : refusedAddressReason(inner);
 }
+
+/** What refusedAddressReason calls the ranges no service we call lives on (IPv4 inside IPv6 included). */
+const NEVER_ALLOWED = new Set([
+  'link-local (cloud metadata)',
+  'IETF protocol assignments (cloud metadata)',
+  'link-local',
+]);
+/** The one cloud-metadata address inside the unique local range (AWS's IPv6 instance metadata). */
+const METADATA_IPV6 = 'fd00:ec2:0:0:0:0:0:254';
+
+/**
+ * Why an address is refused even for an allowlisted host — link-local and cloud-metadata addresses
+ * (169.254.169.254, 192.0.0.192, fe80::/10, fd00:ec2::254) — or undefined.
+ */
+export function neverAllowedReason(address: string): string | undefined {
+  const reason = refusedAddressReason(address);
+  if (reason && NEVER_ALLOWED.has(reason)) return reason;
+  if (isIP(address) !== 6) return undefined;
+  const canonical = ipv6Words(address)
+    .map((word) => word.toString(16))
+    .join(':');
+  return canonical === METADATA_IPV6 ? 'cloud metadata' : undefined;
+}

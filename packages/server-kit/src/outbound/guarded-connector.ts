@@ -24,16 +24,21 @@ type LookupCallback = (
 ) => void;
 
 /**
- * `dns.lookup` that fails when any address of the name is refused: net.connect calls it at connect
- * time and connects to what it returns, so a name that resolves elsewhere on the next lookup (DNS
- * rebinding) is judged again on every connection.
+ * `dns.lookup` that fails when any address of the name is refused (by `reasonOf`): net.connect calls
+ * it at connect time and connects to what it returns, so a name that resolves elsewhere on the next
+ * lookup (DNS rebinding) is judged again on every connection.
  */
-function guardedLookup(hostname: string, options: LookupOptions, callback: LookupCallback) {
+function guardedLookup(
+  hostname: string,
+  options: LookupOptions,
+  callback: LookupCallback,
+  reasonOf: (address: string) => string | undefined = refusedAddressReason,
+) {
   lookup(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses) => {
     if (error) return callback(error, '');
-    const refused = addresses.find((entry) => refusedAddressReason(entry.address));
+    const refused = addresses.find((entry) => reasonOf(entry.address));
     if (refused) {
-      const reason = refusedAddressReason(refused.address);
+      const reason = reasonOf(refused.address);
       return callback(new RefusedAddressError(`${hostname} resolves to ${refused.address} (${reason})`), '');
     }
     if (!addresses[0])
@@ -42,6 +47,12 @@ function guardedLookup(hostname: string, options: LookupOptions, callback: Looku
     return callback(null, addresses[0].address, addresses[0].family);
   });
 }
+
+/** A `lookup` for net.connect and node:http(s) agents that refuses what `reasonOf` refuses. */
+export const refusingLookup =
+  (reasonOf: (address: string) => string | undefined) =>
+  (hostname: string, options: LookupOptions, callback: LookupCallback) =>
+    guardedLookup(hostname, options, callback, reasonOf);
 
 /**
  * Why a connection to `hostname` would be refused now — an internal IP address, or a name resolving to
