@@ -320,6 +320,31 @@ describe('backups from before the team section', () => {
 });
 
 describe('backup formats', () => {
+  it('refuses a file whose team section names no role of ours, restoring nothing', async () => {
+    const { body } = await alpha.client.post('/api/backups');
+    const file = join(h.database.dataDir, 'bad-team.sqlite');
+    writeFileSync(file, readFileSync(join(h.config.backup.dir, body.filename)));
+    const edited = new SQLite(file);
+    edited.prepare("update backup_team set role = 'admin' where email = ?").run(team.owner.email);
+    edited.close();
+    const { db } = h.translator.ctx;
+    const members = await db
+      .selectFrom('project_members')
+      .selectAll()
+      .where('project_id', '=', alpha.id)
+      .execute();
+    await db.deleteFrom('projects').where('id', '=', alpha.id).execute();
+    await expect(restoreSnapshot(h.translator.ctx, file, { replace: false })).rejects.toThrow(
+      /team section is damaged/,
+    );
+    expect(await db.selectFrom('projects').select('id').where('id', '=', alpha.id).execute()).toEqual([]);
+    // Put the project and its team back for the tests after this one.
+    await restoreSnapshot(h.translator.ctx, join(h.config.backup.dir, body.filename), { replace: false });
+    await db.deleteFrom('project_invites').where('project_id', '=', alpha.id).execute();
+    await db.deleteFrom('project_members').where('project_id', '=', alpha.id).execute();
+    await db.insertInto('project_members').values(members).execute();
+  });
+
   it('refuses a file of a newer format (422), keeping nothing', async () => {
     const { body } = await alpha.client.post('/api/backups');
     const file = join(h.database.dataDir, 'newer.sqlite');

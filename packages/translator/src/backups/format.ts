@@ -59,20 +59,21 @@ export function writeTeam(file: SQLiteDatabase, team: TeamEntry[]): void {
 
 /** The team section of a current file, checked row by row (the file may come from an upload). */
 export function readTeam(file: SQLiteDatabase): TeamEntry[] {
-  const rows = file
-    .prepare('select email, role, languages, invited from backup_team order by email')
-    .all() as {
-    email: unknown;
-    role: unknown;
-    languages: unknown;
-    invited: unknown;
-  }[];
+  let rows: { email: unknown; role: unknown; languages: unknown; invited: unknown }[];
+  try {
+    rows = file
+      .prepare('select email, role, languages, invited from backup_team order by email')
+      .all() as typeof rows;
+  } catch {
+    throw new RestoreError('the backup has no readable team section');
+  }
   const team = new Map<string, TeamEntry>();
   for (const row of rows) {
     const languages = typeof row.languages === 'string' ? parseList(row.languages) : undefined;
     if (
       typeof row.email !== 'string' ||
-      !/^[^\s@]{1,200}@[^\s@]{1,200}$/.test(row.email) ||
+      row.email.length > 254 ||
+      !/^[^\s@]+@[^\s@]+$/.test(row.email) ||
       typeof row.role !== 'string' ||
       !ROLES.includes(row.role) ||
       !languages
