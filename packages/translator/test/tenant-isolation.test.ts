@@ -1,9 +1,10 @@
 // Tenant isolation as a property: two projects of one deployment, each with its owner, members, phrases,
 // translations, glossary, memory, prompt, AI job, screenshot, invitation and backups, all carrying a
 // marker word and ids no other rows share. Every route of the OpenAPI document, every export and file
-// format, every backup and screenshot is asked for by each tenant's owner (session and project key),
-// with its own values and with the other tenant's: no byte of any answer holds the other tenant's marker,
-// ids, keys or tokens, and no write naming the other's records changes them.
+// format, every backup and screenshot is asked for by each tenant's owner (session and project key, and
+// the page key from the tenant's site), with its own values and with the other tenant's: no byte of any
+// answer holds the other tenant's marker, ids, keys or tokens, and no write naming the other's records
+// changes them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '@app/server-kit';
 import { operationsOf, type OpenApiDocument } from '@app/server-kit/testing/openapi-fuzz';
@@ -25,6 +26,9 @@ interface Tenant {
   marker: string;
   id: number;
   key: string;
+  /** The publishable page key, and the allowed origin it is sent from. */
+  pageKey: string;
+  site: string;
   owner: Awaited<ReturnType<typeof signedInMember>>;
   values: TenantValues;
   needles: Needle[];
@@ -174,7 +178,17 @@ async function makeTenant(marker: string, idBase: number, settings: object = {})
       .concat(await ids('translation_memory'), values.account)
       .map((id) => ({ label: 'id', value: String(id), numeric: true })),
   ];
-  return { name: marker, marker, id: project.id, key: project.key, owner, values, needles };
+  return {
+    name: marker,
+    marker,
+    id: project.id,
+    key: project.key,
+    pageKey: row.page_key,
+    site,
+    owner,
+    values,
+    needles,
+  };
 }
 
 /** Waits until the AI job has run (the worker of the harness runs it against the fake provider). */
@@ -205,7 +219,10 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** Each tenant's two callers: its owner's dashboard session and its project key. */
+/**
+ * Each tenant's callers: its owner's dashboard session and its project key, and (though the page routes
+ * say little) the page key from the tenant's own site. Only the first two must reach its data.
+ */
 function callersOf(tenant: Tenant): { name: string; headers(): Record<string, string> }[] {
   return [
     {
@@ -219,6 +236,10 @@ function callersOf(tenant: Tenant): { name: string; headers(): Record<string, st
       },
     },
     { name: `${tenant.name} key`, headers: () => ({ 'x-api-key': tenant.key }) },
+    {
+      name: `${tenant.name} page key`,
+      headers: () => ({ 'x-api-key': tenant.pageKey, origin: tenant.site }),
+    },
   ];
 }
 
@@ -275,6 +296,8 @@ async function send(
   }
   if (response.status === 200 && request.operation === 'POST /project/regenerate-key')
     tenant.key = JSON.parse(bytes.toString('utf8')).api_key as string;
+  if (response.status === 200 && request.operation === 'POST /project/regenerate-page-key')
+    tenant.pageKey = JSON.parse(bytes.toString('utf8')).page_key as string;
 }
 
 /** What each tenant's key holder sees of the project: unchanged by anything naming it from outside. */
@@ -336,7 +359,7 @@ describe('tenant isolation', () => {
     expect(walk.problems).toEqual([]);
     expect([...walk.asked.keys()].sort()).toEqual([...operations].sort());
     for (const tenant of tenants)
-      for (const caller of callersOf(tenant))
+      for (const caller of callersOf(tenant).slice(0, 2))
         expect(walk.ownMarker.get(caller.name), caller.name).toBeGreaterThan(25);
     const count = (...chosen: string[]) =>
       chosen.reduce((sum, operation) => sum + (walk.asked.get(operation) ?? 0), 0);
