@@ -71,6 +71,26 @@ export const INVENTORY: Record<string, Site> = {
     route: 'policy',
     why: 'screenshots in a GuardedBrowser (TRANSLATOR_SCREENSHOT_ALLOWLIST)',
   },
+  'packages/server-kit/src/outbound/guarded-agent.ts': {
+    kinds: ['http.Agent'],
+    route: 'policy',
+    why: 'GuardedHttpsAgent: the policy for libraries on node:https (each connection judged after resolution)',
+  },
+  'packages/agent/src/acme/account.ts': {
+    kinds: ['GuardedHttpsAgent', 'acme-client'],
+    route: 'policy',
+    why: "acme-client's axios through GuardedHttpsAgent (ACME_ALLOWLIST), no redirects, no proxy from the environment",
+  },
+  'packages/agent/src/acme/order.ts': {
+    kinds: ['acme-client'],
+    route: 'policy',
+    why: 'ACME orders and validation with the directory, on the axios account.ts put behind GuardedHttpsAgent',
+  },
+  'packages/agent/src/acme/renewal.ts': {
+    kinds: ['acme-client'],
+    route: 'policy',
+    why: 'ACME renewals, on that same guarded axios',
+  },
   'packages/translator/src/seo/prerenderer.ts': {
     kinds: ['GuardedBrowser'],
     route: 'policy',
@@ -113,22 +133,6 @@ export const INVENTORY: Record<string, Site> = {
     route: 'administrator',
     why: 'the AI provider (TRANSLATOR_AI_BASE_URL, DeepL or its TRANSLATOR_DEEPL_BASE_URL); projects set keys, not addresses',
   },
-  'packages/agent/src/acme/account.ts': {
-    kinds: ['acme-client'],
-    route: 'administrator',
-    why: "the ACME directory of the agent's configuration (Let's Encrypt by default), verified TLS (a private CA may be added)",
-  },
-  'packages/agent/src/acme/order.ts': {
-    kinds: ['acme-client'],
-    route: 'administrator',
-    why: 'ACME orders and HTTP-01/DNS-01 validation with that directory',
-  },
-  'packages/agent/src/acme/renewal.ts': {
-    kinds: ['acme-client'],
-    route: 'administrator',
-    why: 'ACME renewals with that directory',
-  },
-
   // The site agent and its manager.
   'packages/agent/src/checkin.ts': {
     kinds: ['fetch('],

@@ -30,6 +30,10 @@ const CALLS: Record<string, { call: RegExp; module?: RegExp }> = {
     call: /\bhttps?\.(request|get)\(|import\s*\{[^}]*\b(request|get)\b[^}]*\}\s*from\s*'(node:)?https?'/,
     module: /^(node:)?https?$/,
   },
+  'http.Agent': {
+    call: /\bextends\s+(https?\.)?Agent\b|\bnew\s+https?\.Agent\(/,
+    module: /^(node:)?https?$/,
+  },
   'net.connect': {
     call: /\b(net|tls)\.(connect|createConnection)\(|import\s*\{[^}]*\b(connect|createConnection)\b[^}]*\}\s*from\s*'(node:)?(net|tls)'/,
     module: /^(node:)?(net|tls)$/,
@@ -45,6 +49,7 @@ const CALLS: Record<string, { call: RegExp; module?: RegExp }> = {
   playwright: { call: /\bchromium\.(launch|launchPersistentContext|connect|connectOverCDP)\(/ },
   // The outbound policy's own entries: a call made through one of these meets it.
   GuardedClient: { call: /\bnew GuardedClient\(/ },
+  GuardedHttpsAgent: { call: /\bnew GuardedHttpsAgent\(/ },
   GuardedBrowser: { call: /\bnew GuardedBrowser\(/ },
   ForwardProxy: { call: /\bForwardProxy\.start\(/ },
 };
