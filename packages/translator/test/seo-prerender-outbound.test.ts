@@ -89,12 +89,11 @@ describe("SEO prerendering: the site's scripts reach only what the outbound poli
     const answer = await languagePage('/');
     expect(answer.status).toBe(200);
     expect(answer.body).toContain('Bienvenue');
-    // The script ran and was told no each time: it wrote that into the page.
+    // What the script wrote into the page: only refusals (the page may be taken before the last one,
+    // a WebSocket does not hold the network idle wait).
     const out = /<div id="out">(.*?)<\/div>/s.exec(answer.body)?.[1]?.split('<p></p>').filter(Boolean);
-    expect(out?.sort()).toEqual([
-      `socket failed: 127.0.0.1:${trapPort}`,
-      `socket failed: localhost:${trapPort}`,
-    ]);
+    for (const line of out ?? [])
+      expect(line).toMatch(new RegExp(`^socket failed: (127\\.0\\.0\\.1|localhost):${trapPort}$`));
     expect(seen).toEqual([]);
   }, 60_000);
 
