@@ -357,10 +357,13 @@ const ROWS: Row[] = [
     route: 'GET /ai-jobs/{jobId}',
     expect: keyRoute(200, 404),
     request: async (world) => ({ path: `/ai-jobs/${await world.pendingJob()}` }),
+    // A French job: the German translator reads only the jobs of their languages.
+    french: true,
   },
   {
     route: 'GET /ai-jobs/{jobId}/events',
     expect: keyRoute(200, 404),
+    french: true,
     // A cancelled job: its stream sends the progress and the status, and ends.
     request: async (world) => ({ path: `/ai-jobs/${await world.cancelledJob()}/events` }),
   },

@@ -130,8 +130,11 @@ export class AiJobsService {
     return this.jobs.countActive();
   }
 
-  async active(projectId: number) {
-    const jobs = (await this.jobs.active(projectId)).map((row) => this.toJob(row));
+  /** The pending and running jobs; with `languages`, only the jobs into them. */
+  async active(projectId: number, languages?: readonly string[]) {
+    const jobs = (await this.jobs.active(projectId))
+      .filter((row) => !languages || languages.includes(row.lang))
+      .map((row) => this.toJob(row));
     const running = jobs.filter((job) => job.status === 'running').length;
     return { jobs, stats: { running, pending: jobs.length - running, total: jobs.length } };
   }
@@ -153,7 +156,10 @@ export class AiJobsService {
   }
 
   /** The last 50 finished jobs, newest first. */
-  async log(projectId: number): Promise<AiJob[]> {
-    return (await this.jobs.finished(projectId, LOG_ENTRIES)).map((row) => this.toJob(row));
+  /** The last finished jobs; with `languages`, only those into them. */
+  async log(projectId: number, languages?: readonly string[]): Promise<AiJob[]> {
+    return (await this.jobs.finished(projectId, LOG_ENTRIES))
+      .filter((row) => !languages || languages.includes(row.lang))
+      .map((row) => this.toJob(row));
   }
 }

@@ -38,12 +38,15 @@ export class AnalyticsRepository {
     return Number(row.n);
   }
 
-  async translationCount(projectId: number): Promise<number> {
-    const row = await this.db
+  /** Translations of the project, into `languages` only when given. */
+  async translationCount(projectId: number, languages?: readonly string[]): Promise<number> {
+    if (languages?.length === 0) return 0;
+    let query = this.db
       .selectFrom('translations')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('project_id', '=', projectId)
-      .executeTakeFirstOrThrow();
+      .where('project_id', '=', projectId);
+    if (languages) query = query.where('lang', 'in', languages);
+    const row = await query.executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

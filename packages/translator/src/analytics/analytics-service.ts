@@ -24,10 +24,11 @@ export class AnalyticsService {
     return this.reports.pageUrls(projectId, prefix, limit);
   }
 
-  async summary(projectId: number, settings: StoredSettings) {
+  /** The summary counts; with `languages`, the translations counted are those into them only. */
+  async summary(projectId: number, settings: StoredSettings, languages?: readonly string[]) {
     const phrases = await this.reports.phraseCounts(projectId);
     const uniqueUrls = await this.reports.distinctUrlCount(projectId);
-    const totalTranslations = await this.reports.translationCount(projectId);
+    const totalTranslations = await this.reports.translationCount(projectId, languages);
     return {
       totalPhrases: phrases.total,
       approvedPhrases: phrases.approved,

@@ -133,6 +133,34 @@ export function visibleLanguages(request: FastifyRequest, all: string[]): string
     : all;
 }
 
+/**
+ * The items of `items` in languages the request's caller works on (items for every language, `lang`
+ * null, included): a translator or reviewer reads their languages only, whatever the route.
+ */
+export function inVisibleLanguages<T extends { lang: string | null }>(
+  request: FastifyRequest,
+  items: T[],
+): T[] {
+  const member = request.member;
+  if (!member || !isLanguageScoped(member.role)) return items;
+  return items.filter((item) => item.lang === null || member.languages.includes(item.lang));
+}
+
+/** The languages a translator or reviewer works on; undefined for callers who see every language. */
+export function languageScope(request: FastifyRequest): readonly string[] | undefined {
+  const member = request.member;
+  return member && isLanguageScoped(member.role) ? member.languages : undefined;
+}
+
+/** The project's settings with only the languages the request's caller works on. */
+export const visibleSettings = <S extends { languages: string[] }>(
+  request: FastifyRequest,
+  settings: S,
+): S => ({
+  ...settings,
+  languages: visibleLanguages(request, settings.languages),
+});
+
 /** What in-page editing calls: read a page's rows, save translations, mark them reviewed. */
 const EDIT_ROUTES = new Set([
   'GET /api/translations/all',

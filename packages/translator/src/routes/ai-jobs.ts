@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
+import { languageScope } from '../http/session-auth.ts';
 import { LangCode, Nullable, responses, RowId } from '../common/schemas.ts';
 import { errorsOf } from '../errors/catalogue.ts';
 
@@ -45,6 +46,10 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const { aiJobs, prompts } = services;
   const { streams } = services.aiEngine;
+  /** A job's language, so a translator or reviewer reads only the jobs of their languages. */
+  const jobLanguage = async (request: FastifyRequest) => [
+    (await aiJobs.get(projectOf(request).id, (request.params as { jobId: string }).jobId)).lang,
+  ];
   // Open streams must not keep the server from closing.
   app.addHook('preClose', async () => streams.closeAll());
 
@@ -83,7 +88,7 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
     {
       schema: {
         tags: ['ai'],
-        summary: 'Active (pending and running) jobs',
+        summary: 'Active (pending and running) jobs (a translator’s or reviewer’s: of their languages)',
         response: responses({
           200: Type.Object({
             jobs: Type.Array(JobSchema),
@@ -92,7 +97,7 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
         }),
       },
     },
-    async (request) => aiJobs.active(projectOf(request).id),
+    async (request) => aiJobs.active(projectOf(request).id, languageScope(request)),
   );
 
   api.get(
@@ -100,16 +105,17 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
     {
       schema: {
         tags: ['ai'],
-        summary: 'The last 50 finished jobs',
+        summary: 'The last 50 finished jobs (a translator’s or reviewer’s: of their languages)',
         response: responses({ 200: Type.Array(JobSchema) }),
       },
     },
-    async (request) => aiJobs.log(projectOf(request).id),
+    async (request) => aiJobs.log(projectOf(request).id, languageScope(request)),
   );
 
   api.get(
     '/api/ai-jobs/:jobId',
     {
+      config: { langsOf: jobLanguage },
       schema: {
         tags: ['ai'],
         summary: 'One job with its progress',
@@ -123,7 +129,7 @@ export function aiRoutes(app: FastifyInstance, services: TranslatorServices) {
   api.get(
     '/api/ai-jobs/:jobId/events',
     {
-      config: { errors: errorsOf('too_many_streams') },
+      config: { errors: errorsOf('too_many_streams'), langsOf: jobLanguage },
       schema: {
         tags: ['ai'],
         summary:

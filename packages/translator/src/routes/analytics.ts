@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
+import { inVisibleLanguages, languageScope, visibleSettings } from '../http/session-auth.ts';
 import { Offset, PageLimit, QualityCheckSchema, responses, RowId } from '../common/schemas.ts';
 
 const Int = Type.Integer();
@@ -38,7 +39,11 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
     },
     async (request) => {
       const { id } = projectOf(request);
-      return analytics.summary(id, await projects.settings(id));
+      return analytics.summary(
+        id,
+        visibleSettings(request, await projects.settings(id)),
+        languageScope(request),
+      );
     },
   );
 
@@ -55,7 +60,7 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
     },
     async (request) => {
       const { id } = projectOf(request);
-      return analytics.languages(id, await projects.settings(id));
+      return analytics.languages(id, visibleSettings(request, await projects.settings(id)));
     },
   );
 
@@ -81,7 +86,7 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
     },
     async (request) => {
       const { id } = projectOf(request);
-      return analytics.quality(id, await projects.settings(id));
+      return analytics.quality(id, visibleSettings(request, await projects.settings(id)));
     },
   );
 
@@ -162,7 +167,7 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
     {
       schema: {
         tags: ['analytics'],
-        summary: 'A phrase with all its translations',
+        summary: 'A phrase with all its translations (a translator’s or reviewer’s: in their languages)',
         querystring: Type.Object({ id: RowId }),
         response: responses({
           200: Type.Object({
@@ -175,6 +180,9 @@ export function analyticsRoutes(app: FastifyInstance, services: TranslatorServic
         }),
       },
     },
-    async (request) => analytics.phraseDetail(projectOf(request).id, request.query.id),
+    async (request) => {
+      const phrase = await analytics.phraseDetail(projectOf(request).id, request.query.id);
+      return { ...phrase, translations: inVisibleLanguages(request, phrase.translations) };
+    },
   );
 }

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { projectOf } from '../http/auth.ts';
+import { inVisibleLanguages } from '../http/session-auth.ts';
 import { IdParams, LangCode, Nullable, responses } from '../common/schemas.ts';
 import { errorsOf } from '../errors/catalogue.ts';
 
@@ -40,12 +41,14 @@ export function glossaryRoutes(app: FastifyInstance, services: TranslatorService
       schema: {
         tags: ['glossary'],
         summary:
-          'The glossary, by term; with lang, the terms that apply to it (its own and every language’s)',
+          'The glossary, by term; with lang, the terms that apply to it (its own and every language’s); a ' +
+          'translator or reviewer sees the terms of their languages and of every language',
         querystring: Type.Object({ lang: Type.Optional(LangCode) }),
         response: responses({ 200: Type.Array(GlossaryTermSchema) }),
       },
     },
-    async (request) => glossary.list(projectOf(request).id, request.query.lang),
+    async (request) =>
+      inVisibleLanguages(request, await glossary.list(projectOf(request).id, request.query.lang)),
   );
 
   api.post(

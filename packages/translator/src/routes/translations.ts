@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { TranslatorServices } from '../services.ts';
 import { actorOf, projectOf } from '../http/auth.ts';
-import { visibleLanguages } from '../http/session-auth.ts';
+import { visibleLanguages, visibleSettings } from '../http/session-auth.ts';
 import {
   IdParams,
   LangCode,
@@ -231,14 +231,17 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
     {
       schema: {
         tags: ['languages'],
-        summary: 'Approved translations of every language',
+        summary: 'Approved translations of every language (a translator’s or reviewer’s own languages)',
         response: responses({ 200: ExportSchema }),
       },
     },
     async (request, reply) => {
       const project = projectOf(request);
       reply.header('content-disposition', 'attachment; filename="translations.json"');
-      return translations.exportDocument(project.id, await projects.settings(project.id));
+      return translations.exportDocument(
+        project.id,
+        visibleSettings(request, await projects.settings(project.id)),
+      );
     },
   );
 
