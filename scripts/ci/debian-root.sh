@@ -6,7 +6,8 @@
 #                          as in a container or on a CI runner (and a mount point, as / is on a machine)
 #   debian_root_mount DIR  mounts proc, sys (with the cgroup file systems below it, as a booted machine
 #                          has them), dev, devpts and shm into it (debian_root_umount undoes it)
-#   in_root DIR CMD...     runs CMD inside it with a clean environment
+#   in_root DIR CMD...     runs CMD with DIR as its root (as on a machine of its own: its own mount and PID
+#                          namespaces) and a clean environment
 #   install_node DIR VER   puts Node.js VER and the host's npm version into DIR/usr/local, from the npm
 #                          registry (the machine may reach no other download site), with the host's CA bundle
 # Needs root and Debian's package mirror.
@@ -64,7 +65,15 @@ debian_root_umount() {
 in_root() {
   local root=$1
   shift
-  chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 "$@"
+  # A machine's root, not a chroot: the kernel refuses user namespaces (Chromium's sandbox, rootless
+  # tools) to a chrooted process, so the command gets a mount namespace whose root is DIR (pivot_root),
+  # and a PID namespace of its own, so whatever it leaves running ends with it. (CMD is not its PID 1,
+  # which would ignore the signals it has no handler for.)
+  unshare --mount --propagation private --pid --fork --kill-child -- sh -c '
+    mount --rbind "$0" "$0" && cd "$0" && mkdir -p .host-root && pivot_root . .host-root && cd / &&
+      umount -l /.host-root && rmdir /.host-root && mount -t proc proc /proc &&
+      /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 "$@"' \
+    "$root" "$@"
 }
 
 install_node() {

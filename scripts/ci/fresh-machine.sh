@@ -21,17 +21,8 @@ root=$base/root
 log=${FRESH_LOG:-/tmp/fresh-machine-test.log}
 report=${FRESH_REPORT:-}
 
-# Ends what the tests left running in the root (nginx, dnsmasq, PostgreSQL, dockerd), so it unmounts.
-stop_root_processes() {
-  local link pid
-  for link in /proc/[0-9]*/root; do
-    [ "$(readlink "$link" 2>/dev/null)" = "$root" ] || continue
-    pid=${link#/proc/}
-    kill -KILL "${pid%/root}" 2>/dev/null || true
-  done
-}
+# What the tests left running (nginx, dnsmasq, PostgreSQL, dockerd) ended with their PID namespace.
 cleanup() {
-  stop_root_processes
   [ -f "$root/home/app/test.log" ] && cp "$root/home/app/test.log" "$log"
   debian_root_umount
   [ -n "${FRESH_KEEP:-}" ] || rm -rf "$base"
