@@ -317,6 +317,17 @@ describe('backups from before the team section', () => {
     expect(rowsOf(bytes, 'select phrases.key from phrases')).toEqual([{ key: 'Alpha hello' }]);
     expect(readdirSync(h.config.backup.dir).filter((entry) => entry.startsWith('.'))).toEqual([]);
   });
+
+  it('the hourly backup check brings stored backups of the earlier format up to date on disk', async () => {
+    const { body } = await alpha.client.post('/api/backups');
+    const { file, intruder } = await legacyFile(readFileSync(join(h.config.backup.dir, body.filename)));
+    const stored = join(h.config.backup.dir, `translator-p${alpha.id}-2026-01-02T00-00-00-000Z.sqlite`);
+    writeFileSync(stored, readFileSync(file));
+    await h.translator.services.backups.runDue();
+    const text = readFileSync(stored).toString('latin1');
+    for (const secret of [...secretsOf(), intruder]) expect(text.includes(secret), secret).toBe(false);
+    expect(rowsOf(readFileSync(stored), 'pragma user_version')).toEqual([{ user_version: 2 }]);
+  });
 });
 
 describe('backup formats', () => {

@@ -258,11 +258,19 @@ export class BackupsService {
     }
   }
 
-  /** Makes the automatic backups that are due (newest older than the interval) and prunes old ones. */
+  /**
+   * Makes the automatic backups that are due (newest older than the interval) and prunes old ones. Stored
+   * backups of an earlier format are brought up to date on the way, so none stays on disk with the
+   * deployment's accounts for long.
+   */
   async runDue(now = Date.now()): Promise<number> {
     const { intervalHours, keep } = this.ctx.config.backup;
     let made = 0;
     for (const id of await this.projects.ids()) {
+      for (const backup of await this.stored(id)) {
+        const path = join(this.dir, backup.filename);
+        if (isEarlierFormat(path)) replaceWithCurrentFormat(path, join(this.dir, `.upgrade-${randomUUID()}`));
+      }
       const newestAuto = (await this.stored(id)).find((backup) => backup.auto);
       const newest = newestAuto ? Date.parse(newestAuto.created) : 0;
       if (now - newest >= intervalHours * 3_600_000) {
