@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { seoSite, startHarness, type Harness } from '@app/translator/testing';
+import {
+  HOSTILE_STRINGS,
+  HOSTILE_TRANSLATIONS,
+  plainGet,
+  searchPage,
+  seoSite,
+  startHarness,
+  storedPage,
+  type Harness,
+} from '@app/translator/testing';
 import { closeChromium, collectErrors, launchChromium } from './browser.ts';
 
 /** A site page that loads the page client, and adds a sentence of its own after a click. */
@@ -30,10 +39,12 @@ describe('the page client on a site in SEO mode (Chromium)', () => {
       routes: {
         '/about': { body: page(harness, 'About us', '<h1>Our story began in a small kitchen.</h1>') },
         '/favicon.ico': { type: 'image/x-icon', body: '' },
+        '/stored': { body: storedPage },
+        '/search': { body: searchPage },
         '*': { status: 404, body: 'not found' },
       },
       languages: ['fr', 'de'],
-      translations: FRENCH,
+      translations: { ...FRENCH, ...HOSTILE_TRANSLATIONS },
     });
     site = served.site;
     browser = await launchChromium();
@@ -95,4 +106,46 @@ describe('the page client on a site in SEO mode (Chromium)', () => {
     expect(await tab.evaluate(() => localStorage.getItem('loco:lang'))).toBeNull();
     await tab.close();
   });
+
+  it('runs none of a hostile translation or search term, stored or reflected, when Chromium opens the page', async () => {
+    const tab = await browser.newPage();
+    const dialogs: string[] = [];
+    tab.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    const paths = HOSTILE_STRINGS.flatMap((term, index) => [
+      `/fr/stored?i=${index}`,
+      `/fr/search?q=${encodeURIComponent(term)}`,
+    ]);
+    // Every served page at once, each in a frame of its own, parsed and run by the browser.
+    const pages: string[] = [];
+    for (const path of paths) pages.push((await plainGet(`${site.url}${path}`)).body);
+    const quoted = (html: string) => html.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+    // The first frame is the control: a script that does run is seen.
+    const control = `<iframe srcdoc="${quoted('<script>alert("control")</script>')}"></iframe>`;
+    const framed = pages.map((html) => `<iframe srcdoc="${quoted(html)}"></iframe>`);
+    await tab.setContent(control + framed.join(''), {
+      waitUntil: 'load',
+    });
+    const found: string[] = [];
+    const frames = tab.mainFrame().childFrames().slice(1);
+    expect(frames).toHaveLength(paths.length);
+    for (const [index, frame] of frames.entries()) {
+      // What the browser's own parser made of the page: the origin's one script, no handler attributes.
+      const { scripts, handlers } = await frame.evaluate(() => ({
+        scripts: document.scripts.length,
+        handlers: [...document.querySelectorAll('*')].flatMap((element) =>
+          [...element.attributes]
+            .filter((a) => /^on/i.test(a.name))
+            .map((a) => `${element.localName} ${a.name}`),
+        ),
+      }));
+      if (scripts !== 1 || handlers.length)
+        found.push(`${paths[index]}: ${scripts} scripts ${handlers.join(' ')}`);
+    }
+    expect(found).toEqual([]);
+    expect(dialogs).toEqual(['control']);
+    await tab.close();
+  }, 120_000);
 });

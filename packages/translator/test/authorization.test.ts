@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '@app/server-kit/testing';
 import { operationsOf, type OpenApiDocument } from '@app/server-kit/testing/openapi-fuzz';
-import { signedInMember, startHarness, type Harness } from './helpers.ts';
+import { routesOf } from '@app/server-kit';
+import { plainGet, serveOrigin, signedInMember, startHarness, type Harness } from './helpers.ts';
 import { ScreenshotsRepository } from '../src/screenshots/screenshots-repository.ts';
 
 const ONE_PIXEL_PNG = Buffer.from(
@@ -516,6 +517,29 @@ const ROWS: Row[] = [
   },
 ];
 
+/**
+ * SEO mode's routes (outside the API document): public pages of a project's site, reached through the
+ * site's web server. On the site's host every caller gets the page — a key or a session changes nothing;
+ * on the translator's own host every caller is refused (421), a signed-in owner included (issue 32).
+ */
+const SITE_HOST = 'shop.test:8080';
+interface SeoRow {
+  route: string;
+  path(world: World): string;
+  /** On the site's host, and on the translator's own. */
+  site: number;
+  own: number;
+}
+const seoPath = (rest: string) => (world: World) => `/seo/${world.main.id}${rest}`;
+const SEO_ROWS: SeoRow[] = [
+  { route: 'GET /seo/:projectId/sitemap.xml', path: seoPath('/sitemap.xml'), site: 200, own: 421 },
+  { route: 'GET /seo/:projectId/:lang/sitemap.xml', path: seoPath('/fr/sitemap.xml'), site: 200, own: 421 },
+  { route: 'GET /seo/:projectId/:lang', path: seoPath('/fr'), site: 200, own: 421 },
+  { route: 'GET /seo/:projectId/:lang/*', path: seoPath('/fr/about'), site: 200, own: 421 },
+  // Another project, whose SEO mode is off: the same for everyone.
+  { route: 'GET /seo/:projectId/:lang/*', path: (w) => `/seo/${w.other.id}/fr/about`, site: 404, own: 421 },
+];
+
 describe('who may call what (translator)', () => {
   let world: World;
   /** Each member's account and sign-in, to add it to fresh projects and to sign in again. */
@@ -529,9 +553,13 @@ describe('who may call what (translator)', () => {
     viewer: ['viewer', []],
   } as const;
 
+  let origin: Awaited<ReturnType<typeof serveOrigin>>;
   beforeAll(async () => {
     // No job worker: an AI job stays pending, so it can be read and cancelled.
     const harness = await startHarness({}, { workers: false });
+    origin = await serveOrigin({
+      '*': { body: '<!doctype html><html><body><p>Fresh bread</p></body></html>' },
+    });
     const keysOf = async (name: string, languages = ['fr']): Promise<Keys> => {
       const made = await harness.newProject(name);
       const project = (await made.client.get('/api/project')).body;
@@ -578,6 +606,9 @@ describe('who may call what (translator)', () => {
       .id as string;
     const backup = (await mainClient.post('/api/backups')).body.filename as string;
     const other = await keysOf('Other');
+    await mainClient.patch('/api/project/settings', {
+      settings: { seoOrigin: origin.url, seoPublicUrl: `http://${SITE_HOST}` },
+    });
 
     const sessions = {} as Record<Member, Record<string, string>>;
     const keyClient = new TestClient(harness.url);
@@ -634,7 +665,10 @@ describe('who may call what (translator)', () => {
       },
     };
   }, 120_000);
-  afterAll(() => world?.harness.stop());
+  afterAll(async () => {
+    await world?.harness.stop();
+    await origin?.close();
+  });
 
   const headersOf = (caller: Caller, keys: Keys, other: Keys): Record<string, string> => {
     if (caller === 'local') return {};
@@ -677,6 +711,33 @@ describe('who may call what (translator)', () => {
     );
     expect(ROWS.map((row) => row.route).sort()).toEqual(routes.sort());
   });
+
+  it('has a row for every SEO route (outside the API document)', () => {
+    const seo = routesOf(world.harness.translator.app)
+      .filter(({ method, url }) => method === 'GET' && url.startsWith('/seo/'))
+      .map(({ url }) => `GET ${url}`);
+    expect([...new Set(SEO_ROWS.map((row) => row.route))].sort()).toEqual(seo.sort());
+  });
+
+  it('gives every caller the same answer on SEO pages: the page on the site’s host, 421 on the translator’s', async () => {
+    const mismatches: string[] = [];
+    const own = new URL(world.harness.url).host;
+    for (const row of SEO_ROWS) {
+      for (const caller of CALLERS) {
+        for (const [host, expected] of [
+          [SITE_HOST, row.site],
+          [own, row.own],
+        ] as const) {
+          const path = row.path(world);
+          const headers = { ...headersOf(caller, world.main, world.other), host };
+          const answer = await plainGet(`${world.harness.url}${path}`, headers);
+          if (answer.status !== expected)
+            mismatches.push(`${path} on ${host} as ${caller}: ${answer.status}, expected ${expected}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  }, 120_000);
 
   it('gives every caller the status its row says, on every route', async () => {
     const mismatches: string[] = [];

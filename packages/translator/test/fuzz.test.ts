@@ -1,7 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fuzzOpenApi, type OpenApiDocument } from '@app/server-kit/testing/openapi-fuzz';
 import type { TestClient } from '@app/server-kit/testing';
-import { startHarness, type Harness } from './helpers.ts';
+import { serveOrigin, startHarness, type Harness } from './helpers.ts';
+import { LanguageParams, SiteParams } from '../src/routes/seo.ts';
+
+/** Path parameters of a route schema, as an OpenAPI document lists them. */
+const pathParameters = (schema: { properties: Record<string, unknown> }) =>
+  Object.entries(schema.properties).map(([name, value]) => ({
+    name,
+    in: 'path' as const,
+    required: true,
+    schema: value as Record<string, unknown>,
+  }));
+const language = pathParameters(LanguageParams);
+/**
+ * SEO mode's routes, which the API document leaves out (they are the site's pages, not the API): the
+ * same hostile input, from the site's host and from the translator's own.
+ */
+const SEO_DOCUMENT: OpenApiDocument = {
+  servers: [{ url: '' }],
+  paths: {
+    '/seo/{projectId}/sitemap.xml': { get: { parameters: pathParameters(SiteParams) } },
+    '/seo/{projectId}/{lang}/sitemap.xml': { get: { parameters: language } },
+    '/seo/{projectId}/{lang}': { get: { parameters: language } },
+    '/seo/{projectId}/{lang}/{path}': {
+      get: {
+        parameters: [...language, { name: 'path', in: 'path', required: true, schema: { type: 'string' } }],
+      },
+    },
+  },
+};
+const SITE_HOST = 'shop.test:8080';
 
 /**
  * Every operation of the translator's OpenAPI document gets hostile input from the project's key holder,
@@ -11,13 +40,18 @@ import { startHarness, type Harness } from './helpers.ts';
 describe('translator API under hostile input', () => {
   let harness: Harness;
   let other: { client: TestClient; key: string };
+  let origin: Awaited<ReturnType<typeof serveOrigin>>;
   const ids = { phrase: '', translation: '', prompt: '', backup: '' };
 
   beforeAll(async () => {
     harness = await startHarness();
     const { client } = harness;
     other = await harness.newProject('Other');
-    await client.patch('/api/project/settings', { settings: { languages: ['fr', 'de'] } });
+    // SEO mode on, its site's origin answering every path with a page.
+    origin = await serveOrigin({ '*': { body: '<!doctype html><title>Shop</title><p>Fresh bread</p>' } });
+    await client.patch('/api/project/settings', {
+      settings: { languages: ['fr', 'de'], seoOrigin: origin.url, seoPublicUrl: `http://${SITE_HOST}` },
+    });
     await client.post('/api/textnodes', {
       url: 'https://shop.example/',
       keys: [
@@ -47,7 +81,10 @@ describe('translator API under hostile input', () => {
     ids.prompt = String(prompt.id);
     ids.backup = String(backup.filename);
   }, 60_000);
-  afterAll(() => harness?.stop());
+  afterAll(async () => {
+    await harness?.stop();
+    await origin?.close();
+  });
 
   /** What the project looks like to its key holder. */
   const snapshot = async () => {
@@ -116,4 +153,19 @@ describe('translator API under hostile input', () => {
     expect(report.findings).toEqual([]);
     expect(await snapshot()).toEqual(before);
   }, 600_000);
+
+  it('answers SEO mode’s routes in the envelope on both hosts, never 5xx', async () => {
+    const projectId = String(harness.translator.defaultProject.project.id);
+    const report = await fuzzOpenApi({
+      origin: harness.url,
+      document: SEO_DOCUMENT,
+      callers: [
+        { name: 'anonymous on the site’s host', headers: { host: SITE_HOST }, careful: false },
+        { name: 'anonymous on the translator’s host', headers: {}, careful: false },
+      ],
+      realPathValue: (_path, name) => ({ projectId, lang: 'fr', path: 'about' })[name],
+    });
+    expect(report.requests).toBeGreaterThan(50);
+    expect(report.findings).toEqual([]);
+  }, 300_000);
 });

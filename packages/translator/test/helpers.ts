@@ -172,6 +172,7 @@ export async function registerApproved(client: TestClient, keys: string[]): Prom
 }
 
 export { get as plainGet, serveOrigin, startSiteNginx } from './seo-site.ts';
+export { HOSTILE_STRINGS, HOSTILE_TRANSLATIONS, searchPage, storedPage } from './hostile-pages.ts';
 
 /**
  * A site in SEO mode for the harness's default project: its origin on loopback (`routes`), the site's

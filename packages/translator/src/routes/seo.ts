@@ -5,10 +5,12 @@ import type { TranslatorServices } from '../services.ts';
 import { sendCached } from '../http/cached-body.ts';
 import type { LanguageAnswer, RenderedPage } from '../seo/rendered-pages.ts';
 import { fail } from '../errors/catalogue.ts';
+import { RowId } from '../common/schemas.ts';
 
-const SiteParams = Type.Object({ projectId: Type.Integer({ minimum: 1 }) });
-const LanguageParams = Type.Object({
-  projectId: Type.Integer({ minimum: 1 }),
+/** The SEO routes' path parameters (exported for the fuzz run, which has no API document of them). */
+export const SiteParams = Type.Object({ projectId: RowId });
+export const LanguageParams = Type.Object({
+  projectId: RowId,
   lang: Type.String({ maxLength: 35 }),
 });
 /** `/seo/<project>/<lang>` and what follows: the original page's path and query. */
