@@ -27,6 +27,23 @@ const FRENCH = {
 };
 
 /**
+ * A search page whose script writes the term (as text, safely) into a JSON block, a style, a noscript,
+ * the title, a paragraph and a textarea: in the browser's DOM nothing of it is markup.
+ */
+const SEARCH_APP =
+  '<!doctype html><html lang="en"><head><title>Search</title></head><body><p id="term"></p>' +
+  '<textarea id="box"></textarea><noscript id="ns"></noscript><script>' +
+  "const q = new URLSearchParams(location.search).get('q') || '';" +
+  "const data = document.createElement('script'); data.type = 'application/json'; data.id = 'data';" +
+  'data.textContent = JSON.stringify({ q }); document.head.append(data);' +
+  "const style = document.createElement('style'); style.textContent = '/* ' + q + ' */'; document.head.append(style);" +
+  "for (const id of ['ns', 'term', 'box']) document.getElementById(id).textContent = q; document.title = q;" +
+  '</script></body></html>';
+/** Closes every raw-text element the page holds, then runs script. */
+const TERM =
+  '</script></style></noscript></title></textarea><img src=x onerror=alert(1)><script>alert(1)</script>';
+
+/**
  * SEO mode with `seoPrerender` for sites whose scripts render their text: a React app with client-side
  * routing and a Lit app, served by one origin behind the site's nginx.
  */
@@ -57,6 +74,7 @@ describe('SEO mode for apps rendered by their scripts (prerendered in Chromium)'
       },
       '/lit.js': { type: 'text/javascript', body: await bundle('lit-app.ts') },
       '/favicon.ico': { type: 'image/x-icon', body: '' },
+      '/search': { body: SEARCH_APP },
       '*': { status: 404, body: 'not found' },
     };
     served = await seoSite(harness, {
@@ -125,5 +143,21 @@ describe('SEO mode for apps rendered by their scripts (prerendered in Chromium)'
     expect(await page.locator('#add').textContent()).toBe('Ajouter');
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('serves what the app wrote as text as text: no raw-text element ends early once the page is HTML', async () => {
+    const answer = await plainGet(`${site.url}/fr/search?q=${encodeURIComponent(TERM)}`);
+    expect(answer.status).toBe(200);
+    const { document } = parseHTML(answer.body);
+    // The app's own script and its JSON block, nothing more. (A noscript's text is markup for browsers
+    // that run no script: what the app wrote there stays inert, and inside it.)
+    const outside = (selector: string) =>
+      [...document.querySelectorAll(selector)].filter((element) => !element.closest('noscript'));
+    expect(outside('script')).toHaveLength(2);
+    expect(outside('img')).toHaveLength(0);
+    expect(outside('[onerror]')).toHaveLength(0);
+    expect(JSON.parse(document.querySelector('#data')!.textContent!)).toEqual({ q: TERM });
+    expect(document.querySelector('title')?.textContent).toBe(TERM);
+    expect(document.querySelector('#term')?.textContent).toBe(TERM);
   });
 });
