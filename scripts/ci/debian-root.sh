@@ -68,10 +68,11 @@ in_root() {
   # A machine's root, not a chroot: the kernel refuses user namespaces (Chromium's sandbox, rootless
   # tools) to a chrooted process, so the command gets a mount namespace whose root is DIR (pivot_root),
   # and a PID namespace of its own, so whatever it leaves running ends with it. (CMD is not its PID 1,
-  # which would ignore the signals it has no handler for.)
+  # which would ignore the signals it has no handler for.) Each call parks the host's root in a folder of
+  # its own: calls run side by side (npm start and the probes that wait for it).
   unshare --mount --propagation private --pid --fork --kill-child -- sh -c '
-    mount --rbind "$0" "$0" && cd "$0" && mkdir -p .host-root && pivot_root . .host-root && cd / &&
-      umount -l /.host-root && rmdir /.host-root && mount -t proc proc /proc &&
+    mount --rbind "$0" "$0" && cd "$0" && old=$(mktemp -d .host-root.XXXXXX) && pivot_root . "$old" &&
+      cd / && umount -l "/$old" && rmdir "/$old" && mount -t proc proc /proc &&
       /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin LANG=C.UTF-8 "$@"' \
     "$root" "$@"
 }
