@@ -38,7 +38,7 @@ export function Layout() {
     );
   if (session.isError) return <ErrorState error={session.error} retry={() => void session.refetch()} />;
   if (!session.data) {
-    const redirect = location.pathname + location.search;
+    const redirect = location.pathname + location.search + location.hash;
     return (
       <Navigate
         to={redirect === '/' ? '/login' : `/login?redirect=${encodeURIComponent(redirect)}`}
