@@ -60,6 +60,11 @@ export function createServices(
           (settings) => settings.screenshotsEnabled,
           () => false,
         ),
+      allowedOrigins: (id) =>
+        projects.settings(id).then(
+          (settings) => settings.allowedOrigins,
+          () => [],
+        ),
       ids: async () => (await projects.list()).map((project) => project.id),
     },
     ctx.log,

@@ -23,7 +23,9 @@ const PAGE = `<!doctype html><html lang="en"><head><title>Shop</title>
 
 let h: Harness;
 let fake: FakeOpenAI;
-let site: { url: string; port: number; close(): Promise<void> };
+let site: { url: string; port: number; requests: string[]; close(): Promise<void> };
+/** Another shop, reached by the name localhost (allowlisted for its port): an allowed origin of its own. */
+let shop: typeof site;
 let ids: Record<string, number>;
 let trap: { port: number; udpPort: number; seen: string[]; close(): Promise<void> };
 /** What the probe page's script reported, and the browser's processes while it was served. */
@@ -124,7 +126,9 @@ async function startTrap(): Promise<typeof trap> {
 }
 
 async function serve(): Promise<typeof site> {
+  const requests: string[] = [];
   const server: Server = createServer((request, response) => {
+    requests.push(request.url ?? '/');
     const path = (request.url ?? '/').split('?')[0];
     if (path === '/probe') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(probePage());
@@ -161,6 +165,7 @@ async function serve(): Promise<typeof site> {
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -197,12 +202,19 @@ async function waitForCaptures(client = h.client) {
 }
 
 beforeAll(async () => {
-  [fake, site, trap] = await Promise.all([startFakeOpenAI({ apiKey: 'sk-test' }), serve(), startTrap()]);
+  [fake, site, shop, trap] = await Promise.all([
+    startFakeOpenAI({ apiKey: 'sk-test' }),
+    serve(),
+    serve(),
+    startTrap(),
+  ]);
   h = await startHarness(
     { ai: { baseUrl: fake.baseUrl, batchSize: 10, parallelCalls: 1, backoffMs: 5 } },
     {
       screenshots: {
-        ...readScreenshotConfig(envReader({ TRANSLATOR_SCREENSHOT_ALLOWLIST: `127.0.0.1:${site.port}` })),
+        ...readScreenshotConfig(
+          envReader({ TRANSLATOR_SCREENSHOT_ALLOWLIST: `127.0.0.1:${site.port},localhost:${shop.port}` }),
+        ),
         debounceMs: 50,
       },
     },
@@ -231,6 +243,7 @@ afterAll(async () => {
   await h?.stop();
   await fake?.close();
   await site?.close();
+  await shop?.close();
   await trap?.close();
 });
 
@@ -391,6 +404,60 @@ describe('screenshots as context', () => {
     }
   });
 
+  it('photographs only pages on the allowed origins today: pages stored before registration refused others are passed over', async () => {
+    // A project whose pages are on the second shop only; its phrases carry pages an older version
+    // recorded without asking (a page of the first shop, which the browser may reach, and a script URL).
+    const old = await h.newProject('Old pages');
+    await old.client.patch('/api/project/settings', {
+      settings: { screenshotsEnabled: true, allowedOrigins: [`http://localhost:${shop.port}`] },
+    });
+    const keys = ['Welcome to our shop', 'Fresh bread every morning.', 'You have {{number:0}} new messages'];
+    await old.client.post('/api/textnodes', { keys: keys.map((key) => ({ key })) });
+    const id = Object.fromEntries((await idsByKey(old.client)).map((row) => [row.key, row.id]));
+    const foreign = `${site.url}/shop?stored=before-origins`;
+    const allowed = `http://localhost:${shop.port}/`;
+    const pages: [string, string][] = [
+      ['Welcome to our shop', foreign],
+      ['Welcome to our shop', allowed],
+      ['Fresh bread every morning.', foreign],
+      ['You have {{number:0}} new messages', 'javascript:alert(document.cookie)'],
+    ];
+    const day = new Date().toISOString().slice(0, 10);
+    await h.translator.ctx.db
+      .insertInto('phrase_urls')
+      .values(
+        pages.map(([key, url]) => ({ phrase_id: id[key]!, project_id: old.id, url, first_seen_day: day })),
+      )
+      .execute();
+    shop.requests.length = 0;
+    const worker = h.translator.services.screenshotWorker;
+    worker.wake(old.id, { delayMs: 0 });
+    await worker.runNow();
+
+    const stored = await h.translator.ctx.db
+      .selectFrom('phrase_screenshots')
+      .select(['phrase_id', 'url', 'png', 'error'])
+      .where('project_id', '=', old.id)
+      .execute();
+    const byKey = Object.fromEntries(
+      keys.map((key) => [key, stored.find((row) => row.phrase_id === id[key])]),
+    );
+    // The phrase seen on both is photographed on the allowed page.
+    expect(byKey['Welcome to our shop']).toMatchObject({ url: allowed, error: null });
+    pngSize(Buffer.from(byKey['Welcome to our shop']!.png!));
+    expect(shop.requests).toContain('/');
+    // The others get the reason, and the browser never asked for the old page.
+    const reason = 'No page this phrase was seen on is an http(s) page on the project’s allowed origins.';
+    for (const key of ['Fresh bread every morning.', 'You have {{number:0}} new messages'])
+      expect(byKey[key], key).toMatchObject({ url: '', png: null, error: reason });
+    expect(site.requests.filter((request) => request.includes('stored=before-origins'))).toEqual([]);
+    expect((await old.client.get('/api/screenshots/status')).body).toMatchObject({
+      captured: 1,
+      failed: 2,
+      pending: 0,
+    });
+  });
+
   it('the screenshot goes with its phrase', async () => {
     const id = ids['You have {{number:0}} new messages']!;
     expect((await h.client.get(`/api/phrases/${id}/screenshot`)).status).toBe(200);
@@ -404,8 +471,11 @@ describe('the screenshot browser reaches only what the outbound policy allows', 
 
   beforeAll(async () => {
     probe = await h.newProject('Probe');
-    await probe.client.patch('/api/project/settings', { settings: { screenshotsEnabled: true } });
-    // Anyone with the page key could register this page: the browser loads it and runs its script.
+    // A page on the project's allowed origins: anyone with the page key could register it, and the
+    // browser loads it and runs its script.
+    await probe.client.patch('/api/project/settings', {
+      settings: { screenshotsEnabled: true, allowedOrigins: [site.url] },
+    });
     await probe.client.post('/api/textnodes', {
       url: `${site.url}/probe`,
       keys: [{ key: 'Probing the network' }],

@@ -1,11 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { allowedPageOrigin } from '../projects/origins.ts';
 import type { ScreenshotConfig } from './screenshots-config.ts';
 import type { ChromiumCapturer, PageVisit } from './capturer.ts';
 import type { PendingShot, ScreenshotsRepository } from './screenshots-repository.ts';
 
-/** What the worker asks of the projects: whether one has screenshots on, and every project's id. */
+/**
+ * What the worker asks of the projects: whether one has screenshots on, the origins its pages may be on
+ * (as they are now), and every project's id.
+ */
 export interface ScreenshotProjects {
   enabled(projectId: number): Promise<boolean>;
+  allowedOrigins(projectId: number): Promise<readonly string[]>;
   ids(): Promise<number[]>;
 }
 
@@ -14,6 +19,9 @@ export interface ScreenshotProjects {
  * periodic look over every project), the phrases without one, grouped by page — one browser per run,
  * one page at a time, at most `perRun` phrases a run (a run that hit the cap is followed by another).
  * Runs only where it was started (processes with workers); `wake` elsewhere just marks the project.
+ * Only a page on the project's allowed origins is opened, whatever was recorded earlier (pages stored
+ * before registration checked them, or by the project key): a phrase seen on no such page gets the
+ * reason instead of a screenshot.
  */
 export class ScreenshotWorker {
   /** Projects to look at on the next run, and whether their failed captures are tried again at once. */
@@ -97,7 +105,8 @@ export class ScreenshotWorker {
   private async capture() {
     const due = [...this.due];
     this.due.clear();
-    const work: { projectId: number; shots: PendingShot[] }[] = [];
+    const work: { projectId: number; shots: PageShot[] }[] = [];
+    const unopenable: { projectId: number; phraseId: number }[] = [];
     let room = this.config.perRun;
     let more = false;
     for (const [projectId, { retryFailed }] of due) {
@@ -108,15 +117,23 @@ export class ScreenshotWorker {
       const before = retryFailed
         ? new Date().toISOString()
         : new Date(Date.now() - this.config.retryFailedHours * 3_600_000).toISOString();
-      const shots = await this.repository.pending(projectId, room + 1, before);
-      if (shots.length > room) {
+      const origins = await this.projects.allowedOrigins(projectId);
+      const mayOpen = (url: string) => allowedPageOrigin(origins, url) !== undefined;
+      const pending = await this.repository.pending(projectId, room + 1, before, mayOpen);
+      if (pending.length > room) {
         more = true;
-        shots.length = room;
+        pending.length = room;
         this.due.set(projectId, { retryFailed });
       }
-      room -= shots.length;
+      room -= pending.length;
+      const shots = pending.filter((shot): shot is PageShot => shot.url !== undefined);
+      for (const shot of pending)
+        if (shot.url === undefined) unopenable.push({ projectId, phraseId: shot.phraseId });
       if (shots.length) work.push({ projectId, shots });
     }
+    for (const { projectId, phraseId } of unopenable)
+      await this.repository.save(projectId, phraseId, '', { error: NO_ALLOWED_PAGE });
+    if (unopenable.length) this.log.info({ phrases: unopenable.length }, 'screenshots: no allowed page');
     if (!work.length) return;
     if (!(await this.capturer.availability()).available) return;
     let taken = 0;
@@ -136,8 +153,13 @@ export class ScreenshotWorker {
   }
 }
 
+const NO_ALLOWED_PAGE =
+  'No page this phrase was seen on is an http(s) page on the project’s allowed origins.';
+
+type PageShot = PendingShot & { url: string };
+
 /** The shots grouped by the page they are taken on, in order. */
-function byPage(shots: PendingShot[]): PageVisit[] {
+function byPage(shots: PageShot[]): PageVisit[] {
   const pages = new Map<string, PageVisit>();
   for (const shot of shots) {
     const page = pages.get(shot.url) ?? { url: shot.url, phrases: [] };

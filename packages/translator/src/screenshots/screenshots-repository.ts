@@ -4,12 +4,15 @@ import type { TranslatorDB } from '../db/schema.ts';
 import { chunks } from '../common/chunks.ts';
 import { nowIso } from '../common/time.ts';
 
-/** A phrase waiting for its screenshot, and the page it will be taken on. */
+/** A phrase waiting for its screenshot, and the page it will be taken on (none: no page may be opened). */
 export interface PendingShot {
   phraseId: number;
   key: string;
-  url: string;
+  url: string | undefined;
 }
+
+/** The phrase's pages read at a time while looking for one that may be opened. */
+const URL_PAGE = 200;
 
 /** What a capture left: the image, or why there is none. */
 export type ShotOutcome =
@@ -22,19 +25,41 @@ export class ScreenshotsRepository {
   /**
    * The project's phrases (not in the trash) that were seen on a page and have no screenshot: never
    * tried, or failed before `retryFailedBefore` (an ISO time; failures are not retried when undefined).
-   * Each with the first of its pages, oldest phrases first.
+   * Each with the first of its pages (in address order) that `mayOpen` accepts, oldest phrases first;
+   * `url` is undefined when it accepts none of them.
    */
-  async pending(projectId: number, limit: number, retryFailedBefore?: string): Promise<PendingShot[]> {
+  async pending(
+    projectId: number,
+    limit: number,
+    retryFailedBefore: string | undefined,
+    mayOpen: (url: string) => boolean,
+  ): Promise<PendingShot[]> {
     const rows = await this.pendingQuery(projectId, retryFailedBefore)
-      .select([
-        'p.id',
-        'p.key',
-        sql<string | null>`(select min(u.url) from phrase_urls u where u.phrase_id = p.id)`.as('url'),
-      ])
+      .select(['p.id', 'p.key'])
       .orderBy('p.id')
       .limit(limit)
       .execute();
-    return rows.flatMap((row) => (row.url ? [{ phraseId: row.id, key: row.key, url: row.url }] : []));
+    const shots: PendingShot[] = [];
+    for (const row of rows)
+      shots.push({ phraseId: row.id, key: row.key, url: await this.firstPage(row.id, mayOpen) });
+    return shots;
+  }
+
+  /** The first of the phrase's pages, in address order, that `mayOpen` accepts. */
+  private async firstPage(phraseId: number, mayOpen: (url: string) => boolean) {
+    for (let after: string | undefined; ;) {
+      let query = this.db
+        .selectFrom('phrase_urls')
+        .select('url')
+        .where('phrase_id', '=', phraseId)
+        .orderBy('url')
+        .limit(URL_PAGE);
+      if (after !== undefined) query = query.where('url', '>', after);
+      const urls = (await query.execute()).map((row) => row.url);
+      const found = urls.find(mayOpen);
+      if (found !== undefined || urls.length < URL_PAGE) return found;
+      after = urls.at(-1);
+    }
   }
 
   /** Counts what `pending` would find without a limit. */
