@@ -321,7 +321,9 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
       page.context().waitForEvent('page'),
       page.getByRole('link', { name: 'API docs' }).click(),
     ]);
-    await docs.waitForSelector('.opblock-summary-path[data-path="/translations"]');
+    // Swagger UI renders the whole document (80 operations) before the first one shows: seconds of CPU
+    // on a loaded 2-core machine, so this wait is the rendering's, not the default 15 s.
+    await docs.waitForSelector('.opblock-summary-path[data-path="/translations"]', { timeout: 60_000 });
     await docs.close();
   });
 
