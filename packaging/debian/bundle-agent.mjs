@@ -5,14 +5,18 @@ import { fileURLToPath } from 'node:url';
 
 const source = (path) => fileURLToPath(new URL(`../../packages/${path}`, import.meta.url));
 
-// The agent takes only the environment readers and ConfigError from server-kit. Its index re-exports
-// the database, HTTP and outbound modules too, whose top-level code esbuild must keep (4 MB with
-// Fastify, undici and the SQLite binding's loader); the agent's own import names keep the build honest:
-// anything it starts importing from server-kit that config.ts lacks fails the bundle.
+// The agent takes only the environment readers and ConfigError from server-kit, and the outbound policy
+// for its ACME client from `@app/server-kit/https-guard`. server-kit's index re-exports the database,
+// HTTP and outbound modules too, whose top-level code esbuild must keep (4 MB with Fastify, undici and
+// the SQLite binding's loader); the agent's own import names keep the build honest: anything it starts
+// importing from server-kit that config.ts lacks fails the bundle.
 const serverKitConfigOnly = {
   name: 'server-kit-config-only',
   setup(builder) {
     builder.onResolve({ filter: /^@app\/server-kit$/ }, () => ({ path: source('server-kit/src/config.ts') }));
+    builder.onResolve({ filter: /^@app\/server-kit\/https-guard$/ }, () => ({
+      path: source('server-kit/src/outbound/https-guard.ts'),
+    }));
   },
 };
 

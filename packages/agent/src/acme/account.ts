@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import * as acme from 'acme-client';
-import { GuardedHttpsAgent, HostAllowlist } from '@app/server-kit';
+import { GuardedHttpsAgent, HostAllowlist } from '@app/server-kit/https-guard';
 import type { AgentConfig } from '../config.ts';
 import { isAcmeDirectoryUrl } from '../config-values.ts';
 import type { AcmeStore } from './store.ts';
