@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { createTestDatabase, TestClient, type TestDatabase } from '@app/server-kit/testing';
 import { buildTranslator, type Translator, type TranslatorOptions } from '../src/app.ts';
+import { RESTORED_SERIAL_TABLES } from '../src/backups/restore.ts';
 import { serveOrigin, startSiteNginx } from './seo-site.ts';
 import { TRANSLATOR_VERSION, type TranslatorConfig } from '../src/config.ts';
 
@@ -228,16 +229,7 @@ export const ONE_PIXEL_PNG = Buffer.from(
 );
 
 /** Tables whose rows get their id from a counter (SQLite's sqlite_sequence, PostgreSQL's sequences). */
-const SERIAL_TABLES = [
-  'projects',
-  'phrases',
-  'translations',
-  'translation_history',
-  'glossary_terms',
-  'translation_memory',
-  'accounts',
-  'project_invites',
-];
+const SERIAL_TABLES = [...RESTORED_SERIAL_TABLES, 'accounts', 'project_invites'];
 
 /**
  * Makes every id counter go on from `base` (above every id so far: the caller's choice), so the rows made

@@ -288,20 +288,22 @@ async function foreignReferences(db: Kysely<TranslatorDB>, projectId: number): P
   return found;
 }
 
+/** The tables a restore writes whose ids come from a counter. */
+export const RESTORED_SERIAL_TABLES = [
+  'projects',
+  'phrases',
+  'translations',
+  'translation_history',
+  'glossary_terms',
+  'translation_memory',
+] as const;
+
 /**
  * After rows were inserted with their ids, each serial sequence must hand out ids above them (never
  * moved back: another transaction may hold a higher value already).
  */
 async function advanceSequences(db: Kysely<TranslatorDB>) {
-  const serial = [
-    'projects',
-    'phrases',
-    'translations',
-    'translation_history',
-    'glossary_terms',
-    'translation_memory',
-  ] as const;
-  for (const table of serial) {
+  for (const table of RESTORED_SERIAL_TABLES) {
     await sql`
       select setval(s, greatest(m, coalesce(pg_sequence_last_value(s::regclass), 0)))
       from (select pg_get_serial_sequence(${table}, 'id') as s, (select max(id) from ${sql.table(table)}) as m) t
