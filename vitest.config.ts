@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { databasePassFiles } from './scripts/test/database-pass.ts';
 
 // Workspace packages export their TypeScript sources under the "source" condition (the build under the
 // default one): tests run the sources, never a stale dist/.
@@ -18,6 +19,12 @@ if (onPostgres && !process.env.REAL_ENGINES_NOTICE) {
   console.log('[test] the real-engine tests run in the SQLite pass only (TEST_DATABASE_URL is set)');
 }
 
+// CI's PostgreSQL pass runs only the files whose proof depends on the database (scripts/test/database-pass.ts);
+// without TEST_PASS every file runs, on whichever database TEST_DATABASE_URL names.
+const databasePass = process.env.TEST_PASS === 'database';
+if (process.env.TEST_PASS && !databasePass)
+  throw new Error(`TEST_PASS=${process.env.TEST_PASS}: expected database`);
+
 // CI asks for a JSON report of each pass (its totals and slowest files): TEST_REPORT_DIR names the folder.
 const reportDir = process.env.TEST_REPORT_DIR;
 
@@ -31,44 +38,57 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // A worker runs its files one after another in one module graph: importing the services' modules
+    // again for each file took a quarter of the suite's time. Nothing a file leaves behind may reach the
+    // next one: each starts its own servers, databases and browsers and stops them in its afterAll.
+    isolate: false,
     ...(reportDir && {
       reporters: ['default', 'json'],
       outputFile: { json: join(reportDir, `vitest-${onPostgres ? 'postgres' : 'sqlite'}.json`) },
     }),
-    projects: [
-      {
-        // Service specs beside their service (`src/**/*.spec.ts`): in-memory repositories, no server, no
-        // database, so they need none of the set-up above and run the same in both database passes.
-        resolve: { conditions },
-        ssr: { resolve: { conditions, externalConditions: ['source'] } },
-        test: { name: 'unit', include: ['packages/*/src/**/*.spec.ts'], pool: 'threads' },
-      },
-      {
-        extends: true as const,
-        test: {
-          name: 'main',
-          include: ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
-          exclude: [REAL_ENGINE_TESTS, '**/node_modules/**'],
-        },
-      },
-      ...(onPostgres
-        ? []
-        : [
-            {
-              extends: true as const,
-              test: {
-                name: 'real-engines',
-                include: [REAL_ENGINE_TESTS],
-                globalSetup: ['packages/manager/test/real-engines/global-setup.ts'],
-                // The files share the engines and the test image, and each removes the image and its
-                // `re-` containers at its end (Podman's forced image removal takes running containers).
-                fileParallelism: false,
-                // dockerd's first start and the test image's push take a while.
-                hookTimeout: 180_000,
-                testTimeout: 90_000,
-              },
-            },
-          ]),
-    ],
+    projects: databasePass
+      ? [{ extends: true as const, test: { name: 'main', include: databasePassFiles() } }]
+      : mainProjects(),
   },
 });
+
+/** Every project of a whole run: the unit specs, the main project and, on SQLite, the real engines. */
+function mainProjects() {
+  return [
+    {
+      // Service specs beside their service (`src/**/*.spec.ts`): in-memory repositories, no server, no
+      // database, so they need none of the set-up above (and the PostgreSQL pass leaves them out).
+      resolve: { conditions },
+      ssr: { resolve: { conditions, externalConditions: ['source'] } },
+      test: { name: 'unit', include: ['packages/*/src/**/*.spec.ts'], pool: 'threads' },
+    },
+    {
+      extends: true as const,
+      test: {
+        name: 'main',
+        include: ['packages/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
+        exclude: [REAL_ENGINE_TESTS, '**/node_modules/**'],
+      },
+    },
+    ...(onPostgres
+      ? []
+      : [
+          {
+            extends: true as const,
+            test: {
+              name: 'real-engines',
+              include: [REAL_ENGINE_TESTS],
+              globalSetup: ['packages/manager/test/real-engines/global-setup.ts'],
+              // The files share the engines and the test image, and each removes the image and its
+              // `re-` containers at its end (Podman's forced image removal takes running containers).
+              fileParallelism: false,
+              // One worker, beside the main project's two: vitest shares no module graph across them.
+              isolate: true,
+              // dockerd's first start and the test image's push take a while.
+              hookTimeout: 180_000,
+              testTimeout: 90_000,
+            },
+          },
+        ]),
+  ];
+}

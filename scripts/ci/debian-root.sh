@@ -6,6 +6,9 @@
 #                          as in a container or on a CI runner (and a mount point, as / is on a machine)
 #   debian_root_mount DIR  mounts proc, sys (with the cgroup file systems below it, as a booted machine
 #                          has them), dev, devpts and shm into it (debian_root_umount undoes it)
+#   debian_root_caches DIR lends DIR the host's download caches (apt's .deb files, npm's cache) as
+#                          overlays, as a CI runner keeps its caches between jobs: the same packages,
+#                          not downloaded again, and nothing DIR does reaches the host's copies
 #   in_root DIR CMD...     runs CMD with DIR as its root (as on a machine of its own: its own mount and PID
 #                          namespaces) and a clean environment
 #   install_node DIR VER   puts Node.js VER and the host's npm version into DIR/usr/local, from the npm
@@ -54,6 +57,19 @@ debian_root_mount() {
   _mount_into /dev /dev --bind
   _mount_into devpts /dev/pts -t devpts
   _mount_into tmpfs /dev/shm -t tmpfs
+}
+
+debian_root_caches() {
+  local root=$1 host target layer
+  for host in /var/cache/apt/archives "$(npm config get cache)"; do
+    [ -d "$host" ] || continue
+    case $host in /var/*) target=/var/cache/apt/archives ;; *) target=/root/.npm ;; esac
+    # Beside the root, not in it: an overlay's upper layer cannot be on an overlay.
+    layer=$root.caches$target
+    mkdir -p "$root$target" "$layer.upper" "$layer.work"
+    mount -t overlay overlay -o "lowerdir=$host,upperdir=$layer.upper,workdir=$layer.work" "$root$target" &&
+      debian_mounts+=("$root$target")
+  done
 }
 
 debian_root_umount() {

@@ -33,6 +33,7 @@ echo "[fresh] Debian 12 root in $root, on an overlay file system"
 debian_root "$base/lower"
 debian_root_overlay "$base/lower" "$root"
 debian_root_mount "$root"
+debian_root_caches "$root"
 echo "[fresh] what a newcomer brings: git, Node.js $node_version with npm, python3, make, g++"
 in_root "$root" apt-get update -qq
 in_root "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \

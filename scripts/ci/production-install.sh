@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# A production install: the built tree (`npm run build`; stale parts are rebuilt first) copied without
-# node_modules into a temporary folder, `npm ci --omit=dev` there, then `npm start` must bring up both
-# services with no dev dependency installed (no TypeScript, tsx, esbuild or Vite at run time): the
-# manager's health and web client, the translator's API and prebuilt page client. Ports: MANAGER_PORT
-# (default 3000) and TRANSLATOR_PORT (default 3100). Exits non-zero on failure.
+# A production install on the machine's Node.js: the built tree (`npm run build`; stale parts are rebuilt
+# first) copied into a temporary folder with its dependencies pruned to the production ones (`npm prune
+# --omit=dev` over a hard-linked copy of node_modules: the same tree `npm ci --omit=dev` makes, which
+# the container image's build runs itself, without building the native modules a second time), then
+# `npm start` must bring up both services with no dev dependency installed (no TypeScript, tsx, esbuild
+# or Vite at run time): the manager's health and web client, the translator's API and prebuilt page
+# client. Ports: MANAGER_PORT (default 3000) and TRANSLATOR_PORT (default 3100). Exits non-zero on
+# failure.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 export MANAGER_PORT=${MANAGER_PORT:-3000} TRANSLATOR_PORT=${TRANSLATOR_PORT:-3100}
@@ -20,13 +23,15 @@ cleanup() {
 trap cleanup EXIT
 
 node "$repo/scripts/build.mjs" --stale
-echo "[production] the built tree without node_modules in $dir"
+echo "[production] the built tree in $dir"
 # tar keeps the files' times, so the copy's build is as fresh as the original's.
 tar -C "$repo" --exclude=node_modules --exclude=./.git --exclude=./data --exclude=./test-artifacts -cf - . |
   tar -C "$dir/" -xf -
+(cd "$repo" && find . -path ./.git -prune -o -type d -name node_modules -prune -print) |
+  while read -r modules; do cp -al "$repo/$modules" "$dir/$modules"; done
 cd "$dir"
-echo "[production] npm ci --omit=dev"
-npm ci --omit=dev --no-audit --no-fund
+echo "[production] npm prune --omit=dev"
+npm prune --omit=dev --no-audit --no-fund
 for tool in typescript tsx esbuild vite; do
   if [ -e "node_modules/$tool" ]; then
     echo "[production] the dev dependency $tool was installed"

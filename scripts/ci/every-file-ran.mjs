@@ -1,0 +1,56 @@
+// CI's check that the split of the suite between its passes lost nothing: every test file of the
+// repository (unit specs, the main project, the real-engine tests) passed at least one test in some
+// pass, and every file of the PostgreSQL list did so on PostgreSQL. A vitest project, an include pattern
+// or a skip condition dropped by mistake fails here, naming the files.
+// Usage: every-file-ran.mjs SQLITE_REPORT.json POSTGRES_REPORT.json
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('../../', import.meta.url).pathname;
+const [sqliteReport, postgresReport] = process.argv.slice(2);
+
+/** The files of a pass's report with at least one passed test. */
+function ranIn(report) {
+  if (!existsSync(report)) return new Set();
+  const results = JSON.parse(readFileSync(report, 'utf8')).testResults;
+  return new Set(
+    results
+      .filter((result) => result.assertionResults.some((test) => test.status === 'passed'))
+      // The SQLite pass ran in a fresh machine's clone: its paths start elsewhere.
+      .map((result) => result.name.replace(/^.*?\/(?=(packages|scripts)\/)/, '')),
+  );
+}
+
+/** The test files under `dir` whose names end with `suffix`, relative to the repository. */
+const filesIn = (dir, suffix) =>
+  readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(suffix))
+    .map((entry) => relative(root, join(entry.parentPath ?? entry.path, entry.name)))
+    .filter((file) => !file.includes('node_modules'));
+const packages = readdirSync(join(root, 'packages'));
+const everyFile = [
+  ...packages.flatMap((name) =>
+    existsSync(join(root, 'packages', name, 'test')) ? filesIn(`packages/${name}/test`, '.test.ts') : [],
+  ),
+  ...packages.flatMap((name) =>
+    existsSync(join(root, 'packages', name, 'src')) ? filesIn(`packages/${name}/src`, '.spec.ts') : [],
+  ),
+  ...filesIn('scripts/test', '.test.ts'),
+];
+// The list's paths, read from its source (the host's Node.js does not load TypeScript).
+const databasePass = [
+  ...readFileSync(join(root, 'scripts/test/database-pass.ts'), 'utf8').matchAll(
+    /'(packages\/[^']+\.test\.ts)'/g,
+  ),
+].map((match) => match[1]);
+
+const sqlite = ranIn(sqliteReport);
+const postgres = ranIn(postgresReport);
+const nowhere = everyFile.filter((file) => !sqlite.has(file) && !postgres.has(file));
+const notOnPostgres = databasePass.filter((file) => !postgres.has(file));
+console.log(
+  `${everyFile.length} test files: ${sqlite.size} passed tests on SQLite, ${postgres.size} on PostgreSQL`,
+);
+for (const file of nowhere) console.log(`ran in neither pass: ${file}`);
+for (const file of notOnPostgres) console.log(`on the PostgreSQL list, but ran no test there: ${file}`);
+process.exit(nowhere.length + notOnPostgres.length > 0 ? 1 : 0);
