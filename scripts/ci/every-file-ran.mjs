@@ -9,16 +9,18 @@ import { join, relative } from 'node:path';
 const root = new URL('../../', import.meta.url).pathname;
 const [sqliteReport, postgresReport] = process.argv.slice(2);
 
-/** The files of a pass's report with at least one passed test. */
-function ranIn(report) {
-  if (!existsSync(report)) return new Set();
-  const results = JSON.parse(readFileSync(report, 'utf8')).testResults;
-  return new Set(
-    results
-      .filter((result) => result.assertionResults.some((test) => test.status === 'passed'))
-      // The SQLite pass ran in a fresh machine's clone: its paths start elsewhere.
-      .map((result) => result.name.replace(/^.*?\/(?=(packages|scripts)\/)/, '')),
-  );
+/** The passed tests of a pass's report, as `file › full name` (its files and its tests). */
+function passedIn(report) {
+  if (!existsSync(report)) return { files: new Set(), tests: [] };
+  const results = JSON.parse(readFileSync(report, 'utf8')).testResults.map((result) => ({
+    // The SQLite pass ran in a fresh machine's clone: its paths start elsewhere.
+    file: result.name.replace(/^.*?\/(?=(packages|scripts)\/)/, ''),
+    passed: result.assertionResults.filter((test) => test.status === 'passed'),
+  }));
+  return {
+    files: new Set(results.filter((result) => result.passed.length > 0).map((result) => result.file)),
+    tests: results.flatMap(({ file, passed }) => passed.map((test) => `${file} › ${test.fullName}`)),
+  };
 }
 
 /** The test files under `dir` whose names end with `suffix`, relative to the repository. */
@@ -44,12 +46,17 @@ const databasePass = [
   ),
 ].map((match) => match[1]);
 
-const sqlite = ranIn(sqliteReport);
-const postgres = ranIn(postgresReport);
-const nowhere = everyFile.filter((file) => !sqlite.has(file) && !postgres.has(file));
-const notOnPostgres = databasePass.filter((file) => !postgres.has(file));
+const sqlite = passedIn(sqliteReport);
+const postgres = passedIn(postgresReport);
+const nowhere = everyFile.filter((file) => !sqlite.files.has(file) && !postgres.files.has(file));
+const notOnPostgres = databasePass.filter((file) => !postgres.files.has(file));
 console.log(
-  `${everyFile.length} test files: ${sqlite.size} passed tests on SQLite, ${postgres.size} on PostgreSQL`,
+  `${everyFile.length} test files: ${sqlite.files.size} passed tests on SQLite, ${postgres.files.size} on PostgreSQL`,
+);
+// The figure that may not fall as the passes change shape: the tests that passed in at least one pass.
+const distinct = new Set([...sqlite.tests, ...postgres.tests]).size;
+console.log(
+  `${distinct} distinct tests passed (${sqlite.tests.length} on SQLite, ${postgres.tests.length} on PostgreSQL)`,
 );
 for (const file of nowhere) console.log(`ran in neither pass: ${file}`);
 for (const file of notOnPostgres) console.log(`on the PostgreSQL list, but ran no test there: ${file}`);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AUDIT_VIEWS, auditPage, settled } from '@app/server-kit/testing/axe';
+import { AUDIT_VIEWS, auditPage, settled, trackRequests } from '@app/server-kit/testing/axe';
 import { freePort } from '@app/server-kit/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { jobEnds } from '@app/manager/testing/containers';
@@ -103,6 +103,7 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
 
   it('reaches "New container" through the skip link in a few Tabs', async () => {
     const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
+    trackRequests(page);
     await signIn(page, 'admin');
     await settled(page);
     // Straight through the header and the navigation, as without the skip link.

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults, ImpactValue } from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { DESKTOP, PHONE } from './chromium.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -22,9 +22,12 @@ export const AUDIT_VIEWS = [
  * ..."). The script goes in through evaluate, which the pages' Content-Security-Policy does not block.
  */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(axeSource);
+  // Only the violations are read: axe then keeps no detail of the rules a page passes.
   const results: AxeResults = await page.evaluate(() =>
-    (globalThis as unknown as { axe: { run(): Promise<AxeResults> } }).axe.run(),
+    (globalThis as unknown as { axe: { run(options: object): Promise<AxeResults> } }).axe.run({
+      resultTypes: ['violations'],
+    }),
   );
   return results.violations
     .filter((violation) => violation.impact && BLOCKING.includes(violation.impact))
@@ -36,9 +39,89 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
     );
 }
 
-/** Waits until a Mantine client's page has its data: no request in flight and no loader left. */
+/** The requests a page has in flight, counted from playwright's events once `trackRequests` ran. */
+const inFlight = new WeakMap<Page, { requests: Set<Request>; changed: Set<() => void> }>();
+
+/** Counts the page's requests from now on, so that `settled` knows when none is left in flight. */
+export function trackRequests(page: Page): void {
+  if (inFlight.has(page)) return;
+  const tracked = { requests: new Set<Request>(), changed: new Set<() => void>() };
+  const update = (change: (request: Request) => void) => (request: Request) => {
+    change(request);
+    for (const listener of tracked.changed) listener();
+  };
+  // A stream (server-sent events, a WebSocket) stays open for as long as the page shows it.
+  const streams = new Set(['eventsource', 'websocket']);
+  page.on(
+    'request',
+    update((request) => !streams.has(request.resourceType()) && tracked.requests.add(request)),
+  );
+  const done = update((request) => tracked.requests.delete(request));
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  inFlight.set(page, tracked);
+}
+
+/** How long a tracked page must have had no request in flight to count as quiet. */
+const QUIET_MS = 100;
+
+/** Resolves once no request of the page has been in flight for QUIET_MS. */
+function noRequestFor(page: Page, ms: number): Promise<void> {
+  const tracked = inFlight.get(page)!;
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const check = () => {
+      clearTimeout(timer);
+      if (tracked.requests.size > 0) return;
+      timer = setTimeout(() => {
+        tracked.changed.delete(check);
+        resolve();
+      }, ms);
+    };
+    tracked.changed.add(check);
+    check();
+  });
+}
+
+/**
+ * Resolves once the page is quiet: no request in flight for QUIET_MS, and still none after the page has
+ * painted twice (React runs the effects that fetch after a paint, however loaded the machine is) and its
+ * finite CSS transitions and animations have ended (a fading element would be judged half transparent).
+ * Playwright's `networkidle` waits 500 ms instead, on every page.
+ */
+async function quiet(page: Page): Promise<void> {
+  for (;;) {
+    await noRequestFor(page, QUIET_MS);
+    await page.evaluate(async () => {
+      const window = globalThis as unknown as {
+        requestAnimationFrame(next: () => void): void;
+        document: {
+          getAnimations(): Array<{
+            finished: Promise<unknown>;
+            effect: { getTiming(): { iterations?: number } } | null;
+          }>;
+        };
+      };
+      await new Promise<void>((resolve) =>
+        window.requestAnimationFrame(() => window.requestAnimationFrame(resolve)),
+      );
+      const ending = window.document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity);
+      await Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
+    });
+    if (inFlight.get(page)!.requests.size === 0) return;
+  }
+}
+
+/**
+ * Waits until a Mantine client's page has its data: no request in flight and no loader left. A page
+ * whose requests are not tracked (`trackRequests`) waits for playwright's `networkidle`.
+ */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
+  await page.waitForLoadState('load');
+  if (inFlight.has(page)) await quiet(page);
+  else await page.waitForLoadState('networkidle');
   // A selector wait runs in Playwright's own world: a string predicate would be refused by the apps'
   // content security policy (no eval) once it has to poll.
   await page.waitForSelector('.mantine-Loader-root', { state: 'detached' });
@@ -49,6 +132,7 @@ export async function settled(page: Page): Promise<void> {
  * and returns the violations found, each line starting with the address.
  */
 export async function auditPage(page: Page, url: string, act?: (page: Page) => Promise<void>) {
+  trackRequests(page);
   await page.goto(url);
   await settled(page);
   await act?.(page);
