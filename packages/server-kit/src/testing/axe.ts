@@ -98,6 +98,7 @@ async function quiet(page: Page): Promise<void> {
         document: {
           getAnimations(): Array<{
             finished: Promise<unknown>;
+            playState: string;
             effect: { getTiming(): { iterations?: number } } | null;
           }>;
         };
@@ -107,7 +108,10 @@ async function quiet(page: Page): Promise<void> {
       );
       const ending = window.document
         .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity);
+        .filter(
+          (animation) =>
+            animation.playState === 'running' && animation.effect?.getTiming().iterations !== Infinity,
+        );
       await Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
     });
     if (inFlight.get(page)!.requests.size === 0) return;
