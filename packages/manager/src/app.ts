@@ -39,7 +39,7 @@ import type { ProcessRole } from './fleet.ts';
 import { webClient } from './web/static.ts';
 import { ManagerMetrics } from './observability/metrics.ts';
 import { metricsRoutes } from './routes/metrics.ts';
-import { routeErrors } from './auth/route-errors.ts';
+import { routeErrors, routeSecurity, SECURITY_SCHEMES } from './auth/route-errors.ts';
 import { installRequestAudit } from './audit/request-audit.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { metricsHistoryRoutes } from './routes/metrics-history.ts';
@@ -114,9 +114,15 @@ export async function buildManager(config: ManagerConfig, options: BuildOptions 
     description: 'Sites, nodes, containers and their services, jobs, users and settings.',
     prefix: API_PREFIX,
     errorsOf: routeErrors(API_PREFIX),
+    securitySchemes: SECURITY_SCHEMES,
+    securityOf: routeSecurity(API_PREFIX),
   });
   probeRoutes(app, API_PREFIX, database.db);
-  await registerApiDocs(app, API_PREFIX);
+  await registerApiDocs(app, API_PREFIX, {
+    sessionUrl: `${API_PREFIX}/csrf-token`,
+    csrfField: 'data.csrfToken',
+    keyHeaders: ['authorization'],
+  });
   await app.register(
     async (api: Api) => {
       if (options.audit !== false) installRequestAudit(api, services.audit, API_PREFIX);

@@ -5,6 +5,13 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { stringify } from 'yaml';
 import { errorResponses, type ErrorCodes } from './openapi-errors.ts';
 
+export type SecurityScheme =
+  | { type: 'apiKey'; in: 'header' | 'cookie'; name: string; description?: string }
+  | { type: 'http'; scheme: 'bearer'; description?: string };
+
+/** One way to authenticate: every scheme it names, sent together. */
+export type SecurityRequirement = Record<string, string[]>;
+
 export interface OpenApiInfo {
   title: string;
   version: string;
@@ -13,6 +20,13 @@ export interface OpenApiInfo {
   prefix: string;
   /** Errors a route's guards imply (the credentials it needs), beside those every route can give. */
   errorsOf?: (route: RouteOptions) => ErrorCodes | undefined;
+  /** The service's own credentials, by scheme name. */
+  securitySchemes: Record<string, SecurityScheme>;
+  /**
+   * The ways a route's caller may authenticate, for its entry (where its schema names none itself);
+   * undefined for a route that takes no credential.
+   */
+  securityOf: (route: RouteOptions) => SecurityRequirement[] | undefined;
 }
 
 /** Must be registered before the routes so every route's schema is collected. */
@@ -22,15 +36,10 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
       openapi: '3.1.0',
       info: { title: info.title, version: info.version, description: info.description },
       servers: [{ url: info.prefix }],
-      components: {
-        securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'connect.sid' },
-          bearer: { type: 'http', scheme: 'bearer' },
-        },
-      },
+      components: { securitySchemes: info.securitySchemes },
     },
     transform: ({ schema, url, route }) => ({
-      schema: withErrors(schema, route, info),
+      schema: documented(schema, route, info),
       url: url.startsWith(info.prefix) ? url.slice(info.prefix.length) || '/' : url,
     }),
   });
@@ -48,16 +57,23 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
 
 /**
  * The route's schema with its error answers listed status by status (code enums) in place of the
- * `4xx`/`5xx` ranges the serialiser uses. Only the document changes: Fastify keeps the route's own schema.
+ * `4xx`/`5xx` ranges the serialiser uses, and the credentials it takes. Only the document changes:
+ * Fastify keeps the route's own schema.
  */
-function withErrors<S>(schema: S, route: RouteOptions, info: OpenApiInfo): S {
+function documented<S>(schema: S, route: RouteOptions, info: OpenApiInfo): S {
   const { response = { 200: { description: 'OK' } }, ...rest } = (schema ?? {}) as {
     response?: Record<string, unknown>;
     hide?: boolean;
+    security?: SecurityRequirement[];
   };
   if (rest.hide) return schema;
   const success = Object.fromEntries(
     Object.entries(response).filter(([status]) => status !== '4xx' && status !== '5xx'),
   );
-  return { ...rest, response: { ...success, ...errorResponses(route, info.errorsOf?.(route)) } } as S;
+  const security = rest.security ?? info.securityOf(route);
+  return {
+    ...rest,
+    ...(security ? { security } : {}),
+    response: { ...success, ...errorResponses(route, info.errorsOf?.(route)) },
+  } as S;
 }

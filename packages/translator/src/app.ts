@@ -21,7 +21,7 @@ import type { TranslatorContext } from './context.ts';
 import { openStore } from './db/store.ts';
 import { createServices, type TranslatorServices } from './services.ts';
 import type { Project } from './projects/projects-service.ts';
-import { installProjectAuth } from './http/auth.ts';
+import { API_KEY_HEADER, installProjectAuth } from './http/auth.ts';
 import { installCors } from './http/cors.ts';
 import { PageKeyLimiter } from './http/page-limits.ts';
 import { projectRoutes } from './routes/project.ts';
@@ -37,7 +37,7 @@ import { backupRoutes } from './routes/backups.ts';
 import { seoRoutes } from './routes/seo.ts';
 import { pageClientRoutes } from './routes/page-client.ts';
 import { TranslatorMetrics } from './observability/metrics.ts';
-import { routeErrors } from './http/route-errors.ts';
+import { routeErrors, routeSecurity, SECURITY_SCHEMES } from './http/route-errors.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import { accountRoutes } from './routes/accounts.ts';
 import { memberRoutes } from './routes/members.ts';
@@ -103,10 +103,18 @@ export async function buildTranslator(
       'project’s full key, or its publishable page key (tpk_…) for the page client’s calls (POST /textnodes, ' +
       'GET /translations, /languages, /project/crawler-config) from the project’s allowed origins.',
     errorsOf: routeErrors,
+    securitySchemes: SECURITY_SCHEMES,
+    securityOf: routeSecurity,
   });
   probeRoutes(app, '/api', database.db);
   metricsRoutes(app, ctx.metrics, config.metricsToken);
-  await registerApiDocs(app, '/api');
+  await registerApiDocs(app, '/api', {
+    sessionUrl: '/api/auth/session',
+    csrfField: 'csrfToken',
+    keyHeaders: [API_KEY_HEADER],
+    // The project the dashboard last worked on (its localStorage), as the dashboard itself picks it.
+    project: { header: 'X-Project-Id', rememberedIn: 'translator.project' },
+  });
 
   await app.register(async (api) => {
     installProjectAuth(api, services.projects, services.accounts, pageLimiter);

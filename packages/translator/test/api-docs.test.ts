@@ -1,10 +1,12 @@
 import { apiDocsSuite } from '@app/server-kit/testing/api-docs-suite';
-import { startHarness } from './helpers.ts';
+import { signedInMember, startHarness, type Harness } from './helpers.ts';
+
+let h: Harness;
 
 apiDocsSuite({
   name: 'translator',
   async start() {
-    const h = await startHarness();
+    h = await startHarness();
     return { api: `${h.url}/api`, close: () => h.stop() };
   },
   operations: ['GET /translations', 'POST /ai-jobs'],
@@ -16,4 +18,17 @@ apiDocsSuite({
     ['/metrics', 'get', '401', ['unauthorized']],
   ],
   publicRoute: '/livez',
+  schemes: ['apiKey', 'session', 'projectId', 'metricsToken'],
+  tryOut: {
+    keyScheme: 'apiKey',
+    key: async () => h.key,
+    async signIn(request) {
+      const { email, password } = await signedInMember(h, 'owner');
+      const answer = await request.post(`${h.url}/api/auth/login`, { data: { email, password } });
+      if (!answer.ok()) throw new Error(`sign-in failed: ${answer.status()}`);
+    },
+    read: 'GET /members',
+    write: 'POST /textnodes/clear-pending',
+    sessionReads: ['GET /members'],
+  },
 });

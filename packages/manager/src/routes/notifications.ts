@@ -45,6 +45,7 @@ export async function notificationRoutes(api: Api, services: Services) {
       onRequest: adminApiKey,
       schema: {
         tags,
+        security: [{ bearer: [] }],
         body: Type.Object({
           source: Type.String({ minLength: 1, maxLength: 255 }),
           severity: Severity,

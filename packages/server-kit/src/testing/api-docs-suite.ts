@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { closeChromium, launchChromium, readApiDocsPage } from './chromium.ts';
+import type { APIRequestContext, Browser, Page } from 'playwright-core';
+import {
+  API_DOCS_RENDER_MS,
+  closeChromium,
+  DESKTOP,
+  launchChromium,
+  newPage,
+  openApiDocs,
+  PHONE,
+  readApiDocsPage,
+} from './chromium.ts';
 
 /** What differs between the services whose API docs page the suite reads. */
 export interface ApiDocsService {
@@ -13,9 +22,51 @@ export interface ApiDocsService {
   errorCodes: [path: string, method: string, status: string, codes: string[]][];
   /** A route anyone may call: it lists no credential errors. */
   publicRoute: string;
+  /** The service's security schemes: every operation that needs credentials names only these. */
+  schemes: string[];
+  /** What "Try it out" is tried with: a key under `keyScheme`, and a signed-in session. */
+  tryOut: {
+    keyScheme: string;
+    /** A key that may make `write`. */
+    key(): Promise<string>;
+    /** Signs in through the API with the browser context's cookie jar (as the web app does). */
+    signIn(request: APIRequestContext): Promise<void>;
+    /** Operations tried, as `METHOD /path`: with the key, a read and the write; signed in, the write and `sessionReads`. */
+    read: string;
+    write: string;
+    sessionReads: string[];
+  };
 }
 
-type Operation = { responses: Record<string, { content: Record<string, { schema: any }> }> };
+type Operation = {
+  responses: Record<string, { content: Record<string, { schema: any }> }>;
+  security?: Record<string, string[]>[];
+};
+
+async function authorize(page: Page, scheme: string, key: string) {
+  await page.locator('.auth-wrapper .authorize').click();
+  const container = page
+    .locator('.auth-container')
+    .filter({ has: page.locator('h4', { hasText: new RegExp(`^\\s*${scheme}\\b`) }) });
+  await container.locator('input').fill(key);
+  await container.locator('button.authorize').click();
+  await container.getByText('Authorized', { exact: true }).waitFor();
+  await page.locator('.modal-ux .close-modal').click();
+}
+
+/** Opens the operation, tries it out, and answers the status Swagger UI shows. */
+async function tryOut(page: Page, operation: string): Promise<string> {
+  const [method, path] = operation.split(' ');
+  const block = page
+    .locator(`.opblock-${method!.toLowerCase()}`)
+    .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+  await block.locator('.opblock-summary').click();
+  await block.locator('.try-out__btn').click();
+  await block.locator('.execute').click();
+  const status = block.locator('.live-responses-table .response .response-col_status');
+  await status.waitFor({ timeout: API_DOCS_RENDER_MS });
+  return `${operation} ${(await status.textContent())?.trim()}`;
+}
 
 /** The service's API docs page in a real browser, and the error answers its OpenAPI document lists. */
 export function apiDocsSuite(service: ApiDocsService): void {
@@ -31,14 +82,18 @@ export function apiDocsSuite(service: ApiDocsService): void {
       await running?.close();
     });
 
-    it('renders every operation in the browser under its own strict CSP', async () => {
-      const page = await readApiDocsPage(browser, `${running.api}/docs`);
-      expect(page.errors).toEqual([]);
-      expect(page.operations).toEqual(expect.arrayContaining(service.operations));
-      expect(page.csp).toMatch(/script-src 'self'\s*;/);
-      expect(page.csp).toContain("frame-ancestors 'none'");
-      expect(page.csp).not.toMatch(/https:|\*|'unsafe-inline'/);
-    });
+    it(
+      'renders every operation in the browser under its own strict CSP',
+      async () => {
+        const page = await readApiDocsPage(browser, `${running.api}/docs`);
+        expect(page.errors).toEqual([]);
+        expect(page.operations).toEqual(expect.arrayContaining(service.operations));
+        expect(page.csp).toMatch(/script-src 'self'\s*;/);
+        expect(page.csp).toContain("frame-ancestors 'none'");
+        expect(page.csp).not.toMatch(/https:|\*|'unsafe-inline'/);
+      },
+      API_DOCS_RENDER_MS + 30_000,
+    );
 
     it('lists the error answers of each route with their codes', async () => {
       const document = (await (await fetch(`${running.api}/docs/json`)).json()) as any;
@@ -58,5 +113,65 @@ export function apiDocsSuite(service: ApiDocsService): void {
         '503',
       ]);
     });
+
+    it("names the service's own credentials on every operation that needs them", async () => {
+      const text = await (await fetch(`${running.api}/docs/json`)).text();
+      const document = JSON.parse(text) as {
+        paths: Record<string, Record<string, Operation>>;
+        components: any;
+      };
+      expect(Object.keys(document.components.securitySchemes).sort()).toEqual([...service.schemes].sort());
+      for (const [path, operations] of Object.entries(document.paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          const named = (operation.security ?? []).flatMap((requirement) => Object.keys(requirement));
+          // A route that refuses a missing or bad credential (401 unauthorized) names the credentials it takes.
+          const codes =
+            operation.responses['401']?.content['application/json']?.schema.properties.error.properties.code
+              .enum;
+          if (codes?.includes('unauthorized')) expect(named.length, `${method} ${path}`).toBeGreaterThan(0);
+          for (const name of named) expect(service.schemes, `${method} ${path}`).toContain(name);
+        }
+      }
+      expect(document.paths[service.publicRoute]!.get!.security ?? []).toEqual([]);
+      if (service.name !== 'manager') expect(text).not.toContain('connect.sid');
+    });
+
+    for (const [width, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      it(
+        `tries out a read and a write with a key, and a write signed in (${width})`,
+        async () => {
+          const withKey = await newPage(browser, running.api, viewport);
+          const signedIn = await newPage(browser, running.api, viewport);
+          // Each click re-renders the whole document: seconds on a loaded machine.
+          for (const { context } of [withKey, signedIn]) context.setDefaultTimeout(API_DOCS_RENDER_MS);
+          try {
+            await openApiDocs(withKey.page, `${running.api}/docs`);
+            await authorize(withKey.page, service.tryOut.keyScheme, await service.tryOut.key());
+            const keyed = [service.tryOut.read, service.tryOut.write];
+            const keyAnswers: string[] = [];
+            for (const operation of keyed) keyAnswers.push(await tryOut(withKey.page, operation));
+            expect(keyAnswers).toEqual(
+              keyed.map((operation) => expect.stringMatching(`^${operation} 2\\d\\d$`)),
+            );
+
+            await service.tryOut.signIn(signedIn.context.request);
+            await openApiDocs(signedIn.page, `${running.api}/docs`);
+            const sessionOps = [service.tryOut.write, ...service.tryOut.sessionReads];
+            const sessionAnswers: string[] = [];
+            for (const operation of sessionOps) sessionAnswers.push(await tryOut(signedIn.page, operation));
+            expect(sessionAnswers).toEqual(
+              sessionOps.map((operation) => expect.stringMatching(`^${operation} 2\\d\\d$`)),
+            );
+          } finally {
+            await withKey.context.close();
+            await signedIn.context.close();
+          }
+        },
+        4 * API_DOCS_RENDER_MS,
+      );
+    }
   });
 }

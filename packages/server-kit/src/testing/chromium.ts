@@ -72,6 +72,16 @@ export function screenshotsIn(folder: string) {
   };
 }
 
+/** How long Swagger UI may take to render a whole document: seconds of CPU, more on a loaded machine. */
+export const API_DOCS_RENDER_MS = 60_000;
+
+/** Opens a Swagger UI page and waits until it has rendered the document's operations. */
+export async function openApiDocs(page: Page, url: string) {
+  const response = await page.goto(url, { timeout: API_DOCS_RENDER_MS });
+  await page.waitForSelector('.opblock-summary', { timeout: API_DOCS_RENDER_MS });
+  return response;
+}
+
 /**
  * Opens a Swagger UI page and waits until it has rendered the document's operations. Returns their
  * `METHOD /path` labels and every error the page met (a CSP that blocks its own scripts shows here).
@@ -81,8 +91,7 @@ export async function readApiDocsPage(browser: Browser, url: string) {
   try {
     const page = await context.newPage();
     const errors = collectErrors(page);
-    const response = await page.goto(url);
-    await page.waitForSelector('.opblock-summary', { timeout: 15_000 });
+    const response = await openApiDocs(page, url);
     const operations = await page.$$eval('.opblock-summary', (blocks) =>
       blocks.map((block) =>
         [

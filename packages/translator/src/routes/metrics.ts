@@ -17,7 +17,7 @@ export function metricsRoutes(app: FastifyInstance, metrics: TranslatorMetrics, 
         tags: ['Meta'],
         summary:
           'Prometheus metrics (text format), for a scraper sending Authorization: Bearer $METRICS_TOKEN',
-        security: [{ bearer: [] }],
+        security: [{ metricsToken: [] }],
         response: {
           200: { description: 'The metrics', content: { 'text/plain': { schema: Type.String() } } },
           '4xx': ErrorEnvelope,
