@@ -15,8 +15,12 @@ import {
 } from './browser.ts';
 import { addContainer, addDomain, addDummyNode, addSite } from './fixtures.ts';
 
+const PUBLIC_URL = 'https://manager.example.test';
+const DESKTOP = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+
 describe('manager web client: administration', { timeout: 90_000 }, () => {
-  const suite = browserSuite();
+  const suite = browserSuite({ PUBLIC_URL });
 
   it('approves a pending user, who can then sign in', async () => {
     const bob = suite.test.client();
@@ -269,6 +273,53 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     });
     expect(after.status).toBe(401);
     await context.close();
+  });
+
+  // Before 'saves settings' sets up SMTP.
+  it('without e-mail, says so before inviting and hands the admin a link to copy, shown once', async () => {
+    for (const [viewport, name] of [
+      [DESKTOP, 'ivy'],
+      [PHONE, 'ian'],
+    ] as const) {
+      const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      const seen = watch(page);
+      await signIn(page, 'admin');
+      await page.goto('/users');
+      await page.getByRole('button', { name: 'Invite' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Invite a user' });
+      await dialog
+        .getByTestId('no-mail')
+        .getByText(/E-mail is not set up/)
+        .waitFor();
+      await dialog.getByLabel(/^E-mail/).fill(`${name}@example.test`);
+      await dialog.getByRole('button', { name: 'Create invitation link' }).click();
+      const link = dialog.getByTestId('invite-link');
+      await link.waitFor();
+      const url = (await link.textContent())!;
+      expect(url.startsWith(`${PUBLIC_URL}/register?invite=`)).toBe(true);
+      await dialog.getByText(`give ${name}@example.test this link yourself`, { exact: false }).waitFor();
+      await dialog.getByRole('button', { name: 'Copy link' }).click();
+      await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+      expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(url);
+      await screenshot(page, `invite-link${viewport === PHONE ? '-phone' : ''}`);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      // Once closed, it is gone: opening the dialog again shows an empty form.
+      await page.getByRole('button', { name: 'Invite' }).click();
+      expect(await dialog.getByLabel(/^E-mail/).inputValue()).toBe('');
+      expect(await page.getByText(url).count()).toBe(0);
+      expect(seen.errors).toEqual([]);
+      await context.close();
+
+      // The invitee opens it (here, on this manager) and registers an active account.
+      const invitee = await newPage(suite.browser, suite.test.baseUrl, viewport);
+      const { pathname, search } = new URL(url);
+      await invitee.page.goto(`${pathname}${search}`);
+      await invitee.page.getByText(`You were invited as ${name}@example.test`).waitFor();
+      await invitee.context.close();
+    }
   });
 
   it('saves settings, and the banner appears with its link', async () => {

@@ -1,9 +1,12 @@
-// Browser test (real Chromium, real manager on loopback): the container page stops a running container
-// (asked first) and starts it again, each job's output shown as it runs and the status following.
+// Browser tests (real Chromium, real manager on loopback): the container page stops a running container
+// (asked first) and starts it again, each job's output shown as it runs and the status following; the
+// terminal of a stopped container says it is stopped and offers Start, on the container page and on the
+// terminal page opened directly.
 import { describe, expect, it } from 'vitest';
 import { userClient } from '@app/manager/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
-import { browserSuite, poll, screenshot, signedInPage } from './browser.ts';
+import { jobEnds } from '@app/manager/testing/containers';
+import { browserSuite, newPage, poll, screenshot, signedInPage, signIn, watch } from './browser.ts';
 import { addContainer, addDummyNode, addSite } from './fixtures.ts';
 
 describe('manager web client: start and stop', { timeout: 90_000 }, () => {
@@ -46,5 +49,62 @@ describe('manager web client: start and stop', { timeout: 90_000 }, () => {
     expect(await status()).toBe('running');
     expect(seen.errors).toEqual([]);
     await context.close();
+  });
+
+  it('says a stopped container has no terminal and offers Start, on its page and on the terminal page', async () => {
+    const { test, admin } = suite;
+    const siteId = await addSite(admin, 'halted');
+    await addDummyNode(admin, siteId, 'sim-h');
+    const tom = await userClient(test, admin, 'tom');
+    await userClient(test, admin, 'tina');
+    const id = await addContainer(tom, siteId, 'haltbox');
+    expect(
+      (await tom.post(`/sites/${siteId}/containers/${id}/collaborators`, { username: 'tina' })).status,
+    ).toBe(201);
+    const stop = async () => {
+      const queued = await tom.post(`/sites/${siteId}/containers/${id}/stop`);
+      expect(await jobEnds(tom, queued.body.data.jobId)).toBe('success');
+    };
+    const stoppedText = 'haltbox is stopped: a terminal needs it running.';
+
+    for (const [viewport, suffix] of [
+      [{ width: 1280, height: 860 }, ''],
+      [{ width: 390, height: 844 }, '-phone'],
+    ] as const) {
+      await stop();
+      const { context, page } = await newPage(suite.browser, test.baseUrl, viewport);
+      const seen = watch(page);
+      await signIn(page, 'tom');
+      await page.goto(`/sites/${siteId}/containers/${id}`);
+      await page.getByTestId('start').waitFor();
+      await page.getByRole('button', { name: 'Terminal' }).click();
+      const notice = page.getByTestId('terminal-stopped');
+      await notice.getByText(stoppedText).waitFor();
+      await screenshot(page, `terminal-stopped-popover${suffix}`);
+      await notice.getByTestId('terminal-start').click();
+      await poll(() => page.getByTestId('job-log').getAttribute('data-status'), 30_000).toBe('success');
+      await page.getByRole('link', { name: 'Terminal' }).waitFor();
+
+      // Opened directly, the terminal page says the same instead of the node's refusal.
+      await stop();
+      await page.goto(`/sites/${siteId}/containers/${id}/terminal`);
+      await notice.getByText(stoppedText).waitFor();
+      expect(await page.getByText(/not running|Reconnect to open/).count()).toBe(0);
+      expect(await page.getByTestId('terminal-state').textContent()).toBe('stopped');
+      await screenshot(page, `terminal-page-stopped${suffix}`);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      await notice.getByTestId('terminal-start').click();
+      await poll(() => page.getByTestId('terminal-state').textContent(), 30_000).toBe('open');
+      expect(seen.errors).toEqual([]);
+      await context.close();
+    }
+
+    // A collaborator, who may not start it, is told whom to ask.
+    await stop();
+    const asTina = await signedInPage(suite, 'tina');
+    await asTina.page.goto(`/sites/${siteId}/containers/${id}/terminal`);
+    await asTina.page.getByText(`${stoppedText} Ask tom to start it.`).waitFor();
+    expect(await asTina.page.getByTestId('terminal-start').count()).toBe(0);
+    await asTina.context.close();
   });
 });

@@ -1,10 +1,11 @@
-// Browser test (real Chromium, real manager on loopback, a dummy node): the owner opens the terminal
+// Browser tests (real Chromium, real manager on loopback, a dummy node): the owner opens the terminal
 // from the container page, runs a command, sees why it closed, and reconnects; a collaborator has no
-// Terminal button.
+// Terminal button. The owner runs a command without a terminal, its output live and its exit code
+// shown; a collaborator has no such control.
 import { describe, expect, it } from 'vitest';
 import { userClient } from '@app/manager/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
-import { browserSuite, poll, screenshot, signedInPage } from './browser.ts';
+import { browserSuite, newPage, poll, screenshot, signedInPage, signIn, watch } from './browser.ts';
 import { addContainer, addDummyNode, addSite } from './fixtures.ts';
 
 describe('manager web client: container terminal', { timeout: 90_000 }, () => {
@@ -49,5 +50,49 @@ describe('manager web client: container terminal', { timeout: 90_000 }, () => {
     await asCarl.page.getByTestId('read-only').waitFor();
     expect(await asCarl.page.getByRole('link', { name: 'Terminal' }).count()).toBe(0);
     await asCarl.context.close();
+  });
+
+  it('runs a command from the container page, its output live and its exit code shown; not for collaborators', async () => {
+    const { test, admin } = suite;
+    const siteId = await addSite(admin, 'commands');
+    await addDummyNode(admin, siteId, 'sim-c');
+    const olga = await userClient(test, admin, 'olga');
+    await userClient(test, admin, 'cole');
+    const id = await addContainer(olga, siteId, 'cmdbox');
+    expect(
+      (await olga.post(`/sites/${siteId}/containers/${id}/collaborators`, { username: 'cole' })).status,
+    ).toBe(201);
+
+    for (const viewport of [
+      { width: 1280, height: 860 },
+      { width: 390, height: 844 },
+    ]) {
+      const { context, page } = await newPage(suite.browser, test.baseUrl, viewport);
+      const seen = watch(page);
+      await signIn(page, 'olga');
+      await page.goto(`/sites/${siteId}/containers/${id}`);
+      const panel = page.getByTestId('run-command');
+      await panel.getByLabel(/^Command/).fill('echo first; sleep 2; echo second; exit 3');
+      await panel.getByLabel('Timeout (seconds)').fill('30');
+      await panel.getByRole('button', { name: 'Run' }).click();
+      const log = panel.getByTestId('job-log');
+      // The first line is there while the command still runs.
+      await log.getByText(/^first$/m).waitFor();
+      expect(await log.getAttribute('data-status')).toBe('live');
+      expect(await log.innerText()).not.toMatch(/^second$/m);
+      await panel.getByTestId('exit-code').getByText('Exit code 3').waitFor();
+      expect(await log.innerText()).toMatch(/^first\nsecond$/m);
+      await screenshot(page, `container-run-command${viewport.width < 500 ? '-phone' : ''}`);
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
+      expect(seen.errors).toEqual([]);
+      await context.close();
+    }
+
+    const asCole = await signedInPage(suite, 'cole');
+    await asCole.page.goto(`/sites/${siteId}/containers/${id}`);
+    await asCole.page.getByTestId('read-only').waitFor();
+    expect(await asCole.page.getByTestId('run-command').count()).toBe(0);
+    expect(await asCole.page.getByText('Run a command').count()).toBe(0);
+    await asCole.context.close();
   });
 });

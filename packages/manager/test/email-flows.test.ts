@@ -19,10 +19,37 @@ describe('e-mail flows through a real SMTP server', () => {
     await sink.close();
   });
 
-  it('refuses to invite before SMTP is configured, with a message saying what to set', async () => {
-    const response = await admin.post('/users/invite', { email: 'early@example.test' });
-    expect(response.status).toBe(409);
-    expect(response.body.error.code).toBe('smtp_not_configured');
+  it('answers the invitation link (from PUBLIC_URL, not Host) before SMTP is set up; it registers once', async () => {
+    const response = await admin.post(
+      '/users/invite',
+      { email: 'Early@Example.test' },
+      { headers: { host: 'evil.example' } },
+    );
+    expect(response.status).toBe(200);
+    const { inviteUrl, message } = response.body.data as { inviteUrl: string; message: string };
+    expect(message).toMatch(/E-mail is not set up.*give early@example.test this link/);
+    expect(inviteUrl.startsWith(`${PUBLIC_URL}/register?invite=`)).toBe(true);
+    const token = new URL(inviteUrl).searchParams.get('invite')!;
+    // Only the answer holds it: neither the audit log nor the users list shows it.
+    const shown = JSON.stringify([(await admin.get('/audit-events')).body, (await admin.get('/users')).body]);
+    expect(shown).not.toContain(token);
+
+    const client = test.client();
+    expect((await client.get(`/auth/register/invite/${encodeURIComponent(token)}`)).body.data).toEqual({
+      email: 'early@example.test',
+    });
+    const registration = (uid: string) => ({
+      uid,
+      givenName: 'Early',
+      sn: 'Bird',
+      mail: 'early@example.test',
+      userPassword: 'correct horse',
+      inviteToken: token,
+    });
+    const registered = await client.post('/auth/register', registration('early'));
+    expect(registered.body.data.status).toBe('active');
+    const reused = await test.client().post('/auth/register', registration('early2'));
+    expect(reused.body.error.code).toBe('invalid_invite');
   });
 
   it('sends an invitation whose link (built from PUBLIC_URL, not Host) registers an active user', async () => {
@@ -164,7 +191,7 @@ describe('e-mail flows through a real SMTP server', () => {
       message: 'Tonight at 22:00.',
     });
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ sent: 2, failed: 0, recipients: ['admin', 'newcomer3'] });
+    expect(response.body.data).toEqual({ sent: 3, failed: 0, recipients: ['admin', 'early', 'newcomer3'] });
     const mail = await sink.next('newcomer@example.test');
     expect(mail.text).toContain('Tonight at 22:00.');
   });

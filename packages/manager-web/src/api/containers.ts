@@ -1,6 +1,6 @@
 /** Containers of a site: their query keys, reads and the writes that invalidate them. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './client.ts';
+import { api, type BodyOf } from './client.ts';
 
 export const containerKeys = {
   /** Every read of a site's containers (lists, details, jobs, collaborators). */
@@ -77,6 +77,13 @@ export function useContainerPower(siteId: number) {
     onSettled: invalidate,
   });
 }
+
+/** Queues a command run in the container (owner or administrator); its job's output is the command's. */
+export const useContainerExec = (siteId: number, id: number) =>
+  useMutation({
+    mutationFn: (body: BodyOf<'post', '/sites/{siteId}/containers/{id}/exec'>) =>
+      api.post('/sites/{siteId}/containers/{id}/exec', { path: { siteId, id }, body }),
+  });
 
 /** Deletes a container of the site (its id) on its node, then its record. */
 export function useDeleteContainer(siteId: number) {

@@ -509,6 +509,8 @@ export interface paths {
           data: {
             email: string;
             message: string;
+            /** the invitation link, only when no e-mail could be sent */
+            inviteUrl?: string;
           };
         };
       };

@@ -56,8 +56,9 @@ export const useDeleteUser = (user: User, callbacks?: WriteCallbacks<unknown, st
     callbacks,
   );
 
-export const useInviteUser = (callbacks?: WriteCallbacks<{ message: string }, { email: string }>) =>
-  useWrite((body: { email: string }) => api.post('/users/invite', { body }), [], callbacks);
+export const useInviteUser = (
+  callbacks?: WriteCallbacks<{ message: string; inviteUrl?: string }, { email: string }>,
+) => useWrite((body: { email: string }) => api.post('/users/invite', { body }), [], callbacks);
 
 export const useEmailAllUsers = (
   callbacks?: WriteCallbacks<{ sent: number; failed: number }, { subject: string; message: string }>,

@@ -102,18 +102,30 @@ export class AccountService {
     return invite.email;
   }
 
-  async invite(address: string): Promise<{ email: string; message: string }> {
+  /**
+   * Mails the invitation link; without SMTP settings, answers it instead (`inviteUrl`), for the
+   * administrator to hand over. Either way it is the same single-use token, stored only as its hash.
+   */
+  async invite(address: string): Promise<{ email: string; message: string; inviteUrl?: string }> {
     const email = address.trim().toLowerCase();
     checkUserFields({ mail: email });
     if (await this.users.repo.findByMail(email))
       throw conflict('A user with this e-mail already exists.', { email: 'is already registered' });
     const token = await this.audit.audited((trx) => this.tokens.createInvite(email, trx));
+    const inviteUrl = `${this.publicUrl}/register?invite=${encodeURIComponent(token)}`;
+    if (!(await this.mailer.configured())) {
+      return {
+        email,
+        message: `E-mail is not set up, so no invitation was sent: give ${email} this link yourself. It registers one account, within 24 hours.`,
+        inviteUrl,
+      };
+    }
     await this.mailer.send({
       to: email,
       subject: 'You are invited to the container manager',
       text:
         `You have been invited to create an account.\n\n` +
-        `Register here (the link is valid for 24 hours):\n${this.publicUrl}/register?invite=${encodeURIComponent(token)}\n`,
+        `Register here (the link is valid for 24 hours):\n${inviteUrl}\n`,
     });
     return { email, message: `Invitation sent to ${email}.` };
   }

@@ -134,8 +134,23 @@ export async function userRoutes(api: Api, services: Services) {
       onRequest: requireAdmin,
       schema: {
         tags,
+        summary:
+          'Invite someone to register: mails them a link valid once, for 24 hours; 502 smtp_error when the mail server refuses it',
+        description:
+          'Without SMTP settings nothing is mailed: the answer carries the link as `inviteUrl` (built from ' +
+          'PUBLIC_URL), shown to this administrator only and never stored or listed in plain text.',
         body: Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) }),
-        response: responses({ 200: Data(Type.Object({ email: Type.String(), message: Type.String() })) }),
+        response: responses({
+          200: Data(
+            Type.Object({
+              email: Type.String(),
+              message: Type.String(),
+              inviteUrl: Type.Optional(
+                Type.String({ description: 'the invitation link, only when no e-mail could be sent' }),
+              ),
+            }),
+          ),
+        }),
       },
     },
     async (request) => ({ data: await accounts.invite(request.body.email.trim()) }),

@@ -1,6 +1,9 @@
 import {
+  Alert,
   Badge,
   Button,
+  Code,
+  CopyButton,
   Group,
   Modal,
   MultiSelect,
@@ -29,6 +32,7 @@ import {
 } from '../../api/users.ts';
 import { EmptyState, PageHeader, QueryState, StatusBadge } from '../../components/common.tsx';
 import { ConfirmDialog, lastAdminRefusal, Refusal, useRightsSave } from '../../components/ConfirmAction.tsx';
+import { useSettings } from '../../api/settings.ts';
 import { DeleteUserButton } from './DeleteUser.tsx';
 
 interface UserValues {
@@ -140,7 +144,35 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
   );
 }
 
+/** The invitation link of an answer made without e-mail: here once, to copy and hand over. */
+function HandOverLink({ url, message, onDone }: { url: string; message: string; onDone: () => void }) {
+  return (
+    <Stack>
+      <Text size="sm">{message}</Text>
+      <Code data-testid="invite-link" block style={{ whiteSpace: 'normal', wordBreak: 'break-all' }}>
+        {url}
+      </Code>
+      <Text size="xs" c="dimmed">
+        It is shown only now: whoever opens it can register with that e-mail address.
+      </Text>
+      <Group justify="flex-end">
+        <CopyButton value={url}>
+          {({ copied, copy }) => (
+            <Button variant="default" onClick={copy}>
+              {copied ? 'Copied' : 'Copy link'}
+            </Button>
+          )}
+        </CopyButton>
+        <Button onClick={onDone}>Done</Button>
+      </Group>
+    </Stack>
+  );
+}
+
 function InviteForm({ onDone }: { onDone: () => void }) {
+  const settings = useSettings();
+  const mailless = settings.data ? !(settings.data.smtpUrl && settings.data.smtpNoreplyAddress) : false;
+  const [handOver, setHandOver] = useState<{ url: string; message: string } | null>(null);
   const form = useForm({
     mode: 'controlled',
     initialValues: { email: '' },
@@ -149,11 +181,16 @@ function InviteForm({ onDone }: { onDone: () => void }) {
   const guide = useFormGuide(form);
   const invite = useInviteUser({
     onSuccess: (result) => {
+      if (result.inviteUrl) {
+        setHandOver({ url: result.inviteUrl, message: result.message });
+        return;
+      }
       showSuccess(result.message);
       onDone();
     },
     onError: (error) => guide.showError(error),
   });
+  if (handOver) return <HandOverLink {...handOver} onDone={onDone} />;
   return (
     <form
       ref={guide.ref}
@@ -161,12 +198,18 @@ function InviteForm({ onDone }: { onDone: () => void }) {
       noValidate
     >
       <Stack>
-        <Text size="sm">The invitation link is valid for 24 hours; the account is active at once.</Text>
+        {mailless ? (
+          <Alert color="yellow" data-testid="no-mail">
+            E-mail is not set up (Settings, SMTP), so no invitation can be mailed: you get a link to copy and
+            hand over yourself.
+          </Alert>
+        ) : null}
+        <Text size="sm">The invitation link is valid once, for 24 hours; the account is active at once.</Text>
         <TextInput label="E-mail" type="email" required data-autofocus {...form.getInputProps('email')} />
         <Group justify="flex-end">
           <FormErrorSummary problems={guide.summary} />
-          <Button type="submit" loading={invite.isPending}>
-            Send invitation
+          <Button type="submit" loading={invite.isPending || settings.isPending}>
+            {mailless ? 'Create invitation link' : 'Send invitation'}
           </Button>
         </Group>
       </Stack>

@@ -42,6 +42,8 @@ import { ContainerLogs } from './ContainerLogs.tsx';
 import { MetricsGraph } from '../../components/MetricsGraph.tsx';
 import { RestartButton, RestartPendingNotice } from './RestartAction.tsx';
 import { PowerButtons } from './PowerButtons.tsx';
+import { RunCommand } from './RunCommand.tsx';
+import { TerminalButton } from './TerminalAccess.tsx';
 import { ContainerJobHistory, FailedCreate, type ContainerPanelProps } from './ContainerJobs.tsx';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -215,13 +217,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
           <>
             <PowerButtons siteId={siteId} container={container} onQueued={showJob} />
             <RestartButton siteId={siteId} container={container} onQueued={showJob} />
-            <Button
-              variant="default"
-              component={Link}
-              to={`/sites/${siteId}/containers/${container.id}/terminal`}
-            >
-              Terminal
-            </Button>
+            <TerminalButton siteId={siteId} container={container} onQueued={showJob} />
             <Button
               variant="default"
               component={Link}
@@ -333,6 +329,7 @@ function Details({ siteId, container }: { siteId: number; container: Container }
         </Card>
         <Sharing siteId={siteId} container={container} canManage={canManage} />
       </SimpleGrid>
+      {canManage ? <RunCommand siteId={siteId} container={container} /> : null}
       <MetricsGraph siteId={siteId} subject="container" id={container.id} />
       <ContainerLogs siteId={siteId} container={container} />
       <ContainerJobHistory siteId={siteId} container={container} />

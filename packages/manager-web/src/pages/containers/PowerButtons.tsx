@@ -12,32 +12,43 @@ interface PowerProps {
   onQueued: (jobId: number) => void;
 }
 
-/**
- * Stop for a running container (asked first: its services go away), Start for a stopped one; nothing
- * while its state is not known (being created, failed, missing, node out of reach).
- */
-export function PowerButtons({ siteId, container, onQueued }: PowerProps) {
-  const [asking, setAsking] = useState(false);
+/** Queues a start or stop of the container, said in a toast; `queued` runs first once it is. */
+function usePower({ siteId, container, onQueued }: PowerProps) {
   const power = useContainerPower(siteId);
-  const run = (action: 'start' | 'stop') =>
+  const run = (action: 'start' | 'stop', queued?: () => void) =>
     power.mutate(
       { id: container.id, action },
       {
         onSuccess: (result) => {
-          setAsking(false);
+          queued?.();
           showSuccess(`${action === 'start' ? 'Starting' : 'Stopping'} ${container.hostname}`);
           onQueued(result.jobId);
         },
         onError: (error) => showError(error),
       },
     );
-  if (container.status === 'offline') {
-    return (
-      <Button variant="default" loading={power.isPending} onClick={() => run('start')} data-testid="start">
-        Start
-      </Button>
-    );
-  }
+  return { run, pending: power.isPending };
+}
+
+/** Start for a stopped container; `testId` tells apart another Start than the page header's. */
+export function StartButton({ testId = 'start', ...props }: PowerProps & { testId?: string }) {
+  const { run, pending } = usePower(props);
+  return (
+    <Button variant="default" loading={pending} onClick={() => run('start')} data-testid={testId}>
+      Start
+    </Button>
+  );
+}
+
+/**
+ * Stop for a running container (asked first: its services go away), Start for a stopped one; nothing
+ * while its state is not known (being created, failed, missing, node out of reach).
+ */
+export function PowerButtons(props: PowerProps) {
+  const { container } = props;
+  const [asking, setAsking] = useState(false);
+  const { run, pending } = usePower(props);
+  if (container.status === 'offline') return <StartButton {...props} />;
   if (container.status !== 'running') return null;
   return (
     <>
@@ -49,8 +60,8 @@ export function PowerButtons({ siteId, container, onQueued }: PowerProps) {
         title={`Stop ${container.hostname}`}
         question={`Stop ${container.hostname}? Its services are unavailable until it is started again.`}
         confirmLabel="Stop"
-        pending={power.isPending}
-        onConfirm={() => run('stop')}
+        pending={pending}
+        onConfirm={() => run('stop', () => setAsking(false))}
         onCancel={() => setAsking(false)}
       />
     </>

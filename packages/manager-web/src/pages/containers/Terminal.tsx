@@ -4,9 +4,11 @@ import { Link, useParams } from 'react-router';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
-import { useContainer } from '../../api/containers.ts';
+import { useContainer, useInvalidateContainers } from '../../api/containers.ts';
 import { PageHeader } from '../../components/common.tsx';
 import { connectTerminal, terminalUrl } from './terminal/terminal-socket.ts';
+import { JobLog } from './JobLog.tsx';
+import { TerminalStopped } from './TerminalAccess.tsx';
 
 type Phase = { state: 'connecting' } | { state: 'open' } | { state: 'closed'; reason: string };
 
@@ -32,10 +34,14 @@ export function TerminalPage() {
   const terminalRef = useRef<Terminal | null>(null);
   const [phase, setPhase] = useState<Phase>({ state: 'connecting' });
   const [attempt, setAttempt] = useState(0);
+  const [startJob, setStartJob] = useState<number | null>(null);
+  const refresh = useInvalidateContainers(siteId);
+  // A stopped container has no shell: its node's refusal would be the only word, so none is asked for.
+  const stopped = container.data?.status === 'offline';
 
   useEffect(() => {
     const element = panel.current;
-    if (!element) return;
+    if (!element || stopped) return;
     const terminal = new Terminal({ cursorBlink: true, fontSize: 14, scrollback: 5000 });
     const fit = new FitAddon();
     terminal.loadAddon(fit);
@@ -62,7 +68,7 @@ export function TerminalPage() {
       terminal.dispose();
       terminalRef.current = null;
     };
-  }, [siteId, id, attempt]);
+  }, [siteId, id, attempt, stopped]);
 
   const hostname = container.data?.hostname ?? `container ${id}`;
   const copy = () => void navigator.clipboard?.writeText(terminalRef.current?.getSelection() ?? '');
@@ -82,7 +88,7 @@ export function TerminalPage() {
               color={phase.state === 'open' ? 'green' : 'gray'}
               data-testid="terminal-state"
             >
-              {phase.state}
+              {stopped ? 'stopped' : phase.state}
             </Badge>
           </Group>
         }
@@ -93,22 +99,34 @@ export function TerminalPage() {
         <Button variant="default" size="sm" onClick={() => void paste()}>
           Paste
         </Button>
-        <Button size="sm" onClick={() => setAttempt((n) => n + 1)} disabled={phase.state === 'connecting'}>
+        <Button
+          size="sm"
+          onClick={() => setAttempt((n) => n + 1)}
+          disabled={stopped || phase.state === 'connecting'}
+        >
           Reconnect
         </Button>
       </PageHeader>
-      {phase.state === 'closed' ? (
+      {stopped && container.data ? (
+        <Alert color="yellow">
+          <TerminalStopped siteId={siteId} container={container.data} onQueued={setStartJob} />
+        </Alert>
+      ) : null}
+      {startJob ? <JobLog jobId={startJob} onFinished={refresh} /> : null}
+      {phase.state === 'closed' && !stopped ? (
         <Alert color="yellow" data-testid="terminal-closed">
           {phase.reason} Reconnect to open a new shell.
         </Alert>
       ) : null}
-      <Card withBorder p={4} bg="#000">
-        <div
-          ref={panel}
-          data-testid="terminal-panel"
-          style={{ height: 'calc(100vh - 16rem)', minHeight: '18rem' }}
-        />
-      </Card>
+      {stopped ? null : (
+        <Card withBorder p={4} bg="#000">
+          <div
+            ref={panel}
+            data-testid="terminal-panel"
+            style={{ height: 'calc(100vh - 16rem)', minHeight: '18rem' }}
+          />
+        </Card>
+      )}
     </Stack>
   );
 }
