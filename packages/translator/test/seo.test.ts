@@ -294,11 +294,35 @@ describe('what SEO mode refuses', () => {
     }
   });
 
-  it('never fetches from an internal address that is not allowlisted (502, no detail)', async () => {
-    const other = await h.newProject('Internal');
-    await other.client.patch('/api/project/settings', {
-      settings: { languages: ['fr'], seoOrigin: 'http://192.168.0.1:8080' },
+  it('refuses to save an origin the outbound policy would not fetch, naming the allowlist (422)', async () => {
+    const other = await h.newProject('Loopback site');
+    for (const seoOrigin of ['http://127.0.0.2:8080', 'http://192.168.0.1:8080']) {
+      const answer = await other.client.patch('/api/project/settings', {
+        settings: { languages: ['fr'], seoOrigin },
+      });
+      expect(answer.status, seoOrigin).toBe(422);
+      expect(answer.body.error.code).toBe('validation_failed');
+      expect(Object.keys(answer.body.error.fields)).toEqual(['seoOrigin']);
+      const message = answer.body.error.fields.seoOrigin as string;
+      expect(message).toContain(`"${seoOrigin}" cannot be fetched`);
+      expect(message).toContain(`TRANSLATOR_SEO_ORIGIN_ALLOWLIST (such as ${new URL(seoOrigin).host})`);
+    }
+    expect((await other.client.get('/api/project')).body.settings.seoOrigin).toBe('');
+    // An allowlisted host (the harness allows 127.0.0.1) is saved.
+    const allowed = await other.client.patch('/api/project/settings', {
+      settings: { seoOrigin: 'http://127.0.0.1:8080' },
     });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.settings.seoOrigin).toBe('http://127.0.0.1:8080');
+  });
+
+  it('never fetches from an internal address that is not allowlisted, stored before saving checked it (502, no detail)', async () => {
+    const other = await h.newProject('Internal');
+    await h.translator.ctx.db
+      .updateTable('projects')
+      .set({ settings: JSON.stringify({ languages: ['fr'], seoOrigin: 'http://192.168.0.1:8080' }) })
+      .where('id', '=', other.id)
+      .execute();
     const answer = await get(`${h.url}/seo/${other.id}/fr/`, { host: '192.168.0.1:8080' });
     expect(answer.status).toBe(502);
     const { error } = JSON.parse(answer.body);

@@ -8,6 +8,8 @@ import {
   applySettingsPatch,
   DEFAULT_SETTINGS,
   parseStoredSettings,
+  seoOriginRefusal,
+  type OriginChecks,
   type SettingsPatch,
   type SettingsView,
   type StoredSettings,
@@ -214,17 +216,13 @@ export class ProjectsService {
     return this.update(id, { full_key_origin: null, full_key_origin_at: null });
   }
 
-  /** `isOwnOrigin`: the translator's own addresses, which no project may name as its site. */
-  async updateSettings(
-    id: number,
-    patch: SettingsPatch,
-    isOwnOrigin?: (origin: string) => boolean,
-  ): Promise<Project> {
+  async updateSettings(id: number, patch: SettingsPatch, checks: OriginChecks = {}): Promise<Project> {
     const providerKey = patch.translationProviderApiKey;
+    const seoRefusal = await seoOriginRefusal(patch, checks);
     let deliveryChanged = false;
     const row = await this.projects.updateFrom(id, (current) => {
       const before = parseStoredSettings(current.settings);
-      const next = applySettingsPatch(before, patch, isOwnOrigin);
+      const next = applySettingsPatch(before, patch, checks, seoRefusal);
       deliveryChanged =
         next.deliverReviewedOnly !== before.deliverReviewedOnly ||
         next.deliverOutdated !== before.deliverOutdated;

@@ -123,15 +123,35 @@ export function parseStoredSettings(json: string): StoredSettings {
   return { ...DEFAULT_SETTINGS, ...(JSON.parse(json) as Partial<StoredSettings>) };
 }
 
+/** What the settings check about the addresses they name, beyond their form. */
+export interface OriginChecks {
+  /**
+   * The translator's own addresses: a site's pages (their scripts included) must never be served, nor
+   * fetched, on the dashboard's origin.
+   */
+  isOwnOrigin?: (origin: string) => boolean;
+  /** Why the outbound policy refuses to fetch pages from this SEO origin, or undefined. */
+  seoOriginRefusal?: (origin: string) => Promise<string | undefined>;
+}
+
 /**
- * Applies a patch to stored settings, checking the rules a schema cannot express (422 with fields).
- * `isOwnOrigin` names the translator's own addresses: a site's pages (their scripts included) must never
- * be served, nor fetched, on the dashboard's origin.
+ * Why the outbound policy refuses the patch's seoOrigin (resolved before the write, outside its
+ * transaction), or undefined.
+ */
+export async function seoOriginRefusal(patch: SettingsPatch, checks: OriginChecks) {
+  const site = patch.seoOrigin === undefined ? undefined : siteOrigin(patch.seoOrigin);
+  return site ? checks.seoOriginRefusal?.(site) : undefined;
+}
+
+/**
+ * Applies a patch to stored settings, checking the rules a schema cannot express (422 with fields);
+ * `seoRefusal` is what seoOriginRefusal found.
  */
 export function applySettingsPatch(
   current: StoredSettings,
   patch: SettingsPatch,
-  isOwnOrigin: (origin: string) => boolean = () => false,
+  { isOwnOrigin = () => false }: OriginChecks = {},
+  seoRefusal?: string,
 ): StoredSettings {
   const fields: FieldErrors = {};
   const next = { ...current };
@@ -190,6 +210,12 @@ export function applySettingsPatch(
       fields[name] =
         `"${raw}" is this translator’s own address: name the site’s own origin, whose web server sends ` +
         'the language addresses here';
+    else if (name === 'seoOrigin' && seoRefusal)
+      fields[name] =
+        `"${raw}" cannot be fetched: ${seoRefusal}. The translator fetches a site's pages only from ` +
+        'public https addresses; to serve a site on an internal address or over plain http, an ' +
+        `administrator adds its host to TRANSLATOR_SEO_ORIGIN_ALLOWLIST (such as ${new URL(site).host}) ` +
+        'and restarts the translator';
     else next[name] = site;
   }
   if (Object.keys(fields).length) throw validationFailed(fields, 'Some settings are invalid.');

@@ -139,8 +139,10 @@ export function projectRoutes(app: FastifyInstance, services: TranslatorServices
       },
     },
     async (request) => {
-      const own = (origin: string) => services.ownAddress.isOwnOrigin(origin, request.socket, request.host);
-      const updated = await projects.updateSettings(projectOf(request).id, request.body.settings, own);
+      const updated = await projects.updateSettings(projectOf(request).id, request.body.settings, {
+        isOwnOrigin: (origin) => services.ownAddress.isOwnOrigin(origin, request.socket, request.host),
+        seoOriginRefusal: (origin) => services.seo.originRefusal(origin),
+      });
       return asSeenBy(request, updated);
     },
   );

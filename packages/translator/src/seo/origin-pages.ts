@@ -100,6 +100,11 @@ export class OriginPages {
     }
   }
 
+  /** Why the policy these fetches meet refuses `origin` now, or undefined (checked when it is saved). */
+  refusal(origin: string): Promise<string | undefined> {
+    return this.client.refusal(origin);
+  }
+
   async close() {
     await this.client.close();
   }

@@ -186,6 +186,11 @@ export class SeoService {
       });
   }
 
+  /** Why the outbound policy refuses to fetch the pages of `origin`, or undefined. */
+  originRefusal(origin: string): Promise<string | undefined> {
+    return this.origins.refusal(origin);
+  }
+
   async close() {
     await Promise.all([this.origins.close(), this.prerenderer.close()]);
   }
