@@ -41,8 +41,8 @@ export async function signIn(page: Page, key: string): Promise<void> {
 export interface Dashboard {
   harness: Harness;
   browser: Browser;
-  /** A page signed in with the project's API key, and the console errors it logs. */
-  signedIn(): Promise<{ page: Page; errors: string[] }>;
+  /** A page (at `viewport`, by default a desktop's) signed in with the project's API key, and the console errors it logs. */
+  signedIn(viewport?: { width: number; height: number }): Promise<{ page: Page; errors: string[] }>;
   stop(): Promise<void>;
 }
 
@@ -59,8 +59,8 @@ export async function startDashboard(
   return {
     harness,
     browser,
-    async signedIn() {
-      const { page } = await newPage(browser, harness.url);
+    async signedIn(viewport) {
+      const { page } = await newPage(browser, harness.url, viewport);
       const errors = collectErrors(page);
       await signIn(page, harness.key);
       return { page, errors };

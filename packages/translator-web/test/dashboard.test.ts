@@ -405,6 +405,42 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await harness.client.patch('/api/project/settings', { settings: { seoOrigin: '', seoPublicUrl: '' } });
   });
 
+  for (const [name, viewport] of [
+    ['desktop', undefined],
+    ['phone', PHONE],
+  ] as const)
+    it(`says, signed in with the key, why in-page editing and a loopback SEO origin are refused (${name})`, async () => {
+      const tab = await newPage(browser, harness.url, viewport);
+      await signIn(tab.page, harness.key);
+      await tab.page.goto(`/analytics/url?url=${encodeURIComponent(`${site.url}/`)}`);
+      const edit = tab.page.getByRole('button', { name: 'Edit on this page' });
+      await edit.waitFor();
+      expect(await edit.isDisabled()).toBe(true);
+      const reason = tab.page.getByText('In-page editing needs a member account, not the project API key');
+      expect(await reason.isVisible()).toBe(true);
+      expect(await edit.getAttribute('aria-describedby')).toBe(await reason.getAttribute('id'));
+      await screenshot(tab.page, `edit-on-page-with-key-${name}`);
+      await tab.page.getByRole('link', { name: 'invite yourself under Team' }).click();
+      await tab.page.getByRole('heading', { name: 'Team' }).waitFor();
+
+      await tab.page.goto('/settings');
+      const origin = tab.page.getByRole('textbox', { name: "SEO mode: the site's origin" });
+      await origin.fill('http://127.0.0.2:8080');
+      await tab.page.getByRole('button', { name: 'Save settings' }).click();
+      const message = tab.page.getByText('"http://127.0.0.2:8080" cannot be fetched');
+      await message.waitFor();
+      expect(await message.textContent()).toContain(
+        'TRANSLATOR_SEO_ORIGIN_ALLOWLIST (such as 127.0.0.2:8080)',
+      );
+      // Under the field, within the screen.
+      const [field, under] = [(await origin.boundingBox())!, (await message.boundingBox())!];
+      expect(under.y).toBeGreaterThanOrEqual(field.y + field.height);
+      expect(under.x + under.width).toBeLessThanOrEqual(tab.page.viewportSize()!.width);
+      expect((await harness.client.get('/api/project')).body.settings.seoOrigin).toBe('');
+      await screenshot(tab.page, `settings-seo-refused-${name}`);
+      await tab.context.close();
+    });
+
   it('warns on every page when the full key was used from a web page, until dismissed', async () => {
     const leaked = await harness.client.get('/api/languages', {
       headers: { origin: 'https://old-shop.example' },

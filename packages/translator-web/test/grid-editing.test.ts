@@ -3,7 +3,7 @@
 // on its row with the reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { screenshot, seedApproved, startDashboard, type Dashboard } from './browser.ts';
+import { PHONE, screenshot, seedApproved, startDashboard, type Dashboard } from './browser.ts';
 
 describe('grid editing in Chromium', { timeout: 90_000 }, () => {
   let dashboard: Dashboard;
@@ -79,4 +79,51 @@ describe('grid editing in Chromium', { timeout: 90_000 }, () => {
     expect(await focused(page)).toBe(`Translation of "${key}" (fr)`);
     expect(await valueOf(key)).toBe('Vous avez {{number:0}} nouveaux messages');
   });
+
+  for (const [name, viewport] of [
+    ['desktop', undefined],
+    ['phone', PHONE],
+  ] as const)
+    it(`gives a translated row's field and buttons room to read (${name})`, async () => {
+      await dashboard.harness.client.post('/api/translations', {
+        lang: 'fr',
+        translations: [{ key: 'Welcome', context: '', value: 'Bienvenue' }],
+      });
+      const { page, errors } = await dashboard.signedIn(viewport);
+      await page.goto('/translations?lang=fr');
+      const field = page.getByLabel('Translation of "Welcome" (fr)');
+      await field.waitFor();
+      const row = page.locator('tr', { has: field });
+      const buttons = [
+        row.getByRole('button', { name: 'Save' }),
+        row.getByRole('button', { name: 'Review the fr translation of "Welcome"' }),
+        row.getByRole('button', { name: 'History of the fr translation of "Welcome"' }),
+        row.getByRole('button', { name: 'Delete the fr translation of "Welcome"' }),
+      ];
+      const box = (await field.boundingBox())!;
+      const width = page.viewportSize()!.width;
+      // On a phone the field spans the card; on a desktop it has a column's room, buttons beside it.
+      expect(box.width).toBeGreaterThan(viewport ? width * 0.75 : 300);
+      for (const button of buttons) {
+        const at = (await button.boundingBox())!;
+        expect(at.x + at.width).toBeLessThanOrEqual(width);
+        if (viewport) expect(at.y).toBeGreaterThanOrEqual(box.y + box.height);
+        else expect(at.y).toBeLessThan(box.y + box.height);
+      }
+      // Every label is whole ("Save", "Review"), not cut to "Sav", "Revie".
+      for (const button of buttons.slice(0, 2))
+        expect(
+          await button.evaluate((element) =>
+            [element, ...element.querySelectorAll('*')].every((e) => e.scrollWidth <= e.clientWidth),
+          ),
+        ).toBe(true);
+      // The text runs along one line, not a letter a line.
+      expect(box.height).toBeLessThan(60);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await screenshot(page, `grid-translated-row-${name}`);
+      expect(errors).toEqual([]);
+    });
 });

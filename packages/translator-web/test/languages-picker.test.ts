@@ -1,7 +1,7 @@
 // The target languages in Settings, picked in real Chromium by name, and by code for one the list does
 // not name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startDashboard, type Dashboard } from './browser.ts';
+import { PHONE, screenshot, startDashboard, type Dashboard } from './browser.ts';
 
 describe('language picker in Chromium', { timeout: 90_000 }, () => {
   let dashboard: Dashboard;
@@ -31,4 +31,30 @@ describe('language picker in Chromium', { timeout: 90_000 }, () => {
     expect(project.body.settings.languages).toEqual(['fr', 'pt-BR', 'gsw']);
     expect(errors).toEqual([]);
   });
+
+  for (const [name, viewport] of [
+    ['desktop', undefined],
+    ['phone', PHONE],
+  ] as const)
+    it(`ranks the exact code first and adds the highlighted language with Enter, without saving (${name})`, async () => {
+      await dashboard.harness.client.patch('/api/project/settings', { settings: { languages: [] } });
+      const { page, errors } = await dashboard.signedIn(viewport);
+      await page.goto('/settings');
+      const picker = page.getByRole('combobox', { name: 'Target languages' });
+      await picker.fill('fr');
+      await expect.poll(() => page.getByRole('option').first().textContent()).toBe('French (fr)');
+      await picker.press('Enter');
+      // The pill, once the option (hidden when picked) is gone from the list.
+      await page.getByRole('option', { name: 'French (fr)', exact: true }).waitFor({ state: 'detached' });
+      await page.getByText('French (fr)', { exact: true }).waitFor();
+      expect(await picker.inputValue()).toBe('');
+      // Enter in the emptied field adds nothing (the first language is highlighted there).
+      await picker.press('Enter');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByTestId('language-names').getByText('French (fr)').waitFor();
+      // Saved once: by the button, not by Enter too.
+      expect(await page.getByText('Settings saved').count()).toBe(1);
+      expect((await dashboard.harness.client.get('/api/project')).body.settings.languages).toEqual(['fr']);
+      expect(errors).toEqual([]);
+    });
 });

@@ -177,6 +177,7 @@ const gridColumns = (lang: string): Array<Column<Row>> => [
   {
     key: 'translation',
     header: `Translation (${lang})`,
+    phone: 'wide',
     cell: (row) => <TranslationEditor row={row} lang={lang} />,
   },
 ];
@@ -268,7 +269,9 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
           if (savable) save.mutate({ moveOn: false });
         }}
       >
-        <Group gap={6} align="flex-start" wrap="nowrap">
+        {/* On a phone (below sm, where the table turns into cards) the field takes its own line, the
+            buttons go below it. */}
+        <Group gap={6} align="flex-start">
           <Textarea
             ref={field}
             data-translation-field
@@ -305,7 +308,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
                   ? `Missing slot ${missing.map(slotToken).join(' ')}`
                   : undefined
             }
-            style={{ flex: 1 }}
+            flex={{ base: '1 1 100%', sm: '1 1 16rem' }}
           />
           <Button type="submit" size="xs" mt={4} disabled={!savable} loading={save.isPending}>
             Save

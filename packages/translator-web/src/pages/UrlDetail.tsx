@@ -60,7 +60,7 @@ export function UrlDetailPage() {
                 </Paper>
               ))}
             </SimpleGrid>
-            <Group gap="xs">
+            <Group gap="xs" align="flex-start">
               <Button
                 component={Link}
                 to={`/review?status=all&url=${encodeURIComponent(url)}`}

@@ -20,8 +20,11 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** Makes the column sortable by this value. */
   sortValue?: (row: T) => SortValue;
-  /** On a phone every row is a card: the `title` column heads it, `hidden` columns are left out. */
-  phone?: 'title' | 'hidden';
+  /**
+   * On a phone every row is a card: the `title` column heads it, `hidden` columns are left out, a `wide`
+   * column (an editor) has its label above it and the card's whole width.
+   */
+  phone?: 'title' | 'hidden' | 'wide';
   /** `end` for figures, so their digits line up. */
   align?: 'start' | 'end';
 }
@@ -178,11 +181,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
               {columns
                 .filter((c) => c !== title && c.phone !== 'hidden')
                 .map((c) => (
-                  <Table.Td key={c.key} style={{ display: 'flex', gap: 8, padding: '2px 0', border: 0 }}>
+                  <Table.Td
+                    key={c.key}
+                    style={{
+                      display: 'flex',
+                      flexDirection: c.phone === 'wide' ? 'column' : 'row',
+                      gap: c.phone === 'wide' ? 2 : 8,
+                      padding: '2px 0',
+                      border: 0,
+                    }}
+                  >
                     <Text size="sm" c="dimmed" miw={96} component="span">
                       {c.header}
                     </Text>
-                    <div style={{ minWidth: 0, overflowWrap: 'anywhere' }}>{c.cell(row)}</div>
+                    <div style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere' }}>{c.cell(row)}</div>
                   </Table.Td>
                 ))}
             </Table.Tr>
