@@ -198,6 +198,11 @@ export const INVENTORY: Record<string, Site> = {
     route: 'browser',
     why: "the page client on a customer's site: the translator's API (its data-server / script origin)",
   },
+  'packages/server-kit/src/observability/api-docs-session.ts': {
+    kinds: ['fetch('],
+    route: 'browser',
+    why: "the API docs page's request interceptor, in the user's browser: this server's own session and CSRF token paths, same origin only",
+  },
   'packages/page-client/src/editor.ts': {
     kinds: ['fetch('],
     route: 'browser',
