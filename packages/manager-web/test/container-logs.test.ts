@@ -1,24 +1,17 @@
 // Browser test (real Chromium, real manager on loopback): a collaborator follows a container's log on
 // its page, narrows it to stderr and searches it.
 import { describe, expect, it } from 'vitest';
-import { userClient } from '@app/manager/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { browserSuite, poll, signedInPage } from './browser.ts';
-import { addContainer, addDummyNode, addSite } from './fixtures.ts';
+import { sharedContainer } from './fixtures.ts';
 
 describe('manager web client: container logs', { timeout: 90_000 }, () => {
   const suite = browserSuite(FAST_JOBS);
 
   it('follows the log as lines arrive, keeps one stream, and highlights a search', async () => {
     const { test, admin } = suite;
-    const siteId = await addSite(admin, 'logs');
-    await addDummyNode(admin, siteId, 'sim-l');
-    const lena = await userClient(test, admin, 'lena');
-    await userClient(test, admin, 'carl');
-    const id = await addContainer(lena, siteId, 'logbox');
-    expect(
-      (await lena.post(`/sites/${siteId}/containers/${id}/collaborators`, { username: 'carl' })).status,
-    ).toBe(201);
+    const names = { site: 'logs', node: 'sim-l', owner: 'lena', collaborator: 'carl', hostname: 'logbox' };
+    const { siteId, id } = await sharedContainer(test, admin, names);
 
     const { context, page, seen } = await signedInPage(suite, 'carl');
     await page.goto(`/sites/${siteId}/containers/${id}`);

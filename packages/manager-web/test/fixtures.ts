@@ -1,7 +1,7 @@
 // Server state for browser tests, set up through the API the way the manager's own tests do: sites,
 // dummy nodes, provisioned containers and an administrator's API key.
 import type { TestClient } from '@app/server-kit/testing';
-import { ManagerClient, type TestManager } from '@app/manager/testing';
+import { ManagerClient, userClient, type TestManager } from '@app/manager/testing';
 import { siteInput } from '@app/manager/testing/fleet';
 import { jobEnds } from '@app/manager/testing/containers';
 
@@ -54,6 +54,27 @@ export async function addContainer(
   const status = await jobEnds(client, data.jobId);
   if (status !== 'success') throw new Error(`creating ${hostname}: job ${data.jobId} ended ${status}`);
   return data.containerId;
+}
+
+/**
+ * A site of its own with a dummy node, and a container of the new user `owner` shared with the new user
+ * `collaborator`: what the tests of what an owner may and a collaborator may not do start from.
+ */
+export async function sharedContainer(
+  test: TestManager,
+  admin: ManagerClient,
+  names: { site: string; node: string; owner: string; collaborator: string; hostname: string },
+): Promise<{ siteId: number; id: number; owner: ManagerClient }> {
+  const siteId = await addSite(admin, names.site);
+  await addDummyNode(admin, siteId, names.node);
+  const owner = await userClient(test, admin, names.owner);
+  await userClient(test, admin, names.collaborator);
+  const id = await addContainer(owner, siteId, names.hostname);
+  const shared = await owner.post(`/sites/${siteId}/containers/${id}/collaborators`, {
+    username: names.collaborator,
+  });
+  if (shared.status !== 201) throw new Error(`sharing ${names.hostname}: ${shared.status} ${shared.text}`);
+  return { siteId, id, owner };
 }
 
 /** A client authenticated with a new API key of `admin`, as node-side tools and agents call. */

@@ -7,7 +7,7 @@ import { userClient } from '@app/manager/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { jobEnds } from '@app/manager/testing/containers';
 import { browserSuite, newPage, poll, screenshot, signedInPage, signIn, watch } from './browser.ts';
-import { addContainer, addDummyNode, addSite } from './fixtures.ts';
+import { addContainer, addDummyNode, addSite, sharedContainer } from './fixtures.ts';
 
 describe('manager web client: start and stop', { timeout: 90_000 }, () => {
   const suite = browserSuite(FAST_JOBS);
@@ -53,14 +53,8 @@ describe('manager web client: start and stop', { timeout: 90_000 }, () => {
 
   it('says a stopped container has no terminal and offers Start, on its page and on the terminal page', async () => {
     const { test, admin } = suite;
-    const siteId = await addSite(admin, 'halted');
-    await addDummyNode(admin, siteId, 'sim-h');
-    const tom = await userClient(test, admin, 'tom');
-    await userClient(test, admin, 'tina');
-    const id = await addContainer(tom, siteId, 'haltbox');
-    expect(
-      (await tom.post(`/sites/${siteId}/containers/${id}/collaborators`, { username: 'tina' })).status,
-    ).toBe(201);
+    const names = { site: 'halted', node: 'sim-h', owner: 'tom', collaborator: 'tina', hostname: 'haltbox' };
+    const { siteId, id, owner: tom } = await sharedContainer(test, admin, names);
     const stop = async () => {
       const queued = await tom.post(`/sites/${siteId}/containers/${id}/stop`);
       expect(await jobEnds(tom, queued.body.data.jobId)).toBe('success');

@@ -3,23 +3,23 @@
 // Terminal button. The owner runs a command without a terminal, its output live and its exit code
 // shown; a collaborator has no such control.
 import { describe, expect, it } from 'vitest';
-import { userClient } from '@app/manager/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { browserSuite, newPage, poll, screenshot, signedInPage, signIn, watch } from './browser.ts';
-import { addContainer, addDummyNode, addSite } from './fixtures.ts';
+import { sharedContainer } from './fixtures.ts';
 
 describe('manager web client: container terminal', { timeout: 90_000 }, () => {
   const suite = browserSuite(FAST_JOBS);
 
   it('opens a shell from the container page, runs a command, reconnects after exit', async () => {
     const { test, admin } = suite;
-    const siteId = await addSite(admin, 'shells');
-    await addDummyNode(admin, siteId, 'sim-t');
-    const tess = await userClient(test, admin, 'tess');
-    await userClient(test, admin, 'carl');
-    const id = await addContainer(tess, siteId, 'shellbox');
-    const shared = await tess.post(`/sites/${siteId}/containers/${id}/collaborators`, { username: 'carl' });
-    expect(shared.status, shared.text).toBe(201);
+    const names = {
+      site: 'shells',
+      node: 'sim-t',
+      owner: 'tess',
+      collaborator: 'carl',
+      hostname: 'shellbox',
+    };
+    const { siteId, id } = await sharedContainer(test, admin, names);
 
     const { context, page, seen } = await signedInPage(suite, 'tess');
     await page.goto(`/sites/${siteId}/containers/${id}`);
@@ -54,14 +54,14 @@ describe('manager web client: container terminal', { timeout: 90_000 }, () => {
 
   it('runs a command from the container page, its output live and its exit code shown; not for collaborators', async () => {
     const { test, admin } = suite;
-    const siteId = await addSite(admin, 'commands');
-    await addDummyNode(admin, siteId, 'sim-c');
-    const olga = await userClient(test, admin, 'olga');
-    await userClient(test, admin, 'cole');
-    const id = await addContainer(olga, siteId, 'cmdbox');
-    expect(
-      (await olga.post(`/sites/${siteId}/containers/${id}/collaborators`, { username: 'cole' })).status,
-    ).toBe(201);
+    const names = {
+      site: 'commands',
+      node: 'sim-c',
+      owner: 'olga',
+      collaborator: 'cole',
+      hostname: 'cmdbox',
+    };
+    const { siteId, id } = await sharedContainer(test, admin, names);
 
     for (const viewport of [
       { width: 1280, height: 860 },
