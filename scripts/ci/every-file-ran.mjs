@@ -45,6 +45,10 @@ const databasePass = [
     /'(packages\/[^']+\.test\.ts)'/g,
   ),
 ].map((match) => match[1]);
+if (databasePass.length === 0) {
+  console.log('read no test file from scripts/test/database-pass.ts: has its format changed?');
+  process.exit(1);
+}
 
 const sqlite = passedIn(sqliteReport);
 const postgres = passedIn(postgresReport);
