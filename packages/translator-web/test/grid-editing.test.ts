@@ -3,6 +3,7 @@
 // on its row with the reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { contrastRatio, drawnColours } from '@app/server-kit/testing/axe';
 import { PHONE, screenshot, seedApproved, startDashboard, type Dashboard } from './browser.ts';
 
 describe('grid editing in Chromium', { timeout: 90_000 }, () => {
@@ -126,4 +127,43 @@ describe('grid editing in Chromium', { timeout: 90_000 }, () => {
       await screenshot(page, `grid-translated-row-${name}`);
       expect(errors).toEqual([]);
     });
+
+  it('draws placeholders lighter than values, and an error toast’s reason at AA (light desktop, dark phone)', async () => {
+    const { client } = dashboard.harness;
+    for (const [scheme, viewport] of [
+      ['light', undefined],
+      ['dark', PHONE],
+    ] as const) {
+      const [empty, translated] = [`Opening hours (${scheme})`, `Closed (${scheme})`];
+      await seedApproved(dashboard, ['fr'], [empty, translated]);
+      await client.post('/api/translations', {
+        lang: 'fr',
+        translations: [{ key: translated, context: '', value: 'Fermé' }],
+      });
+      const { page } = await dashboard.signedIn(viewport);
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto('/translations?lang=fr');
+      const placeholder = await drawnColours(
+        page.getByLabel(`Translation of "${empty}" (fr)`),
+        '::placeholder',
+      );
+      const value = await drawnColours(page.getByLabel(`Translation of "${translated}" (fr)`));
+      const onField = contrastRatio(placeholder.text, placeholder.background);
+      // An empty field must not read as one holding the words "Not translated".
+      expect(onField, scheme).toBeGreaterThanOrEqual(4.5);
+      expect(onField, scheme).toBeLessThan(6);
+      expect(contrastRatio(placeholder.text, value.text), scheme).toBeGreaterThanOrEqual(1.5);
+
+      // The phrase goes while the grid shows it: deleting its translation fails with a reason.
+      const { id } = (await client.get(`/api/translations/all?search=${encodeURIComponent(translated)}`)).body
+        .rows[0];
+      await client.delete(`/api/textnodes/${id}`);
+      await page.getByRole('button', { name: `Delete the fr translation of "${translated}"` }).click();
+      const reason = page.locator('.mantine-Notification-description');
+      await reason.waitFor();
+      const toast = await drawnColours(reason);
+      expect(contrastRatio(toast.text, toast.background), scheme).toBeGreaterThanOrEqual(4.5);
+      await screenshot(page, `grid-placeholder-toast-${scheme}`);
+    }
+  });
 });

@@ -65,6 +65,8 @@ function colourVariables(name: string, shades: MantineColorsTuple, scheme: 'ligh
 
 /** Mantine's dark page background (dark 7). */
 const DARK_BODY = '#242424';
+/** Mantine's dark input background (dark 6), a little lighter than the page. */
+const DARK_INPUT = '#2e2e2e';
 
 const resolver =
   (primaryColor: MantineColor): CSSVariablesResolver =>
@@ -83,13 +85,14 @@ const resolver =
         ...light,
         '--mantine-color-anchor': light[`--mantine-color-${primaryColor}-text`]!,
         '--mantine-color-dimmed': readable([gray[6], gray[7]], '#ffffff'),
-        '--mantine-color-placeholder': readable([gray[6], gray[7]], '#ffffff'),
+        // The lightest grey that reads at AA: gray 7 (8.2:1) looked nearly as dark as a value.
+        '--mantine-color-placeholder': readable([gray[6]], '#ffffff'),
       },
       dark: {
         ...dark,
         '--mantine-color-anchor': dark[`--mantine-color-${primaryColor}-text`]!,
         '--mantine-color-dimmed': readable([theme.colors.dark[2], theme.colors.dark[1]], DARK_BODY),
-        '--mantine-color-placeholder': readable([theme.colors.dark[2], theme.colors.dark[1]], DARK_BODY),
+        '--mantine-color-placeholder': readable([theme.colors.dark[2]], DARK_INPUT),
       },
     };
   };

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults, ImpactValue } from 'axe-core';
-import type { Page, Request } from 'playwright-core';
+import type { Locator, Page, Request } from 'playwright-core';
 import { DESKTOP, PHONE } from './chromium.ts';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -141,4 +141,50 @@ export async function auditPage(page: Page, url: string, act?: (page: Page) => P
   await settled(page);
   await act?.(page);
   return (await accessibilityViolations(page)).map((line) => `${url}: ${line}`);
+}
+
+type Rgb = [number, number, number];
+
+/**
+ * The colour an element's text is drawn in (its placeholder's, given '::placeholder') and the first
+ * opaque background behind it, read from the browser's computed styles.
+ */
+export async function drawnColours(locator: Locator, pseudo?: '::placeholder') {
+  return locator.evaluate((element, pseudo) => {
+    // This runs in the page; the server package compiles without the DOM's types.
+    interface Node {
+      parentElement: Node | null;
+    }
+    const { getComputedStyle } = globalThis as unknown as {
+      getComputedStyle(node: Node, pseudo: string | null): { color: string; backgroundColor: string };
+    };
+    const rgb = (css: string) => css.match(/[\d.]+/g)!.map(Number);
+    let background = [255, 255, 255];
+    for (let at: Node | null = element as Node; at; at = at.parentElement) {
+      const colour = rgb(getComputedStyle(at, null).backgroundColor);
+      if (colour[3] !== 0) {
+        background = colour;
+        break;
+      }
+    }
+    return {
+      text: rgb(getComputedStyle(element as Node, pseudo).color).slice(0, 3),
+      background: background.slice(0, 3),
+    } as { text: Rgb; background: Rgb };
+  }, pseudo ?? null);
+}
+
+/** WCAG's relative luminance of an sRGB colour. */
+function luminance(colour: Rgb): number {
+  const [r, g, b] = colour.map((channel) => {
+    const c = channel / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as Rgb;
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG's contrast ratio of two colours (1 to 21). */
+export function contrastRatio(a: Rgb, b: Rgb): number {
+  const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (high + 0.05) / (low + 0.05);
 }
