@@ -1,7 +1,10 @@
 // Browser test (real Chromium, real manager on loopback) of the Alert rules page: an administrator
-// creates a rule (a bad webhook URL answered at its field first), sees it listed, edits and deletes it.
+// creates a rule (a bad webhook URL answered at its field first), sees it listed, edits and deletes it;
+// a rule scoped to one container names it from a searchable pick, at desktop and phone widths.
 import { describe, expect, it } from 'vitest';
-import { browserSuite, readToast, screenshot, signedInPage } from './browser.ts';
+import { DESKTOP, PHONE } from '@app/server-kit/testing/chromium';
+import { browserSuite, newPage, readToast, screenshot, signedInPage, signIn } from './browser.ts';
+import { addContainer, addDummyNode, addSite } from './fixtures.ts';
 
 describe('manager web client: alert rules', { timeout: 90_000 }, () => {
   const suite = browserSuite();
@@ -49,5 +52,41 @@ describe('manager web client: alert rules', { timeout: 90_000 }, () => {
     await page.getByTestId('empty-state').waitFor();
     expect(seen.errors).toEqual([]);
     await context.close();
+  });
+
+  it('scopes a rule to a container picked by name, refusing a name that matches none', async () => {
+    const siteId = await addSite(suite.admin, 'lab');
+    await addDummyNode(suite.admin, siteId, 'pve1');
+    // db0 takes id 1, so a "web1" read as a number would name the wrong container.
+    await addContainer(suite.admin, siteId, 'db0');
+    const web1 = await addContainer(suite.admin, siteId, 'web1');
+    for (const [viewport, name] of [
+      [DESKTOP, 'web busy'],
+      [PHONE, 'web busy on a phone'],
+    ] as const) {
+      const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
+      await signIn(page, 'admin');
+      await page.goto('/alert-rules');
+      await page.getByRole('button', { name: 'New rule' }).click();
+      const dialog = page.getByRole('dialog', { name: 'New alert rule' });
+      await dialog.getByLabel(/^Name/).fill(name);
+      await dialog.getByRole('combobox', { name: 'Scope' }).click();
+      await page.getByRole('option', { name: /^One container/ }).click();
+      const target = dialog.getByRole('combobox', { name: /^Container/ });
+      await target.fill('nosuch');
+      await dialog.getByLabel(/^Threshold/).click();
+      await dialog.getByText('No container is named “nosuch”: choose one from the list').first().waitFor();
+      expect(await target.getAttribute('aria-invalid')).toBe('true');
+      await target.fill('web');
+      await page.getByRole('option', { name: 'web1', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await readToast(page, 'Alert rule saved');
+      await page.getByTestId('alert-rules-table').getByText(name, { exact: true }).waitFor();
+      await page.getByTestId('alert-rules-table').getByText('container web1').first().waitFor();
+      await screenshot(page, `alert-rules-container-scope-${viewport.width}`);
+      await context.close();
+    }
+    const stored = (await suite.admin.get('/alert-rules')).body.data as Array<{ scopeId: number | null }>;
+    expect(stored.map((r) => r.scopeId)).toEqual([web1, web1]);
   });
 });

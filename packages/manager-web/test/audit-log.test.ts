@@ -1,9 +1,10 @@
 // Browser test (real Chromium, real manager on loopback): an administrator filters the audit log to
-// one user's actions; a user reads their own activity.
+// one user's actions; a user reads their own activity; targets read by name.
 import { describe, expect, it } from 'vitest';
+import { DESKTOP, PHONE } from '@app/server-kit/testing/chromium';
 import { userClient } from '@app/manager/testing';
-import { browserSuite, poll, screenshot, signedInPage } from './browser.ts';
-import { addSite } from './fixtures.ts';
+import { browserSuite, newPage, poll, screenshot, signedInPage, signIn } from './browser.ts';
+import { addContainer, addDummyNode, addSite } from './fixtures.ts';
 
 describe('manager web client: audit log', { timeout: 90_000 }, () => {
   const suite = browserSuite();
@@ -36,5 +37,22 @@ describe('manager web client: audit log', { timeout: 90_000 }, () => {
     await own.page.getByTestId('activity-table').locator('tr[data-action="apikey.create"]').waitFor();
     expect(own.seen.errors).toEqual([]);
     await own.context.close();
+  });
+
+  it('names the targets of entries: users, sites and containers, at both widths', async () => {
+    const siteId = await addSite(suite.admin, 'South');
+    await addDummyNode(suite.admin, siteId, 'pve-south');
+    await addContainer(suite.admin, siteId, 'web1');
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
+      await signIn(page, 'admin');
+      await page.goto('/audit-log');
+      const entry = (action: string) => page.getByTestId('audit-table').locator(`[data-action="${action}"]`);
+      await entry('user.create').getByText('user alice', { exact: true }).waitFor();
+      await entry('site.create').getByText('site South', { exact: true }).waitFor();
+      await entry('container.create').getByText('container web1', { exact: true }).waitFor();
+      await screenshot(page, `audit-log-target-names-${viewport.width}`);
+      await context.close();
+    }
   });
 });

@@ -3,8 +3,9 @@
 // answered by Chromium's request interception with the spec's shapes, so the test checks what the
 // client sends (the create and update bodies) and how it renders what the spec says it receives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Route } from 'playwright-core';
+import type { Browser, Locator, Page, Route } from 'playwright-core';
 import { adminClient, startManager, userClient, type TestManager } from '@app/manager/testing';
+import { DESKTOP, PHONE } from '@app/server-kit/testing/chromium';
 import { closeChromium, ensureBuilt, launchChromium, newPage, poll, screenshot, signIn } from './browser.ts';
 
 const site = {
@@ -86,7 +87,19 @@ const container = {
   ],
 };
 
+const createJob = {
+  id: 3,
+  command: 'container.create',
+  status: 'success',
+  createdAt: '2026-11-25T10:00:00.000Z',
+  updatedAt: '2026-11-25T10:01:00.000Z',
+};
+
 const taken = 'taken is already used by a container of alice on this site; choose another hostname.';
+
+/** The visible <label> in `scope` that reads exactly `text`. */
+const labelIn = (scope: Locator, text: string) =>
+  scope.locator('label').filter({ hasText: new RegExp(`^${text}$`) });
 
 const json = (route: Route, data: unknown, status = 200) =>
   route.fulfill({ status, contentType: 'application/json', body: JSON.stringify({ data }) });
@@ -97,13 +110,15 @@ async function stubContainersApi(
   sent: Array<{ method: string; path: string; body: unknown }>,
   externalDomains = [{ id: 1, name: 'apps.example.test', siteId: 1 }],
 ) {
-  await page.route(/\/api\/v1\/(sites|jobs)(\/|$|\?)/, async (route) => {
+  await page.route(/\/api\/v1\/(sites|jobs|resource-requests\/effective)(\/|$|\?)/, async (route) => {
     const request = route.request();
     const url = new URL(request.url());
     const path = url.pathname.replace('/api/v1', '');
     const method = request.method();
     if (method !== 'GET') sent.push({ method, path, body: request.postDataJSON() });
     if (path === '/sites') return json(route, [site]);
+    if (path.startsWith('/resource-requests/effective/1/'))
+      return json(route, { cpus: 2, memory: 2048, swap: 512, rootfs: 20 });
     if (path === '/sites/1/nodes') return json(route, [node]);
     if (path === '/sites/1/containers/new')
       return json(route, {
@@ -138,6 +153,9 @@ async function stubContainersApi(
       return json(route, { containerId: 7, jobId: null, dnsWarnings: [], message: 'Saved' });
     if (path === '/sites/1/containers/7') return json(route, container);
     if (path === '/sites/1/containers/7/collaborators') return json(route, { collaborators: ['erin'] });
+    if (path === '/sites/1/containers/7/jobs')
+      return json(route, [{ ...createJob, finishedAt: createJob.updatedAt, lastOutput: null }]);
+    if (path === '/jobs/3') return json(route, { ...createJob, createdBy: 'admin' });
     if (path === '/jobs/3/stream')
       return route.fulfill({
         status: 200,
@@ -378,5 +396,48 @@ describe('manager web client: container pages against the spec shapes', { timeou
     expect(await log.locator('pre').textContent()).toBe('step 1\nstep 2\nstep 3\nstep 4');
     expect(resumedFrom).toEqual([null, '2']);
     await context.close();
+  });
+
+  it("shows a container's size, links its job page back to it, and labels each service input, at both widths", async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { context, page } = await newPage(browser, test.baseUrl, viewport);
+      const sent: Array<{ method: string; path: string; body: unknown }> = [];
+      await stubContainersApi(page, sent);
+      const asked: string[] = [];
+      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      await signIn(page, 'admin');
+      await page.goto('/sites/1/containers/7');
+      const size = page.getByTestId('container-size');
+      await size.getByText('2 cores').waitFor();
+      await size.getByText('2,048 MB + 512 MB swap').waitFor();
+      await size.getByText('20 GB').waitFor();
+      expect(asked).toContain('/api/v1/resource-requests/effective/1/web1/admin');
+      await screenshot(page, `container-detail-size-${viewport.width}`);
+
+      // A job's page leads back to its container (whose page lists its jobs) and to the activity page.
+      await page.getByTestId('container-jobs').getByRole('link', { name: '#3' }).click();
+      await page.getByRole('heading', { name: 'Job #3' }).waitFor();
+      const back = page.getByTestId('job-links').getByRole('link', { name: /Container web1/ });
+      await back.waitFor();
+      const activity = page.getByTestId('job-links').getByRole('link', { name: 'My activity' });
+      expect(await activity.getAttribute('href')).toBe('/activity');
+      await screenshot(page, `job-page-links-${viewport.width}`);
+      await back.click();
+      await page.waitForURL('**/sites/1/containers/7');
+
+      // The create body takes no size: the form shows what approved requests give this hostname.
+      await page.goto('/sites/1/containers/new');
+      await page.getByLabel(/^Hostname/).fill('web2');
+      await page.getByTestId('container-size').getByText('2 cores').waitFor();
+      expect(asked).toContain('/api/v1/resource-requests/effective/1/web2/admin');
+      await page.getByRole('button', { name: '+ HTTP' }).click();
+      await page.getByRole('button', { name: '+ SRV' }).click();
+      const [http, srv] = [page.getByTestId('service-row').nth(0), page.getByTestId('service-row').nth(1)];
+      for (const label of ['Type', 'Internal port', 'External hostname', 'Domain'])
+        expect(await labelIn(http, label).isVisible()).toBe(true);
+      expect(await labelIn(srv, 'DNS name').isVisible()).toBe(true);
+      await screenshot(page, `container-create-size-labels-${viewport.width}`);
+      await context.close();
+    }
   });
 });

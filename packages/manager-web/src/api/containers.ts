@@ -17,11 +17,16 @@ export const containerKeys = {
 /** The site's containers (of these owners, when named); read again often while one is being created. */
 export const useContainers = (siteId: number, owners: string[] = []) =>
   useQuery({
-    queryKey: containerKeys.list(siteId, owners),
-    queryFn: () => api.get('/sites/{siteId}/containers', { path: { siteId }, query: { user: owners } }),
+    ...containersQuery(siteId, owners),
     refetchInterval: (q) =>
       q.state.status === 'error' ? false : q.state.data?.some((c) => c.status === 'creating') ? 3000 : 30_000,
   });
+
+/** The read of a site's containers, for useContainers and for pages that read several sites' at once. */
+export const containersQuery = (siteId: number, owners: string[] = []) => ({
+  queryKey: containerKeys.list(siteId, owners),
+  queryFn: () => api.get('/sites/{siteId}/containers', { path: { siteId }, query: { user: owners } }),
+});
 
 /** The containers a node holds. */
 export const useNodeContainers = (siteId: number, nodeId: number) =>

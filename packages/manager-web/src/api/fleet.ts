@@ -15,12 +15,14 @@ export const siteKeys = {
 
 export const useSites = () => useQuery({ queryKey: siteKeys.all, queryFn: () => api.get('/sites') });
 
-export const useNodes = (siteId: number | undefined) =>
-  useQuery({
-    queryKey: siteKeys.nodes(siteId),
-    queryFn: () => api.get('/sites/{siteId}/nodes', { path: { siteId: siteId! } }),
-    enabled: siteId !== undefined && Number.isInteger(siteId),
-  });
+/** The read of a site's nodes, for useNodes and for pages that read several sites' nodes at once. */
+export const nodesQuery = (siteId: number | undefined) => ({
+  queryKey: siteKeys.nodes(siteId),
+  queryFn: () => api.get('/sites/{siteId}/nodes', { path: { siteId: siteId! } }),
+  enabled: siteId !== undefined && Number.isInteger(siteId),
+});
+
+export const useNodes = (siteId: number | undefined) => useQuery(nodesQuery(siteId));
 
 /** One node; `id` null reads nothing (a new node's form). */
 export const useNode = (siteId: number, id: number | null) =>

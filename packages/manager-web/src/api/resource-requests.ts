@@ -17,6 +17,20 @@ export const useResourceRequests = (status: ResourceRequest['status'] | '') =>
     queryFn: () => api.get('/resource-requests', { query: { status } }),
   });
 
+/**
+ * What a container of this hostname and owner is (or will be) given: the approved requests' values,
+ * else the defaults. Only administrators may ask about another user's; `enabled` false asks nothing.
+ */
+export const useEffectiveResources = (siteId: number, hostname: string, username: string, enabled = true) =>
+  useQuery({
+    queryKey: [...requestKeys.all, 'effective', siteId, hostname, username],
+    queryFn: () =>
+      api.get('/resource-requests/effective/{siteId}/{hostname}/{username}', {
+        path: { siteId, hostname, username },
+      }),
+    enabled: enabled && Boolean(hostname && username),
+  });
+
 /** Requests waiting for review, for the administrators' badge. */
 export const usePendingRequestCount = (options: { enabled: boolean; refetchInterval: number | false }) =>
   useQuery({ queryKey: requestKeys.count, queryFn: () => api.get('/resource-requests/count'), ...options });

@@ -3,16 +3,14 @@ import { DataTable, useUrlView, type Column, type TableView } from '@app/web-kit
 import type { UseInfiniteQueryResult, InfiniteData } from '@tanstack/react-query';
 import type { AuditEvent, AuditPage } from '../api/audit.ts';
 import { EmptyState, formatDate, QueryState, StatusBadge } from './common.tsx';
+import { targetOf, withContainerNames, type TargetNames } from './audit-targets.ts';
 
 const actorOf = (event: AuditEvent) =>
   event.actor.kind === 'system'
     ? 'system'
     : `${event.actor.uid ?? `#${event.actor.uidNumber}`}${event.actor.kind === 'apikey' ? ' (API key)' : ''}`;
 
-const targetOf = (event: AuditEvent) =>
-  event.target.type ? `${event.target.type}${event.target.id ? ` ${event.target.id}` : ''}` : '—';
-
-const columns: Array<Column<AuditEvent>> = [
+const columnsFor = (names: TargetNames): Array<Column<AuditEvent>> => [
   {
     key: 'time',
     header: 'Time',
@@ -22,7 +20,12 @@ const columns: Array<Column<AuditEvent>> = [
   },
   { key: 'actor', header: 'Who', sortValue: actorOf, cell: actorOf },
   { key: 'action', header: 'Action', sortValue: (e) => e.action, cell: (e) => <Code>{e.action}</Code> },
-  { key: 'target', header: 'Target', sortValue: targetOf, cell: targetOf },
+  {
+    key: 'target',
+    header: 'Target',
+    sortValue: (e) => targetOf(e, names),
+    cell: (e) => targetOf(e, names),
+  },
   {
     key: 'outcome',
     header: 'Outcome',
@@ -44,13 +47,18 @@ const columns: Array<Column<AuditEvent>> = [
   },
 ];
 
-/** Audit entries as loaded so far, newest first, with a button for older ones. */
+/**
+ * Audit entries as loaded so far, newest first, with a button for older ones; targets by name where
+ * `names` (what the page already loaded) or the entries themselves give one.
+ */
 export function AuditTable({
   query,
   testId,
+  names = {},
 }: {
   query: UseInfiniteQueryResult<InfiniteData<AuditPage>>;
   testId: string;
+  names?: TargetNames;
 }) {
   const [view, changeView] = useUrlView({ filterKeys: [], sort: '-time' });
   return (
@@ -64,6 +72,7 @@ export function AuditTable({
           rows={data.pages.flatMap((page) => page.events)}
           query={query}
           testId={testId}
+          names={names}
           view={view}
           onViewChange={changeView}
         />
@@ -76,15 +85,18 @@ function Rows({
   rows,
   query,
   testId,
+  names,
   view,
   onViewChange,
 }: {
   rows: AuditEvent[];
   query: UseInfiniteQueryResult<InfiniteData<AuditPage>>;
   testId: string;
+  names: TargetNames;
   view: TableView;
   onViewChange: (change: Partial<TableView>) => void;
 }) {
+  const known = withContainerNames(rows, names);
   return (
     <Stack>
       <DataTable
@@ -92,8 +104,8 @@ function Rows({
         rows={rows}
         rowKey={(event) => event.id}
         rowAttributes={(event) => ({ 'data-action': event.action, 'data-actor': event.actor.uid ?? '' })}
-        columns={columns}
-        searchText={(event) => `${event.action} ${actorOf(event)} ${targetOf(event)}`}
+        columns={columnsFor(known)}
+        searchText={(event) => `${event.action} ${actorOf(event)} ${targetOf(event, known)}`}
         searchLabel="Search loaded entries"
         view={view}
         onViewChange={onViewChange}

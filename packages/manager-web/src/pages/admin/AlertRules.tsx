@@ -21,6 +21,13 @@ import type { AlertRule } from '../../api/types.ts';
 import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
 import { EmptyState } from '../../components/common.tsx';
 import { CrudPage } from '../../components/CrudPage.tsx';
+import {
+  isTargetScope,
+  scopeLabel,
+  ScopeTargetSelect,
+  useScopeTargets,
+  type ScopeTargets,
+} from './AlertScopeTarget.tsx';
 
 const METRICS: Record<AlertRule['metric'], string> = {
   cpuPercent: 'CPU (%)',
@@ -46,7 +53,8 @@ interface RuleValues {
   threshold: number | string;
   durationSeconds: number | string;
   scope: AlertRule['scope'];
-  scopeId: number | string;
+  /** The id of the chosen site, node or container ('' for none). */
+  scopeId: string;
   email: boolean;
   webhookUrl: string;
   webhookSecret: string;
@@ -75,13 +83,17 @@ function RuleForm({ rule, onDone }: { rule: AlertRule | null; onDone: () => void
       threshold: rule?.threshold ?? 90,
       durationSeconds: rule?.durationSeconds ?? 300,
       scope: rule?.scope ?? 'containers',
-      scopeId: rule?.scopeId ?? '',
+      scopeId: rule?.scopeId === null || rule?.scopeId === undefined ? '' : String(rule.scopeId),
       email: rule?.email ?? false,
       webhookUrl: rule?.webhookUrl ?? '',
       webhookSecret: '',
     },
-    validate: { name: (v) => (v.trim() ? null : 'Required') },
+    validate: {
+      name: (v) => (v.trim() ? null : 'Required'),
+      scopeId: (v, values) => (isTargetScope(values.scope) && !v ? `Choose a ${values.scope}` : null),
+    },
   });
+  const targets = useScopeTargets([form.values.scope]);
   const guide = useFormGuide(form);
   const save = useSaveAlertRule(rule, {
     onSuccess: () => {
@@ -90,7 +102,6 @@ function RuleForm({ rule, onDone }: { rule: AlertRule | null; onDone: () => void
     },
     onError: (error) => guide.showError(error),
   });
-  const scoped = ['site', 'node', 'container'].includes(form.values.scope);
   return (
     <form
       ref={guide.ref}
@@ -124,12 +135,20 @@ function RuleForm({ rule, onDone }: { rule: AlertRule | null; onDone: () => void
             data={options(SCOPES)}
             allowDeselect={false}
             {...form.getInputProps('scope')}
+            onChange={(scope) => {
+              form.setFieldValue('scope', scope as AlertRule['scope']);
+              form.setFieldValue('scopeId', '');
+            }}
           />
-          {scoped ? (
-            <NumberInput
-              label={`Id of the ${form.values.scope}`}
-              min={1}
-              {...form.getInputProps('scopeId')}
+          {isTargetScope(form.values.scope) ? (
+            <ScopeTargetSelect
+              key={form.values.scope}
+              scope={form.values.scope}
+              targets={targets}
+              value={form.values.scopeId}
+              onChange={(id) => form.setFieldValue('scopeId', id)}
+              error={form.errors.scopeId}
+              onRefuse={(message) => form.setFieldError('scopeId', message)}
             />
           ) : null}
           <Checkbox
@@ -156,7 +175,7 @@ function RuleForm({ rule, onDone }: { rule: AlertRule | null; onDone: () => void
   );
 }
 
-const RULE_COLUMNS: Array<Column<AlertRule>> = [
+const ruleColumns = (targets: ScopeTargets): Array<Column<AlertRule>> => [
   { key: 'name', header: 'Name', phone: 'title', sortValue: (r) => r.name, cell: (r) => r.name },
   {
     key: 'condition',
@@ -167,7 +186,7 @@ const RULE_COLUMNS: Array<Column<AlertRule>> = [
     key: 'scope',
     header: 'Scope',
     sortValue: (r) => r.scope,
-    cell: (r) => (r.scopeId === null ? SCOPES[r.scope] : `${r.scope} ${r.scopeId}`),
+    cell: (r) => scopeLabel(r, targets, SCOPES[r.scope]),
   },
   {
     key: 'channels',
@@ -184,6 +203,8 @@ const RULE_COLUMNS: Array<Column<AlertRule>> = [
 
 export function AlertRulesPage() {
   const [view, changeView] = useLocalView({ key: 'name', direction: 'ascending' });
+  const rules = useAlertRules();
+  const targets = useScopeTargets((rules.data ?? []).map((r) => r.scope));
   const remove = useDeleteAlertRule({
     onSuccess: () => showSuccess('Alert rule deleted'),
     onError: (error) => showError(error),
@@ -193,13 +214,13 @@ export function AlertRulesPage() {
       title="Alert rules"
       newLabel="New rule"
       newTitle="New alert rule"
-      query={useAlertRules()}
+      query={rules}
       empty={
         <EmptyState title="No alert rules">
           A rule tells the administrators when a figure of the metrics stays past a threshold.
         </EmptyState>
       }
-      columns={RULE_COLUMNS}
+      columns={ruleColumns(targets)}
       table={{
         'data-testid': 'alert-rules-table',
         rowKey: (r) => String(r.id),

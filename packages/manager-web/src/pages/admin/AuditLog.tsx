@@ -96,7 +96,14 @@ export function AuditLogPage() {
           onChange={(event) => set('to', event.currentTarget.value)}
         />
       </Group>
-      <AuditTable query={events} testId="audit-table" />
+      <AuditTable
+        query={events}
+        testId="audit-table"
+        names={{
+          user: new Map((users.data ?? []).map((user) => [String(user.uidNumber), user.uid])),
+          site: new Map((sites.data ?? []).map((site) => [String(site.id), site.name])),
+        }}
+      />
     </>
   );
 }

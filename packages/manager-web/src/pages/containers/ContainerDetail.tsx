@@ -45,19 +45,8 @@ import { PowerButtons } from './PowerButtons.tsx';
 import { RunCommand } from './RunCommand.tsx';
 import { TerminalButton } from './TerminalAccess.tsx';
 import { ContainerJobHistory, FailedCreate, type ContainerPanelProps } from './ContainerJobs.tsx';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
-        {label}
-      </Text>
-      <Text size="sm" component="div" style={{ wordBreak: 'break-word' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
+import { ContainerSize } from './ContainerSize.tsx';
+import { Field } from '../../components/Field.tsx';
 
 function serviceTarget(service: ContainerService, container: Container): ReactNode {
   if (service.httpService) {
@@ -287,6 +276,11 @@ function Details({ siteId, container }: { siteId: number; container: Container }
             )}
           </Field>
         </SimpleGrid>
+        {canManage ? (
+          <Card.Section withBorder inheritPadding py="sm" mt="md">
+            <ContainerSize siteId={siteId} hostname={container.hostname} owner={container.owner} />
+          </Card.Section>
+        ) : null}
       </Card>
       <Card withBorder>
         <Title order={3} size="h5" mb="xs">

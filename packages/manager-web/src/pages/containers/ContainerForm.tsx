@@ -36,6 +36,7 @@ import {
   type ServiceRow,
 } from './ServicesEditor.tsx';
 import { noInstanceReason } from './ContainerJobs.tsx';
+import { NewContainerSize } from './ContainerSize.tsx';
 
 /** Images offered without typing; anything else goes through "Custom image". */
 export const TEMPLATES = [
@@ -275,6 +276,13 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
               {...form.getInputProps('nvidiaRequested', { type: 'checkbox' })}
             />
           </Stack>
+        </Fieldset>
+        <Fieldset legend="Size">
+          <NewContainerSize
+            siteId={siteId}
+            hostname={form.values.hostname}
+            owner={(isAdmin && form.values.username.trim()) || (session.data?.user ?? '')}
+          />
         </Fieldset>
         <Fieldset legend="Services">
           <ServicesEditor

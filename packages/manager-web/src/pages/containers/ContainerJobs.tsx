@@ -5,6 +5,7 @@ import { useContainerJobs, useRetryCreate } from '../../api/containers.ts';
 import { showError, showSuccess } from '../../api/errors.ts';
 import type { Container } from '../../api/types.ts';
 import { EmptyState, formatDate, StatusBadge } from '../../components/common.tsx';
+import { jobPath } from './job-path.ts';
 
 const COMMAND_LABELS: Record<string, string> = {
   'container.create': 'Create',
@@ -47,7 +48,7 @@ export function FailedCreate({ siteId, container, canManage }: ContainerPanelPro
       ) : null}
       <Group mt="sm" gap="sm">
         {container.creationJobId ? (
-          <Anchor component={Link} to={`/jobs/${container.creationJobId}`} size="sm">
+          <Anchor component={Link} to={jobPath(container.creationJobId, siteId, container.id)} size="sm">
             Job #{container.creationJobId}
           </Anchor>
         ) : null}
@@ -73,13 +74,13 @@ export function FailedCreate({ siteId, container, canManage }: ContainerPanelPro
 
 type ContainerJob = NonNullable<ReturnType<typeof useContainerJobs>['data']>[number];
 
-const JOB_COLUMNS: Array<Column<ContainerJob>> = [
+const jobColumns = (siteId: number, containerId: number): Array<Column<ContainerJob>> => [
   {
     key: 'id',
     header: 'Job',
     phone: 'title',
     cell: (job) => (
-      <Anchor component={Link} to={`/jobs/${job.id}`} size="sm">
+      <Anchor component={Link} to={jobPath(job.id, siteId, containerId)} size="sm">
         #{job.id}
       </Anchor>
     ),
@@ -103,7 +104,12 @@ export function ContainerJobHistory({ siteId, container }: { siteId: number; con
       {list.length === 0 ? (
         <EmptyState title="No jobs" />
       ) : (
-        <DataTable data-testid="container-jobs" rows={list} rowKey={(job) => job.id} columns={JOB_COLUMNS} />
+        <DataTable
+          data-testid="container-jobs"
+          rows={list}
+          rowKey={(job) => job.id}
+          columns={jobColumns(siteId, container.id)}
+        />
       )}
     </Card>
   );

@@ -210,8 +210,10 @@ export function ServicesEditor({
       {rows.map((row, index) =>
         row.deleted ? null : (
           <Paper key={row.key} withBorder p="xs" data-testid="service-row">
-            <Group gap="xs" align="flex-start" wrap="wrap">
+            {/* Visible labels name each input; the accessible names add the row's number. */}
+            <Group gap="xs" align="flex-end" wrap="wrap">
               <Select
+                label="Type"
                 aria-label={`Service ${index + 1} type`}
                 data={TYPES}
                 value={row.type}
@@ -233,8 +235,8 @@ export function ServicesEditor({
                 w={150}
               />
               <NumberInput
+                label="Internal port"
                 aria-label={`Service ${index + 1} internal port`}
-                placeholder="port"
                 min={1}
                 max={65535}
                 value={row.internalPort}
@@ -246,8 +248,8 @@ export function ServicesEditor({
               {isHttp(row.type) ? (
                 <>
                   <TextInput
+                    label="External hostname"
                     aria-label={`Service ${index + 1} external hostname`}
-                    placeholder="hostname"
                     value={row.externalHostname}
                     disabled={row.id !== undefined}
                     error={error(index, 'externalHostname')}
@@ -255,8 +257,9 @@ export function ServicesEditor({
                     style={{ flex: '1 1 140px' }}
                   />
                   <Select
+                    label="Domain"
                     aria-label={`Service ${index + 1} external domain`}
-                    placeholder={domains.length ? 'domain' : 'no external domains'}
+                    placeholder={domains.length ? undefined : 'no external domains'}
                     data={domains}
                     value={row.externalDomainId}
                     disabled={row.id !== undefined}
@@ -274,13 +277,14 @@ export function ServicesEditor({
                       title={hint}
                       checked={row[name]}
                       onChange={(event) => update(index, { [name]: event.currentTarget.checked })}
-                      mt={8}
+                      mb={8}
                     />
                   ))}
                 </>
               ) : null}
               {row.type === 'srv' ? (
                 <TextInput
+                  label="DNS name"
                   aria-label={`Service ${index + 1} DNS name`}
                   placeholder="_service._tcp"
                   value={row.dnsName}
@@ -291,11 +295,11 @@ export function ServicesEditor({
                 />
               ) : null}
               {row.type === 'tcp' || row.type === 'udp' ? (
-                <Text size="xs" c="dimmed" mt={8}>
+                <Text size="xs" c="dimmed" mb={8}>
                   {row.assigned ?? 'external port assigned on save'}
                 </Text>
               ) : row.assigned ? (
-                <Badge variant="light" mt={6} tt="none" data-testid="assigned-name">
+                <Badge variant="light" mb={8} tt="none" data-testid="assigned-name">
                   {row.assigned}
                 </Badge>
               ) : null}
