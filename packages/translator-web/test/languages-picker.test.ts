@@ -57,4 +57,46 @@ describe('language picker in Chromium', { timeout: 90_000 }, () => {
       expect((await dashboard.harness.client.get('/api/project')).body.settings.languages).toEqual(['fr']);
       expect(errors).toEqual([]);
     });
+
+  it('keeps Save in reach while Settings has unsaved changes, and asks before leaving them (desktop and phone)', async () => {
+    const { client } = dashboard.harness;
+    for (const viewport of [undefined, PHONE]) {
+      const { page, errors } = await dashboard.signedIn(viewport);
+      const goToReview = async () => {
+        if (viewport) await page.getByRole('button', { name: 'Open navigation' }).click();
+        await page.getByRole('navigation').getByRole('link', { name: 'Review' }).click();
+      };
+      await page.goto('/settings');
+      const origin = page.getByRole('textbox', { name: "SEO mode: the site's origin" });
+      await origin.click();
+      await page.keyboard.type('https://www.shop.example');
+      const save = (await page.getByRole('button', { name: 'Save settings' }).boundingBox())!;
+      expect(save.y).toBeGreaterThanOrEqual(0);
+      expect(save.y + save.height).toBeLessThanOrEqual(page.viewportSize()!.height);
+      await screenshot(page, `settings-unsaved-${viewport ? 'phone' : 'desktop'}`);
+
+      // Leaving inside the dashboard asks; staying keeps the change.
+      await goToReview();
+      const ask = page.getByRole('dialog', { name: 'Leave without saving?' });
+      await ask.getByRole('button', { name: 'Keep editing' }).click();
+      await ask.waitFor({ state: 'detached' });
+      expect(new URL(page.url()).pathname).toBe('/settings');
+      expect(await origin.inputValue()).toBe('https://www.shop.example');
+      await goToReview();
+      await ask.getByRole('button', { name: 'Leave without saving' }).click();
+      await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
+      expect((await client.get('/api/project')).body.settings.seoOrigin).toBe('');
+
+      // Closing or reloading the tab has the browser ask.
+      await page.goto('/settings');
+      await origin.click();
+      await page.keyboard.type('https://www.shop.example');
+      const dialog = page.waitForEvent('dialog');
+      await page.close({ runBeforeUnload: true });
+      const asked = await dialog;
+      expect(asked.type()).toBe('beforeunload');
+      await asked.accept();
+      expect(errors).toEqual([]);
+    }
+  });
 });

@@ -3,7 +3,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from './api-error.ts';
 import { accessibleTheme } from './theme.ts';
 import './links.css';
@@ -33,13 +33,16 @@ export function renderApp({
     },
   });
   const { theme, cssVariablesResolver } = accessibleTheme(primaryColor);
+  // A data router, for its navigation blocker (a form with unsaved changes); the apps route below it
+  // with their own <Routes>.
+  const router = createBrowserRouter([{ path: '*', element: children }]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
         {/* Over the header's empty middle, not over the form controls a page's lower right holds. */}
         <Notifications position="top-center" limit={3} />
         <QueryClientProvider client={queryClient}>
-          <BrowserRouter>{children}</BrowserRouter>
+          <RouterProvider router={router} />
         </QueryClientProvider>
       </MantineProvider>
     </StrictMode>,

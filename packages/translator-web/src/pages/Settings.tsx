@@ -30,6 +30,7 @@ import { projectKeys, useLanguages, useProject } from '../data/project.ts';
 import { FullKeyPanel, PageKeyPanel } from './SettingsKeys.tsx';
 import { analyticsKeys } from '../data/analytics.ts';
 import { LanguagePicker } from '../components/LanguagePicker.tsx';
+import { LeaveGuard } from '../components/LeaveGuard.tsx';
 
 export function SettingsPage() {
   const project = useProject();
@@ -119,6 +120,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       await queryClient.invalidateQueries({ queryKey: analyticsKeys.all });
     },
   });
+  const dirty = providerKey !== '' || JSON.stringify(draft) !== JSON.stringify(settings);
   const err = (name: string) => fieldError(save.error, name, `settings.${name}`);
   const names = new Map((languages.data ?? []).map((l) => [l.code, l.name]));
   const otherError =
@@ -310,20 +312,48 @@ function SettingsForm({ settings }: { settings: Settings }) {
             {errorMessage(save.error)}
           </Alert>
         )}
-        <Group gap="xs">
+        {/* With unsaved changes the buttons stay in sight at the bottom of the screen, a page's
+            length below the first fields. */}
+        <Group gap="xs" style={dirty ? STICKY : undefined}>
           <Button type="submit" loading={save.isPending}>
             Save settings
           </Button>
+          {dirty && (
+            <Button
+              variant="default"
+              onClick={() => {
+                setDraft(settings);
+                setProviderKey('');
+              }}
+            >
+              Discard changes
+            </Button>
+          )}
           {settings.translationProviderApiKeySet && (
             <Button variant="subtle" color="red" onClick={() => save.mutate(true)}>
               Remove provider key
             </Button>
           )}
+          {dirty && (
+            <Text size="sm" c="dimmed">
+              Unsaved changes
+            </Text>
+          )}
         </Group>
+        <LeaveGuard dirty={dirty} unsaved="Your changes to the settings are not saved." />
       </Stack>
     </Paper>
   );
 }
+
+const STICKY = {
+  position: 'sticky',
+  bottom: 0,
+  zIndex: 2,
+  padding: 'var(--mantine-spacing-xs) 0',
+  background: 'var(--mantine-color-body)',
+  borderTop: '1px solid var(--mantine-color-default-border)',
+} as const;
 
 function DangerZone() {
   const queryClient = useQueryClient();
