@@ -96,6 +96,21 @@ export default tseslint.config(
     },
   },
   {
+    // A Mantine Loader is a bare span: axe refuses an aria-label on it (aria-prohibited-attr), and only on
+    // the pages where the test happens to catch it loading. web-kit's Busy is a named status instead.
+    files: ['packages/*-web/src/**', 'packages/web-kit/src/**'],
+    ignores: ['packages/web-kit/src/Busy.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "JSXOpeningElement[name.name='Loader'] > JSXAttribute[name.name='aria-label']",
+          message: "Name a spinner with web-kit's <Busy label=…>, not a Loader's aria-label.",
+        },
+      ],
+    },
+  },
+  {
     // The translator serves the page client, so the page client's code never imports the translator:
     // what both need, such as the slot grammar, lives in a package of its own. (Its tests run against
     // a real translator through @app/translator/testing.)

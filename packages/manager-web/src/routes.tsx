@@ -1,5 +1,6 @@
+import { Busy } from '@app/web-kit';
 import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Center, Loader } from '@mantine/core';
+import { Center } from '@mantine/core';
 import { Navigate, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
 import { AdminOnly, Layout } from './components/Layout.tsx';
 import { EmptyState } from './components/basics.tsx';
@@ -8,7 +9,7 @@ const later = (element: ReactNode) => (
   <Suspense
     fallback={
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Busy label="Loading" />
       </Center>
     }
   >

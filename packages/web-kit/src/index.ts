@@ -1,4 +1,5 @@
 export { AppFrame } from './AppFrame.tsx';
+export { Busy } from './Busy.tsx';
 export { ConfirmButton, type ConfirmButtonProps } from './ConfirmButton.tsx';
 export { NavLinks, type NavItem } from './NavLinks.tsx';
 export { formatBytes, formatDate } from './format.ts';

@@ -1,5 +1,5 @@
-import { AppFrame, NavLinks, type NavItem } from '@app/web-kit';
-import { Button, Group, NavLink, Text, Center, Loader } from '@mantine/core';
+import { Busy, AppFrame, NavLinks, type NavItem } from '@app/web-kit';
+import { Button, Group, NavLink, Text, Center } from '@mantine/core';
 import { Link as RouterLink, Navigate, Outlet, useLocation } from 'react-router';
 import { api } from '../api/client.ts';
 import { showError } from '../api/errors.ts';
@@ -33,7 +33,7 @@ export function Layout() {
   if (session.isPending)
     return (
       <Center h="100vh">
-        <Loader aria-label="Loading" />
+        <Busy label="Loading" />
       </Center>
     );
   if (session.isError) return <ErrorState error={session.error} retry={() => void session.refetch()} />;

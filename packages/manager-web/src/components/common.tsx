@@ -1,5 +1,5 @@
-import { ConfirmButton } from '@app/web-kit';
-import { Badge, Button, Center, Group, Loader, Title } from '@mantine/core';
+import { Busy, ConfirmButton } from '@app/web-kit';
+import { Badge, Button, Center, Group, Title } from '@mantine/core';
 import type { UseInfiniteQueryResult, UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -62,7 +62,7 @@ export function QueryState<T>({
   if (query.isPending)
     return (
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Busy label="Loading" />
       </Center>
     );
   if (query.isError) return <ErrorState error={query.error} retry={() => void query.refetch()} />;

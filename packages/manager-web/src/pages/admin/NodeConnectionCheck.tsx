@@ -1,4 +1,5 @@
-import { Alert, Badge, Loader, Text, Tooltip } from '@mantine/core';
+import { Busy } from '@app/web-kit';
+import { Alert, Badge, Text, Tooltip } from '@mantine/core';
 import { useNodeStats } from '../../api/fleet.ts';
 import { formatBytes } from '../../components/common.tsx';
 import type { NodeStats } from '../../api/types.ts';
@@ -40,7 +41,7 @@ export function NodeConnectionResult({ stats, saveAnyway }: { stats: NodeStats; 
 /** Whether a saved node answers now (asked once a minute), with why not on hover. */
 export function NodeOnlineBadge({ siteId, nodeId }: { siteId: number; nodeId: number }) {
   const stats = useNodeStats(siteId, nodeId, 60_000);
-  if (stats.isPending) return <Loader size="xs" aria-label="Asking the node" />;
+  if (stats.isPending) return <Busy size="xs" label="Asking the node" />;
   const online = stats.data?.available === true;
   const reason = stats.data?.reason ?? (stats.isError ? 'The manager could not ask the node.' : '');
   return (

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, Group, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Busy } from '@app/web-kit';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useInvitation } from '../../api/auth.ts';
 import { useEffect, useState } from 'react';
@@ -90,7 +91,7 @@ export function RegisterPage() {
     >
       {invite && invitation.isPending ? (
         <Group justify="center">
-          <Loader size="sm" aria-label="Checking the invitation" />
+          <Busy size="sm" label="Checking the invitation" />
         </Group>
       ) : null}
       {invite && invitation.isError ? (

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, Checkbox, Loader, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Busy } from '@app/web-kit';
+import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { usePasswordReset } from '../../api/auth.ts';
 import { useState } from 'react';
@@ -87,7 +88,7 @@ export function ResetCompletePage() {
   });
   return (
     <AuthFrame title="Choose a new password" footer={back}>
-      {check.isPending ? <Loader aria-label="Checking the link" /> : null}
+      {check.isPending ? <Busy label="Checking the link" /> : null}
       {check.isError ? (
         <Alert color="red" title="This link cannot be used">
           {errorMessage(check.error)}{' '}
