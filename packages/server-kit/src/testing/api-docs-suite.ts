@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIRequestContext, Browser, Page } from 'playwright-core';
-import {
-  API_DOCS_RENDER_MS,
-  closeChromium,
-  DESKTOP,
-  launchChromium,
-  newPage,
-  openApiDocs,
-  PHONE,
-  readApiDocsPage,
-} from './chromium.ts';
+import { closeChromium, collectErrors, DESKTOP, launchChromium, newPage, PHONE } from './chromium.ts';
+
+/** How long Swagger UI may take to render a tag's operations: seconds of CPU on a loaded machine. */
+const API_DOCS_RENDER_MS = 60_000;
 
 /** What differs between the services whose API docs page the suite reads. */
 export interface ApiDocsService {
@@ -39,9 +33,35 @@ export interface ApiDocsService {
 }
 
 type Operation = {
+  tags?: string[];
   responses: Record<string, { content: Record<string, { schema: any }> }>;
   security?: Record<string, string[]>[];
 };
+type OpenApiDocument = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: any;
+};
+
+/** Opens the docs page and waits until it shows the document's tags (each opens to its operations). */
+async function openApiDocs(page: Page, url: string) {
+  const response = await page.goto(url, { timeout: API_DOCS_RENDER_MS });
+  await page.waitForSelector('.opblock-tag', { timeout: API_DOCS_RENDER_MS });
+  return response;
+}
+
+/** The operation's block (`METHOD /path`), its tag opened first when it is closed. */
+async function showOperation(page: Page, document: OpenApiDocument, operation: string) {
+  const [method, path] = operation.split(' ');
+  const tag = document.paths[path!]![method!.toLowerCase()]!.tags![0]!;
+  const heading = page.locator(`.opblock-tag[data-tag="${tag}"]`);
+  if ((await heading.getAttribute('data-is-open')) !== 'true') await heading.click();
+  const block = page
+    .locator(`.opblock-${method!.toLowerCase()}`)
+    .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+  await block.waitFor({ timeout: API_DOCS_RENDER_MS });
+  return block;
+}
 
 async function authorize(page: Page, scheme: string, key: string) {
   await page.locator('.auth-wrapper .authorize').click();
@@ -55,11 +75,8 @@ async function authorize(page: Page, scheme: string, key: string) {
 }
 
 /** Opens the operation, tries it out, and answers the status Swagger UI shows. */
-async function tryOut(page: Page, operation: string): Promise<string> {
-  const [method, path] = operation.split(' ');
-  const block = page
-    .locator(`.opblock-${method!.toLowerCase()}`)
-    .filter({ has: page.locator(`.opblock-summary-path[data-path="${path}"]`) });
+async function tryOut(page: Page, document: OpenApiDocument, operation: string): Promise<string> {
+  const block = await showOperation(page, document, operation);
   await block.locator('.opblock-summary').click();
   await block.locator('.try-out__btn').click();
   await block.locator('.execute').click();
@@ -73,9 +90,16 @@ export function apiDocsSuite(service: ApiDocsService): void {
   describe(`${service.name} API docs page`, () => {
     let running: { api: string; close(): Promise<void> };
     let browser: Browser;
+    let text: string;
+    /** The service's document (OpenAPI 3.1), and the rendition the docs page reads. */
+    let document: OpenApiDocument;
+    let rendition: OpenApiDocument;
     beforeAll(async () => {
       running = await service.start();
       browser = await launchChromium();
+      text = await (await fetch(`${running.api}/openapi.json`)).text();
+      document = JSON.parse(text) as OpenApiDocument;
+      rendition = (await (await fetch(`${running.api}/docs/json`)).json()) as OpenApiDocument;
     });
     afterAll(async () => {
       await closeChromium(browser);
@@ -83,29 +107,65 @@ export function apiDocsSuite(service: ApiDocsService): void {
     });
 
     it(
-      'renders every operation in the browser under its own strict CSP',
+      'shows every tag, and the operations of a tag once opened, under its own strict CSP',
       async () => {
-        const page = await readApiDocsPage(browser, `${running.api}/docs`);
-        expect(page.errors).toEqual([]);
-        expect(page.operations).toEqual(expect.arrayContaining(service.operations));
-        expect(page.csp).toMatch(/script-src 'self'\s*;/);
-        expect(page.csp).toContain("frame-ancestors 'none'");
-        expect(page.csp).not.toMatch(/https:|\*|'unsafe-inline'/);
+        const { context, page } = await newPage(browser, running.api);
+        try {
+          const errors = collectErrors(page);
+          const csp = (await openApiDocs(page, `${running.api}/docs`))?.headers()['content-security-policy'];
+          const tags = Object.values(document.paths).flatMap((operations) =>
+            Object.values(operations).map((operation) => operation.tags![0]),
+          );
+          const shown = await page.$$eval('.opblock-tag', (headings) =>
+            headings.map((heading) => heading.getAttribute('data-tag')),
+          );
+          expect(new Set(shown)).toEqual(new Set(tags));
+          for (const operation of service.operations) await showOperation(page, document, operation);
+          expect(errors).toEqual([]);
+          expect(csp).toMatch(/script-src 'self'\s*;/);
+          expect(csp).toContain("frame-ancestors 'none'");
+          expect(csp).not.toMatch(/https:|\*|'unsafe-inline'/);
+        } finally {
+          await context.close();
+        }
       },
       API_DOCS_RENDER_MS + 30_000,
     );
 
-    it('lists the error answers of each route with their codes', async () => {
-      const document = (await (await fetch(`${running.api}/docs/json`)).json()) as any;
+    it('sends its files compressed, and Swagger UI the document as OpenAPI 3.0 with the same operations', async () => {
+      for (const file of ['static/swagger-ui-bundle.js', 'json']) {
+        for (const encoding of ['br', 'gzip']) {
+          const answer = await fetch(`${running.api}/docs/${file}`, {
+            headers: { 'accept-encoding': encoding },
+          });
+          expect(answer.headers.get('content-encoding'), `${file} ${encoding}`).toBe(encoding);
+          expect(answer.headers.get('vary')).toMatch(/accept-encoding/i);
+        }
+      }
+      expect(document.openapi).toBe('3.1.0');
+      expect(rendition.openapi).toBe('3.0.3');
+      const operations = (doc: OpenApiDocument) =>
+        Object.entries(doc.paths).flatMap(([path, methods]) =>
+          Object.entries(methods).map(([method, operation]) => [
+            method,
+            path,
+            operation.security,
+            operation.tags,
+          ]),
+        );
+      expect(operations(rendition)).toEqual(operations(document));
+    });
+
+    it('lists the error answers of each route with their codes', () => {
       for (const [path, method, status, codes] of service.errorCodes) {
-        const { responses } = document.paths[path][method] as Operation;
+        const { responses } = document.paths[path]![method]!;
         expect(
           responses[status]!.content['application/json']!.schema.properties.error.properties.code.enum,
           `${method} ${path} ${status}`,
         ).toEqual(codes);
         expect(responses['4XX'] ?? responses['4xx']).toBeUndefined();
       }
-      expect(Object.keys(document.paths[service.publicRoute].get.responses)).toEqual([
+      expect(Object.keys(document.paths[service.publicRoute]!.get!.responses)).toEqual([
         '200',
         '400',
         '429',
@@ -114,12 +174,7 @@ export function apiDocsSuite(service: ApiDocsService): void {
       ]);
     });
 
-    it("names the service's own credentials on every operation that needs them", async () => {
-      const text = await (await fetch(`${running.api}/docs/json`)).text();
-      const document = JSON.parse(text) as {
-        paths: Record<string, Record<string, Operation>>;
-        components: any;
-      };
+    it("names the service's own credentials on every operation that needs them", () => {
       expect(Object.keys(document.components.securitySchemes).sort()).toEqual([...service.schemes].sort());
       for (const [path, operations] of Object.entries(document.paths)) {
         for (const [method, operation] of Object.entries(operations)) {
@@ -145,14 +200,14 @@ export function apiDocsSuite(service: ApiDocsService): void {
         async () => {
           const withKey = await newPage(browser, running.api, viewport);
           const signedIn = await newPage(browser, running.api, viewport);
-          // Each click re-renders the whole document: seconds on a loaded machine.
+          // Each click re-renders what is open: seconds on a loaded machine.
           for (const { context } of [withKey, signedIn]) context.setDefaultTimeout(API_DOCS_RENDER_MS);
           try {
             await openApiDocs(withKey.page, `${running.api}/docs`);
             await authorize(withKey.page, service.tryOut.keyScheme, await service.tryOut.key());
             const keyed = [service.tryOut.read, service.tryOut.write];
             const keyAnswers: string[] = [];
-            for (const operation of keyed) keyAnswers.push(await tryOut(withKey.page, operation));
+            for (const operation of keyed) keyAnswers.push(await tryOut(withKey.page, document, operation));
             expect(keyAnswers).toEqual(
               keyed.map((operation) => expect.stringMatching(`^${operation} 2\\d\\d$`)),
             );
@@ -161,7 +216,8 @@ export function apiDocsSuite(service: ApiDocsService): void {
             await openApiDocs(signedIn.page, `${running.api}/docs`);
             const sessionOps = [service.tryOut.write, ...service.tryOut.sessionReads];
             const sessionAnswers: string[] = [];
-            for (const operation of sessionOps) sessionAnswers.push(await tryOut(signedIn.page, operation));
+            for (const operation of sessionOps)
+              sessionAnswers.push(await tryOut(signedIn.page, document, operation));
             expect(sessionAnswers).toEqual(
               sessionOps.map((operation) => expect.stringMatching(`^${operation} 2\\d\\d$`)),
             );

@@ -71,37 +71,3 @@ export function screenshotsIn(folder: string) {
     await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
   };
 }
-
-/** How long Swagger UI may take to render a whole document: seconds of CPU, more on a loaded machine. */
-export const API_DOCS_RENDER_MS = 60_000;
-
-/** Opens a Swagger UI page and waits until it has rendered the document's operations. */
-export async function openApiDocs(page: Page, url: string) {
-  const response = await page.goto(url, { timeout: API_DOCS_RENDER_MS });
-  await page.waitForSelector('.opblock-summary', { timeout: API_DOCS_RENDER_MS });
-  return response;
-}
-
-/**
- * Opens a Swagger UI page and waits until it has rendered the document's operations. Returns their
- * `METHOD /path` labels and every error the page met (a CSP that blocks its own scripts shows here).
- */
-export async function readApiDocsPage(browser: Browser, url: string) {
-  const context = await browser.newContext();
-  try {
-    const page = await context.newPage();
-    const errors = collectErrors(page);
-    const response = await openApiDocs(page, url);
-    const operations = await page.$$eval('.opblock-summary', (blocks) =>
-      blocks.map((block) =>
-        [
-          block.querySelector('.opblock-summary-method')?.textContent,
-          block.querySelector('.opblock-summary-path')?.getAttribute('data-path'),
-        ].join(' '),
-      ),
-    );
-    return { csp: response?.headers()['content-security-policy'] ?? '', operations, errors };
-  } finally {
-    await context.close();
-  }
-}
