@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from '../web-kit/build/precompress.ts';
 
 const stylesList = fileURLToPath(new URL('./src/styles.ts', import.meta.url));
 const mantineDir = dirname(createRequire(import.meta.url).resolve('@mantine/core/styles.css'));
@@ -48,7 +49,7 @@ function mantineStyles(): Plugin {
 
 // The manager serves dist/ at `/`; `npm run dev -w packages/manager-web` proxies the API to it.
 export default defineConfig({
-  plugins: [react(), mantineStyles()],
+  plugins: [react(), mantineStyles(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,9 +1,10 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from '../web-kit/build/precompress.ts';
 
 // The translator serves dist/ at `/`; `npm run dev -w packages/translator-web` proxies the API to it.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

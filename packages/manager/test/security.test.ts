@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf } from '@app/server-kit';
 import { htmlHeaderProblems, walkGetRoutes } from '@app/server-kit/testing/html-headers';
+import { expectPrecompressed, writePrecompressed } from '@app/server-kit/testing/precompressed';
 import { adminClient, startManager, userClient, type ManagerClient, type TestManager } from './helpers.ts';
 
 const ADMIN_ROUTES: [string, string, unknown?][] = [
@@ -170,8 +171,14 @@ describe('security headers (issue 32)', () => {
       '<!doctype html><title>Manager</title><script src="/assets/app.js"></script>',
     );
     writeFileSync(join(webRoot, 'assets', 'app.js'), 'console.log("manager")');
+    const bundle = `console.log(${JSON.stringify('manager '.repeat(400))})`;
+    writePrecompressed(join(webRoot, 'assets', 'main.js'), bundle);
     const test = await startManager({}, { webRoot });
     try {
+      // The build's .br and .gz copies go to the browsers that take them (issue 34), still cached for a year.
+      const headers = await expectPrecompressed(`${test.baseUrl}/assets/main.js`, bundle);
+      expect(headers.get('cache-control')).toContain('immutable');
+      expect(headers.get('content-type')).toMatch(/javascript/);
       const answers = await walkGetRoutes(test.baseUrl, routesOf(test.manager.app));
       expect(answers.flatMap((answer) => htmlHeaderProblems(answer))).toEqual([]);
       const pages = answers

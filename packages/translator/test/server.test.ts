@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectPrecompressed, writePrecompressed } from '@app/server-kit/testing/precompressed';
 import { startHarness, type Harness } from './helpers.ts';
 
 const harnesses: Harness[] = [];
@@ -33,6 +34,8 @@ describe('static files hook', () => {
     mkdirSync(staticDir, { recursive: true });
     writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Dashboard</title>');
     writeFileSync(join(staticDir, 'app.js'), 'console.log("dashboard")');
+    const bundle = `console.log(${JSON.stringify('dashboard '.repeat(400))})`;
+    writePrecompressed(join(staticDir, 'main.js'), bundle);
     const h = await startHarness(
       {},
       {
@@ -62,6 +65,10 @@ describe('static files hook', () => {
       expect(res.headers.get('referrer-policy')).toBe('same-origin');
       expect(res.headers.get('x-frame-options')).toBe('DENY');
     }
+    // The build's .br and .gz copies go to the browsers that take them (issue 34), with the same headers.
+    const compressed = await expectPrecompressed(`${h.url}/main.js`, bundle);
+    expect(compressed.get('content-type')).toMatch(/javascript/);
+    expect(compressed.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const api = await h.client.get('/api/not-a-route');
     expect(api.status).toBe(404);
     expect(api.body.error.code).toBe('not_found');

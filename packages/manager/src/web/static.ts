@@ -35,6 +35,8 @@ export async function webClient(app: FastifyInstance, options: WebClientOptions 
       wildcard: false,
       index: false,
       cacheControl: false,
+      // The build writes .br and .gz beside each file (web-kit/build/precompress.ts).
+      preCompressed: true,
       setHeaders(reply, path) {
         const inAssets = path.startsWith(join(root, 'assets'));
         const html = path.endsWith('.html');
