@@ -102,6 +102,15 @@ export const accounts = {
 export const projectOf = (key: string) =>
   request<ResponseOf<'get', '/project'>>('GET', '/project', undefined, key);
 
+/** An invitation for `email` as the project's owner, made with `key` (signing in: none is stored yet). */
+export const ownerInviteWith = (key: string, email: string) =>
+  request<ResponseOf<'post', '/members/invites'>>(
+    'POST',
+    '/members/invites',
+    { email, role: 'owner', languages: [] },
+    key,
+  );
+
 export type FileFormat = QueryOf<'get', '/files/{lang}'>['format'];
 export type ImportReport = ResponseOf<'post', '/files/{lang}'>;
 

@@ -46,6 +46,9 @@ function rememberedProject(): number | null {
   }
 }
 
+/** Whether an account has signed in to the dashboard in this browser (it remembered a project). */
+export const usedAnAccountHere = () => rememberedProject() !== null;
+
 function rememberProject(id: number) {
   try {
     localStorage.setItem(PROJECT_STORAGE, String(id));

@@ -29,10 +29,9 @@ export const ensureBuilt = (): Promise<void> => ensureViteBuild(packageDir, 'das
 
 export const screenshot = screenshotsIn('translator-web');
 
-/** Signs in with the project key through the form and waits for the review page. */
+/** Signs in with the project key through the form (a fresh browser's first screen) and waits for the review page. */
 export async function signIn(page: Page, key: string): Promise<void> {
   await page.goto('/');
-  await page.getByRole('button', { name: 'Use a project API key instead' }).click();
   await page.getByLabel('Project API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Review phrases' }).waitFor();

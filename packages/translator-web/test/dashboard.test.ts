@@ -101,7 +101,6 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
   it('rejects a wrong key with a clear message and keeps nothing', async () => {
     await page.goto('/review');
     await page.waitForURL('**/signin?next=%2Freview');
-    await page.getByRole('button', { name: 'Use a project API key instead' }).click();
     await page.getByLabel('Project API key').fill('not-the-right-key-000000');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect
@@ -593,7 +592,7 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await page.getByTestId('review-table').getByText('Welcome to our bakery').waitFor();
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('E-mail').waitFor();
+    await page.getByLabel('Project API key').waitFor();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     expect(errors.filter((e) => !/status of 4\d\d/.test(e))).toEqual([]);
   });

@@ -1,7 +1,7 @@
 // A new project's first steps in real Chromium: the review page lists them, ticks each once it is so,
 // and goes away by itself when the first page's text arrives.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startDashboard, type Dashboard } from './browser.ts';
+import { collectErrors, newPage, PHONE, screenshot, startDashboard, type Dashboard } from './browser.ts';
 
 describe('getting started in Chromium', { timeout: 90_000 }, () => {
   let dashboard: Dashboard;
@@ -44,5 +44,37 @@ describe('getting started in Chromium', { timeout: 90_000 }, () => {
     await card.waitFor({ state: 'detached', timeout: 15_000 });
     await page.getByText('Fresh bread').waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('opens on the project key, says where to find it and makes an owner account with it (desktop and phone)', async () => {
+    for (const [name, viewport] of [
+      ['desktop', undefined],
+      ['phone', PHONE],
+    ] as const) {
+      const { page } = await newPage(dashboard.browser, dashboard.harness.url, viewport);
+      const errors = collectErrors(page);
+      await page.goto('/');
+      await page.getByLabel('Project API key').fill(dashboard.harness.key);
+      const explained = await page.getByText('A new project starts with its API key').textContent();
+      expect(explained).toContain('Translator default project created. API key:');
+      expect(explained).toContain('npm run translator -- project key 1');
+      await page.getByLabel('Create my account as the project’s owner').check();
+      await page.getByLabel('Your e-mail').fill(`ada-${name}@example.test`);
+      await screenshot(page, `first-run-${name}`);
+      await page.getByRole('button', { name: 'Create my account' }).click();
+      await page.getByText('You are invited as').waitFor();
+      await page.getByLabel('Your name').fill('Ada');
+      await page.getByLabel('Choose a password').fill('a long enough password');
+      await page.getByLabel('Repeat the password').fill('a long enough password');
+      await page.getByRole('button', { name: 'Accept the invitation' }).click();
+      await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
+      if (!viewport) expect(await page.getByTestId('account').textContent()).toBe('Ada · Owner');
+      // Signed in with the account, not the key; next time this browser opens on the account form.
+      expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByLabel('E-mail').waitFor();
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
   });
 });

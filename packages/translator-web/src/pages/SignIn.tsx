@@ -12,12 +12,13 @@ import {
   Title,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { safeRedirect } from '@app/web-kit';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { accounts, ApiError } from '../api.ts';
-import { useAuth } from '../auth.tsx';
+import { usedAnAccountHere, useAuth } from '../auth.tsx';
 import { errorMessage } from '../components/basics.tsx';
+import { FormEnd, nextPath, useSignInForm } from '../components/SignInForm.tsx';
+import { KeyForm } from './KeySignIn.tsx';
 
 /** What each refusal of single sign-on means to the person who tried. */
 export const SSO_ERRORS: Record<string, string> = {
@@ -30,9 +31,6 @@ export const SSO_ERRORS: Record<string, string> = {
   invite_other_account: 'This invitation is for another e-mail address than the one you signed in with.',
 };
 
-/** Where to go after signing in: the page asked for, if it is one of ours. */
-const nextPath = (params: URLSearchParams) => safeRedirect(params.get('next'));
-
 export const useProviders = () =>
   useQuery({ queryKey: ['auth', 'providers'], queryFn: accounts.providers, staleTime: Infinity });
 
@@ -42,7 +40,8 @@ export const ssoHref = (next: string, invite?: string) =>
 
 export function SignIn() {
   const [params] = useSearchParams();
-  const [withKey, setWithKey] = useState(false);
+  // A browser no account has used yet is most likely a new project's first: it opens on the key.
+  const [withKey, setWithKey] = useState(() => !usedAnAccountHere());
   const providers = useProviders();
   const ssoError = params.get('sso_error');
   return (
@@ -65,58 +64,11 @@ export function SignIn() {
           )}
           <Divider />
           <Anchor component="button" type="button" size="sm" onClick={() => setWithKey(!withKey)}>
-            {withKey ? 'Use your account instead' : 'Use a project API key instead'}
+            {withKey ? 'I have an account' : 'Use a project API key instead'}
           </Anchor>
         </Stack>
       </Paper>
     </Center>
-  );
-}
-
-/**
- * A sign-in form's state: `attempt` runs on submit (after `check`, whose message stops it), then the
- * dashboard opens the page asked for; a failure is told with `explain`.
- */
-function useSignInForm(
-  check: () => string | null,
-  attempt: () => Promise<unknown>,
-  explain: (error: unknown) => string,
-) {
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const problem = check();
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
-    try {
-      await attempt();
-      navigate(nextPath(params), { replace: true });
-    } catch (err) {
-      setError(explain(err));
-    } finally {
-      setBusy(false);
-    }
-  }
-  return { error, busy, submit };
-}
-
-/** The end of a sign-in form: what went wrong, and the button. */
-function FormEnd({ error, busy }: { error: string | null; busy: boolean }) {
-  return (
-    <>
-      {error && (
-        <Alert color="red" role="alert" data-testid="signin-error">
-          {error}
-        </Alert>
-      )}
-      <Button type="submit" loading={busy}>
-        Sign in
-      </Button>
-    </>
   );
 }
 
@@ -152,41 +104,7 @@ function PasswordForm() {
           value={password}
           onChange={(event) => setPassword(event.currentTarget.value)}
         />
-        <FormEnd error={error} busy={busy} />
-      </Stack>
-    </form>
-  );
-}
-
-function KeyForm() {
-  const { signIn } = useAuth();
-  const [key, setKey] = useState('');
-  const { error, busy, submit } = useSignInForm(
-    () => (key.trim() ? null : 'Enter the project API key.'),
-    () => signIn(key),
-    (err) =>
-      err instanceof ApiError && err.status === 401
-        ? 'This API key is not valid. Check it, or ask for the current key if it was regenerated.'
-        : err instanceof ApiError && err.code === 'page_key_not_allowed'
-          ? 'This is the project’s page key (tpk_…), which only pages use. Sign in with the full API key.'
-          : errorMessage(err),
-  );
-  return (
-    <form onSubmit={submit} noValidate>
-      <Stack>
-        <Text c="dimmed" size="sm">
-          Sign in with your project’s API key. It is kept in this browser tab only and forgotten when you sign
-          out or close the tab.
-        </Text>
-        <PasswordInput
-          label="Project API key"
-          autoComplete="off"
-          autoFocus
-          value={key}
-          onChange={(event) => setKey(event.currentTarget.value)}
-          error={error ? true : undefined}
-        />
-        <FormEnd error={error} busy={busy} />
+        <FormEnd error={error} busy={busy} label="Sign in" />
       </Stack>
     </form>
   );
