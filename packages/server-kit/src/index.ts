@@ -15,6 +15,7 @@ export * from './dashboard-headers.ts';
 export * from './safe-redirect.ts';
 export * from './shutdown.ts';
 export * from './openapi.ts';
+export * from './encoded-body.ts';
 export * from './pg-listener.ts';
 export * from './schemas.ts';
 export * from './outbound/index.ts';

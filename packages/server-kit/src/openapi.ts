@@ -1,6 +1,7 @@
 // Keeps the schema fields @fastify/swagger adds (tags, hide) in the built declarations other packages read.
 /// <reference types="@fastify/swagger" preserve="true" />
 import swagger from '@fastify/swagger';
+import { EncodedBody, sendEncoded } from './encoded-body.ts';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { stringify } from 'yaml';
 import { errorResponses, type ErrorCodes } from './openapi-errors.ts';
@@ -43,15 +44,29 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo) {
       url: url.startsWith(info.prefix) ? url.slice(info.prefix.length) || '/' : url,
     }),
   });
+  // Made once, on the first request: the document is fixed once the routes are (470 KB of JSON, sent
+  // compressed to the clients that take it).
+  let json: EncodedBody | undefined;
+  let yaml: EncodedBody | undefined;
   app.get(
     `${info.prefix}/openapi.json`,
     { config: { public: true }, schema: { tags: ['Meta'], summary: 'This document as JSON' } },
-    async () => app.swagger(),
+    async (request, reply) =>
+      sendEncoded(
+        request,
+        reply.type('application/json; charset=utf-8'),
+        (json ??= new EncodedBody(JSON.stringify(app.swagger()))),
+      ),
   );
   app.get(
     `${info.prefix}/openapi.yaml`,
     { config: { public: true }, schema: { tags: ['Meta'], summary: 'This document as YAML' } },
-    async (_request, reply) => reply.type('text/yaml; charset=utf-8').send(stringify(app.swagger())),
+    async (request, reply) =>
+      sendEncoded(
+        request,
+        reply.type('text/yaml; charset=utf-8'),
+        (yaml ??= new EncodedBody(stringify(app.swagger()))),
+      ),
   );
 }
 

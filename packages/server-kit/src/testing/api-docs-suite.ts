@@ -132,14 +132,13 @@ export function apiDocsSuite(service: ApiDocsService): void {
       API_DOCS_RENDER_MS + 30_000,
     );
 
-    it('sends its files compressed, and Swagger UI the document as OpenAPI 3.0 with the same operations', async () => {
-      for (const file of ['static/swagger-ui-bundle.js', 'json']) {
+    it('sends its files and the document compressed, and Swagger UI the document as OpenAPI 3.0 with the same operations', async () => {
+      for (const path of ['docs/static/swagger-ui-bundle.js', 'docs/json', 'openapi.json', 'openapi.yaml']) {
         for (const encoding of ['br', 'gzip']) {
-          const answer = await fetch(`${running.api}/docs/${file}`, {
-            headers: { 'accept-encoding': encoding },
-          });
-          expect(answer.headers.get('content-encoding'), `${file} ${encoding}`).toBe(encoding);
+          const answer = await fetch(`${running.api}/${path}`, { headers: { 'accept-encoding': encoding } });
+          expect(answer.headers.get('content-encoding'), `${path} ${encoding}`).toBe(encoding);
           expect(answer.headers.get('vary')).toMatch(/accept-encoding/i);
+          expect((await answer.text()).length).toBeGreaterThan(10_000);
         }
       }
       expect(document.openapi).toBe('3.1.0');

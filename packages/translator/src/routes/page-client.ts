@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientBundle } from '@app/page-client';
+import { EncodedBody, sendEncoded } from '@app/server-kit';
 
 /**
  * The page client script: `/client.js` (a stable URL pages can embed, cached for minutes) and
@@ -11,20 +10,16 @@ import { clientBundle } from '@app/page-client';
 export async function pageClientRoutes(app: FastifyInstance) {
   const { code, hash, editor } = await clientBundle();
   const script = (source: string) => {
-    const etag = `"${createHash('sha256').update(source).digest('hex').slice(0, 12)}"`;
-    const gzipped = gzipSync(source, { level: 9 });
-    return (cacheControl: string) => (request: FastifyRequest, reply: FastifyReply) => {
-      reply
-        .header('content-type', 'text/javascript; charset=utf-8')
-        .header('cache-control', cacheControl)
-        .header('access-control-allow-origin', '*')
-        .header('etag', etag)
-        .header('vary', 'accept-encoding');
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? ''))
-        return reply.header('content-encoding', 'gzip').send(gzipped);
-      return reply.send(source);
-    };
+    const body = new EncodedBody(source);
+    return (cacheControl: string) => (request: FastifyRequest, reply: FastifyReply) =>
+      sendEncoded(
+        request,
+        reply
+          .header('content-type', 'text/javascript; charset=utf-8')
+          .header('cache-control', cacheControl)
+          .header('access-control-allow-origin', '*'),
+        body,
+      );
   };
   const send = script(code);
   app.get('/client.js', { schema: { hide: true } }, send('public, max-age=300'));
