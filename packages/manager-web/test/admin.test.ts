@@ -2,6 +2,7 @@
 // the API key round trip, settings and the banner, admin-only navigation, every page at desktop and
 // phone width (pages whose API is not on this server show a clear state instead of crashing).
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { userClient } from '@app/manager/testing';
 import {
   browserSuite,
@@ -22,10 +23,11 @@ const PHONE = { width: 390, height: 844 };
 describe('manager web client: administration', { timeout: 90_000 }, () => {
   const suite = browserSuite({ PUBLIC_URL });
 
-  it('approves a pending user, who can then sign in', async () => {
+  it('approves a pending user, who can then sign in; the approval settles its notice', async () => {
     const bob = suite.test.client();
     expect((await bob.register({ uid: 'bob' })).body.data.status).toBe('pending');
     expect((await bob.login('bob')).status).toBe(403);
+    expect(await waitingNotices()).toEqual(['bob']);
 
     const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     const seen = watch(page);
@@ -40,6 +42,12 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await page.getByText(/^All$/).click();
     await row.locator('[data-status="active"]').waitFor();
     expect((await bob.login('bob')).status).toBe(200);
+    await poll(waitingNotices).toEqual([]);
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: /^Notifications/ })
+      .click();
+    await settledNotice(page, 'bob');
 
     // Every write carried the session's CSRF token, fetched once for the session.
     expect(seen.writes.length).toBeGreaterThan(1);
@@ -47,7 +55,38 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     expect(seen.csrfFetches()).toBeLessThanOrEqual(2); // before and after the sign-in
     expect(seen.errors).toEqual([]);
     await context.close();
+
+    const carol = suite.test.client();
+    await carol.register({ uid: 'carol' });
+    expect(await waitingNotices()).toEqual(['carol']);
+    const phone = await newPage(suite.browser, suite.test.baseUrl, PHONE);
+    await signIn(phone.page, 'admin');
+    await phone.page.goto('/users');
+    await phone.page.getByText(/^Pending \(1\)$/).click();
+    await phone.page.locator('[data-user="carol"]').getByRole('button', { name: 'Approve' }).click();
+    await phone.page.getByText('carol is now active').waitFor();
+    await poll(waitingNotices).toEqual([]);
+    await phone.page.goto('/notifications');
+    await settledNotice(phone.page, 'carol');
+    await screenshot(phone.page, 'approval-notice-settled-phone');
+    await phone.context.close();
   });
+
+  /** Whom the administrator's unread "waits for approval" notices are about. */
+  const waitingNotices = async () =>
+    ((await suite.admin.get('/notifications')).body.data as Array<Record<string, unknown>>)
+      .filter((n) => n.action === 'user.pending' && !n.acknowledgedAt)
+      .map((n) => String(n.message).split(' ')[0]);
+
+  /** The notice about `uid` is listed as acknowledged, with nothing left to do. */
+  async function settledNotice(page: Page, uid: string) {
+    const notice = page
+      .getByTestId('notifications')
+      .locator('[data-action="user.pending"]')
+      .filter({ hasText: `${uid} registered` });
+    await notice.getByText('acknowledged', { exact: true }).waitFor();
+    expect(await notice.getByRole('button', { name: 'Acknowledge' }).count()).toBe(0);
+  }
 
   it('shows the fields an API error names next to those fields', async () => {
     const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
@@ -104,6 +143,39 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
     await row.waitFor({ state: 'detached' });
     await context.close();
+  });
+
+  it('asks before taking administrator rights from "1 member", in a dialog whose close button is named', async () => {
+    const group = (await suite.admin.post('/groups', { cn: 'operators', isAdmin: true })).body.data as {
+      gidNumber: number;
+    };
+    const olga = await suite.admin.post('/users', {
+      uid: 'olga',
+      givenName: 'Olga',
+      sn: 'User',
+      mail: 'olga@example.test',
+      userPassword: 'correct horse',
+      status: 'active',
+      groupIds: [2000, group.gidNumber],
+    });
+    expect(olga.status).toBe(201);
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
+      await signIn(page, 'admin');
+      await page.goto('/groups');
+      await page.locator('[data-group="operators"]').getByRole('button', { name: 'Edit' }).click();
+      const dialog = page.getByRole('dialog');
+      expect(await dialog.getByRole('button', { name: 'Close' }).isVisible()).toBe(true);
+      await dialog.getByLabel(/Administrators/).uncheck();
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog
+        .getByText(
+          'Take administrator rights from the 1 member of operators? They lose those rights at once.',
+        )
+        .waitFor();
+      await screenshot(page, `group-demote-question-${viewport.width}`);
+      await context.close();
+    }
   });
 
   it('creates, edits and deletes an external domain; bad values are shown at their fields', async () => {

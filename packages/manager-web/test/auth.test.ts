@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startManager, type ManagerClient, type TestManager } from '@app/manager/testing';
+import { DESKTOP, PHONE } from '@app/server-kit/testing/chromium';
 import { closeChromium, ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
 
 describe('manager web client: authentication', { timeout: 60_000 }, () => {
@@ -35,6 +36,20 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     const api = await fetch(`${test.baseUrl}/api/v1/nothing-here`, { headers: { accept: 'text/html' } });
     expect(api.status).toBe(404);
     expect(((await api.json()) as { error: { code: string } }).error.code).toBe('not_found');
+  });
+
+  it('says on the sign-in page that the first account becomes the administrator, at both widths', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { context, page } = await newPage(browser, test.baseUrl, viewport);
+      await page.goto('/login');
+      const note = page.getByTestId('first-account');
+      expect(await note.textContent()).toBe(
+        'On a new server, the first account registered becomes its administrator.',
+      );
+      expect(await note.isVisible()).toBe(true);
+      await screenshot(page, `login-first-account-${viewport.width}`);
+      await context.close();
+    }
   });
 
   it('registers the first user from the form, who is an active administrator', async () => {
@@ -202,15 +217,21 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     await context.close();
   });
 
-  it('asks for a password reset without saying whether the account exists', async () => {
-    const { context, page } = await newPage(browser, test.baseUrl);
-    await page.goto('/login');
-    await page.getByRole('link', { name: 'Forgot your password?' }).click();
-    await page.getByLabel('Username or e-mail').fill('nobody@example.test');
-    await page.getByRole('button', { name: 'Send reset link' }).click();
-    await page.getByTestId('reset-sent').waitFor();
-    await page.goto('/reset-password/not-a-real-token');
-    await page.getByText('This link cannot be used').waitFor();
-    await context.close();
+  it('asks for a password reset without saying whether the account exists, or that mail went', async () => {
+    // This server has no SMTP: the page must not say a link was sent, and says whom to ask instead.
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { context, page } = await newPage(browser, test.baseUrl, viewport);
+      await page.goto('/login');
+      await page.getByRole('link', { name: 'Forgot your password?' }).click();
+      await page.getByLabel('Username or e-mail').fill('nobody@example.test');
+      await page.getByRole('button', { name: 'Send reset link' }).click();
+      const answer = await page.getByTestId('reset-sent').textContent();
+      expect(answer).not.toContain('has been sent');
+      expect(answer).toContain('Ask an administrator to set a new password for you.');
+      await screenshot(page, `reset-requested-${viewport.width}`);
+      await page.goto('/reset-password/not-a-real-token');
+      await page.getByText('This link cannot be used').waitFor();
+      await context.close();
+    }
   });
 });

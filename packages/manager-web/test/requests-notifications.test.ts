@@ -7,7 +7,8 @@ import type { Page } from 'playwright-core';
 import { userClient } from '@app/manager/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { jobEnds } from '@app/manager/testing/containers';
-import { browserSuite, poll, readToast, screenshot, signedInPage } from './browser.ts';
+import { DESKTOP, PHONE } from '@app/server-kit/testing/chromium';
+import { browserSuite, newPage, poll, readToast, screenshot, signedInPage, signIn } from './browser.ts';
 import { addContainer, addDummyNode, addSite, adminKeyClient } from './fixtures.ts';
 
 /** The unread badge on the navigation's Notifications entry: its count, or null when there is none. */
@@ -212,5 +213,30 @@ describe('manager web client: resource requests and notifications', { timeout: 9
     expect(theirs).toMatchObject([{ message: 'Not for nina', acknowledgedAt: null }]);
     expect(seen.errors).toEqual([]);
     await context.close();
+  });
+
+  it('an alert notice links to the container it is about, at both widths', async () => {
+    const pia = await userClient(suite.test, suite.admin, 'pia');
+    const id = await addContainer(pia, siteId, 'pia-web');
+    const tools = await adminKeyClient(suite.test, suite.admin);
+    // The shape the alert evaluator writes: source manager, the subject's type and id in its evidence.
+    const alert = await tools.post('/notifications', {
+      source: 'manager',
+      severity: 'warning',
+      owner: 'pia',
+      action: 'alert.firing',
+      message: 'busy: cpuPercent of container pia-web is 91, above 90 for 300 s.',
+      evidence: { ruleId: 1, subjectType: 'container', subjectId: id, value: 91 },
+    });
+    expect(alert.status, alert.text).toBe(201);
+    for (const viewport of [DESKTOP, PHONE]) {
+      const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
+      await signIn(page, 'pia');
+      await page.goto('/notifications');
+      const link = page.getByTestId('notifications').getByRole('link', { name: 'Open pia-web' });
+      expect(await link.getAttribute('href')).toBe(`/sites/${siteId}/containers/${id}`);
+      await screenshot(page, `notification-alert-link-${viewport.width}`);
+      await context.close();
+    }
   });
 });

@@ -4,6 +4,7 @@ import {
   darken,
   lighten,
   luminance,
+  Modal,
   type CSSVariablesResolver,
   type MantineColor,
   type MantineColorsTuple,
@@ -105,7 +106,11 @@ export function accessibleTheme(primaryColor: MantineColor) {
       defaultRadius: 'sm',
       // In the dark scheme no link colour contrasts 3:1 with the text around it as well as 4.5:1 with
       // the page: links are told apart by their underline.
-      components: { Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }) },
+      components: {
+        Anchor: Anchor.extend({ defaultProps: { underline: 'always' } }),
+        // Mantine's close button is an icon alone: without this a screen reader announces "button".
+        Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+      },
     }),
     cssVariablesResolver: resolver(primaryColor),
   };

@@ -2,6 +2,7 @@ import { Anchor, Button, Card, Code, Group, Spoiler, Stack, Text } from '@mantin
 import { Link } from 'react-router';
 import { useAcknowledge, useAcknowledgeAll, useNotifications } from '../api/notifications.ts';
 import { showError, showSuccess } from '../api/errors.ts';
+import { useScopeTargets, type ScopeTargets } from '../api/alert-targets.ts';
 import { EmptyState, formatDate, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
 
 interface Notice {
@@ -10,10 +11,26 @@ interface Notice {
   evidence: Record<string, unknown> | null;
 }
 
-/** Where a notice the manager raised leads: the container it concerns, or the users to approve. */
-function noticeLink(notice: Notice): { to: string; label: string } | undefined {
+/** The container or node an alert is about, as its evidence names it. */
+function alertSubject(notice: Notice): { type: 'container' | 'node'; id: number } | undefined {
+  if (notice.source !== 'manager' || !notice.action?.startsWith('alert.')) return undefined;
+  const { subjectType: type, subjectId: id } = notice.evidence ?? {};
+  return (type === 'container' || type === 'node') && typeof id === 'number' ? { type, id } : undefined;
+}
+
+/**
+ * Where a notice the manager raised leads: the container it concerns, the users to approve, or the
+ * container or node an alert is about (found among `targets`, as an alert's evidence has no site).
+ */
+function noticeLink(notice: Notice, targets: ScopeTargets): { to: string; label: string } | undefined {
   if (notice.source !== 'manager') return undefined;
   if (notice.action === 'user.pending') return { to: '/users', label: 'Open Users' };
+  const subject = alertSubject(notice);
+  if (subject) {
+    const target = targets[subject.type].find((t) => t.id === subject.id);
+    const page = subject.type === 'container' ? 'containers' : 'nodes';
+    return target && { to: `/sites/${target.siteId}/${page}/${target.id}`, label: `Open ${target.name}` };
+  }
   const { siteId, containerId } = notice.evidence ?? {};
   if (typeof siteId === 'number' && typeof containerId === 'number') {
     return { to: `/sites/${siteId}/containers/${containerId}`, label: 'Open container' };
@@ -21,8 +38,8 @@ function noticeLink(notice: Notice): { to: string; label: string } | undefined {
   return undefined;
 }
 
-function NoticeLink({ notice }: { notice: Notice }) {
-  const link = noticeLink(notice);
+function NoticeLink({ notice, targets }: { notice: Notice; targets: ScopeTargets }) {
+  const link = noticeLink(notice, targets);
   return link ? (
     <Anchor component={Link} to={link.to} size="sm">
       {link.label}
@@ -38,6 +55,7 @@ export function NotificationsPage() {
     onError: (error) => showError(error),
   });
   const unread = list.data?.filter((n) => !n.acknowledgedAt).length ?? 0;
+  const targets = useScopeTargets((list.data ?? []).flatMap((n) => alertSubject(n)?.type ?? []));
   return (
     <>
       <PageHeader title="Notifications">
@@ -57,7 +75,13 @@ export function NotificationsPage() {
         {(items) => (
           <Stack gap="sm" data-testid="notifications">
             {items.map((n) => (
-              <Card key={n.id} withBorder padding="sm" opacity={n.acknowledgedAt ? 0.65 : 1}>
+              <Card
+                key={n.id}
+                withBorder
+                padding="sm"
+                opacity={n.acknowledgedAt ? 0.65 : 1}
+                data-action={n.action ?? undefined}
+              >
                 <Group justify="space-between" wrap="wrap" gap="xs">
                   <Group gap="xs">
                     <StatusBadge status={n.severity} />
@@ -89,7 +113,7 @@ export function NotificationsPage() {
                 </Group>
                 <Group gap="sm" mt={4} wrap="wrap">
                   <Text size="sm">{n.message}</Text>
-                  <NoticeLink notice={n} />
+                  <NoticeLink notice={n} targets={targets} />
                 </Group>
                 {n.evidence ? (
                   <Spoiler maxHeight={0} showLabel="Evidence" hideLabel="Hide evidence" mt={4}>

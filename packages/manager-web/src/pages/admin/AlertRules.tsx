@@ -21,13 +21,8 @@ import type { AlertRule } from '../../api/types.ts';
 import { DialogFormActions, useFormGuide } from '../../components/FormGuide.tsx';
 import { EmptyState } from '../../components/common.tsx';
 import { CrudPage } from '../../components/CrudPage.tsx';
-import {
-  isTargetScope,
-  scopeLabel,
-  ScopeTargetSelect,
-  useScopeTargets,
-  type ScopeTargets,
-} from './AlertScopeTarget.tsx';
+import { isTargetScope, useScopeTargets, type ScopeTargets } from '../../api/alert-targets.ts';
+import { scopeLabel, ScopeTargetSelect } from './AlertScopeTarget.tsx';
 
 const METRICS: Record<AlertRule['metric'], string> = {
   cpuPercent: 'CPU (%)',

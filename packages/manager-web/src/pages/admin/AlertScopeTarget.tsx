@@ -1,46 +1,7 @@
 import { Select, type SelectProps } from '@mantine/core';
-import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
-import { containersQuery } from '../../api/containers.ts';
-import { nodesQuery, useSites } from '../../api/fleet.ts';
+import { isTargetScope, type ScopeTargets, type Target, type TargetScope } from '../../api/alert-targets.ts';
 import type { AlertRule } from '../../api/types.ts';
-
-/** The scopes whose rules name one site, node or container (by its id). */
-export type TargetScope = 'site' | 'node' | 'container';
-
-export const isTargetScope = (scope: AlertRule['scope']): scope is TargetScope =>
-  scope === 'site' || scope === 'node' || scope === 'container';
-
-interface Target {
-  id: number;
-  name: string;
-  site: string;
-}
-
-export type ScopeTargets = Record<TargetScope, Target[]>;
-
-/**
- * The sites, and the nodes or containers of every site when one of `scopes` needs them, by name: the
- * sites are read once, then each site's nodes or containers (the API lists them per site).
- */
-export function useScopeTargets(scopes: ReadonlyArray<AlertRule['scope']>): ScopeTargets {
-  const sites = useSites().data ?? [];
-  const nodes = useQueries({
-    queries: sites.map((site) => ({ ...nodesQuery(site.id), enabled: scopes.includes('node') })),
-  });
-  const containers = useQueries({
-    queries: sites.map((site) => ({ ...containersQuery(site.id), enabled: scopes.includes('container') })),
-  });
-  return {
-    site: sites.map((site) => ({ id: site.id, name: site.name, site: site.name })),
-    node: sites.flatMap((site, i) =>
-      (nodes[i]?.data ?? []).map((node) => ({ id: node.id, name: node.name, site: site.name })),
-    ),
-    container: sites.flatMap((site, i) =>
-      (containers[i]?.data ?? []).map((c) => ({ id: c.id, name: c.hostname, site: site.name })),
-    ),
-  };
-}
 
 /** How a rule's scope reads: "container web1" (or its id while the name is not known). */
 export function scopeLabel(rule: AlertRule, targets: ScopeTargets, everything: string): string {

@@ -8,6 +8,7 @@ import type { Group } from '../../api/types.ts';
 import { useDeleteGroup, useGroups, useSaveGroup } from '../../api/users.ts';
 import { EmptyState, StatusBadge } from '../../components/common.tsx';
 import { CrudPage } from '../../components/CrudPage.tsx';
+import { plural } from '../../components/plural.ts';
 
 function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void }) {
   const form = useForm({
@@ -47,7 +48,7 @@ function GroupForm({ group, onDone }: { group: Group | null; onDone: () => void 
           onCancel={onDone}
           confirmation={
             rights.confirming && {
-              question: `Take administrator rights from the ${group?.userCount ?? 0} member(s) of ${group?.cn ?? ''}? They lose those rights at once.`,
+              question: `Take administrator rights from the ${plural(group?.userCount ?? 0, 'member')} of ${group?.cn ?? ''}? They lose those rights at once.`,
               onConfirm: () => save.mutate(rights.confirming!),
               onCancel: rights.cancel,
             }

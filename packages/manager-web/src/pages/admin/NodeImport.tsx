@@ -8,6 +8,7 @@ import { showError } from '../../api/errors.ts';
 import type { Node } from '../../api/types.ts';
 import { ErrorState, PageHeader, SubmitOrCancel } from '../../components/common.tsx';
 import { FingerprintInput } from './FingerprintInput.tsx';
+import { plural } from '../../components/plural.ts';
 
 export function NodeImportPage() {
   const params = useParams();
@@ -42,7 +43,7 @@ export function NodeImportPage() {
       </Text>
       {result ? (
         <Alert color="green" mb="md" title="Imported" data-testid="import-result">
-          {result.nodes.length} nodes and {result.importedContainerCount} containers:{' '}
+          {plural(result.nodes.length, 'node')} and {plural(result.importedContainerCount, 'container')}:{' '}
           {result.nodes.map((n) => n.name).join(', ')}.{' '}
           <Anchor component={Link} to={`/sites/${siteId}/nodes`}>
             Back to nodes

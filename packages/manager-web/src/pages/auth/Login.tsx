@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Divider, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -63,6 +63,10 @@ export function LoginPage() {
             <Anchor component={Link} to="/register">
               Register
             </Anchor>
+            {/* The API does not tell whether anyone has registered yet, so this is said to everyone. */}
+            <Text size="sm" mt="xs" component="p" data-testid="first-account">
+              On a new server, the first account registered becomes its administrator.
+            </Text>
           </>
         )
       }

@@ -4,6 +4,7 @@ import { useDeleteContainer, useRestartContainer } from '../../api/containers.ts
 import type { Container } from '../../api/types.ts';
 import { ConfirmAction } from '../../components/ConfirmAction.tsx';
 import { noInstanceReason } from './ContainerJobs.tsx';
+import { plural } from '../../components/plural.ts';
 
 interface Outcome {
   hostname: string;
@@ -17,7 +18,7 @@ interface Action {
   run: (container: Container) => Promise<string>;
 }
 
-const plural = (n: number) => `${n.toLocaleString('en')} container${n === 1 ? '' : 's'}`;
+const containers = (n: number) => plural(n, 'container');
 
 /**
  * Restart or delete the selected containers: one confirmation naming how many, then each container in
@@ -93,13 +94,13 @@ export function BulkActions({
             setAction(a);
           }}
         >
-          {selected.length ? `${a.name} ${plural(selected.length)}` : `${a.name} selected`}
+          {selected.length ? `${a.name} ${containers(selected.length)}` : `${a.name} selected`}
         </Button>
       ))}
       <Modal
         opened={action !== null}
         onClose={running ? () => undefined : close}
-        title={outcomes ? `${action?.name}: results` : `${action?.name} ${plural(targets.length)}?`}
+        title={outcomes ? `${action?.name}: results` : `${action?.name} ${containers(targets.length)}?`}
         centered
       >
         {outcomes ? (
@@ -123,11 +124,11 @@ export function BulkActions({
           </>
         ) : action ? (
           <ConfirmAction
-            question={`${action.name} ${plural(targets.length)}: ${targets
+            question={`${action.name} ${containers(targets.length)}: ${targets
               .slice(0, 5)
               .map((c) => c.hostname)
               .join(', ')}${targets.length > 5 ? '…' : ''}?`}
-            confirmLabel={`${action.name} ${plural(targets.length)}`}
+            confirmLabel={`${action.name} ${containers(targets.length)}`}
             pending={running}
             onConfirm={() => void go(action)}
             onCancel={close}

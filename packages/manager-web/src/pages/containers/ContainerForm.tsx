@@ -37,6 +37,7 @@ import {
 } from './ServicesEditor.tsx';
 import { noInstanceReason } from './ContainerJobs.tsx';
 import { NewContainerSize } from './ContainerSize.tsx';
+import { plural } from '../../components/plural.ts';
 
 /** Images offered without typing; anything else goes through "Custom image". */
 export const TEMPLATES = [
@@ -46,8 +47,6 @@ export const TEMPLATES = [
   'docker.io/library/nginx:stable',
   'docker.io/library/postgres:17',
 ];
-
-const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 const HOSTNAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
