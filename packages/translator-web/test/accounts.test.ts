@@ -6,8 +6,10 @@ import { signedInMember } from '@app/translator/testing';
 import {
   collectErrors,
   newPage,
+  openAccountForm,
   screenshot,
   seedApproved,
+  signInWithPassword,
   startDashboard,
   type Dashboard,
 } from './browser.ts';
@@ -159,19 +161,3 @@ describe('dashboard accounts in Chromium', { timeout: 90_000 }, () => {
     }
   });
 });
-
-/** Opens the sign-in page at its account form (a browser no account has used opens on the key). */
-async function openAccountForm(page: Page, url = '/') {
-  await page.goto(url);
-  const link = page.getByRole('button', { name: 'I have an account' });
-  await link.or(page.getByLabel('E-mail')).waitFor();
-  if (await link.isVisible()) await link.click();
-}
-
-async function signInWithPassword(page: Page, email: string, password: string) {
-  await openAccountForm(page);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
-}

@@ -37,6 +37,23 @@ export async function signIn(page: Page, key: string): Promise<void> {
   await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
 }
 
+/** Opens the sign-in page at its account form (a browser no account has used opens on the key). */
+export async function openAccountForm(page: Page, url = '/') {
+  await page.goto(url);
+  const link = page.getByRole('button', { name: 'I have an account' });
+  await link.or(page.getByLabel('E-mail')).waitFor();
+  if (await link.isVisible()) await link.click();
+}
+
+/** Signs in with an account's e-mail and password and waits for the review page. */
+export async function signInWithPassword(page: Page, email: string, password: string) {
+  await openAccountForm(page);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
+}
+
 export interface Dashboard {
   harness: Harness;
   browser: Browser;

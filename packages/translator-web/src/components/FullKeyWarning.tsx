@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { api, type Project } from '../api.ts';
 import { errorMessage } from './basics.tsx';
 import { projectKeys } from '../data/project.ts';
+import { useAuth } from '../auth.tsx';
 
 /**
  * Shown on every page while the server has seen the full key used from a web page (until dismissed or
@@ -12,6 +13,7 @@ import { projectKeys } from '../data/project.ts';
  */
 export function FullKeyWarning({ seen }: { seen: NonNullable<Project['full_key_used_from']> }) {
   const queryClient = useQueryClient();
+  const manage = useAuth().can('manage');
   const [problem, setProblem] = useState<string | null>(null);
   const dismiss = async () => {
     try {
@@ -41,11 +43,13 @@ export function FullKeyWarning({ seen }: { seen: NonNullable<Project['full_key_u
           {problem}
         </Text>
       )}
-      <Group mt="xs">
-        <Button size="xs" variant="light" color="orange" onClick={() => void dismiss()}>
-          Dismiss
-        </Button>
-      </Group>
+      {manage && (
+        <Group mt="xs">
+          <Button size="xs" variant="light" color="orange" onClick={() => void dismiss()}>
+            Dismiss
+          </Button>
+        </Group>
+      )}
     </Alert>
   );
 }

@@ -5,6 +5,7 @@ import { rowKeys, useHistory } from '../data/phrases.ts';
 import { analyticsKeys } from '../data/analytics.ts';
 import { notifyError, notifyOk, QueryView } from './common.tsx';
 import { StateChip } from './TranslationState.tsx';
+import { useAuth } from '../auth.tsx';
 
 const SOURCE_LABEL: Record<HistoryEntry['source'], string> = {
   human: 'edited',
@@ -18,6 +19,7 @@ const SOURCE_LABEL: Record<HistoryEntry['source'], string> = {
 /** The changes of one translation, newest first, each with a button that undoes it. */
 export function HistoryPanel({ phraseId, lang, label }: { phraseId: number; lang: string; label: string }) {
   const queryClient = useQueryClient();
+  const mayRevert = useAuth().can('translate');
   const history = useHistory(phraseId, lang);
   const revert = useMutation({
     mutationFn: (id: number) => api.post('/translations/history/{id}/revert', { path: { id } }),
@@ -53,15 +55,17 @@ export function HistoryPanel({ phraseId, lang, label }: { phraseId: number; lang
                       {entry.newState && <StateChip state={entry.newState} />}
                     </Text>
                   </Stack>
-                  <Button
-                    size="compact-xs"
-                    variant="light"
-                    loading={revert.isPending && revert.variables === entry.id}
-                    onClick={() => revert.mutate(entry.id)}
-                    aria-label={`Revert the change to "${entry.newValue ?? '(deleted)'}"`}
-                  >
-                    Revert
-                  </Button>
+                  {mayRevert && (
+                    <Button
+                      size="compact-xs"
+                      variant="light"
+                      loading={revert.isPending && revert.variables === entry.id}
+                      onClick={() => revert.mutate(entry.id)}
+                      aria-label={`Revert the change to "${entry.newValue ?? '(deleted)'}"`}
+                    >
+                      Revert
+                    </Button>
+                  )}
                 </Group>
               ))}
             </Stack>

@@ -16,12 +16,14 @@ import { useLanguages } from '../data/project.ts';
 import { backupKeys, useBackups } from '../data/backups.ts';
 import { TranslationFiles } from '../components/TranslationFiles.tsx';
 import { RestoreBackup } from '../components/RestoreBackup.tsx';
+import { useAuth } from '../auth.tsx';
 
 /** A stored backup's URL: GET downloads it, DELETE removes it. */
 const fileUrl = (filename: string) => `/api/backups/${encodeURIComponent(filename)}`;
 
 export function Backups() {
   const queryClient = useQueryClient();
+  const own = useAuth().can('own');
   const languages = useLanguages();
   const backups = useBackups();
   const [downloading, setDownloading] = useState<string | null>(null);
@@ -79,23 +81,27 @@ export function Backups() {
           >
             Download
           </Button>
-          <RestoreBackup filename={b.filename} />
-          <ConfirmButton
-            size="xs"
-            ariaLabel={`Delete ${b.filename}`}
-            title="Delete backup?"
-            message={`${b.filename} is deleted from the server.`}
-            confirmLabel="Delete"
-            onConfirm={() =>
-              deleteAndRefresh(
-                () => api.delete('/backups/{filename}', { path: { filename: b.filename } }),
-                'Backup deleted',
-                () => queryClient.invalidateQueries({ queryKey: backupKeys.all }),
-              )
-            }
-          >
-            Delete
-          </ConfirmButton>
+          {own && (
+            <>
+              <RestoreBackup filename={b.filename} />
+              <ConfirmButton
+                size="xs"
+                ariaLabel={`Delete ${b.filename}`}
+                title="Delete backup?"
+                message={`${b.filename} is deleted from the server.`}
+                confirmLabel="Delete"
+                onConfirm={() =>
+                  deleteAndRefresh(
+                    () => api.delete('/backups/{filename}', { path: { filename: b.filename } }),
+                    'Backup deleted',
+                    () => queryClient.invalidateQueries({ queryKey: backupKeys.all }),
+                  )
+                }
+              >
+                Delete
+              </ConfirmButton>
+            </>
+          )}
         </Group>
       ),
     },
@@ -154,16 +160,18 @@ export function Backups() {
               >
                 Download current data
               </Button>
-              <FileButton
-                onChange={(file) => file && upload.mutate(file)}
-                accept=".sqlite,application/vnd.sqlite3"
-              >
-                {(props) => (
-                  <Button {...props} variant="default" loading={upload.isPending}>
-                    Upload a backup
-                  </Button>
-                )}
-              </FileButton>
+              {own && (
+                <FileButton
+                  onChange={(file) => file && upload.mutate(file)}
+                  accept=".sqlite,application/vnd.sqlite3"
+                >
+                  {(props) => (
+                    <Button {...props} variant="default" loading={upload.isPending}>
+                      Upload a backup
+                    </Button>
+                  )}
+                </FileButton>
+              )}
               <Button loading={create.isPending} onClick={() => create.mutate()}>
                 Create backup
               </Button>

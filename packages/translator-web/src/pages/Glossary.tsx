@@ -15,6 +15,8 @@ import { glossaryKeys, useGlossary } from '../data/glossary.ts';
 import { rowKeys } from '../data/phrases.ts';
 import { analyticsKeys } from '../data/analytics.ts';
 import { useLanguages } from '../data/project.ts';
+import { useAuth } from '../auth.tsx';
+import { NotForYourRole } from '../components/NotForYourRole.tsx';
 
 const EVERY_LANGUAGE = '';
 
@@ -22,6 +24,29 @@ const EVERY_LANGUAGE = '';
 export function Glossary() {
   const queryClient = useQueryClient();
   const glossary = useGlossary();
+  const manage = useAuth().can('manage');
+  const removeColumn: Column<GlossaryTerm> = {
+    key: 'actions',
+    header: 'Actions',
+    cell: (t) => (
+      <ConfirmButton
+        size="xs"
+        ariaLabel={`Remove ${t.term}`}
+        title="Remove term?"
+        message={`“${t.term}” is no longer told to AI jobs or checked.`}
+        confirmLabel="Remove"
+        onConfirm={() =>
+          deleteAndRefresh(
+            () => api.delete('/glossary/{id}', { path: { id: t.id } }),
+            'Term removed',
+            () => refreshAfterGlossaryChange(queryClient),
+          )
+        }
+      >
+        Remove
+      </ConfirmButton>
+    ),
+  };
   const columns: Array<Column<GlossaryTerm>> = [
     {
       key: 'term',
@@ -50,29 +75,8 @@ export function Glossary() {
     },
     { key: 'case', header: 'Case', cell: (t) => (t.caseSensitive ? 'Exact case' : 'Any case') },
     { key: 'note', header: 'Note', cell: (t) => t.note },
-    {
-      key: 'actions',
-      header: 'Actions',
-      cell: (t) => (
-        <ConfirmButton
-          size="xs"
-          ariaLabel={`Remove ${t.term}`}
-          title="Remove term?"
-          message={`“${t.term}” is no longer told to AI jobs or checked.`}
-          confirmLabel="Remove"
-          onConfirm={() =>
-            deleteAndRefresh(
-              () => api.delete('/glossary/{id}', { path: { id: t.id } }),
-              'Term removed',
-              () => refreshAfterGlossaryChange(queryClient),
-            )
-          }
-        >
-          Remove
-        </ConfirmButton>
-      ),
-    },
   ];
+  if (manage) columns.push(removeColumn);
   return (
     <>
       <PageTitle>Glossary</PageTitle>
@@ -81,7 +85,7 @@ export function Glossary() {
         the terms a batch uses; every translation is checked against them, in the grid and on Analytics.
       </Text>
       <Stack>
-        <TermForm />
+        {manage ? <TermForm /> : <NotForYourRole>adding and removing terms</NotForYourRole>}
         <QueryView query={glossary} label="Loading the glossary…">
           {(terms) =>
             terms.length === 0 ? (

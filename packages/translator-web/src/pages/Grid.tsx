@@ -44,6 +44,7 @@ import { HistoryPanel } from '../components/HistoryPanel.tsx';
 import { QualityNotes } from '../components/QualityChecks.tsx';
 import { MemoryMatches } from '../components/MemoryMatches.tsx';
 import { OutdatedNote } from '../components/OutdatedNote.tsx';
+import { useAuth } from '../auth.tsx';
 
 /** The grid's state filter: the translation states, and outdated translations. */
 const GRID_STATE_FILTER = [...STATE_FILTER, { value: 'outdated', label: 'Outdated' }];
@@ -203,6 +204,7 @@ function PhraseCell({ row }: { row: Row }) {
 /** A phrase's translation in `lang`, edited in place: saved with Enter or Save, deleted with ×. */
 function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
   const queryClient = useQueryClient();
+  const { can } = useAuth();
   const [value, setValue] = useState(row.value ?? '');
   const [showHistory, setShowHistory] = useState(false);
   // The memory is asked once the field is first focused, not for every row on the page.
@@ -279,6 +281,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
             autosize
             minRows={1}
             placeholder="Not translated"
+            readOnly={!can('translate')}
             value={value}
             onFocus={() => setFocused(true)}
             onChange={(event) => {
@@ -310,10 +313,12 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
             }
             flex={{ base: '1 1 100%', sm: '1 1 16rem' }}
           />
-          <Button type="submit" size="xs" mt={4} disabled={!savable} loading={save.isPending}>
-            Save
-          </Button>
-          {translationId !== null && (state !== 'reviewed' || outdatedFrom !== null) && (
+          {can('translate') && (
+            <Button type="submit" size="xs" mt={4} disabled={!savable} loading={save.isPending}>
+              Save
+            </Button>
+          )}
+          {can('review') && translationId !== null && (state !== 'reviewed' || outdatedFrom !== null) && (
             <Button
               size="xs"
               mt={4}
@@ -338,7 +343,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
               <Icon name="history" />
             </ActionIcon>
           </Tooltip>
-          {translationId !== null && (
+          {can('translate') && translationId !== null && (
             <Tooltip label="Delete translation">
               <ActionIcon
                 mt={6}
@@ -354,7 +359,7 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
           )}
         </Group>
       </form>
-      {absent.length > 0 && (
+      {can('translate') && absent.length > 0 && (
         <Group gap={4} data-testid="slot-buttons">
           {absent.map((slot) => (
             <Button

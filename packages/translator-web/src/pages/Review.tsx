@@ -41,11 +41,14 @@ import { analyticsKeys, useAllUrls } from '../data/analytics.ts';
 import { useLanguages } from '../data/project.ts';
 import { STATE_FILTER, translationStateParam } from '../components/TranslationState.tsx';
 import { GettingStarted } from '../components/GettingStarted.tsx';
+import { useAuth } from '../auth.tsx';
+import { NotForYourRole } from '../components/NotForYourRole.tsx';
 
 const LIMIT = 50;
 export function Review() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const manage = useAuth().can('manage');
   const [status, setStatus] = useParam('status', 'pending');
   const [page] = usePageParam();
   const [url, setUrl] = useParam('url');
@@ -103,14 +106,14 @@ export function Review() {
   };
 
   const ids = [...selected].map(Number);
-  const columns = reviewColumns({ filterByUrl: setUrl, edit: setEditing });
+  const columns = reviewColumns({ filterByUrl: setUrl, edit: manage ? setEditing : undefined });
   const c = counts.data;
 
   return (
     <>
       <PageTitle
         actions={
-          status === 'pending' && c && c.pending > 0 ? (
+          manage && status === 'pending' && c && c.pending > 0 ? (
             <ConfirmButton
               size="xs"
               title="Delete every pending phrase?"
@@ -194,58 +197,63 @@ export function Review() {
             style={{ flex: '1 1 260px' }}
           />
         </Group>
-        <Paper withBorder p="xs">
-          <Group gap="xs" wrap="wrap">
-            <Text size="sm" c="dimmed" aria-live="polite" data-testid="selected-count">
-              {selected.size} selected
-            </Text>
-            <Button
-              size="xs"
-              color="green"
-              disabled={!selected.size}
-              loading={setStatusOf.isPending && setStatusOf.variables === 'approved'}
-              onClick={() => setStatusOf.mutate('approved')}
-            >
-              Approve
-            </Button>
-            <Button
-              size="xs"
-              variant="light"
-              disabled={!selected.size}
-              onClick={() => setStatusOf.mutate('pending')}
-            >
-              Mark pending
-            </Button>
-            <Button
-              size="xs"
-              variant="light"
-              color="gray"
-              disabled={!selected.size}
-              onClick={() => setStatusOf.mutate('trash')}
-            >
-              Trash
-            </Button>
-            <ConfirmButton
-              size="xs"
-              disabled={!selected.size}
-              title="Delete phrases?"
-              message={`${selected.size} phrase(s) and all their translations are deleted. This cannot be undone.`}
-              confirmLabel="Delete"
-              onConfirm={remove}
-            >
-              Delete
-            </ConfirmButton>
-            <Button
-              size="xs"
-              variant="light"
-              color="violet"
-              disabled={!selected.size}
-              onClick={() => navigate('/ai', { state: { ids } })}
-            >
-              Translate with AI
-            </Button>
-          </Group>
-        </Paper>
+        {!manage && (
+          <NotForYourRole>approving, trashing, deleting and editing phrases, and AI jobs</NotForYourRole>
+        )}
+        {manage && (
+          <Paper withBorder p="xs">
+            <Group gap="xs" wrap="wrap">
+              <Text size="sm" c="dimmed" aria-live="polite" data-testid="selected-count">
+                {selected.size} selected
+              </Text>
+              <Button
+                size="xs"
+                color="green"
+                disabled={!selected.size}
+                loading={setStatusOf.isPending && setStatusOf.variables === 'approved'}
+                onClick={() => setStatusOf.mutate('approved')}
+              >
+                Approve
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                disabled={!selected.size}
+                onClick={() => setStatusOf.mutate('pending')}
+              >
+                Mark pending
+              </Button>
+              <Button
+                size="xs"
+                variant="light"
+                color="gray"
+                disabled={!selected.size}
+                onClick={() => setStatusOf.mutate('trash')}
+              >
+                Trash
+              </Button>
+              <ConfirmButton
+                size="xs"
+                disabled={!selected.size}
+                title="Delete phrases?"
+                message={`${selected.size} phrase(s) and all their translations are deleted. This cannot be undone.`}
+                confirmLabel="Delete"
+                onConfirm={remove}
+              >
+                Delete
+              </ConfirmButton>
+              <Button
+                size="xs"
+                variant="light"
+                color="violet"
+                disabled={!selected.size}
+                onClick={() => navigate('/ai', { state: { ids } })}
+              >
+                Translate with AI
+              </Button>
+            </Group>
+          </Paper>
+        )}
         <QueryView query={rows} label="Loading phrases…">
           {(data) =>
             data.rows.length === 0 ? (
@@ -262,7 +270,7 @@ export function Review() {
                 rowLabel={(row) => `"${row.key}"`}
                 rowAttributes={(row) => ({ 'data-phrase-id': String(row.id) })}
                 columns={columns}
-                selection={{ selected, onChange: setSelected }}
+                selection={manage ? { selected, onChange: setSelected } : undefined}
               />
             )
           }
@@ -276,8 +284,10 @@ export function Review() {
 
 function reviewColumns(actions: {
   filterByUrl: (url: string) => void;
-  edit: (row: Row) => void;
+  /** Absent for a role that may not edit keys. */
+  edit?: (row: Row) => void;
 }): Array<Column<Row>> {
+  const { edit } = actions;
   return [
     {
       key: 'phrase',
@@ -332,15 +342,13 @@ function reviewColumns(actions: {
       header: '',
       cell: (row) => (
         <Group gap={4} wrap="nowrap">
-          <Tooltip label="Edit key">
-            <ActionIcon
-              variant="subtle"
-              aria-label={`Edit key "${row.key}"`}
-              onClick={() => actions.edit(row)}
-            >
-              <Icon name="edit" />
-            </ActionIcon>
-          </Tooltip>
+          {edit && (
+            <Tooltip label="Edit key">
+              <ActionIcon variant="subtle" aria-label={`Edit key "${row.key}"`} onClick={() => edit(row)}>
+                <Icon name="edit" />
+              </ActionIcon>
+            </Tooltip>
+          )}
           <Tooltip label="Details and translations">
             <ActionIcon
               variant="subtle"

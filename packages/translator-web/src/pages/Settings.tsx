@@ -31,9 +31,12 @@ import { FullKeyPanel, PageKeyPanel } from './SettingsKeys.tsx';
 import { analyticsKeys } from '../data/analytics.ts';
 import { LanguagePicker } from '../components/LanguagePicker.tsx';
 import { LeaveGuard } from '../components/LeaveGuard.tsx';
+import { NotForYourRole } from '../components/NotForYourRole.tsx';
+import { useAuth } from '../auth.tsx';
 
 export function SettingsPage() {
   const project = useProject();
+  const own = useAuth().can('own');
   return (
     <>
       <PageTitle>Settings</PageTitle>
@@ -42,9 +45,15 @@ export function SettingsPage() {
           <Stack gap="lg" maw={760}>
             <NameForm project={p} />
             <SettingsForm key={p.settings ? JSON.stringify(p.settings) : ''} settings={p.settings} />
-            {p.page_key && <PageKeyPanel pageKey={p.page_key} />}
-            <FullKeyPanel />
-            <DangerZone />
+            {p.page_key && <PageKeyPanel pageKey={p.page_key} regenerable={own} />}
+            {own ? (
+              <>
+                <FullKeyPanel />
+                <DangerZone />
+              </>
+            ) : (
+              <NotForYourRole>regenerating the keys and resetting the project</NotForYourRole>
+            )}
           </Stack>
         )}
       </QueryView>

@@ -19,8 +19,8 @@ function CopyKey({ value, label }: { value: string; label: string }) {
   );
 }
 
-/** The publishable page key: shown, copied, regenerated on its own. */
-export function PageKeyPanel({ pageKey }: { pageKey: string }) {
+/** The publishable page key: shown, copied, regenerated on its own (by a role that may). */
+export function PageKeyPanel({ pageKey, regenerable }: { pageKey: string; regenerable: boolean }) {
   const queryClient = useQueryClient();
   return (
     <Paper withBorder p="md">
@@ -37,22 +37,24 @@ export function PageKeyPanel({ pageKey }: { pageKey: string }) {
         </Code>
         <Group>
           <CopyKey value={pageKey} label="Copy page key" />
-          <ConfirmButton
-            title="Regenerate the page key?"
-            message="The current page key stops working immediately: pages keep their text untranslated and register nothing until their script tag has the new key."
-            confirmLabel="Regenerate page key"
-            onConfirm={async () => {
-              try {
-                const project = await api.post('/project/regenerate-page-key');
-                queryClient.setQueryData(projectKeys.project, project);
-                notifyOk('New page key: update your pages’ script tag');
-              } catch (error) {
-                notifyError(error);
-              }
-            }}
-          >
-            Regenerate page key
-          </ConfirmButton>
+          {regenerable && (
+            <ConfirmButton
+              title="Regenerate the page key?"
+              message="The current page key stops working immediately: pages keep their text untranslated and register nothing until their script tag has the new key."
+              confirmLabel="Regenerate page key"
+              onConfirm={async () => {
+                try {
+                  const project = await api.post('/project/regenerate-page-key');
+                  queryClient.setQueryData(projectKeys.project, project);
+                  notifyOk('New page key: update your pages’ script tag');
+                } catch (error) {
+                  notifyError(error);
+                }
+              }}
+            >
+              Regenerate page key
+            </ConfirmButton>
+          )}
         </Group>
       </Stack>
     </Paper>

@@ -6,12 +6,14 @@ import { notifyError, notifyOk, PageTitle, QueryView } from '../components/commo
 import { rowKeys } from '../data/phrases.ts';
 import { analyticsKeys, useUrlDetail } from '../data/analytics.ts';
 import { EditOnPage } from '../components/EditOnPage.tsx';
+import { useAuth } from '../auth.tsx';
 
 export function UrlDetailPage() {
   const [params] = useSearchParams();
   const url = params.get('url') ?? '';
   const queryClient = useQueryClient();
   const detail = useUrlDetail(url);
+  const manage = useAuth().can('manage');
   const approveAll = useMutation({
     mutationFn: (ids: number[]) => api.patch('/textnodes/status', { body: { ids, status: 'approved' } }),
     onSuccess: async (result) => {
@@ -68,14 +70,16 @@ export function UrlDetailPage() {
               >
                 Review this page’s phrases
               </Button>
-              <Button
-                color="green"
-                disabled={d.pendingKeyIds.length === 0}
-                loading={approveAll.isPending}
-                onClick={() => approveAll.mutate(d.pendingKeyIds)}
-              >
-                Approve {d.pendingKeyIds.length} pending
-              </Button>
+              {manage && (
+                <Button
+                  color="green"
+                  disabled={d.pendingKeyIds.length === 0}
+                  loading={approveAll.isPending}
+                  onClick={() => approveAll.mutate(d.pendingKeyIds)}
+                >
+                  Approve {d.pendingKeyIds.length} pending
+                </Button>
+              )}
               <EditOnPage url={url} onAllowedOrigin={d.onAllowedOrigin} />
             </Group>
           </>
