@@ -279,7 +279,8 @@ function CreateForm({ siteId, bootstrap }: { siteId: number; bootstrap: NewConta
         <Fieldset legend="Size">
           <NewContainerSize
             siteId={siteId}
-            hostname={form.values.hostname}
+            // Only a DNS label goes into the request's path: "..", say, would be resolved by the browser.
+            hostname={HOSTNAME.test(form.values.hostname) ? form.values.hostname : ''}
             owner={(isAdmin && form.values.username.trim()) || (session.data?.user ?? '')}
           />
         </Fieldset>

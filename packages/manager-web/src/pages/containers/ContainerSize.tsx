@@ -41,10 +41,10 @@ export function ContainerSize({ siteId, hostname, owner }: SizeOf) {
 
 /** The size a container about to be created gets, read again once the hostname stops changing. */
 export function NewContainerSize({ siteId, hostname, owner }: SizeOf) {
-  const [settled] = useDebouncedValue(hostname.trim().toLowerCase(), 400);
+  const [settled] = useDebouncedValue(hostname, 400);
   return settled ? (
     <ContainerSize siteId={siteId} hostname={settled} owner={owner} />
   ) : (
-    <Text size="sm">Its CPU, memory and disk show here once the hostname is filled in.</Text>
+    <Text size="sm">Its CPU, memory and disk show here once the hostname is a valid DNS label.</Text>
   );
 }
