@@ -9,7 +9,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 . "$repo/scripts/ci/debian-root.sh"
 root=$(mktemp -d /tmp/agent-package.XXXXXX)
 cleanup() {
-  debian_root_umount
+  debian_root_umount_under "$root"
   rm -rf "$root"
 }
 trap cleanup EXIT

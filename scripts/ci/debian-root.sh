@@ -5,7 +5,10 @@
 #                          mounts DIR as an overlay over the root LOWER: a machine whose / is an overlay,
 #                          as in a container or on a CI runner (and a mount point, as / is on a machine)
 #   debian_root_mount DIR  mounts proc, sys (with the cgroup file systems below it, as a booted machine
-#                          has them), dev, devpts and shm into it (debian_root_umount undoes it)
+#                          has them), dev, devpts and shm into it
+#   debian_root_umount_under DIR
+#                          unmounts everything mounted at or below DIR (what the functions above
+#                          mounted, from this script or an earlier one)
 #   debian_root_caches DIR lends DIR the host's download caches (apt's .deb files, npm's cache) as
 #                          overlays, as a CI runner keeps its caches between jobs: the same packages,
 #                          not downloaded again, and nothing DIR does reaches the host's copies
@@ -16,11 +19,14 @@
 # Needs root and Debian's package mirror.
 debian_mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 debian_cache=${DEBIAN_ROOT_CACHE:-/var/cache/fleet-ci/bookworm-minbase.tar}
-debian_mounts=()
 
 debian_root() {
-  local root=$1
-  mkdir -p "$root"
+  local root=$1 cache_lock
+  mkdir -p "$root" "$(dirname "$debian_cache")"
+  # Roots are made side by side in CI (the fresh machine while the agent's package is tried): one makes
+  # the tarball, the others wait for it.
+  exec {cache_lock}>"$debian_cache.lock"
+  flock "$cache_lock"
   if [ ! -s "$debian_cache" ]; then
     command -v debootstrap >/dev/null ||
       DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap >/dev/null ||
@@ -30,10 +36,10 @@ debian_root() {
     fresh=$(mktemp -d /tmp/debian-root.XXXXXX)
     debootstrap --variant=minbase bookworm "$fresh" "$debian_mirror" >"$fresh.log" 2>&1 ||
       { tail -20 "$fresh.log"; return 1; }
-    mkdir -p "$(dirname "$debian_cache")"
     tar -C "$fresh" -cf "$debian_cache.part" . && mv "$debian_cache.part" "$debian_cache"
     rm -rf "$fresh" "$fresh.log"
   fi
+  exec {cache_lock}>&-
   tar -C "$root" -xf "$debian_cache"
   # It is the new machine's /: every user (postgres, nginx's workers) must get through it. (The tarball's
   # "./" entry carries the mode of the temporary folder it was made in.)
@@ -44,13 +50,12 @@ debian_root() {
 debian_root_overlay() {
   local lower=$1 root=$2
   mkdir -p "$root" "$lower.upper" "$lower.work"
-  mount -t overlay overlay -o "lowerdir=$lower,upperdir=$lower.upper,workdir=$lower.work" "$root" &&
-    debian_mounts+=("$root")
+  mount -t overlay overlay -o "lowerdir=$lower,upperdir=$lower.upper,workdir=$lower.work" "$root"
 }
 
 debian_root_mount() {
   local root=$1
-  _mount_into() { mkdir -p "$root$2" && mount "${@:3}" "$1" "$root$2" && debian_mounts+=("$root$2"); }
+  _mount_into() { mkdir -p "$root$2" && mount "${@:3}" "$1" "$root$2"; }
   _mount_into proc /proc -t proc
   # A slave copy: unmounting it never reaches the host's /sys.
   _mount_into /sys /sys --rbind && mount --make-rslave "$root/sys"
@@ -67,15 +72,16 @@ debian_root_caches() {
     # Beside the root, not in it: an overlay's upper layer cannot be on an overlay.
     layer=$root.caches$target
     mkdir -p "$root$target" "$layer.upper" "$layer.work"
-    mount -t overlay overlay -o "lowerdir=$host,upperdir=$layer.upper,workdir=$layer.work" "$root$target" &&
-      debian_mounts+=("$root$target")
+    mount -t overlay overlay -o "lowerdir=$host,upperdir=$layer.upper,workdir=$layer.work" "$root$target"
   done
 }
 
-debian_root_umount() {
-  local i
-  for ((i = ${#debian_mounts[@]} - 1; i >= 0; i--)); do umount -l "${debian_mounts[i]}" 2>/dev/null || true; done
-  debian_mounts=()
+debian_root_umount_under() {
+  local dir mounts i
+  dir=$(realpath "$1")
+  # Deepest first: the mount table lists a mount after the one it sits on.
+  mapfile -t mounts < <(awk -v dir="$dir" '$2 == dir || index($2, dir "/") == 1 { print $2 }' /proc/self/mounts)
+  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done
 }
 
 in_root() {
