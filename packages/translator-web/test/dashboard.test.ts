@@ -320,8 +320,9 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
       page.context().waitForEvent('page'),
       page.getByRole('link', { name: 'API docs' }).click(),
     ]);
-    // Swagger UI renders the whole document (80 operations) before the first one shows: seconds of CPU
-    // on a loaded 2-core machine, so this wait is the rendering's, not the default 15 s.
+    // Swagger UI shows the document's tags once it has read it: seconds of CPU on a loaded 2-core
+    // machine, so this wait is the rendering's, not the default 15 s. A tag opens to its operations.
+    await docs.locator('.opblock-tag[data-tag="translations"]').click({ timeout: 60_000 });
     await docs.waitForSelector('.opblock-summary-path[data-path="/translations"]', { timeout: 60_000 });
     await docs.close();
   });
