@@ -146,7 +146,7 @@ class RouteErrorBoundary extends Component<
   }
 }
 
-/** The pages for the address (inside a BrowserRouter). */
+/** The pages for the address (below web-kit's router). */
 export function AppRoutes() {
   const location = useLocation();
   const element = useRoutes(routes);

@@ -1,4 +1,4 @@
-import { MantineProvider, type MantineColor } from '@mantine/core';
+import { Alert, Button, Center, MantineProvider, type MantineColor } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
@@ -35,7 +35,7 @@ export function renderApp({
   const { theme, cssVariablesResolver } = accessibleTheme(primaryColor);
   // A data router, for its navigation blocker (a form with unsaved changes); the apps route below it
   // with their own <Routes>.
-  const router = createBrowserRouter([{ path: '*', element: children }]);
+  const router = createBrowserRouter([{ path: '*', element: children, errorElement: <PageCrashed /> }]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
@@ -46,5 +46,19 @@ export function renderApp({
         </QueryClientProvider>
       </MantineProvider>
     </StrictMode>,
+  );
+}
+
+/** What a page that failed to render shows, instead of React Router's page for developers. */
+function PageCrashed() {
+  return (
+    <Center p="xl">
+      <Alert color="red" title="This page could not be shown" role="alert">
+        Something in the page went wrong. Reload to try again; if it happens again, tell whoever runs this server.
+        <Button mt="sm" display="block" onClick={() => window.location.reload()}>
+          Reload
+        </Button>
+      </Alert>
+    </Center>
   );
 }
