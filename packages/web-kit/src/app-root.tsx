@@ -54,7 +54,8 @@ function PageCrashed() {
   return (
     <Center p="xl">
       <Alert color="red" title="This page could not be shown" role="alert">
-        Something in the page went wrong. Reload to try again; if it happens again, tell whoever runs this server.
+        Something in the page went wrong. Reload to try again; if it happens again, tell whoever runs this
+        server.
         <Button mt="sm" display="block" onClick={() => window.location.reload()}>
           Reload
         </Button>
