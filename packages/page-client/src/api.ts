@@ -26,7 +26,9 @@ export class Api {
 
   /** The crawler configuration, and whether the site has language addresses (SEO mode). */
   crawlerConfig = () => this.call<CrawlerConfig & { languagePaths?: boolean }>('/api/project/crawler-config');
-  languages = () => this.call<{ code: string; name: string }[]>('/api/languages');
+  /** The configured languages, or with `delivered` only those with translations to show. */
+  languages = (delivered: boolean) =>
+    this.call<{ code: string; name: string }[]>(`/api/languages${delivered ? '?delivered=yes' : ''}`);
   translations = (lang: string) =>
     this.call<Translation[]>(`/api/translations?lang=${encodeURIComponent(lang)}`);
 

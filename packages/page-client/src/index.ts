@@ -187,9 +187,12 @@ function createClient(): LocoApi {
       const show = !rendered && translationLikely(options.lang ?? null) ? hidePage() : () => undefined;
       try {
         api = new Api(options.server, options.apiKey);
+        // A visitor is offered only languages with translations (not the original under another `lang`);
+        // an editor, every configured one, to translate a language that has none yet.
+        const editToken = takeEditToken();
         const [config, languages] = await Promise.all([
           api.crawlerConfig().catch(() => ({ ...DEFAULT_CONFIG, languagePaths: false })),
-          api.languages().catch(() => []),
+          api.languages(!editToken).catch(() => []),
         ]);
         offered = languages;
         paths = new LanguagePaths(rendered, Boolean(rendered) || config.languagePaths === true);
@@ -215,7 +218,6 @@ function createClient(): LocoApi {
         }
         performance.measure('loco:first-pass', 'loco:first-pass-start');
         observe();
-        const editToken = takeEditToken();
         if (editToken)
           startEditor(options.server, {
             server: options.server,

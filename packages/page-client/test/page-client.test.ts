@@ -367,7 +367,8 @@ ${tag}</head><body>${body}</body></html>`;
     await site.close();
   });
 
-  it('renders a language switcher a keyboard alone can use, which remembers the choice', async () => {
+  /** An English page with the switcher, opened once by an English browser; its heading has French. */
+  async function openSwitcherPage() {
     const site = await serveSite({
       '/': HEAD_PAGE(
         script(harness, ' data-switcher="#languages"'),
@@ -379,6 +380,11 @@ ${tag}</head><body>${body}</body></html>`;
     await page.goto(site.url);
     await waitForKeys(harness, ['Bread for the village']);
     await translate(harness, 'fr', { 'Bread for the village': 'Du pain pour le village' });
+    return { site, context, page };
+  }
+
+  it('renders a language switcher a keyboard alone can use, which remembers the choice', async () => {
+    const { site, context, page } = await openSwitcherPage();
     await page.reload();
     const button = page.locator('loco-language-switcher button');
     await expect.poll(() => button.getAttribute('aria-label')).toBe('Language: English');
@@ -434,6 +440,29 @@ ${tag}</head><body>${body}</body></html>`;
     expect(keys).not.toContain('English');
     await context.close();
     await site.close();
+  });
+
+  it('offers only languages with delivered translations, and keeps the original for a stored choice of another', async () => {
+    await harness.client.patch('/api/project/settings', { settings: { languages: ['fr', 'it'] } });
+    const { site, context, page } = await openSwitcherPage();
+    try {
+      // Italian is configured but has no translation: a visitor who chose it earlier sees the original.
+      await page.evaluate(() => localStorage.setItem('loco:lang', 'it'));
+      await page.reload();
+      const button = page.locator('loco-language-switcher button');
+      await expect.poll(() => button.getAttribute('aria-label')).toBe('Language: English');
+      expect(await page.locator('loco-language-switcher a').allTextContents()).toEqual([
+        'English',
+        'Français',
+      ]);
+      expect(await page.evaluate(() => window.Loco.getLanguage())).toBeNull();
+      expect(await page.getAttribute('html', 'lang')).toBe('en');
+      expect(await page.textContent('h1')).toBe('Bread for the village');
+    } finally {
+      await context.close();
+      await site.close();
+      await harness.client.patch('/api/project/settings', { settings: { languages: ['fr', 'de'] } });
+    }
   });
 
   it('lets a signed-in reviewer edit a translation on the live page; a visitor sees no editing', async () => {

@@ -46,6 +46,11 @@ describe('the page client on a site in SEO mode (Chromium)', () => {
       languages: ['fr', 'de'],
       translations: { ...FRENCH, ...HOSTILE_TRANSLATIONS },
     });
+    // The switcher offers only languages with a translation delivered.
+    await harness.client.post('/api/translations', {
+      lang: 'de',
+      translations: [{ key: 'About us', context: '', value: 'Über uns' }],
+    });
     site = served.site;
     browser = await launchChromium();
   }, 60_000);

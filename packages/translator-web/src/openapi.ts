@@ -1140,6 +1140,9 @@ export interface paths {
   };
   '/languages': {
     get: {
+      query?: {
+        delivered?: 'yes';
+      };
       responses: {
         200: {
           code: string;

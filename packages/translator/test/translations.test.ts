@@ -311,6 +311,31 @@ describe('languages and export', () => {
     ]);
   });
 
+  it('GET /api/languages?delivered=yes names only the languages GET /api/translations delivers, cached until a write', async () => {
+    const delivered = async () =>
+      ((await h.client.get('/api/languages?delivered=yes')).body as { code: string }[]).map((l) => l.code);
+    // German has only a pending phrase's translation, which is not delivered.
+    await h.client.post('/api/translations', {
+      lang: 'de',
+      translations: [{ key: 'Pending one', value: 'Ausstehend' }],
+    });
+    expect(await delivered()).toEqual([]);
+    await h.client.post('/api/translations', {
+      lang: 'fr',
+      translations: [{ key: 'Hello', value: 'Bonjour' }],
+    });
+    expect((await h.client.get('/api/languages?delivered=yes')).body).toEqual([
+      { code: 'fr', name: 'French' },
+    ]);
+    await h.client.patch('/api/textnodes/status', { ids: [ids['Pending one']], status: 'approved' });
+    expect(await delivered()).toEqual(['fr', 'de']);
+    await h.client.patch('/api/project/settings', { settings: { deliverReviewedOnly: true } });
+    expect(await delivered()).toEqual([]);
+    await h.client.patch('/api/project/settings', { settings: { deliverReviewedOnly: false } });
+    expect((await h.client.get('/api/languages')).body).toHaveLength(3);
+    expect((await h.client.get('/api/languages?delivered=no')).status).toBe(400);
+  });
+
   it('GET /api/languages/available offers the named languages by name, every one a code the project accepts', async () => {
     const res = await h.client.get('/api/languages/available');
     expect(res.status).toBe(200);

@@ -200,16 +200,19 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
     {
       schema: {
         tags: ['languages'],
-        summary: 'Languages configured for the project, with names',
+        summary:
+          'Languages configured for the project, with names; with delivered=yes only those GET /api/translations delivers a translation of (what a page offers)',
+        querystring: Type.Object({ delivered: Type.Optional(Type.Literal('yes')) }),
         response: responses({ 200: Type.Array(Type.Object({ code: Type.String(), name: Type.String() })) }),
       },
     },
     async (request) => {
-      const settings = await projects.settings(projectOf(request).id);
-      return visibleLanguages(request, settings.languages).map((code) => ({
-        code,
-        name: languageName(code),
-      }));
+      const project = projectOf(request);
+      const settings = await projects.settings(project.id);
+      const delivered = request.query.delivered && (await translations.deliveredLanguages(project));
+      return visibleLanguages(request, settings.languages)
+        .filter((code) => !delivered || delivered.has(code))
+        .map((code) => ({ code, name: languageName(code) }));
     },
   );
 

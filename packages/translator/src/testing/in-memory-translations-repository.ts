@@ -43,6 +43,15 @@ export class InMemoryTranslationsRepository implements TranslationsStore {
       });
   }
 
+  async deliveredLanguages(projectId: number, rules: DeliveryRules) {
+    const langs = new Set(
+      this.tables.translations.filter((row) => row.project_id === projectId).map((row) => row.lang),
+    );
+    const delivered: string[] = [];
+    for (const lang of langs) if ((await this.approved(projectId, lang, rules)).length) delivered.push(lang);
+    return delivered;
+  }
+
   async page(projectId: number, filter: PageFilter) {
     const search = filter.search?.trim().toLowerCase();
     const matches = (text: string | undefined) => text !== undefined && text.toLowerCase().includes(search!);

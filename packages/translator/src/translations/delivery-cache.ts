@@ -11,6 +11,8 @@ export interface DeliveryEntry extends CachedBody {
  */
 export class DeliveryCache {
   private readonly entries = new Map<string, DeliveryEntry>();
+  /** Per project, the languages whose entry holds at least one translation. */
+  private readonly delivering = new Map<number, { codes: ReadonlySet<string>; expires: number }>();
   private readonly versions = new Map<number, number>();
   /** Moved by clear(): a build that began before it is not kept. */
   private generation = 0;
@@ -27,19 +29,41 @@ export class DeliveryCache {
     const id = `${projectId}\u0000${lang}`;
     const hit = this.entries.get(id);
     if (hit && hit.expires > Date.now()) return hit;
+    return this.build(
+      projectId,
+      async () => {
+        const body = Buffer.from(JSON.stringify(await build()));
+        return { body, etag: etagOf(body), expires: Date.now() + this.ttlMs };
+      },
+      (entry) => this.entries.set(id, entry),
+    );
+  }
+
+  /** The languages with at least one delivered translation (`build` lists them), kept like the entries. */
+  async languages(projectId: number, build: () => Promise<string[]>): Promise<ReadonlySet<string>> {
+    const hit = this.delivering.get(projectId);
+    if (hit && hit.expires > Date.now()) return hit.codes;
+    const built = await this.build(
+      projectId,
+      async () => ({ codes: new Set(await build()), expires: Date.now() + this.ttlMs }),
+      (entry) => this.delivering.set(projectId, entry),
+    );
+    return built.codes;
+  }
+
+  private async build<T>(projectId: number, make: () => Promise<T>, keep: (value: T) => void): Promise<T> {
     const version = this.versions.get(projectId) ?? 0;
     const generation = this.generation;
-    const body = Buffer.from(JSON.stringify(await build()));
-    const entry: DeliveryEntry = { body, etag: etagOf(body), expires: Date.now() + this.ttlMs };
+    const value = await make();
     // A write that landed while we were reading makes this build stale: serve it once, do not keep it.
-    if ((this.versions.get(projectId) ?? 0) === version && this.generation === generation)
-      this.entries.set(id, entry);
-    return entry;
+    if ((this.versions.get(projectId) ?? 0) === version && this.generation === generation) keep(value);
+    return value;
   }
 
   /** Drops every language of a project; called after each write that can change what is delivered. */
   invalidate(projectId: number) {
     this.versions.set(projectId, (this.versions.get(projectId) ?? 0) + 1);
+    this.delivering.delete(projectId);
     const prefix = `${projectId}\u0000`;
     for (const id of this.entries.keys()) if (id.startsWith(prefix)) this.entries.delete(id);
   }
@@ -48,5 +72,6 @@ export class DeliveryCache {
   clear() {
     this.generation += 1;
     this.entries.clear();
+    this.delivering.clear();
   }
 }

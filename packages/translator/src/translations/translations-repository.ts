@@ -38,21 +38,31 @@ export class TranslationsRepository {
     return this.db.transaction().execute(work);
   }
 
-  /**
-   * The approved phrases' translations into `lang`, by phrase: only reviewed ones if asked, and outdated
-   * ones only if asked.
-   */
-  approved(projectId: number, lang: string, rules: DeliveryRules = {}) {
+  /** The approved phrases' translations: only reviewed ones if asked, and outdated ones only if asked. */
+  private delivered(projectId: number, rules: DeliveryRules) {
     let query = this.db
       .selectFrom('translations as t')
       .innerJoin('phrases as p', 'p.id', 't.phrase_id')
-      .select(['p.key', 'p.context', 't.value'])
       .where('t.project_id', '=', projectId)
-      .where('t.lang', '=', lang)
       .where('p.status', '=', 'approved');
     if (rules.reviewedOnly) query = query.where('t.state', '=', 'reviewed');
     if (!rules.outdated) query = query.where('t.outdated_from', 'is', null);
-    return query.orderBy('p.id').execute();
+    return query;
+  }
+
+  /** The delivered translations into `lang`, by phrase. */
+  approved(projectId: number, lang: string, rules: DeliveryRules = {}) {
+    return this.delivered(projectId, rules)
+      .select(['p.key', 'p.context', 't.value'])
+      .where('t.lang', '=', lang)
+      .orderBy('p.id')
+      .execute();
+  }
+
+  /** The languages with at least one delivered translation. */
+  async deliveredLanguages(projectId: number, rules: DeliveryRules): Promise<string[]> {
+    const rows = await this.delivered(projectId, rules).select('t.lang').groupBy('t.lang').execute();
+    return rows.map((row) => row.lang);
   }
 
   /** Every phrase not in the trash with its translation into `lang` (if any), by id: what a file holds. */

@@ -7,7 +7,7 @@ import { phraseHash } from '../phrases/phrases-service.ts';
 import { languageName } from '../projects/languages.ts';
 import type { StoredSettings } from '../projects/settings.ts';
 import { DeliveryCache, type DeliveryEntry } from './delivery-cache.ts';
-import type { TranslationsRepository } from './translations-repository.ts';
+import type { DeliveryRules, TranslationsRepository } from './translations-repository.ts';
 import type { Authorship } from './translation-writes-repository.ts';
 import type { ProjectRef } from '../projects/key-cache.ts';
 import type { CacheRecorder } from '@app/server-kit';
@@ -74,11 +74,17 @@ export interface ExportDocument {
 
 const URLS_PER_ROW = 20;
 
+const deliveryRules = ({ settings }: ProjectRef): DeliveryRules => ({
+  reviewedOnly: settings.deliverReviewedOnly,
+  outdated: settings.deliverOutdated,
+});
+
 /** What the service asks of its repository (the specs hand it an in-memory one). */
 export type TranslationsStore = Pick<
   TranslationsRepository,
   | 'transaction'
   | 'approved'
+  | 'deliveredLanguages'
   | 'page'
   | 'urlsOf'
   | 'phrasesByHash'
@@ -117,10 +123,14 @@ export class TranslationsService {
     }
     this.lookups.miss();
     return this.cache.get(project.id, lang, () =>
-      this.translations.approved(project.id, lang, {
-        reviewedOnly: project.settings.deliverReviewedOnly,
-        outdated: project.settings.deliverOutdated,
-      }),
+      this.translations.approved(project.id, lang, deliveryRules(project)),
+    );
+  }
+
+  /** The languages `deliver` answers with at least one translation, cached and dropped with its entries. */
+  deliveredLanguages(project: ProjectRef): Promise<ReadonlySet<string>> {
+    return this.cache.languages(project.id, () =>
+      this.translations.deliveredLanguages(project.id, deliveryRules(project)),
     );
   }
 
