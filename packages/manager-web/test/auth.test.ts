@@ -1,9 +1,10 @@
 // Browser tests (real Chromium, real manager on loopback): sign-in, registration, password reset,
-// the announcement banner, deep links and sign-out.
+// the announcement banner, deep links and sign-out, and the JavaScript the sign-in page costs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startManager, type ManagerClient, type TestManager } from '@app/manager/testing';
 import { DESKTOP, PHONE } from '@app/server-kit/testing/chromium';
+import { FIRST_PAGE_SCRIPT_BYTES, scriptsFetched } from '@app/server-kit/testing/page-budget';
 import { closeChromium, ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
 
 describe('manager web client: authentication', { timeout: 60_000 }, () => {
@@ -50,6 +51,17 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
       await screenshot(page, `login-first-account-${viewport.width}`);
       await context.close();
     }
+  });
+
+  it('sends at most 200 KB of compressed JavaScript before the sign-in page shows', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    const scripts = await scriptsFetched(page, async () => {
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    });
+    expect(scripts.problems).toEqual([]);
+    expect(scripts.bytes).toBeLessThanOrEqual(FIRST_PAGE_SCRIPT_BYTES);
+    await context.close();
   });
 
   it('registers the first user from the form, who is an active administrator', async () => {

@@ -1,6 +1,8 @@
 // A new project's first steps in real Chromium: the review page lists them, ticks each once it is so,
-// and goes away by itself when the first page's text arrives.
+// and goes away by itself when the first page's text arrives; the sign-in page before them costs at most
+// 200 KB of compressed JavaScript.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FIRST_PAGE_SCRIPT_BYTES, scriptsFetched } from '@app/server-kit/testing/page-budget';
 import { collectErrors, newPage, PHONE, screenshot, startDashboard, type Dashboard } from './browser.ts';
 
 describe('getting started in Chromium', { timeout: 90_000 }, () => {
@@ -13,6 +15,17 @@ describe('getting started in Chromium', { timeout: 90_000 }, () => {
     });
   }, 120_000);
   afterAll(async () => dashboard?.stop());
+
+  it('sends at most 200 KB of compressed JavaScript before the sign-in page shows', async () => {
+    const { context, page } = await newPage(dashboard.browser, dashboard.harness.url);
+    const scripts = await scriptsFetched(page, async () => {
+      await page.goto('/');
+      await page.getByLabel('Project API key').waitFor();
+    });
+    expect(scripts.problems).toEqual([]);
+    expect(scripts.bytes).toBeLessThanOrEqual(FIRST_PAGE_SCRIPT_BYTES);
+    await context.close();
+  });
 
   it('ticks the steps as they are done and leaves once a page was seen', async () => {
     const { client } = dashboard.harness;
