@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from '../web-kit/build/precompress.ts';
+import { precompress } from '@app/web-kit/build/precompress';
 
 const stylesList = fileURLToPath(new URL('./src/styles.ts', import.meta.url));
 const mantineDir = dirname(createRequire(import.meta.url).resolve('@mantine/core/styles.css'));

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from '../web-kit/build/precompress.ts';
+import { precompress } from '@app/web-kit/build/precompress';
 
 // The translator serves dist/ at `/`; `npm run dev -w packages/translator-web` proxies the API to it.
 export default defineConfig({

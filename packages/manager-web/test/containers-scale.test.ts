@@ -98,7 +98,8 @@ describe('manager web client: a list of 2,000 containers', { timeout: 180_000 },
     await dialog.getByRole('button', { name: 'Restart 2 containers' }).click();
     const results = dialog.getByTestId('bulk-results');
     await poll(() => results.locator('li[data-ok="true"]').count()).toBe(2);
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // The results' own Close button (the dialog's corner ✕ is named Close too, with no text).
+    await dialog.getByRole('button', { name: 'Close' }).filter({ hasText: 'Close' }).click();
 
     // Nine seeded containers, half on a node nobody answers: each says what became of it.
     await page.getByLabel('Hostname').fill('app-000');
@@ -109,7 +110,8 @@ describe('manager web client: a list of 2,000 containers', { timeout: 180_000 },
     await poll(() => results.locator('li').count(), 60_000).toBe(9);
     const deleted = await results.locator('li[data-ok="true"]').count();
     expect(await results.locator('li[data-ok="false"]').count()).toBe(9 - deleted);
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    // The results' own Close button (the dialog's corner ✕ is named Close too, with no text).
+    await dialog.getByRole('button', { name: 'Close' }).filter({ hasText: 'Close' }).click();
     await poll(() => count(page)).toBe(`${9 - deleted} of ${(TOTAL - deleted).toLocaleString('en')}`);
     expect(seen.errors).toEqual([]);
   });

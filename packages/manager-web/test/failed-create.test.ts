@@ -38,8 +38,9 @@ describe('manager web client: a failed create', { timeout: 90_000 }, () => {
     await failure.waitFor();
     await expect.poll(() => page.locator('[data-status="failed"]').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('failed-log').textContent()).toMatch(/Error: /);
+    // The job's page is told its container, to link back to it.
     expect(await failure.getByRole('link', { name: `Job #${jobId}` }).getAttribute('href')).toBe(
-      `/jobs/${jobId}`,
+      `/jobs/${jobId}?site=${siteId}&container=${containerId}`,
     );
     expect(await page.getByTestId('restart').isDisabled()).toBe(true);
     await page.getByRole('button', { name: 'Delete' }).waitFor();

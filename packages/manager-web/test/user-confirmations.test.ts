@@ -102,7 +102,7 @@ describe('manager web client: confirming user actions', { timeout: 90_000 }, () 
     const edit = page.getByRole('dialog', { name: 'Edit sysadmins' });
     await edit.getByLabel(/^Administrators/).uncheck();
     await edit.getByRole('button', { name: 'Save' }).click();
-    await edit.getByText(/Take administrator rights from the \d+ member\(s\) of sysadmins\?/).waitFor();
+    await edit.getByText(/Take administrator rights from the \d+ members? of sysadmins\?/).waitFor();
     await poll(() => focusedText(page)).toBe('Cancel');
     await edit.getByRole('button', { name: 'Save' }).click();
     await edit

@@ -250,7 +250,7 @@ function scheduleBackups(ctx: TranslatorContext, services: TranslatorServices): 
  * routes load the app. Paths are resolved by @fastify/send, which refuses to leave `root`.
  */
 async function serveStatic(app: HttpServer, root: string) {
-  // The build writes .br and .gz beside each file (web-kit/build/precompress.ts).
+  // The build writes .br and .gz beside each file (web-kit/build/precompress.mjs).
   await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
   app.get('/*', { schema: { hide: true }, config: { auth: 'none' } }, async (request, reply) => {
     let path: string;

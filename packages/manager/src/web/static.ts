@@ -35,7 +35,7 @@ export async function webClient(app: FastifyInstance, options: WebClientOptions 
       wildcard: false,
       index: false,
       cacheControl: false,
-      // The build writes .br and .gz beside each file (web-kit/build/precompress.ts).
+      // The build writes .br and .gz beside each file (web-kit/build/precompress.mjs).
       preCompressed: true,
       setHeaders(reply, path) {
         const inAssets = path.startsWith(join(root, 'assets'));

@@ -1,4 +1,4 @@
-// Tests of the services' precompressed static files (web-kit/build/precompress.ts writes them at build time).
+// Tests of the services' precompressed static files (web-kit/build/precompress.mjs writes them at build time).
 import { writeFileSync } from 'node:fs';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
