@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { databasePassFiles } from './scripts/test/database-pass.ts';
+import { LongestFirstSequencer } from './scripts/test/sequencer.ts';
 
 // Workspace packages export their TypeScript sources under the "source" condition (the build under the
 // default one): tests run the sources, never a stale dist/.
@@ -11,7 +12,7 @@ const conditions = ['source', ...defaultServerConditions];
  * Tests against a real Docker Engine, real Podman and a real registry: slow and independent of the
  * manager's database, so they run once per CI run, in the SQLite pass (TEST_DATABASE_URL unset).
  */
-const REAL_ENGINE_TESTS = 'packages/manager/test/real-engines/**/*.test.ts';
+const REAL_ENGINE_TESTS = 'packages/manager/test/real-engines/engines.test.ts';
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 // The config is read more than once per run (and again by the workers): said once.
 if (onPostgres && !process.env.REAL_ENGINES_NOTICE) {
@@ -38,6 +39,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     // A worker runs its files one after another in one module graph: importing the services' modules
     // again for each file took a quarter of the suite's time. Nothing a file leaves behind may reach the
     // next one: each starts its own servers, databases and browsers and stops them in its afterAll.
@@ -79,10 +81,8 @@ function mainProjects() {
               name: 'real-engines',
               include: [REAL_ENGINE_TESTS],
               globalSetup: ['packages/manager/test/real-engines/global-setup.ts'],
-              // The files share the engines and the test image, and each removes the image and its
-              // `re-` containers at its end (Podman's forced image removal takes running containers).
-              fileParallelism: false,
-              // One worker, beside the main project's two: vitest shares no module graph across them.
+              // One file (engines.test.ts holds every suite, one after another), first on a worker of
+              // its own: scripts/test/sequencer.ts.
               isolate: true,
               // dockerd's first start and the test image's push take a while.
               hookTimeout: 180_000,
