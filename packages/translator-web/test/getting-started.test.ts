@@ -33,12 +33,9 @@ describe('getting started in Chromium', { timeout: 90_000 }, () => {
     const card = page.getByTestId('getting-started');
     const steps = card.getByRole('listitem');
     await card.waitFor();
-    expect(await steps.evaluateAll((items) => items.map((item) => item.getAttribute('data-done')))).toEqual([
-      'false',
-      'false',
-      'false',
-      'false',
-    ]);
+    expect(
+      await steps.evaluateAll((items) => items.map((item) => item.getAttribute('data-step-state'))),
+    ).toEqual(['todo', 'todo', 'todo', 'todo']);
     expect(await steps.first().textContent()).toContain(
       'To do: Choose the languages to translate into, in Settings.',
     );
@@ -49,8 +46,8 @@ describe('getting started in Chromium', { timeout: 90_000 }, () => {
     });
     await page.reload();
     await expect
-      .poll(() => steps.evaluateAll((items) => items.map((item) => item.getAttribute('data-done'))))
-      .toEqual(['true', 'true', 'false', 'false']);
+      .poll(() => steps.evaluateAll((items) => items.map((item) => item.getAttribute('data-step-state'))))
+      .toEqual(['done', 'done', 'todo', 'todo']);
 
     // The first page view: the card sees it without a reload.
     await client.post('/api/textnodes', { keys: [{ key: 'Fresh bread' }], url: 'https://shop.test/' });

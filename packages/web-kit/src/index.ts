@@ -1,6 +1,7 @@
 export { AppFrame } from './AppFrame.tsx';
 export { Busy } from './Busy.tsx';
 export { ConfirmButton, type ConfirmButtonProps } from './ConfirmButton.tsx';
+export { FirstSteps, type FirstStep } from './FirstSteps.tsx';
 export { NavLinks, type NavItem } from './NavLinks.tsx';
 export { formatBytes, formatDate } from './format.ts';
 export { safeRedirect } from './safe-redirect.ts';

@@ -81,22 +81,32 @@ export const useImportNodes = (
     callbacks,
   );
 
-const LAST_SITE = 'manager.lastSite';
-export const rememberSite = (siteId: number) => {
+/** What this browser remembers (localStorage, where the browser allows it: private mode may not). */
+function store(key: string, value: string) {
   try {
-    localStorage.setItem(LAST_SITE, String(siteId));
+    localStorage.setItem(key, value);
   } catch {
-    // storage unavailable (private mode): nothing to remember
+    // storage unavailable: nothing to remember
   }
-};
-export const rememberedSite = (): number | null => {
+}
+function stored(key: string): string | null {
   try {
-    const value = Number(localStorage.getItem(LAST_SITE));
-    return Number.isInteger(value) && value > 0 ? value : null;
+    return localStorage.getItem(key);
   } catch {
     return null;
   }
+}
+
+const LAST_SITE = 'manager.lastSite';
+export const rememberSite = (siteId: number) => store(LAST_SITE, String(siteId));
+export const rememberedSite = (): number | null => {
+  const value = Number(stored(LAST_SITE));
+  return Number.isInteger(value) && value > 0 ? value : null;
 };
+
+const WALK_DISMISSED = 'manager.onboardingDismissed';
+export const dismissOnboarding = () => store(WALK_DISMISSED, 'yes');
+export const onboardingDismissed = () => stored(WALK_DISMISSED) === 'yes';
 
 /** The site agents that checked in, read again every 15 seconds. */
 export const useAgents = () =>

@@ -1,6 +1,7 @@
-import { Anchor, List, Paper, Text, ThemeIcon, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor } from '@mantine/core';
+import { FirstSteps, type FirstStep } from '@app/web-kit';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { useSummary } from '../data/analytics.ts';
 import { rowKeys } from '../data/phrases.ts';
@@ -8,11 +9,6 @@ import { useProject } from '../data/project.ts';
 
 /** While no page has been seen, the summary is asked again this often, so the last step ticks itself. */
 const FIRST_PAGE_POLL_MS = 5_000;
-
-interface Step {
-  done: boolean;
-  label: ReactNode;
-}
 
 /**
  * The first steps of a new project — languages, allowed origin, the script in a page, a page seen —
@@ -31,7 +27,7 @@ export function GettingStarted() {
   }, [summary.data, pageSeen, queryClient]);
   if (!project.data || !summary.data) return null;
   const { settings } = project.data;
-  const steps: Step[] = [
+  const steps: FirstStep[] = [
     {
       done: settings.languages.length > 0,
       label: (
@@ -76,29 +72,5 @@ export function GettingStarted() {
     },
   ];
   if (steps.every((step) => step.done)) return null;
-  return (
-    <Paper withBorder p="md" mb="md" data-testid="getting-started" aria-labelledby="getting-started-title">
-      <Title order={3} size="h4" mb="xs" id="getting-started-title">
-        Get started
-      </Title>
-      <List spacing={6} size="sm" center>
-        {steps.map((step, index) => (
-          <List.Item
-            key={index}
-            data-done={step.done}
-            icon={
-              <ThemeIcon size={20} radius="xl" color={step.done ? 'green' : 'gray'} variant="light">
-                <Text size="xs" fw={700} aria-hidden="true">
-                  {step.done ? '✓' : index + 1}
-                </Text>
-              </ThemeIcon>
-            }
-          >
-            <VisuallyHidden>{step.done ? 'Done: ' : 'To do: '}</VisuallyHidden>
-            {step.label}
-          </List.Item>
-        ))}
-      </List>
-    </Paper>
-  );
+  return <FirstSteps title="Get started" steps={steps} testId="getting-started" />;
 }

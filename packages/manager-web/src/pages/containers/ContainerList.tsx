@@ -7,6 +7,7 @@ import { rememberedSite, rememberSite, useNodes, useSites } from '../../api/flee
 import { useSession } from '../../api/session.ts';
 import type { Container } from '../../api/types.ts';
 import { useUsers } from '../../api/users.ts';
+import { OnboardingWalk } from '../../components/OnboardingWalk.tsx';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import {
   EmptyState,
@@ -33,19 +34,22 @@ export function ContainersHome() {
       <QueryState
         query={sites}
         empty={
-          <EmptyState title="No sites yet">
-            {session.data?.isAdmin ? (
-              <>
-                Containers live on the nodes of a site.{' '}
-                <Anchor component={Link} to="/sites">
-                  Create a site
-                </Anchor>{' '}
-                to start.
-              </>
-            ) : (
-              'An administrator has not set up a site yet.'
-            )}
-          </EmptyState>
+          <>
+            <OnboardingWalk />
+            <EmptyState title="No sites yet">
+              {session.data?.isAdmin ? (
+                <>
+                  Containers live on the nodes of a site.{' '}
+                  <Anchor component={Link} to="/sites">
+                    Create a site
+                  </Anchor>{' '}
+                  to start.
+                </>
+              ) : (
+                'An administrator has not set up a site yet.'
+              )}
+            </EmptyState>
+          </>
         }
       >
         {(list) => {
@@ -225,6 +229,7 @@ export function ContainersPage() {
           New container
         </Button>
       </PageHeader>
+      {containers.data?.length === 0 && !owners.length ? <OnboardingWalk siteId={siteId} /> : null}
       {isAdmin ? (
         <TagsInput
           label="Owners"
