@@ -37,7 +37,7 @@ describe('role-aware controls in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     dashboard = await startDashboard();
     const { client } = dashboard.harness;
-    await seedApproved(dashboard, ['fr'], ['Welcome', 'Goodbye']);
+    await seedApproved(dashboard, ['fr'], ['Welcome', 'Goodbye', 'Welcomes']);
     await client.post('/api/textnodes', { keys: [{ key: 'Opening hours' }], url: 'https://shop.test/' });
     await client.post('/api/translations', {
       lang: 'fr',
@@ -91,6 +91,13 @@ describe('role-aware controls in Chromium', { timeout: 120_000 }, () => {
       const field = page.getByLabel('Translation of "Goodbye" (fr)');
       await open(page, '/translations?lang=fr');
       expect(await field.getAttribute('readonly'), role).toBe(role === 'viewer' ? '' : null);
+      // The memory's matches show to every role; only one who may translate can put one in the field.
+      await page.getByLabel('Translation of "Welcomes" (fr)').focus();
+      const memory = page.getByRole('group', { name: 'Translation memory for "Welcomes"' });
+      await memory.getByText('Memory: Bienvenue').waitFor();
+      expect(await memory.getByRole('button', { name: /^Use the / }).count(), role).toBe(
+        role === 'viewer' ? 0 : 1,
+      );
       expect(refused).toEqual([]);
       await context.close();
     });

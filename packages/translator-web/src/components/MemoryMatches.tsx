@@ -3,7 +3,8 @@ import { useMemoryMatches } from '../data/phrases.ts';
 
 /**
  * What the translation memory offers for a phrase (read once its field is first focused): each match
- * with its score and a button that puts it in the field. A match equal to the current text is left out.
+ * with its score and, given `onUse` (one who may translate), a button that puts it in the field. A match
+ * equal to the current text is left out.
  */
 export function MemoryMatches({
   text,
@@ -16,7 +17,7 @@ export function MemoryMatches({
   lang: string;
   current: string;
   active: boolean;
-  onUse: (value: string) => void;
+  onUse?: (value: string) => void;
 }) {
   const memory = useMemoryMatches(text, lang, active);
   const matches = (memory.data?.matches ?? []).filter((match) => match.value !== current);
@@ -33,14 +34,16 @@ export function MemoryMatches({
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             Memory: {match.value}
           </Text>
-          <Button
-            size="compact-xs"
-            variant="subtle"
-            onClick={() => onUse(match.value)}
-            aria-label={`Use the ${match.score}% memory match "${match.value}"`}
-          >
-            Use
-          </Button>
+          {onUse ? (
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              onClick={() => onUse(match.value)}
+              aria-label={`Use the ${match.score}% memory match "${match.value}"`}
+            >
+              Use
+            </Button>
+          ) : null}
         </Group>
       ))}
     </Stack>

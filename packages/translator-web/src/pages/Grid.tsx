@@ -381,9 +381,11 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
           <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
             AI suggestion: {suggestion}
           </Text>
-          <Button size="compact-xs" variant="subtle" onClick={() => setValue(suggestion)}>
-            Use
-          </Button>
+          {can('translate') ? (
+            <Button size="compact-xs" variant="subtle" onClick={() => setValue(suggestion)}>
+              Use
+            </Button>
+          ) : null}
         </Group>
       )}
       <MemoryMatches
@@ -391,11 +393,15 @@ function TranslationEditor({ row, lang }: { row: Row; lang: string }) {
         lang={lang}
         current={value}
         active={focused}
-        onUse={(match) => {
-          setValue(match);
-          setDone(null);
-          field.current?.focus();
-        }}
+        onUse={
+          can('translate')
+            ? (match) => {
+                setValue(match);
+                setDone(null);
+                field.current?.focus();
+              }
+            : undefined
+        }
       />
       {showHistory && (
         <HistoryPanel phraseId={row.id} lang={lang} label={`the ${lang} translation of "${row.key}"`} />
