@@ -39,10 +39,21 @@ describe('manager web client: audit log', { timeout: 90_000 }, () => {
     await own.context.close();
   });
 
-  it('names the targets of entries: users, sites and containers, at both widths', async () => {
+  it('names the targets of entries: users, sites, containers, nodes, groups, domains and alert rules, at both widths', async () => {
     const siteId = await addSite(suite.admin, 'South');
     await addDummyNode(suite.admin, siteId, 'pve-south');
     await addContainer(suite.admin, siteId, 'web1');
+    const { admin } = suite;
+    expect((await admin.post('/groups', { cn: 'operators', isAdmin: false })).status).toBe(201);
+    expect((await admin.post('/external-domains', { name: 'apps.example.test', siteId })).status).toBe(201);
+    const rule = { name: 'CPU hot', metric: 'cpuPercent', comparison: 'above', threshold: 90 };
+    const created = await admin.post('/alert-rules', {
+      ...rule,
+      durationSeconds: 60,
+      scope: 'nodes',
+      email: true,
+    });
+    expect(created.status, created.text).toBe(201);
     for (const viewport of [DESKTOP, PHONE]) {
       const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
       await signIn(page, 'admin');
@@ -51,6 +62,12 @@ describe('manager web client: audit log', { timeout: 90_000 }, () => {
       await entry('user.create').getByText('user alice', { exact: true }).waitFor();
       await entry('site.create').getByText('site South', { exact: true }).waitFor();
       await entry('container.create').getByText('container web1', { exact: true }).waitFor();
+      await entry('node.create').getByText('node pve-south', { exact: true }).waitFor();
+      await entry('group.create').getByText('group operators', { exact: true }).waitFor();
+      await entry('external_domain.create')
+        .getByText('external domain apps.example.test', { exact: true })
+        .waitFor();
+      await entry('alert_rule.create').getByText('alert rule CPU hot', { exact: true }).waitFor();
       await screenshot(page, `audit-log-target-names-${viewport.width}`);
       await context.close();
     }

@@ -3,7 +3,7 @@ import { DataTable, useUrlView, type Column, type TableView } from '@app/web-kit
 import type { UseInfiniteQueryResult, InfiniteData } from '@tanstack/react-query';
 import type { AuditEvent, AuditPage } from '../api/audit.ts';
 import { EmptyState, formatDate, QueryState, StatusBadge } from './common.tsx';
-import { targetOf, withContainerNames, type TargetNames } from './audit-targets.ts';
+import { targetOf, withNamesFromDetails, type TargetNames } from './audit-targets.ts';
 
 const actorOf = (event: AuditEvent) =>
   event.actor.kind === 'system'
@@ -96,7 +96,7 @@ function Rows({
   view: TableView;
   onViewChange: (change: Partial<TableView>) => void;
 }) {
-  const known = withContainerNames(rows, names);
+  const known = withNamesFromDetails(rows, names);
   return (
     <Stack>
       <DataTable
