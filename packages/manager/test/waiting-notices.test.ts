@@ -7,6 +7,7 @@ interface Notice {
   message: string;
   owner: string | null;
   acknowledgedAt: string | null;
+  acknowledgedBy: string | null;
   evidence: Record<string, unknown> | null;
 }
 
@@ -55,6 +56,26 @@ describe('what waits for people: registrations for administrators, shared contai
     ).uidNumber;
     await admin.put(`/users/${uidNumber}`, { status: 'active' });
     expect((await admin.get('/users/pending/count')).body.data).toEqual({ count: 0 });
+    // The decision settles every administrator's notice, not only the approver's.
+    for (const client of [admin, second]) {
+      const [notice] = await notices(client, 'user.pending');
+      expect(notice?.acknowledgedAt).not.toBeNull();
+      expect(notice).toMatchObject({ acknowledgedBy: 'admin' });
+    }
+  });
+
+  it('deleting a waiting account settles the notices about it; other waiting accounts keep theirs', async () => {
+    for (const uid of ['gone', 'stays']) await test.client().register({ uid });
+    const numberOf = async (uid: string) =>
+      (await admin.get('/users')).body.data.find((u: { uid: string }) => u.uid === uid).uidNumber as number;
+    const [gone, stays] = [await numberOf('gone'), await numberOf('stays')];
+    expect((await second.delete(`/users/${gone}`)).status).toBe(204);
+    const about = async (uidNumber: number) =>
+      (await notices(admin, 'user.pending')).find((n) => n.evidence?.uidNumber === uidNumber);
+    expect(await about(gone)).toMatchObject({ acknowledgedBy: 'second' });
+    expect((await about(stays))?.acknowledgedAt).toBeNull();
+    await admin.put(`/users/${stays}`, { status: 'suspended' });
+    expect((await about(stays))?.acknowledgedAt).not.toBeNull();
   });
 
   it('a registration refused by validation leaves no notice behind', async () => {

@@ -1,5 +1,5 @@
 /** The signed-in user's notifications: their query keys, reads and acknowledgements. */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from './client.ts';
 import { useWrite, type WriteCallbacks } from './write.ts';
 
@@ -28,26 +28,6 @@ export const useAcknowledge = (callbacks?: WriteCallbacks<unknown, number>) =>
     [notificationKeys.all],
     callbacks,
   );
-
-/**
- * Acknowledges the caller's "waits for approval" notices about an account once they approved it: the
- * notice has done its job, and left unread it would keep asking for an approval already given.
- */
-export function useSettleApprovalNotices() {
-  const client = useQueryClient();
-  return async (uidNumber: number) => {
-    const list = await client.fetchQuery({ queryKey: notificationKeys.list, queryFn: firstHundred });
-    const settled = list.filter(
-      (n) =>
-        n.source === 'manager' &&
-        n.action === 'user.pending' &&
-        !n.acknowledgedAt &&
-        n.evidence?.uidNumber === uidNumber,
-    );
-    await Promise.all(settled.map((n) => api.post('/notifications/{id}/ack', { path: { id: n.id } })));
-    if (settled.length) await client.invalidateQueries({ queryKey: notificationKeys.all });
-  };
-}
 
 export const useAcknowledgeAll = (callbacks?: WriteCallbacks<{ acknowledged: number }, void>) =>
   useWrite(() => api.post('/notifications/all/ack'), [notificationKeys.all], callbacks);

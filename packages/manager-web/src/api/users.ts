@@ -1,6 +1,7 @@
 /** Users and groups: their query keys, reads and writes. */
 import { useQuery } from '@tanstack/react-query';
 import { api, type BodyOf } from './client.ts';
+import { notificationKeys } from './notifications.ts';
 import type { Group, User } from './types.ts';
 import { useWrite, type WriteCallbacks } from './write.ts';
 
@@ -10,8 +11,11 @@ export const userKeys = {
 };
 export const groupKeys = { all: ['groups'] as const };
 
-/** A user's groups list their members: a change of users is a change of groups too. */
-const USERS_AND_GROUPS = [userKeys.all, groupKeys.all];
+/**
+ * A user's groups list their members: a change of users is a change of groups too. Deciding on a waiting
+ * account settles the administrators' notices about it (the server does): notifications are read again.
+ */
+const USERS_AND_GROUPS = [userKeys.all, groupKeys.all, notificationKeys.all];
 
 /** Every user; `enabled` false for those who may not list them (non-administrators). */
 export const useUsers = (enabled = true) =>
@@ -40,7 +44,7 @@ export const useSetUserStatus = (callbacks?: WriteCallbacks<User, { user: User; 
   useWrite(
     ({ user, status }: { user: User; status: User['status'] }) =>
       api.put('/users/{uidNumber}', { path: { uidNumber: user.uidNumber }, body: { status } }),
-    [userKeys.all],
+    [userKeys.all, notificationKeys.all],
     callbacks,
   );
 

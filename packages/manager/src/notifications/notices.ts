@@ -65,6 +65,14 @@ export class Notices {
     await this.notifications.insertMany(rows, trx);
   }
 
+  /**
+   * Once an administrator (`by`) approved, suspended or deleted a waiting account, every administrator's
+   * "waits for approval" notice about it has done its job: left unread it would ask for a decision made.
+   */
+  async registrationDecided(trx: Db, uidNumber: number, by: number): Promise<void> {
+    await this.notifications.acknowledgeAbout('user.pending', uidNumber, by, nowIso(), trx);
+  }
+
   async containerShared(trx: Db, container: SharedContainer, by: string, uidNumbers: number[]) {
     const rows = uidNumbers.map((ownerUid) =>
       noticeRow({

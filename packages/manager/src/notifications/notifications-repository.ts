@@ -73,4 +73,36 @@ export class NotificationsRepository {
     const result = await update.executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
+
+  /**
+   * Acknowledges, for every owner, the unacknowledged notices of `action` whose evidence names the user
+   * `uidNumber`, as done by `by`; answers how many. The candidates are few (one per administrator).
+   */
+  async acknowledgeAbout(action: string, uidNumber: number, by: number, at: string, db: Db): Promise<number> {
+    const open = await db
+      .selectFrom('notifications')
+      .select(['id', 'evidence'])
+      .where('action', '=', action)
+      .where('acknowledged_at', 'is', null)
+      .execute();
+    const ids = open.filter((row) => evidenceUser(row.evidence) === uidNumber).map((row) => row.id);
+    if (!ids.length) return 0;
+    await db
+      .updateTable('notifications')
+      .set({ acknowledged_at: at, acknowledged_by_uid_number: by, updated_at: at })
+      .where('id', 'in', ids)
+      .execute();
+    return ids.length;
+  }
+}
+
+function evidenceUser(evidence: string | null): number | undefined {
+  try {
+    const value: unknown = evidence ? JSON.parse(evidence) : null;
+    return value && typeof value === 'object' && 'uidNumber' in value && typeof value.uidNumber === 'number'
+      ? value.uidNumber
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }

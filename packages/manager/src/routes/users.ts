@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Api } from '../common/api.ts';
 import { Data, responses, RowId } from '../common/schemas.ts';
-import { requireAdmin } from '../auth/request-auth.ts';
+import { principalOf, requireAdmin } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
 import { UserSchema, UserStatusInput } from './schemas/identity.ts';
 import type { UserStatus } from '../users/users-repository.ts';
@@ -91,14 +91,18 @@ export async function userRoutes(api: Api, services: Services) {
     async (request) => {
       const body = request.body;
       return {
-        data: await users.update(request.params.uidNumber, {
-          ...body,
-          uid: body.uid?.trim().toLowerCase() || undefined,
-          givenName: body.givenName || undefined,
-          sn: body.sn || undefined,
-          mail: body.mail || undefined,
-          status: statusOf(body.status),
-        }),
+        data: await users.update(
+          request.params.uidNumber,
+          {
+            ...body,
+            uid: body.uid?.trim().toLowerCase() || undefined,
+            givenName: body.givenName || undefined,
+            sn: body.sn || undefined,
+            mail: body.mail || undefined,
+            status: statusOf(body.status),
+          },
+          principalOf(request).uidNumber,
+        ),
       };
     },
   );
@@ -122,7 +126,7 @@ export async function userRoutes(api: Api, services: Services) {
       },
     },
     async (request, reply) => {
-      await users.delete(request.params.uidNumber, request.query.reassignTo);
+      await users.delete(request.params.uidNumber, request.query.reassignTo, principalOf(request).uidNumber);
       return reply.code(204).send(null);
     },
   );

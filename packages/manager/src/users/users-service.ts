@@ -88,8 +88,11 @@ export class UsersService {
     });
   }
 
-  /** Partial update: omitted fields keep their value; a blank password keeps the password. */
-  async update(uidNumber: number, input: UserUpdate): Promise<User> {
+  /**
+   * Partial update: omitted fields keep their value; a blank password keeps the password. Deciding on a
+   * waiting account (`by`, the administrator) settles the administrators' notices about it.
+   */
+  async update(uidNumber: number, input: UserUpdate, by?: number): Promise<User> {
     const password = input.userPassword || undefined;
     checkUserFields({ uid: input.uid, mail: input.mail, userPassword: password });
     const passwordHash = password ? await hashPassword(password) : undefined;
@@ -110,6 +113,8 @@ export class UsersService {
         updated_at: nowIso(),
       });
       if (input.groupIds) await this.repo.setGroups(trx, uidNumber, input.groupIds);
+      if (by !== undefined && current.status === 'pending' && input.status && input.status !== 'pending')
+        await this.notices.registrationDecided(trx, uidNumber, by);
       return this.get(uidNumber, trx);
     });
     // A suspended account or a changed password ends every open session at once.
@@ -123,7 +128,7 @@ export class UsersService {
    * containers is kept (409 has_containers naming them) unless `reassignTo` names the user who takes
    * them over, in the same transaction.
    */
-  async delete(uidNumber: number, reassignTo?: string): Promise<void> {
+  async delete(uidNumber: number, reassignTo?: string, by?: number): Promise<void> {
     await this.adminGuard.write(async (trx) => {
       const user = await this.repo.findByNumber(uidNumber, trx);
       if (!user) throw notFound('User not found.');
@@ -132,6 +137,8 @@ export class UsersService {
       if (owned.length && !heir) throw stillOwns(user.uid, uidNumber, owned);
       if (owned.length && heir) await this.containers.reassignOwner(trx, uidNumber, heir);
       await this.repo.remove(trx, user);
+      if (by !== undefined && user.status === 'pending')
+        await this.notices.registrationDecided(trx, uidNumber, by);
     });
     this.principals.clear();
   }

@@ -34,7 +34,6 @@ import { EmptyState, PageHeader, QueryState, StatusBadge } from '../../component
 import { ConfirmDialog, lastAdminRefusal, Refusal, useRightsSave } from '../../components/ConfirmAction.tsx';
 import { useSettings } from '../../api/settings.ts';
 import { DeleteUserButton } from './DeleteUser.tsx';
-import { useSettleApprovalNotices } from '../../api/notifications.ts';
 
 interface UserValues {
   uid: string;
@@ -83,11 +82,9 @@ function UserForm({ user, groups, onDone }: { user: User | null; groups: UserGro
   });
   const guide = useFormGuide(form);
   const rights = useRightsSave<{ values: UserValues; question: string }>(guide);
-  const settleNotices = useSettleApprovalNotices();
   const save = useSaveUser(user, {
-    onSuccess: (saved) => {
+    onSuccess: () => {
       showSuccess(user ? 'User saved' : 'User created');
-      if (user?.status === 'pending' && saved.status === 'active') void settleNotices(saved.uidNumber);
       onDone();
     },
     onError: rights.onError,
@@ -263,12 +260,10 @@ export function UsersPage() {
   const [refusal, setRefusal] = useState<string | null>(null);
   const pending = users.data?.filter((u) => u.status === 'pending').length ?? 0;
 
-  const settleNotices = useSettleApprovalNotices();
   const setStatus = useSetUserStatus({
-    onSuccess: (user, { user: before }) => {
+    onSuccess: (user) => {
       showSuccess(`${user.uid} is now ${user.status}`);
       setSuspending(null);
-      if (before.status === 'pending' && user.status === 'active') void settleNotices(user.uidNumber);
     },
     onError: (error) => {
       setRefusal(lastAdminRefusal(error));
