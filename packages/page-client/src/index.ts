@@ -37,6 +37,7 @@ export interface LocoApi {
   init(options: Partial<ClientOptions>): Promise<void>;
   textnodes(): Phrase[];
   apply(): void;
+  /** Shows the page in `code` (null: the original); a code `languages()` does not offer is refused with a warning. */
   setLanguage(code: string | null): Promise<void>;
   getLanguage(): string | null;
   languages(): { code: string; name: string }[];
@@ -238,6 +239,11 @@ function createClient(): LocoApi {
     apply: () => localizer && processPage(),
     async setLanguage(code) {
       if (!localizer) return;
+      // A language with nothing delivered would only mark the original text as that language.
+      if (code !== null && !offered.some((language) => language.code === code)) {
+        console.warn(`Loco: "${code}" has no delivered translation; the page stays as it is`);
+        return;
+      }
       storeLanguage(code);
       // Each language has its own address: go there.
       if (paths.enabled) return location.assign(paths.hrefOf(code));

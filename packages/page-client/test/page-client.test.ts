@@ -458,6 +458,15 @@ ${tag}</head><body>${body}</body></html>`;
       expect(await page.evaluate(() => window.Loco.getLanguage())).toBeNull();
       expect(await page.getAttribute('html', 'lang')).toBe('en');
       expect(await page.textContent('h1')).toBe('Bread for the village');
+      // The page's own script may not set it either: it warns and the page stays as it is.
+      const warnings: string[] = [];
+      page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+      await page.evaluate(() => window.Loco.setLanguage('it'));
+      expect(await page.evaluate(() => window.Loco.getLanguage())).toBeNull();
+      expect(await page.getAttribute('html', 'lang')).toBe('en');
+      expect(warnings.join('\n')).toContain('"it" has no delivered translation');
+      await page.evaluate(() => window.Loco.setLanguage('fr'));
+      expect(await page.getAttribute('html', 'lang')).toBe('fr');
     } finally {
       await context.close();
       await site.close();
