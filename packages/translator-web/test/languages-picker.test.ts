@@ -58,7 +58,7 @@ describe('language picker in Chromium', { timeout: 90_000 }, () => {
       expect(errors).toEqual([]);
     });
 
-  it('keeps Save in reach while Settings has unsaved changes, and asks before leaving them (desktop and phone)', async () => {
+  it('keeps Save in reach while Settings has unsaved changes, and asks before leaving them or a new project name (desktop and phone)', async () => {
     const { client } = dashboard.harness;
     for (const viewport of [undefined, PHONE]) {
       const { page, errors } = await dashboard.signedIn(viewport);
@@ -86,6 +86,14 @@ describe('language picker in Chromium', { timeout: 90_000 }, () => {
       await ask.getByRole('button', { name: 'Leave without saving' }).click();
       await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
       expect((await client.get('/api/project')).body.settings.seoOrigin).toBe('');
+
+      // A new project name not yet saved is asked about too.
+      await page.goto('/settings');
+      await page.getByRole('textbox', { name: 'Project name' }).fill('Renamed shop');
+      await goToReview();
+      await ask.getByText('The new project name is not saved.').waitFor();
+      await ask.getByRole('button', { name: 'Leave without saving' }).click();
+      await page.getByRole('heading', { name: 'Review phrases' }).waitFor();
 
       // Closing or reloading the tab has the browser ask.
       await page.goto('/settings');

@@ -16,7 +16,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { api, type Project, type Settings } from '../api.ts';
 import {
   errorMessage,
@@ -34,17 +34,31 @@ import { LeaveGuard } from '../components/LeaveGuard.tsx';
 import { NotForYourRole } from '../components/NotForYourRole.tsx';
 import { useAuth } from '../auth.tsx';
 
+/** What a leave warning names, from which of the page's two forms has unsaved changes. */
+function unsavedText(name: boolean, settings: boolean): string {
+  if (name && settings) return 'The new project name and your changes to the settings are not saved.';
+  return name ? 'The new project name is not saved.' : 'Your changes to the settings are not saved.';
+}
+
 export function SettingsPage() {
   const project = useProject();
   const own = useAuth().can('own');
+  // One leave warning for both forms: the router keeps one blocker at a time.
+  const [nameDirty, setNameDirty] = useState(false);
+  const [settingsDirty, setSettingsDirty] = useState(false);
   return (
     <>
       <PageTitle>Settings</PageTitle>
+      <LeaveGuard dirty={nameDirty || settingsDirty} unsaved={unsavedText(nameDirty, settingsDirty)} />
       <QueryView query={project} label="Loading settings…">
         {(p) => (
           <Stack gap="lg" maw={760}>
-            <NameForm project={p} />
-            <SettingsForm key={p.settings ? JSON.stringify(p.settings) : ''} settings={p.settings} />
+            <NameForm project={p} onDirty={setNameDirty} />
+            <SettingsForm
+              key={p.settings ? JSON.stringify(p.settings) : ''}
+              settings={p.settings}
+              onDirty={setSettingsDirty}
+            />
             {p.page_key && <PageKeyPanel pageKey={p.page_key} regenerable={own} />}
             {own ? (
               <>
@@ -61,9 +75,15 @@ export function SettingsPage() {
   );
 }
 
-function NameForm({ project }: { project: Project }) {
+/** Tells the page whether a form has unsaved changes, as they come and go. */
+function useReportDirty(dirty: boolean, onDirty: (dirty: boolean) => void) {
+  useEffect(() => onDirty(dirty), [dirty, onDirty]);
+}
+
+function NameForm({ project, onDirty }: { project: Project; onDirty: (dirty: boolean) => void }) {
   const queryClient = useQueryClient();
   const [name, setName] = useState(project.name);
+  useReportDirty(name !== project.name, onDirty);
   const save = useMutation({
     mutationFn: () => api.patch('/project', { body: { name } }),
     onSuccess: (updated) => {
@@ -97,7 +117,7 @@ function NameForm({ project }: { project: Project }) {
   );
 }
 
-function SettingsForm({ settings }: { settings: Settings }) {
+function SettingsForm({ settings, onDirty }: { settings: Settings; onDirty: (dirty: boolean) => void }) {
   const queryClient = useQueryClient();
   const languages = useLanguages();
   const [draft, setDraft] = useState(settings);
@@ -130,6 +150,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     },
   });
   const dirty = providerKey !== '' || JSON.stringify(draft) !== JSON.stringify(settings);
+  useReportDirty(dirty, onDirty);
   const err = (name: string) => fieldError(save.error, name, `settings.${name}`);
   const names = new Map((languages.data ?? []).map((l) => [l.code, l.name]));
   const otherError =
@@ -349,7 +370,6 @@ function SettingsForm({ settings }: { settings: Settings }) {
             </Text>
           )}
         </Group>
-        <LeaveGuard dirty={dirty} unsaved="Your changes to the settings are not saved." />
       </Stack>
     </Paper>
   );
