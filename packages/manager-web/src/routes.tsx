@@ -30,6 +30,7 @@ const RegisterPage = page(() => import('./pages/auth/Register.tsx'), 'RegisterPa
 const ResetRequestPage = page(() => import('./pages/auth/ResetPassword.tsx'), 'ResetRequestPage');
 const ResetCompletePage = page(() => import('./pages/auth/ResetPassword.tsx'), 'ResetCompletePage');
 const ApiKeysPage = page(() => import('./pages/ApiKeys.tsx'), 'ApiKeysPage');
+const OverviewPage = page(() => import('./pages/Overview.tsx'), 'OverviewPage');
 const UsersPage = page(() => import('./pages/admin/Users.tsx'), 'UsersPage');
 const GroupsPage = page(() => import('./pages/admin/Groups.tsx'), 'GroupsPage');
 const SettingsPage = page(() => import('./pages/admin/Settings.tsx'), 'SettingsPage');
@@ -65,6 +66,7 @@ const routes: RouteObject[] = [
     element: <Layout />,
     children: [
       { index: true, element: <Navigate to="/containers" replace /> },
+      { path: 'overview', element: <OverviewPage /> },
       { path: 'containers', element: <ContainersHome /> },
       { path: 'sites/:siteId/containers', element: <ContainersPage /> },
       { path: 'sites/:siteId/containers/new', element: <ContainerCreatePage /> },

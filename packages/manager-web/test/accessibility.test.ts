@@ -7,12 +7,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { AUDIT_VIEWS, auditPage, settled, trackRequests } from '@app/server-kit/testing/axe';
-import { freePort } from '@app/server-kit/testing';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
-import { jobEnds } from '@app/manager/testing/containers';
 import { userClient } from '@app/manager/testing';
 import { browserSuite, newPage, packageDir, screenshot, signIn, watch } from './browser.ts';
-import { addContainer, addDummyNode, addSite } from './fixtures.ts';
+import { addContainer, addDummyNode, addFailedContainer, addSite } from './fixtures.ts';
 
 /** Every route of src/routes.tsx with an address that shows it over the seeded data. */
 type Pages = Array<{ route: string; url: string; shot?: string }>;
@@ -40,16 +38,8 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
     const running = await addContainer(admin, siteId, 'web1');
     // A second site whose only node is an address nobody answers on: its container's create fails.
     const farId = await addSite(admin, 'far');
-    const away = await admin.post(`/sites/${farId}/nodes`, {
-      name: 'gone1',
-      nodeType: 'engine',
-      apiUrl: `http://127.0.0.1:${await freePort()}`,
-    });
-    expect(away.status, away.text).toBe(201);
-    const lost = await admin.post(`/sites/${farId}/containers`, { hostname: 'lost1', template: 'app:1' });
-    expect(lost.status, lost.text).toBe(201);
-    const jobId = (lost.body.data as { jobId: number }).jobId;
-    expect(await jobEnds(admin, jobId)).toBe('failure');
+    const lost = await addFailedContainer(admin, farId, 'gone1', 'lost1');
+    const { jobId } = lost;
     await userClient(test, admin, 'alice');
     expect((await test.client().register({ uid: 'waiting' })).status).toBe(201);
     const request = { siteId, hostname: 'web1', resourceType: 'memory', value: 4096 };
@@ -59,13 +49,14 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
     expect((await admin.post('/external-domains', { name: 'apps.example.test', siteId })).status).toBe(201);
 
     pages = [
+      { route: 'overview', url: '/overview', shot: 'overview' },
       { route: 'containers', url: '/containers' },
       { route: 'sites/:siteId/containers', url: `/sites/${siteId}/containers`, shot: 'containers' },
       { route: 'sites/:siteId/containers/new', url: `/sites/${siteId}/containers/new` },
       { route: 'sites/:siteId/containers/:id', url: `/sites/${siteId}/containers/${running}` },
       {
         route: 'sites/:siteId/containers/:id',
-        url: `/sites/${farId}/containers/${lost.body.data.containerId}`,
+        url: `/sites/${farId}/containers/${lost.containerId}`,
         shot: 'failed-container',
       },
       { route: 'sites/:siteId/containers/:id/edit', url: `/sites/${siteId}/containers/${running}/edit` },

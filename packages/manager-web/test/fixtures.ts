@@ -1,6 +1,6 @@
 // Server state for browser tests, set up through the API the way the manager's own tests do: sites,
 // dummy nodes, provisioned containers and an administrator's API key.
-import type { TestClient } from '@app/server-kit/testing';
+import { freePort, type TestClient } from '@app/server-kit/testing';
 import { ManagerClient, userClient, type TestManager } from '@app/manager/testing';
 import { siteInput } from '@app/manager/testing/fleet';
 import { jobEnds } from '@app/manager/testing/containers';
@@ -54,6 +54,30 @@ export async function addContainer(
   const status = await jobEnds(client, data.jobId);
   if (status !== 'success') throw new Error(`creating ${hostname}: job ${data.jobId} ended ${status}`);
   return data.containerId;
+}
+
+/**
+ * A container of `siteId` whose create failed: the site's only node is an engine at an address nobody
+ * answers on (added here as `node`). Returns the container's and its create job's ids.
+ */
+export async function addFailedContainer(
+  admin: ManagerClient,
+  siteId: number,
+  node: string,
+  hostname: string,
+): Promise<{ containerId: number; jobId: number }> {
+  const apiUrl = `http://127.0.0.1:${await freePort()}`;
+  created(
+    await admin.post(`/sites/${siteId}/nodes`, { name: node, nodeType: 'engine', apiUrl }),
+    'create node',
+  );
+  const data = created<{ containerId: number; jobId: number }>(
+    await admin.post(`/sites/${siteId}/containers`, { hostname, template: 'app:1' }),
+    'create container',
+  );
+  const status = await jobEnds(admin, data.jobId);
+  if (status !== 'failure') throw new Error(`creating ${hostname}: job ${data.jobId} ended ${status}`);
+  return data;
 }
 
 /**

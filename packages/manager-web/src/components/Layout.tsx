@@ -59,6 +59,7 @@ export function Layout() {
   };
 
   const everyone: NavItem[] = [
+    { to: '/overview', label: 'Overview' },
     { to: '/containers', label: 'Containers', match: /^\/(containers|sites\/\d+\/containers|jobs)(\/|$)/ },
     {
       to: '/resource-requests',
