@@ -7,6 +7,8 @@ export interface OutageAnswer {
   /** Which of the drill's `load` functions sent the request (its index). */
   load: number;
   phase: OutagePhase;
+  /** The phase its answer came in: on a loaded machine one sent just before the stop is answered after it. */
+  answeredIn: OutagePhase;
   status: number;
   code?: string;
 }
@@ -58,6 +60,7 @@ export async function outageDrill(
       answers.push({
         load,
         phase: sentIn,
+        answeredIn: phase,
         status: response.status,
         ...(response.body?.error?.code ? { code: response.body.error.code } : {}),
       });
@@ -94,7 +97,11 @@ function readinessIn(answers: OutageAnswer[]): Record<OutagePhase, number[]> {
   const last = Math.max(...answers.map((answer) => answer.load));
   const of = (phase: OutagePhase) =>
     answers.filter((answer) => answer.load === last && answer.phase === phase).map((answer) => answer.status);
-  return { before: of('before'), down: of('down'), restarting: of('restarting'), after: of('after') };
+  // Ready before: what was asked and answered while the database was still up.
+  const before = answers
+    .filter((answer) => answer.load === last && answer.phase === 'before' && answer.answeredIn === 'before')
+    .map((answer) => answer.status);
+  return { before, down: of('down'), restarting: of('restarting'), after: of('after') };
 }
 
 /** One readiness probe, then a pause, as an orchestrator polls (a load for outageDrill). */
