@@ -37,6 +37,9 @@ export default defineConfig({
     setupFiles: ['packages/fakes/test/setup/pve-schema-guard.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // As patient as the browser tests' waits (15 s): vitest's 1 s failed a page re-rendering after a
+    // reload on a loaded machine.
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     maxWorkers: 2,
     sequence: { sequencer: LongestFirstSequencer },

@@ -3,8 +3,8 @@
 # minbase) with only what the README asks a newcomer to bring — Node.js with npm, git, and the build
 # tools native modules fall back to when their prebuilt binaries cannot be downloaded (no curl) — whose
 # / is an overlay, as in a container or on a CI runner (so dockerd cannot use overlay2 there). In a clean
-# clone: `npm ci && npm start` (both services answer), then `npm test`, which installs the system
-# packages the tests need and starts the real engines by itself.
+# clone: `npm ci && npm start` (both services answer), then `npm test` (with CI=true, as a CI runner sets
+# it), which installs the system packages the tests need and starts the real engines by itself.
 #
 # This is CI's SQLite pass, on Node.js 24 from the npm registry (FRESH_NODE_VERSION): the whole suite,
 # the real-engine tests included, runs once here and not again on the host (which runs the PostgreSQL
@@ -57,7 +57,7 @@ run_tests() {
   echo "[fresh] npm start"
   start_check "in_root $root" /home/app "$root/start.log"
   echo "[fresh] npm test"
-  in_root "$root" env TEST_REPORT_DIR=/home/app/test-results sh -c "cd /home/app && npm test ${FRESH_TEST_ARGS:+-- $FRESH_TEST_ARGS}" \
+  in_root "$root" env CI=true TEST_REPORT_DIR=/home/app/test-results sh -c "cd /home/app && npm test ${FRESH_TEST_ARGS:+-- $FRESH_TEST_ARGS}" \
     >"$root/home/app/test.log" 2>&1 || status=$?
   [ -z "$report" ] || cp "$root/home/app/test-results/vitest-sqlite.json" "$report" 2>/dev/null || true
   sed 's/\x1b\[[0-9;]*m//g' "$root/home/app/test.log" | grep -E '^\[(engine|test)\]|^\s*(Test Files|Tests|Duration) ' ||

@@ -11,6 +11,7 @@ import {
   readToast,
   screenshot,
   signIn,
+  signInThroughForm,
   signedInPage,
   watch,
 } from './browser.ts';
@@ -31,7 +32,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
 
     const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
     const seen = watch(page);
-    await signIn(page, 'admin');
+    await signInThroughForm(page, 'admin');
     await page.getByRole('link', { name: 'Users' }).click();
     await page.getByText(/^Pending \(1\)$/).click();
     const row = page.locator('tr[data-user="bob"]');
@@ -60,8 +61,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     await carol.register({ uid: 'carol' });
     expect(await waitingNotices()).toEqual(['carol']);
     const phone = await newPage(suite.browser, suite.test.baseUrl, PHONE);
-    await signIn(phone.page, 'admin');
-    await phone.page.goto('/users');
+    await signIn(phone.page, 'admin', '/users');
     await phone.page.getByText(/^Pending \(1\)$/).click();
     await phone.page.locator('[data-user="carol"]').getByRole('button', { name: 'Approve' }).click();
     await phone.page.getByText('carol is now active').waitFor();
@@ -90,8 +90,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
 
   it('shows the fields an API error names next to those fields', async () => {
     const { context, page } = await newPage(suite.browser, suite.test.baseUrl);
-    await signIn(page, 'admin');
-    await page.goto('/users');
+    await signIn(page, 'admin', '/users');
     await page.getByRole('button', { name: 'New user' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/^Username/).fill('bob');
@@ -161,8 +160,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
     expect(olga.status).toBe(201);
     for (const viewport of [DESKTOP, PHONE]) {
       const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
-      await signIn(page, 'admin');
-      await page.goto('/groups');
+      await signIn(page, 'admin', '/groups');
       await page.locator('[data-group="operators"]').getByRole('button', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog');
       expect(await dialog.getByRole('button', { name: 'Close' }).isVisible()).toBe(true);
@@ -356,8 +354,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
       await context.grantPermissions(['clipboard-read', 'clipboard-write']);
       const seen = watch(page);
-      await signIn(page, 'admin');
-      await page.goto('/users');
+      await signIn(page, 'admin', '/users');
       await page.getByRole('button', { name: 'Invite' }).click();
       const dialog = page.getByRole('dialog', { name: 'Invite a user' });
       await dialog

@@ -71,8 +71,7 @@ describe('manager web client: agent tokens and apply failures', { timeout: 90_00
       }),
     );
     expect(reported.status).toBe(200);
-    const { context, page, seen } = await signedInPage(suite, 'admin');
-    await page.goto('/agents');
+    const { context, page, seen } = await signedInPage(suite, 'admin', '/agents');
     const row = page.getByTestId('agents-table').getByRole('row', { name: /gw-north/ });
     await row.getByTestId('apply-message').getByText(`nginx: ${message}`).waitFor();
     await screenshot(page, 'agents-apply-refused');

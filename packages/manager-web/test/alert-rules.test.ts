@@ -65,8 +65,7 @@ describe('manager web client: alert rules', { timeout: 90_000 }, () => {
       [PHONE, 'web busy on a phone'],
     ] as const) {
       const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
-      await signIn(page, 'admin');
-      await page.goto('/alert-rules');
+      await signIn(page, 'admin', '/alert-rules');
       await page.getByRole('button', { name: 'New rule' }).click();
       const dialog = page.getByRole('dialog', { name: 'New alert rule' });
       await dialog.getByLabel(/^Name/).fill(name);

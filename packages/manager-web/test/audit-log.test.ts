@@ -56,8 +56,7 @@ describe('manager web client: audit log', { timeout: 90_000 }, () => {
     expect(created.status, created.text).toBe(201);
     for (const viewport of [DESKTOP, PHONE]) {
       const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
-      await signIn(page, 'admin');
-      await page.goto('/audit-log');
+      await signIn(page, 'admin', '/audit-log');
       const entry = (action: string) => page.getByTestId('audit-table').locator(`[data-action="${action}"]`);
       await entry('user.create').getByText('user alice', { exact: true }).waitFor();
       await entry('site.create').getByText('site South', { exact: true }).waitFor();

@@ -5,7 +5,14 @@ import type { Browser } from 'playwright-core';
 import { startManager, type ManagerClient, type TestManager } from '@app/manager/testing';
 import { DESKTOP, PHONE } from '@app/server-kit/testing/chromium';
 import { FIRST_PAGE_SCRIPT_BYTES, scriptsFetched } from '@app/server-kit/testing/page-budget';
-import { closeChromium, ensureBuilt, launchChromium, newPage, screenshot, signIn } from './browser.ts';
+import {
+  closeChromium,
+  ensureBuilt,
+  launchChromium,
+  newPage,
+  screenshot,
+  signInThroughForm,
+} from './browser.ts';
 
 describe('manager web client: authentication', { timeout: 60_000 }, () => {
   let test: TestManager;
@@ -86,7 +93,7 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     await page.getByRole('button', { name: 'Register' }).click();
     await page.getByTestId('registered').waitFor();
 
-    await signIn(page, 'alice');
+    await signInThroughForm(page, 'alice');
     expect(await page.getByTestId('current-user').textContent()).toContain('alice (admin)');
     await expect(page.getByRole('link', { name: 'Users' }).isVisible()).resolves.toBe(true);
     await context.close();

@@ -195,8 +195,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
     const { context, page } = await newPage(browser, test.baseUrl);
     const sent: Array<{ method: string; path: string; body: unknown }> = [];
     await stubContainersApi(page, sent);
-    await signIn(page, 'admin');
-    await page.goto('/sites/1/containers/new');
+    await signIn(page, 'admin', '/sites/1/containers/new');
     await page.getByLabel(/^Hostname/).fill('taken');
     await page.getByText('Custom image').click();
     await page.getByLabel(/^Image/).fill('ghcr.io/example/app:1.2');
@@ -270,8 +269,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
       sent.push({ method: 'POST', path: '/external-domains', body: route.request().postDataJSON() });
       return json(route, { id: 5, name: 'demo.example.test', siteId: 1 }, 201);
     });
-    await signIn(page, 'admin');
-    await page.goto('/sites/1/containers/new');
+    await signIn(page, 'admin', '/sites/1/containers/new');
     await page.getByLabel(/^Hostname/).fill('blog');
     await page.getByLabel('Entrypoint').fill('/run.sh');
     await page.getByRole('button', { name: '+ HTTP' }).click();
@@ -307,8 +305,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
   it('tells other users without a domain to ask an administrator', async () => {
     const { context, page } = await newPage(browser, test.baseUrl);
     await stubContainersApi(page, [], []);
-    await signIn(page, 'erin');
-    await page.goto('/sites/1/containers/new');
+    await signIn(page, 'erin', '/sites/1/containers/new');
     await page.getByRole('button', { name: '+ HTTP' }).click();
     await page.getByTestId('no-domain').getByText('ask an administrator').waitFor();
     expect(await page.getByRole('button', { name: 'Add a domain' }).count()).toBe(0);
@@ -319,8 +316,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
     const { context, page } = await newPage(browser, test.baseUrl);
     const sent: Array<{ method: string; path: string; body: unknown }> = [];
     await stubContainersApi(page, sent);
-    await signIn(page, 'admin');
-    await page.goto('/sites/1/containers');
+    await signIn(page, 'admin', '/sites/1/containers');
     const row = page.locator('tr[data-container="web1"]');
     await row.locator('[data-status="running"]').waitFor();
     await row.getByText('ssh -p 2201 admin@lab.example.test').waitFor();
@@ -389,8 +385,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
         : 'retry: 200\n\n' + event(1) + event(2);
       return route.fulfill({ status: 200, contentType: 'text/event-stream', body });
     });
-    await signIn(page, 'admin');
-    await page.goto('/jobs/9');
+    await signIn(page, 'admin', '/jobs/9');
     const log = page.getByTestId('job-log');
     await expect.poll(() => log.getAttribute('data-status'), { timeout: 15_000 }).toBe('success');
     expect(await log.locator('pre').textContent()).toBe('step 1\nstep 2\nstep 3\nstep 4');
@@ -405,8 +400,7 @@ describe('manager web client: container pages against the spec shapes', { timeou
       await stubContainersApi(page, sent);
       const asked: string[] = [];
       page.on('request', (request) => asked.push(new URL(request.url()).pathname));
-      await signIn(page, 'admin');
-      await page.goto('/sites/1/containers/7');
+      await signIn(page, 'admin', '/sites/1/containers/7');
       const size = page.getByTestId('container-size');
       await size.getByText('2 cores').waitFor();
       await size.getByText('2,048 MB + 512 MB swap').waitFor();

@@ -13,8 +13,7 @@ describe('manager web client: container logs', { timeout: 90_000 }, () => {
     const names = { site: 'logs', node: 'sim-l', owner: 'lena', collaborator: 'carl', hostname: 'logbox' };
     const { siteId, id } = await sharedContainer(test, admin, names);
 
-    const { context, page, seen } = await signedInPage(suite, 'carl');
-    await page.goto(`/sites/${siteId}/containers/${id}`);
+    const { context, page, seen } = await signedInPage(suite, 'carl', `/sites/${siteId}/containers/${id}`);
     const panel = page.getByTestId('container-logs');
     const log = panel.getByRole('log', { name: 'Container log' });
     await log

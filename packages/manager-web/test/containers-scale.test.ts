@@ -48,8 +48,7 @@ describe('manager web client: a list of 2,000 containers', { timeout: 180_000 },
   });
 
   it('filters by part of a hostname and by status, sorts, pages, and keeps it all in the address', async () => {
-    const { page, seen } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${siteId}/containers`);
+    const { page, seen } = await signedInPage(suite, 'admin', `/sites/${siteId}/containers`);
     await poll(() => count(page)).toBe(`${TOTAL.toLocaleString('en')} of ${TOTAL.toLocaleString('en')}`);
     // One page of rows in the document, whatever the list's length: the page stays light.
     expect(await page.locator('tbody tr').count()).toBe(25);
@@ -87,8 +86,7 @@ describe('manager web client: a list of 2,000 containers', { timeout: 180_000 },
   });
 
   it('restarts and deletes a selection after one confirmation naming the count, with a result per container', async () => {
-    const { page, seen } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${siteId}/containers?q=web-real`);
+    const { page, seen } = await signedInPage(suite, 'admin', `/sites/${siteId}/containers?q=web-real`);
     await poll(() => count(page)).toBe('2 of 2,002');
     await page.getByRole('checkbox', { name: 'Select the rows of this page' }).check();
     await poll(() => count(page)).toBe('2 of 2,002 · 2 selected');
@@ -118,8 +116,7 @@ describe('manager web client: a list of 2,000 containers', { timeout: 180_000 },
 
   it('shows each container as a card on a phone, its status beside it', async () => {
     const { page } = await newPage(suite.browser, suite.test.baseUrl, PHONE);
-    await signIn(page, 'admin');
-    await page.goto(`/sites/${siteId}/containers?q=web-real`);
+    await signIn(page, 'admin', `/sites/${siteId}/containers?q=web-real`);
     const card = page.locator('[data-container="web-real1"]');
     await card.waitFor();
     // A card: no column headers, each value labelled beside it.

@@ -138,8 +138,7 @@ describe('manager web client: container lifecycle', { timeout: 180_000 }, () => 
     await page.goto(detailUrl);
 
     const other = await newPage(browser, test.baseUrl);
-    await signIn(other.page, 'erin');
-    await other.page.goto(`/sites/${siteId}/containers`);
+    await signIn(other.page, 'erin', `/sites/${siteId}/containers`);
     await other.page.locator('tr[data-container="web1"]').getByText('shared with you').waitFor();
     await other.page.goto(detailUrl);
     await other.page.getByTestId('read-only').waitFor();

@@ -32,8 +32,7 @@ describe('manager web client: a failed create', { timeout: 90_000 }, () => {
     const { containerId, jobId } = created.body.data as { containerId: number; jobId: number };
     expect(await jobEnds(suite.admin, jobId)).toBe('failure');
 
-    const { page, seen } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${siteId}/containers/${containerId}`);
+    const { page, seen } = await signedInPage(suite, 'admin', `/sites/${siteId}/containers/${containerId}`);
     const failure = page.getByTestId('failed-create');
     await failure.waitFor();
     await expect.poll(() => page.locator('[data-status="failed"]').count()).toBeGreaterThan(0);

@@ -17,8 +17,7 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
     const olga = await userClient(test, admin, 'olga');
     const id = await addContainer(olga, siteId, 'web1');
 
-    const { context, page, seen } = await signedInPage(suite, 'olga');
-    await page.goto(`/sites/${siteId}/containers`);
+    const { context, page, seen } = await signedInPage(suite, 'olga', `/sites/${siteId}/containers`);
     await page.locator('tr[data-container="web1"]').getByRole('link', { name: 'web1', exact: true }).click();
     const title = page.getByRole('heading', { level: 2 });
     await title.locator('[data-status="running"]').waitFor();
@@ -80,8 +79,7 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
     try {
       const siteId = await addSite(admin, 'cluster');
 
-      const { context, page, seen } = await signedInPage(suite, 'admin');
-      await page.goto(`/sites/${siteId}/nodes`);
+      const { context, page, seen } = await signedInPage(suite, 'admin', `/sites/${siteId}/nodes`);
       await page.getByTestId('empty-state').waitFor();
       await page.getByRole('link', { name: 'Import cluster' }).click();
       await page.waitForURL(`**/sites/${siteId}/nodes/import`);
@@ -145,8 +143,7 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
   it("pins a node's certificate from the node form; a fingerprint that is not one is shown at its field", async () => {
     const { admin } = suite;
     const siteId = await addSite(admin, 'pinned');
-    const { context, page, seen } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${siteId}/nodes/new`);
+    const { context, page, seen } = await signedInPage(suite, 'admin', `/sites/${siteId}/nodes/new`);
     await page.getByLabel(/^Name/).fill('pve-pinned');
     await page.getByLabel(/^API URL/).fill('https://127.0.0.1:1');
     const fingerprint = page.getByLabel(/^Certificate fingerprint/);
@@ -170,8 +167,7 @@ describe('manager web client: fleet operations', { timeout: 90_000 }, () => {
   it("sets a node's volume id shift from the node form; blank goes back to the node type's default", async () => {
     const { admin } = suite;
     const siteId = await addSite(admin, 'shifted');
-    const { context, page, seen } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${siteId}/nodes/new`);
+    const { context, page, seen } = await signedInPage(suite, 'admin', `/sites/${siteId}/nodes/new`);
     await page.getByLabel(/^Name/).fill('pve-shifted');
     await page.getByLabel(/^Volume id shift/).fill('200000');
     await page.getByRole('button', { name: 'Save node' }).click();

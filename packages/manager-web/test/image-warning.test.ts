@@ -10,8 +10,7 @@ describe('manager web client: an image that could not be looked up', { timeout: 
   it('warns before Create and creates only when asked again', async () => {
     const siteId = await addSite(suite.admin, 'images');
     await addDummyNode(suite.admin, siteId, 'sim-i');
-    const { context, page } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${siteId}/containers/new`);
+    const { context, page } = await signedInPage(suite, 'admin', `/sites/${siteId}/containers/new`);
     await page.getByLabel(/^Hostname/).fill('lookedup');
     await page.getByText('Custom image').click();
     await page.getByLabel(/^Image/).fill('registry.invalid/team/app:1');

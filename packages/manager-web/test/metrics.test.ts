@@ -45,8 +45,11 @@ describe('manager web client: metrics graphs and top consumers', { timeout: 90_0
 
   it("shows a node's usage over a range with its latest values, hover values, and switches ranges", async () => {
     await seed();
-    const { context, page, seen } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${ids.site}/nodes/${ids.node}`);
+    const { context, page, seen } = await signedInPage(
+      suite,
+      'admin',
+      `/sites/${ids.site}/nodes/${ids.node}`,
+    );
     await poll(() => rangeShown(page)).toBe('24h');
     expect(await graph(page).getByTestId('metrics-range').textContent()).toMatch(
       /^\d+ points over the last 24h, one every 60 s; latest at /,
@@ -86,8 +89,11 @@ describe('manager web client: metrics graphs and top consumers', { timeout: 90_0
 
   it("shows a container's usage: its own disk and traffic", async () => {
     await seed();
-    const { context, page, seen } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${ids.site}/containers/${ids.small}`);
+    const { context, page, seen } = await signedInPage(
+      suite,
+      'admin',
+      `/sites/${ids.site}/containers/${ids.small}`,
+    );
     await poll(() => rangeShown(page)).toBe('24h');
     expect(await latest(page, 'Disk')).toBe('25 % (1.0 GiB)');
     expect(await latest(page, 'Network')).toMatch(/^in 2\.0 KiB\/s, out (99\d|100\d) B\/s$/);

@@ -12,8 +12,7 @@ describe('manager web client: node connections', { timeout: 90_000 }, () => {
   it('tries an engine before saving it, says why it is unreachable, and saves only when asked again', async () => {
     const siteId = await addSite(suite.admin, 'nodes');
     await addDummyNode(suite.admin, siteId, 'sim-n');
-    const { context, page, seen } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${siteId}/nodes/new`);
+    const { context, page, seen } = await signedInPage(suite, 'admin', `/sites/${siteId}/nodes/new`);
     await page.getByLabel(/^Name/).fill('engine1');
     await page.locator('input[data-path="nodeType"]').click();
     await page.getByRole('option', { name: /Container engine/ }).click();
@@ -49,8 +48,7 @@ describe('manager web client: node connections', { timeout: 90_000 }, () => {
     const siteId = await addSite(suite.admin, 'holding');
     const nodeId = await addDummyNode(suite.admin, siteId, 'sim-h');
     await addContainer(suite.admin, siteId, 'held1');
-    const { context, page } = await signedInPage(suite, 'admin');
-    await page.goto(`/sites/${siteId}/nodes/${nodeId}`);
+    const { context, page } = await signedInPage(suite, 'admin', `/sites/${siteId}/nodes/${nodeId}`);
     await page.getByTestId('node-containers').getByRole('link', { name: 'held1' }).click();
     await page.getByTestId('container-hostname').getByText('held1').waitFor();
 

@@ -29,8 +29,7 @@ describe('manager web client: overview', { timeout: 90_000 }, () => {
 
     for (const viewport of [undefined, PHONE]) {
       const { context, page } = await newPage(browser, test.baseUrl, viewport);
-      await signIn(page, 'admin');
-      await page.goto('/overview');
+      await signIn(page, 'admin', '/overview');
       await attention(page).getByRole('link', { name: 'lost1' }).waitFor();
       expect(
         await Promise.all(['Sites', 'Nodes', 'Containers', 'Running', 'Failed'].map((l) => stat(page, l))),
@@ -60,8 +59,7 @@ describe('manager web client: overview', { timeout: 90_000 }, () => {
     const alice = await userClient(test, admin, 'alice');
     await addContainer(alice, labId, 'mine1');
     const { context, page } = await newPage(browser, test.baseUrl);
-    await signIn(page, 'alice');
-    await page.goto('/overview');
+    await signIn(page, 'alice', '/overview');
     await expect.poll(() => stat(page, 'Containers')).toBe('1');
     expect(await stat(page, 'Failed')).toBe('0');
     expect(await attention(page).getByRole('link').count()).toBe(0);

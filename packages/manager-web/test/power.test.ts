@@ -20,8 +20,7 @@ describe('manager web client: start and stop', { timeout: 90_000 }, () => {
     const id = await addContainer(paula, siteId, 'powerbox');
     const status = async () => (await paula.get(`/sites/${siteId}/containers/${id}`)).body.data.status;
 
-    const { context, page, seen } = await signedInPage(suite, 'paula');
-    await page.goto(`/sites/${siteId}/containers/${id}`);
+    const { context, page, seen } = await signedInPage(suite, 'paula', `/sites/${siteId}/containers/${id}`);
     await page.getByTestId('container-hostname').waitFor();
     expect(await page.getByTestId('start').count()).toBe(0);
 
@@ -68,8 +67,7 @@ describe('manager web client: start and stop', { timeout: 90_000 }, () => {
       await stop();
       const { context, page } = await newPage(suite.browser, test.baseUrl, viewport);
       const seen = watch(page);
-      await signIn(page, 'tom');
-      await page.goto(`/sites/${siteId}/containers/${id}`);
+      await signIn(page, 'tom', `/sites/${siteId}/containers/${id}`);
       await page.getByTestId('start').waitFor();
       await page.getByRole('button', { name: 'Terminal' }).click();
       const notice = page.getByTestId('terminal-stopped');

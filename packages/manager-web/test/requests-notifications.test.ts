@@ -231,8 +231,7 @@ describe('manager web client: resource requests and notifications', { timeout: 9
     expect(alert.status, alert.text).toBe(201);
     for (const viewport of [DESKTOP, PHONE]) {
       const { context, page } = await newPage(suite.browser, suite.test.baseUrl, viewport);
-      await signIn(page, 'pia');
-      await page.goto('/notifications');
+      await signIn(page, 'pia', '/notifications');
       const link = page.getByTestId('notifications').getByRole('link', { name: 'Open pia-web' });
       expect(await link.getAttribute('href')).toBe(`/sites/${siteId}/containers/${id}`);
       await screenshot(page, `notification-alert-link-${viewport.width}`);

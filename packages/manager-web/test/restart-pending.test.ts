@@ -20,8 +20,11 @@ describe('manager web client: restarts', { timeout: 90_000 }, () => {
       ((await rita.get(`/sites/${siteId}/containers/${id}/jobs`)).body.data as unknown[]).length;
     const jobsBefore = await jobCount();
 
-    const { context, page, seen } = await signedInPage(suite, 'rita');
-    await page.goto(`/sites/${siteId}/containers/${id}/edit`);
+    const { context, page, seen } = await signedInPage(
+      suite,
+      'rita',
+      `/sites/${siteId}/containers/${id}/edit`,
+    );
     const advice = page.getByTestId('restart-after-saving');
     await page.getByText('Service changes take effect without a restart.').waitFor();
     await page.getByRole('button', { name: 'Add variable' }).click();

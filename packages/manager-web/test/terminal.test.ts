@@ -21,8 +21,7 @@ describe('manager web client: container terminal', { timeout: 90_000 }, () => {
     };
     const { siteId, id } = await sharedContainer(test, admin, names);
 
-    const { context, page, seen } = await signedInPage(suite, 'tess');
-    await page.goto(`/sites/${siteId}/containers/${id}`);
+    const { context, page, seen } = await signedInPage(suite, 'tess', `/sites/${siteId}/containers/${id}`);
     await page.getByRole('link', { name: 'Terminal' }).click();
     await page.waitForURL(new RegExp(`/sites/${siteId}/containers/${id}/terminal$`));
     const state = page.getByTestId('terminal-state');
@@ -69,8 +68,7 @@ describe('manager web client: container terminal', { timeout: 90_000 }, () => {
     ]) {
       const { context, page } = await newPage(suite.browser, test.baseUrl, viewport);
       const seen = watch(page);
-      await signIn(page, 'olga');
-      await page.goto(`/sites/${siteId}/containers/${id}`);
+      await signIn(page, 'olga', `/sites/${siteId}/containers/${id}`);
       const panel = page.getByTestId('run-command');
       await panel.getByLabel(/^Command/).fill('echo first; sleep 2; echo second; exit 3');
       await panel.getByLabel('Timeout (seconds)').fill('30');

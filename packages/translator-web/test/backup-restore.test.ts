@@ -24,8 +24,7 @@ describe('backup restore in Chromium', { timeout: 90_000 }, () => {
   afterAll(async () => dashboard?.stop());
 
   it('previews the changes of a backup, then restores it', async () => {
-    const { page, errors } = await dashboard.signedIn();
-    await page.goto('/backups');
+    const { page, errors } = await dashboard.signedIn({ at: '/backups' });
     await page.getByRole('button', { name: `Restore ${backup}` }).click();
     const dialog = page.getByRole('dialog', { name: `Restore ${backup}?` });
     const changes = dialog.getByRole('table', { name: 'Translations that change' });

@@ -17,8 +17,7 @@ describe('glossary in Chromium', { timeout: 90_000 }, () => {
   afterAll(async () => dashboard?.stop());
 
   it('adds a term, and the grid flags the translation that does not follow it until it does', async () => {
-    const { page, errors } = await dashboard.signedIn();
-    await page.goto('/glossary');
+    const { page, errors } = await dashboard.signedIn({ at: '/glossary' });
     await page.getByText('No terms yet.').waitFor();
     await page.getByRole('textbox', { name: 'Term' }).fill('bread');
     await page.getByRole('combobox', { name: 'Language' }).click();

@@ -26,8 +26,7 @@ describe('grid editing in Chromium', { timeout: 90_000 }, () => {
   const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('aria-label'));
 
   it('saves with Enter and moves on to the next phrase, in the order the grid shows', async () => {
-    const { page, errors } = await dashboard.signedIn();
-    await page.goto('/translations?lang=fr');
+    const { page, errors } = await dashboard.signedIn({ at: '/translations?lang=fr' });
     const goodbye = page.getByLabel('Translation of "Goodbye" (fr)');
     await goodbye.waitFor();
     const order = await page
@@ -50,8 +49,7 @@ describe('grid editing in Chromium', { timeout: 90_000 }, () => {
   });
 
   it('inserts a slot where the cursor is', async () => {
-    const { page } = await dashboard.signedIn();
-    await page.goto('/translations?lang=fr');
+    const { page } = await dashboard.signedIn({ at: '/translations?lang=fr' });
     const key = 'You have {{number:0}} new messages';
     const field = page.getByLabel(`Translation of "${key}" (fr)`);
     await field.fill('Vous avez  nouveaux messages');
@@ -69,8 +67,7 @@ describe('grid editing in Chromium', { timeout: 90_000 }, () => {
   });
 
   it('does not send a translation that loses a slot, and says so on its row', async () => {
-    const { page } = await dashboard.signedIn();
-    await page.goto('/translations?lang=fr');
+    const { page } = await dashboard.signedIn({ at: '/translations?lang=fr' });
     const key = 'You have {{number:0}} new messages';
     const field = page.getByLabel(`Translation of "${key}" (fr)`);
     await field.fill('Vous avez des messages');
@@ -90,8 +87,7 @@ describe('grid editing in Chromium', { timeout: 90_000 }, () => {
         lang: 'fr',
         translations: [{ key: 'Welcome', context: '', value: 'Bienvenue' }],
       });
-      const { page, errors } = await dashboard.signedIn(viewport);
-      await page.goto('/translations?lang=fr');
+      const { page, errors } = await dashboard.signedIn({ viewport, at: '/translations?lang=fr' });
       const field = page.getByLabel('Translation of "Welcome" (fr)');
       await field.waitFor();
       const row = page.locator('tr', { has: field });
@@ -140,7 +136,7 @@ describe('grid editing in Chromium', { timeout: 90_000 }, () => {
         lang: 'fr',
         translations: [{ key: translated, context: '', value: 'Fermé' }],
       });
-      const { page } = await dashboard.signedIn(viewport);
+      const { page } = await dashboard.signedIn({ viewport });
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto('/translations?lang=fr');
       const placeholder = await drawnColours(

@@ -12,8 +12,7 @@ describe('language picker in Chromium', { timeout: 90_000 }, () => {
   afterAll(async () => dashboard?.stop());
 
   it('finds a language by its name and takes a code the list does not name', async () => {
-    const { page, errors } = await dashboard.signedIn();
-    await page.goto('/settings');
+    const { page, errors } = await dashboard.signedIn({ at: '/settings' });
     const picker = page.getByRole('combobox', { name: 'Target languages' });
     await picker.fill('French');
     await page.getByRole('option', { name: 'French (fr)', exact: true }).click();
@@ -38,8 +37,7 @@ describe('language picker in Chromium', { timeout: 90_000 }, () => {
   ] as const)
     it(`ranks the exact code first and adds the highlighted language with Enter, without saving (${name})`, async () => {
       await dashboard.harness.client.patch('/api/project/settings', { settings: { languages: [] } });
-      const { page, errors } = await dashboard.signedIn(viewport);
-      await page.goto('/settings');
+      const { page, errors } = await dashboard.signedIn({ viewport, at: '/settings' });
       const picker = page.getByRole('combobox', { name: 'Target languages' });
       await picker.fill('fr');
       await expect.poll(() => page.getByRole('option').first().textContent()).toBe('French (fr)');
@@ -61,7 +59,7 @@ describe('language picker in Chromium', { timeout: 90_000 }, () => {
   it('keeps Save in reach while Settings has unsaved changes, and asks before leaving them or a new project name (desktop and phone)', async () => {
     const { client } = dashboard.harness;
     for (const viewport of [undefined, PHONE]) {
-      const { page, errors } = await dashboard.signedIn(viewport);
+      const { page, errors } = await dashboard.signedIn({ viewport });
       const goToReview = async () => {
         if (viewport) await page.getByRole('button', { name: 'Open navigation' }).click();
         await page.getByRole('navigation').getByRole('link', { name: 'Review' }).click();

@@ -24,8 +24,7 @@ describe('outdated translations in Chromium', { timeout: 90_000 }, () => {
   afterAll(async () => dashboard?.stop());
 
   it('lists the outdated translation with the change, and a review takes the mark off', async () => {
-    const { page, errors } = await dashboard.signedIn();
-    await page.goto('/translations?lang=fr');
+    const { page, errors } = await dashboard.signedIn({ at: '/translations?lang=fr' });
     await page.getByRole('combobox', { name: 'State' }).click();
     await page.getByRole('option', { name: 'Outdated' }).click();
     const note = page.getByTestId('outdated-note');

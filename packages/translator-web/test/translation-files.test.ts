@@ -22,8 +22,7 @@ describe('translation files in Chromium', { timeout: 90_000 }, () => {
   afterAll(async () => dashboard?.stop());
 
   it('downloads a language as PO, previews an edited copy and imports what it changes', async () => {
-    const { page, errors } = await dashboard.signedIn();
-    await page.goto('/backups');
+    const { page, errors } = await dashboard.signedIn({ at: '/backups' });
     const panel = page.getByRole('region', { name: 'Files for translators' });
     await panel.getByRole('combobox', { name: 'Format' }).click();
     await page.getByRole('option', { name: 'gettext PO' }).click();
@@ -69,8 +68,7 @@ describe('translation files in Chromium', { timeout: 90_000 }, () => {
   });
 
   it('refuses a file whose translation drops a slot, naming the phrase, and imports nothing', async () => {
-    const { page } = await dashboard.signedIn();
-    await page.goto('/backups');
+    const { page } = await dashboard.signedIn({ at: '/backups' });
     const panel = page.getByRole('region', { name: 'Files for translators' });
     const csv =
       'source,target\r\nFresh bread,Du pain\r\nOpen {{number:0}} days a week,Ouvert tous les jours\r\n';

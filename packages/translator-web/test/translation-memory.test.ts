@@ -17,8 +17,7 @@ describe('translation memory in Chromium', { timeout: 90_000 }, () => {
   afterAll(async () => dashboard?.stop());
 
   it('offers a fuzzy match with its score when a field is focused, and Use fills the field', async () => {
-    const { page, errors } = await dashboard.signedIn();
-    await page.goto('/translations?lang=fr');
+    const { page, errors } = await dashboard.signedIn({ at: '/translations?lang=fr' });
     const field = page.getByLabel('Translation of "Add to carts" (fr)');
     await field.focus();
     const memory = page.getByRole('group', { name: 'Translation memory for "Add to carts"' });

@@ -63,10 +63,18 @@ export function collectErrors(page: Page, { consoleErrors = true } = {}): string
 /** test-artifacts/ at the top of the repository (ignored by git). */
 const artifactsRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../test-artifacts');
 
+/**
+ * Screenshots are for people to look at: none where CI is set (its machine is thrown away after the run,
+ * and each full-page capture takes a third of a second of it), unless TEST_SCREENSHOTS=1;
+ * TEST_SCREENSHOTS=0 turns them off anywhere.
+ */
+const takeScreenshots = process.env.TEST_SCREENSHOTS ? process.env.TEST_SCREENSHOTS !== '0' : !process.env.CI;
+
 /** A `screenshot(page, name)` that saves the full page to test-artifacts/<folder>/<name>.png. */
 export function screenshotsIn(folder: string) {
   const dir = join(artifactsRoot, folder);
   return async (page: Page, name: string): Promise<void> => {
+    if (!takeScreenshots) return;
     mkdirSync(dir, { recursive: true });
     await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
   };
