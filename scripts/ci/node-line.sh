@@ -17,6 +17,7 @@ echo "[node $version] $(node --version): npm ci in a clean clone"
 git clone -q "$repo" "$work/app"
 cd "$work/app"
 npm ci --no-audit --no-fund >/dev/null
-start_check env "$work/app" "$work/start.log"
+# On ports of its own: CI runs it beside the production install's `npm start`.
+MANAGER_PORT=3200 TRANSLATOR_PORT=3300 start_check env "$work/app" "$work/start.log"
 npm test -- packages/server-kit packages/manager/test/process.test.ts packages/manager/test/auth.test.ts \
   packages/translator/test/main.test.ts packages/translator/test/project.test.ts
