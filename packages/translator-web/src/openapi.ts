@@ -1063,6 +1063,8 @@ export interface paths {
         search_field?: 'key' | 'value' | 'context' | 'url' | 'all';
         translated?: 'yes' | 'no';
         outdated?: 'yes' | 'no';
+        /** Only these phrases, in any status (comma-separated ids, at most 100): the other languages of a page the grid shows side by side (extension) */
+        ids?: string;
         page?: number;
         limit?: number;
       };

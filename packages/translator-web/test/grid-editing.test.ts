@@ -162,4 +162,57 @@ describe('grid editing in Chromium', { timeout: 90_000 }, () => {
       await screenshot(page, `grid-placeholder-toast-${scheme}`);
     }
   });
+
+  it('shows other languages beside the first, on the same phrases whatever its filters, each editable (desktop and phone)', async () => {
+    const { client } = dashboard.harness;
+    const [both, german] = ['Fresh bread', 'Open on Sundays'];
+    await seedApproved(dashboard, ['fr', 'de', 'es'], [both, german]);
+    await client.post('/api/translations', {
+      lang: 'fr',
+      translations: [{ key: both, value: 'Pain frais' }],
+    });
+    await client.post('/api/translations', {
+      lang: 'de',
+      translations: [
+        { key: both, value: 'Frisches Brot' },
+        { key: german, value: 'Sonntags geöffnet' },
+      ],
+    });
+    const germanOf = async (key: string) =>
+      (
+        (await client.get(`/api/translations/all?lang=de&search=${encodeURIComponent(key)}`)).body
+          .rows as Array<{
+          value: string | null;
+        }>
+      )[0]?.value;
+
+    // The French phrases not yet translated, and German beside them: its translations of those phrases.
+    const { page, errors } = await dashboard.signedIn({ at: '/translations?lang=fr&untranslated=1' });
+    await page.getByLabel(`Translation of "${german}" (fr)`).waitFor();
+    await page.getByRole('combobox', { name: 'Side by side with' }).click();
+    await page.getByRole('option', { name: 'German (de)' }).click();
+    await page.keyboard.press('Escape');
+    const beside = page.getByLabel(`Translation of "${german}" (de)`);
+    await expect.poll(() => beside.inputValue()).toBe('Sonntags geöffnet');
+    expect(await page.getByLabel(`Translation of "${both}" (fr)`).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('beside')).toBe('de');
+    await beside.fill('Sonntags offen');
+    await beside.press('Enter');
+    await expect.poll(() => germanOf(german)).toBe('Sonntags offen');
+    await screenshot(page, 'grid-side-by-side-desktop');
+    expect(errors).toEqual([]);
+
+    // On a phone the address keeps the languages; each card holds one field per language, within the screen.
+    const phone = await dashboard.signedIn({ viewport: PHONE, at: '/translations?lang=fr&beside=de,es' });
+    for (const code of ['fr', 'de', 'es']) {
+      const field = phone.page.getByLabel(`Translation of "${both}" (${code})`);
+      await field.waitFor();
+      const box = (await field.boundingBox())!;
+      expect(box.x + box.width, code).toBeLessThanOrEqual(PHONE.width);
+      expect(box.width, code).toBeGreaterThan(PHONE.width * 0.6);
+    }
+    expect(await phone.page.getByLabel(`Translation of "${both}" (de)`).inputValue()).toBe('Frisches Brot');
+    await screenshot(phone.page, 'grid-side-by-side-phone');
+    expect(phone.errors).toEqual([]);
+  });
 });

@@ -6,7 +6,7 @@ import { parseHTML } from 'linkedom';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { routesOf } from '@app/server-kit';
 import { htmlHeaderProblems, walkGetRoutes } from '@app/server-kit/testing/html-headers';
-import { signedInMember, seoSite, startHarness, type Harness } from './helpers.ts';
+import { registerApproved, signedInMember, seoSite, startHarness, type Harness } from './helpers.ts';
 import { get } from './seo-site.ts';
 import { introducedMarkup, readPage, scriptsIn } from './html-structure.ts';
 import {
@@ -93,8 +93,13 @@ beforeAll(async () => {
   h = await startHarness({}, { staticDir });
   served = await seoSite(h, {
     routes: SITE,
-    languages: ['fr', 'de'],
+    languages: ['fr', 'de', 'it'],
     translations: { ...FRENCH, ...HOSTILE_TRANSLATIONS },
+  });
+  // German has a translation delivered; Italian, configured, has none yet.
+  await h.client.post('/api/translations', {
+    lang: 'de',
+    translations: [{ key: 'Home', context: '', value: 'Startseite' }],
   });
   ({ origin, site, projectId } = served);
 }, 30_000);
@@ -245,6 +250,21 @@ describe('sitemaps', () => {
     });
   });
 
+  it('leaves out a language with nothing delivered yet: its pages lead to the original, no sitemap or alternate names it', async () => {
+    const page = await get(`${site.url}/it/about`);
+    expect(page.status).toBe(302);
+    expect(page.headers.location).toBe(`${site.url}/about`);
+    const sitemap = await get(`${site.url}/it/sitemap.xml`);
+    expect(sitemap.status).toBe(404);
+    expect(JSON.parse(sitemap.body).error.message).toContain('not translated into "it"');
+    const all = await get(`${site.url}/sitemap-languages.xml`);
+    expect(all.body).toContain(`${site.url}/de/about`);
+    expect(all.body).not.toContain('/it/');
+    expect(all.body).not.toContain('hreflang="it"');
+    const french = await fetchPage('/fr/about');
+    expect(french.body).not.toContain('hreflang="it"');
+  });
+
   it('lists one language’s pages at /<lang>/sitemap.xml', async () => {
     const { status, body } = await get(`${site.url}/fr/sitemap.xml`);
     expect(status).toBe(200);
@@ -323,6 +343,12 @@ describe('what SEO mode refuses', () => {
       .set({ settings: JSON.stringify({ languages: ['fr'], seoOrigin: 'http://192.168.0.1:8080' }) })
       .where('id', '=', other.id)
       .execute();
+    // French has a page only once something is delivered in it.
+    await registerApproved(other.client, ['Hello']);
+    await other.client.post('/api/translations', {
+      lang: 'fr',
+      translations: [{ key: 'Hello', value: 'Bonjour' }],
+    });
     const answer = await get(`${h.url}/seo/${other.id}/fr/`, { host: '192.168.0.1:8080' });
     expect(answer.status).toBe(502);
     const { error } = JSON.parse(answer.body);

@@ -273,8 +273,29 @@ describe('GET /api/translations/all', () => {
     ).toBe(true);
   });
 
+  it('lists only the phrases named by ids, in any status, for the other languages of a side-by-side grid', async () => {
+    await h.client.post('/api/translations', {
+      lang: 'de',
+      translations: [{ key: 'Goodbye', value: 'Tschüss' }],
+    });
+    const get = async (query: string) => (await h.client.get(`/api/translations/all?${query}`)).body;
+    const shown = await get(`lang=de&ids=${ids.Goodbye},${ids.Hello}`);
+    expect(shown.total).toBe(2);
+    expect(
+      shown.rows.map((row: { key: string; value: string | null }) => [row.key, row.value]).sort(),
+    ).toEqual([
+      ['Goodbye', 'Tschüss'],
+      ['Hello', null],
+    ]);
+    // Another project's phrase is not listed through its id.
+    const other = await h.newProject('Foreign');
+    expect((await other.client.get(`/api/translations/all?ids=${ids.Hello}`)).body.total).toBe(0);
+  });
+
   it('rejects bad filters with 400', async () => {
     for (const query of [
+      'ids=1,x',
+      `ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`,
       'status=done',
       'translated=maybe',
       'translated=yes',

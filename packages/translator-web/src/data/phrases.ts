@@ -1,5 +1,5 @@
 /** Phrases and their translations (the rows of the grid, the review and the AI job picker): query keys and reads. */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { api, type QueryOf } from '../api.ts';
 
 type RowsQuery = QueryOf<'get', '/translations/all'>;
@@ -22,6 +22,25 @@ export const useRows = (view: 'grid' | 'review' | 'picker', params: RowsQuery, e
     enabled,
     ...(view === 'picker' ? {} : { placeholderData: keepPreviousData }),
   });
+
+/**
+ * The phrases `ids` (a page of the grid) in each of `langs`, by language and phrase id: the languages
+ * the grid shows beside its own, whatever that page's filters on its own language were.
+ */
+export function useRowsBeside(langs: string[], ids: number[]) {
+  const answers = useQueries({
+    queries: langs.map((lang) => {
+      const params: RowsQuery = { lang, ids: ids.join(','), limit: Math.max(ids.length, 1) };
+      return {
+        queryKey: rowKeys.list('grid', params),
+        queryFn: () => api.get('/translations/all', { query: params }),
+        enabled: ids.length > 0,
+        placeholderData: keepPreviousData,
+      };
+    }),
+  });
+  return new Map(langs.map((lang, i) => [lang, new Map(answers[i]?.data?.rows.map((row) => [row.id, row]))]));
+}
 
 export const useRowCounts = () =>
   useQuery({ queryKey: rowKeys.counts, queryFn: () => api.get('/translations/counts') });

@@ -5,6 +5,7 @@ import {
   Anchor,
   Button,
   Group,
+  MultiSelect,
   Select,
   Stack,
   Switch,
@@ -37,7 +38,7 @@ import {
   usePageParam,
   useParam,
 } from '../list-params.ts';
-import { rowKeys, useRows } from '../data/phrases.ts';
+import { rowKeys, useRows, useRowsBeside } from '../data/phrases.ts';
 import { analyticsKeys } from '../data/analytics.ts';
 import { STATE_FILTER, StateChip, translationStateParam } from '../components/TranslationState.tsx';
 import { HistoryPanel } from '../components/HistoryPanel.tsx';
@@ -50,6 +51,8 @@ import { useAuth } from '../auth.tsx';
 const GRID_STATE_FILTER = [...STATE_FILTER, { value: 'outdated', label: 'Outdated' }];
 
 const LIMIT = 50;
+/** How many languages the grid shows beside its own. */
+const MAX_BESIDE = 3;
 
 export function Grid() {
   const languages = useLanguages();
@@ -63,6 +66,12 @@ export function Grid() {
   const [search, setSearch] = useState(searchParam);
   const [debounced] = useDebouncedValue(search, 300);
   const lang = langParam || languages.data?.[0]?.code || '';
+  const [besideParam, setBeside] = useParam('beside');
+  const configured = new Set(languages.data?.map((l) => l.code));
+  const beside = besideParam
+    .split(',')
+    .filter((code) => code !== lang && configured.has(code))
+    .slice(0, MAX_BESIDE);
 
   useEffect(() => {
     if (debounced !== searchParam) setSearchParam(debounced);
@@ -80,6 +89,7 @@ export function Grid() {
     limit: LIMIT,
   };
   const rows = useRows('grid', params, !!lang);
+  const besideRows = useRowsBeside(beside, rows.data?.rows.map((row) => row.id) ?? []);
 
   return (
     <>
@@ -105,6 +115,20 @@ export function Grid() {
                   allowDeselect={false}
                   w={200}
                 />
+                {list.length > 1 && (
+                  <MultiSelect
+                    label="Side by side with"
+                    placeholder={beside.length ? undefined : 'Other languages'}
+                    data={list
+                      .filter((l) => l.code !== lang)
+                      .map((l) => ({ value: l.code, label: `${l.name} (${l.code})` }))}
+                    value={beside}
+                    onChange={(codes) => setBeside(codes.join(','))}
+                    maxValues={MAX_BESIDE}
+                    clearable
+                    w={260}
+                  />
+                )}
                 <Select
                   label="Phrases"
                   data={[
@@ -159,7 +183,7 @@ export function Grid() {
                       rows={data.rows}
                       rowKey={(row) => `${lang}:${row.id}`}
                       rowAttributes={(row) => ({ 'data-phrase-id': String(row.id) })}
-                      columns={gridColumns(lang)}
+                      columns={gridColumns(lang, besideRows)}
                     />
                   )
                 }
@@ -173,7 +197,8 @@ export function Grid() {
   );
 }
 
-const gridColumns = (lang: string): Array<Column<Row>> => [
+/** The phrase, its translation into `lang`, and its row in each language shown beside it. */
+const gridColumns = (lang: string, beside: Map<string, Map<number, Row>>): Array<Column<Row>> => [
   { key: 'phrase', header: 'Phrase', phone: 'title', cell: (row) => <PhraseCell row={row} /> },
   {
     key: 'translation',
@@ -181,6 +206,26 @@ const gridColumns = (lang: string): Array<Column<Row>> => [
     phone: 'wide',
     cell: (row) => <TranslationEditor row={row} lang={lang} />,
   },
+  ...[...beside].map(([code, rows]): Column<Row> => ({
+    key: `translation-${code}`,
+    header: `Translation (${code})`,
+    phone: 'wide',
+    cell: (row) => {
+      const other = rows.get(row.id);
+      if (!other)
+        return (
+          <Text size="xs" c="dimmed">
+            Loading…
+          </Text>
+        );
+      return (
+        <Stack gap={4}>
+          {other.state && <StateChip state={other.state} />}
+          <TranslationEditor row={other} lang={code} />
+        </Stack>
+      );
+    },
+  })),
 ];
 
 function PhraseCell({ row }: { row: Row }) {

@@ -70,6 +70,13 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
           ),
           translated: Type.Optional(Type.Union([Type.Literal('yes'), Type.Literal('no')])),
           outdated: Type.Optional(Type.Union([Type.Literal('yes'), Type.Literal('no')])),
+          ids: Type.Optional(
+            Type.String({
+              pattern: '^[0-9]{1,15}(,[0-9]{1,15}){0,99}$',
+              description:
+                'Only these phrases, in any status (comma-separated ids, at most 100): the other languages of a page the grid shows side by side (extension)',
+            }),
+          ),
           page: PageNumber,
           limit: PageLimit,
         }),
@@ -120,6 +127,7 @@ export function translationRoutes(app: FastifyInstance, services: TranslatorServ
         searchField: q.search_field as 'key' | 'value' | 'context' | 'url' | 'all' | undefined,
         translated: q.translated,
         outdated: q.outdated,
+        ids: q.ids?.split(',').map(Number),
         page: q.page,
         limit: q.limit,
       });

@@ -28,7 +28,12 @@ interface Site {
   project: ProjectRef;
   /** The language as the project spells it; undefined for the original. */
   language: string | undefined;
+  /** The site's addresses in the languages with translations delivered (the others have no pages yet). */
   urls: SiteUrls;
+  /** The delivered languages, in the project's order. */
+  languages: string[];
+  /** The language asked for is one of the project's, with nothing delivered yet. */
+  undelivered?: boolean;
 }
 
 /**
@@ -74,15 +79,24 @@ export class SeoService {
   /** The page of `path` (path and query of the original page) in `language`, asked for `host`. */
   async page(projectId: number, host: string, language: string, path: string): Promise<LanguageAnswer> {
     const site = await this.site(projectId, host, language);
+    // Its page would be the original marked as that language: the original it is, until there is more.
+    if (site.undelivered)
+      return {
+        kind: 'redirect',
+        status: 302,
+        location: site.urls.original(new URL(site.project.settings.seoOrigin + path)).href,
+      };
     const code = site.language!;
     return this.pages.render(projectId, code, path, () => this.render(site, code, path));
   }
 
   /** The sitemap of the site's pages in one language, or in all of them (and the original) without one. */
   async sitemap(projectId: number, host: string, language?: string): Promise<string> {
-    const { project, language: code, urls } = await this.site(projectId, host, language);
+    const site = await this.site(projectId, host, language);
+    const { project, language: code, urls } = site;
+    if (site.undelivered) throw notTranslated(language!);
     const { seoOrigin } = project.settings;
-    const languages = code ? [code] : [null, ...project.settings.languages];
+    const languages = code ? [code] : [null, ...site.languages];
     const perLanguage = Math.floor(SITEMAP_LIMIT / languages.length);
     const seen = new Map<string, URL>();
     for (const prefix of new Set([urls.public, seoOrigin])) {
@@ -103,13 +117,16 @@ export class SeoService {
     const project = await this.services.projects.ref(projectId);
     // A project that does not exist reads like one with SEO mode off: ids are not to be probed.
     if (!project?.settings.seoOrigin) throw fail('seo_disabled');
-    const urls = new SiteUrls(project.settings);
+    const delivered = await this.services.translations.deliveredLanguages(project);
+    const languages = project.settings.languages.filter((code) => delivered.has(code));
+    const urls = new SiteUrls({ ...project.settings, languages });
     if (new URL(urls.public).host !== host) throw fail('wrong_host');
-    if (language === undefined) return { project, language, urls };
+    if (language === undefined) return { project, language, urls, languages };
     const code = urls.languageOf(`/${language}`);
-    if (!code)
-      throw fail('not_found', `This site is not translated into "${language}": pick one of its languages.`);
-    return { project, language: code, urls };
+    if (code) return { project, language: code, urls, languages };
+    if (new SiteUrls(project.settings).languageOf(`/${language}`))
+      return { project, language, urls, languages, undelivered: true };
+    throw notTranslated(language);
   }
 
   private async render(site: Site, language: string, path: string): Promise<LanguageAnswer> {
@@ -140,7 +157,7 @@ export class SeoService {
       html: answer.html,
       url: answer.url,
       language,
-      settings,
+      settings: { ...settings, languages: site.languages },
       translations: JSON.parse(delivered.body.toString('utf8')) as LanguagePageTranslations,
       renderer: await documentRenderer(),
       prerendered: settings.seoPrerender,
@@ -197,3 +214,6 @@ export class SeoService {
 }
 
 type LanguagePageTranslations = { key: string; context: string; value: string }[];
+
+const notTranslated = (language: string) =>
+  fail('not_found', `This site is not translated into "${language}": pick one of its languages.`);

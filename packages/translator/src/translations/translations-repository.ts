@@ -18,6 +18,7 @@ export interface PageFilter {
   state?: TranslationState | undefined;
   translated?: 'yes' | 'no' | undefined;
   outdated?: 'yes' | 'no' | undefined;
+  ids?: number[] | undefined;
   search?: string | undefined;
   searchField: 'key' | 'value' | 'context' | 'url' | 'all';
   limit: number;
@@ -106,6 +107,7 @@ export class TranslationsRepository {
     if (filter.translated === 'no') base = base.where('t.id', 'is', null);
     if (filter.outdated === 'yes') base = base.where('t.outdated_from', 'is not', null);
     if (filter.outdated === 'no') base = base.where('t.outdated_from', 'is', null);
+    if (filter.ids) base = base.where('p.id', 'in', filter.ids);
     const search = filter.search?.trim();
     if (search) {
       const pattern = `%${likeEscape(search.toLowerCase())}%`;

@@ -37,6 +37,8 @@ export interface ListQuery {
   translated?: 'yes' | 'no' | undefined;
   /** Only outdated translations ('yes'), or none of them ('no'). */
   outdated?: 'yes' | 'no' | undefined;
+  /** Only these phrases. */
+  ids?: number[] | undefined;
   page: number;
   limit: number;
 }
@@ -151,6 +153,7 @@ export class TranslationsService {
       state: query.state,
       translated: query.translated,
       outdated: query.outdated,
+      ids: query.ids,
       search: query.search,
       searchField: query.searchField ?? 'key',
       limit: query.limit,
