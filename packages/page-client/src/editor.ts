@@ -12,9 +12,9 @@ import type { Localizer } from './localizer.ts';
 const STYLE = `
 :host { all: initial; font: 14px/1.4 system-ui, sans-serif; color: #1a1a1a; }
 .bar { position: fixed; left: 16px; bottom: 16px; max-width: calc(100vw - 32px); z-index: 2147483001; display: flex;
-  gap: 12px; align-items: center; padding: 6px 12px; background: #fff8d6; border: 1px solid #8a7a2a; border-radius: 6px; }
+  flex-wrap: wrap; gap: 12px; align-items: center; padding: 6px 12px; background: #fff8d6; border: 1px solid #8a7a2a; border-radius: 6px; }
 .bar span { flex: 1; }
-button { font: inherit; padding: 4px 10px; cursor: pointer; }
+button, select { font: inherit; padding: 4px 10px; cursor: pointer; }
 dialog { width: min(520px, 90vw); border: 1px solid #8a8a8a; border-radius: 8px; }
 dialog p { margin: 0 0 8px; }
 .source { padding: 6px 8px; background: #f2f2f2; border-radius: 4px; white-space: pre-wrap; }
@@ -30,7 +30,11 @@ export interface EditorOptions {
   /** The language being edited: the one shown (the editor switches to `fallback` when none is). */
   language(): string | null;
   fallback: string | null;
+  /** The languages visitors are offered (those with delivered translations): the toolbar's choice. */
+  languages: Array<{ code: string; name: string }>;
   show(code: string): Promise<void>;
+  /** Calls `listener` after each change of the page's language, whoever made it (Loco.setLanguage too). */
+  onLanguageChange(listener: () => void): void;
   /** Called when the person stops editing. */
   stop(): void;
 }
@@ -76,6 +80,7 @@ export async function startEditor(options: EditorOptions): Promise<void> {
   const root = host.attachShadow({ mode: 'open' });
   root.innerHTML = `<style>${STYLE}</style>
 <div class="bar" role="region" aria-label="Translation editing"><span></span>
+<label>Language <select data-language><option value="" disabled>Choose</option></select></label>
 <button type="button" data-pick>Pick a text</button><button type="button" data-stop>Stop editing</button></div>
 <dialog aria-labelledby="loco-edit-title"><form method="dialog">
 <p id="loco-edit-title"></p><div class="source"></div>
@@ -88,7 +93,26 @@ export async function startEditor(options: EditorOptions): Promise<void> {
   const source = root.querySelector('.source')!;
   const textarea = root.querySelector('textarea')!;
   const error = root.querySelector('.error')!;
-  label.textContent = `Editing the ${options.language() ?? 'page'} translation: Alt+click a text to edit it.`;
+  const picker = root.querySelector('select')!;
+  for (const { code, name } of options.languages) {
+    const option = document.createElement('option');
+    option.value = code;
+    option.textContent = `${name} (${code})`;
+    picker.append(option);
+  }
+  const nameOf = (code: string) =>
+    picker.querySelector(`option[value="${CSS.escape(code)}"]`)?.textContent ?? code;
+  /** The toolbar says which language Alt+click edits: the one the page shows now. */
+  const showLanguage = () => {
+    const lang = options.language();
+    picker.value = lang ?? '';
+    label.textContent = lang
+      ? `Editing the ${nameOf(lang)} translation: Alt+click a text to edit it.`
+      : 'The page shows its own language: choose one to edit its translation.';
+  };
+  showLanguage();
+  options.onLanguageChange(showLanguage);
+  picker.addEventListener('change', () => void options.show(picker.value));
   document.body.append(host);
 
   let picking = false;
@@ -97,7 +121,9 @@ export async function startEditor(options: EditorOptions): Promise<void> {
     const phrase = options.localizer.phraseAt(target);
     if (!phrase) return false;
     editing = { key: phrase.key, context: phrase.context };
-    title.textContent = `Translate into ${options.language()}:`;
+    const lang = options.language();
+    if (!lang) return false;
+    title.textContent = `Translate into ${nameOf(lang)}:`;
     source.textContent = phrase.key;
     textarea.value = phrase.translation ?? '';
     error.textContent = '';

@@ -79,6 +79,8 @@ function createClient(): LocoApi {
   let api: Api | undefined;
   let localizer: Localizer | undefined;
   let offered: { code: string; name: string }[] = [];
+  /** Told when the page changes language (the in-page editor's toolbar says which it edits). */
+  const languageListeners = new Set<() => void>();
   let observer: MutationObserver | undefined;
   const sent = new Set<string>();
   let queue: { key: string; context: string; slots?: string[] }[] = [];
@@ -226,7 +228,9 @@ function createClient(): LocoApi {
             localizer,
             language: () => localizer!.language,
             fallback: offered[0]?.code ?? null,
+            languages: offered,
             show: (code) => client.setLanguage(code),
+            onLanguageChange: (listener) => languageListeners.add(listener),
             stop: forgetEditToken,
           });
         if (options.switcher != null)
@@ -251,6 +255,7 @@ function createClient(): LocoApi {
       localizer.applyAll();
       processPage();
       markLanguage(code);
+      for (const listener of languageListeners) listener();
     },
     getLanguage: () => localizer?.language ?? null,
     languages: () => offered,

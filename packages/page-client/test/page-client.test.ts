@@ -482,6 +482,7 @@ ${tag}</head><body>${body}</body></html>`;
     await page.goto(site.url);
     await waitForKeys(harness, ['Fresh loaves daily', 'Open on Sundays']);
     await translate(harness, 'fr', { 'Fresh loaves daily': 'Des pains frais chaque jour' });
+    await translate(harness, 'de', { 'Open on Sundays': 'Sonntags geöffnet' });
 
     // A visitor: no toolbar, and Alt+click is an ordinary click.
     await page.goto(`${site.url}/?lang=fr`);
@@ -529,6 +530,20 @@ ${tag}</head><body>${body}</body></html>`;
     await dialog.getByLabel('Translation').fill('Ouvert le dimanche');
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => editing.textContent('p')).toBe('Ouvert le dimanche');
+
+    // The toolbar chooses the language to edit, and follows the page's language however it changes.
+    const bar = editing.locator('loco-editor [role="region"]');
+    const picker = bar.getByLabel('Language');
+    expect(await bar.textContent()).toContain('Editing the French (fr) translation');
+    await picker.selectOption('de');
+    await expect.poll(() => editing.textContent('p')).toBe('Sonntags geöffnet');
+    expect(await bar.textContent()).toContain('Editing the German (de) translation');
+    await editing.click('p', { modifiers: ['Alt'] });
+    expect(await dialog.locator('#loco-edit-title').textContent()).toBe('Translate into German (de):');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await editing.evaluate(() => window.Loco.setLanguage('fr'));
+    await expect.poll(() => bar.textContent()).toContain('Editing the French (fr) translation');
+    expect(await picker.inputValue()).toBe('fr');
     await editing.close();
     await site.close();
   });
