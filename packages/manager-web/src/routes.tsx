@@ -1,7 +1,7 @@
 import { Busy } from '@app/web-kit';
-import { Component, lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Center } from '@mantine/core';
-import { Navigate, useLocation, useRoutes, type Location, type RouteObject } from 'react-router';
+import { Navigate, useRoutes, type RouteObject } from 'react-router';
 import { AdminOnly, Layout } from './components/Layout.tsx';
 import { EmptyState } from './components/basics.tsx';
 
@@ -105,52 +105,9 @@ const routes: RouteObject[] = [
   },
 ];
 
-const preStyles = { padding: '0.5rem', backgroundColor: 'rgba(200,200,200, 0.5)' };
-
-/**
- * What react-router's data router showed for an error thrown while rendering a page (its default error
- * element), cleared by the next navigation. The declarative router used here has no such boundary, and
- * leaves out the data router's code (loaders, actions, fetchers: about 16 KiB gzipped of the first load).
- */
-class RouteErrorBoundary extends Component<
-  { location: Location; children: ReactNode },
-  { error: unknown; location: Location }
-> {
-  override state = { error: undefined as unknown, location: this.props.location };
-
-  static getDerivedStateFromError(error: unknown) {
-    return { error };
-  }
-
-  static getDerivedStateFromProps(
-    props: { location: Location },
-    state: { error: unknown; location: Location },
-  ) {
-    return props.location === state.location ? null : { error: undefined, location: props.location };
-  }
-
-  override componentDidCatch(error: unknown) {
-    console.error('React Router caught the following error during render', error);
-  }
-
-  override render() {
-    const { error } = this.state;
-    if (error === undefined) return this.props.children;
-    const message = error instanceof Error ? error.message : JSON.stringify(error);
-    const stack = error instanceof Error ? error.stack : null;
-    return (
-      <>
-        <h2>Unexpected Application Error!</h2>
-        <h3 style={{ fontStyle: 'italic' }}>{message}</h3>
-        {stack ? <pre style={preStyles}>{stack}</pre> : null}
-      </>
-    );
-  }
-}
-
 /** The pages for the address (below web-kit's router). */
 export function AppRoutes() {
-  const location = useLocation();
-  const element = useRoutes(routes);
-  return <RouteErrorBoundary location={location}>{element}</RouteErrorBoundary>;
+  // An error thrown while rendering a page shows web-kit's PageCrashed (the router's error element)
+  // until the next navigation.
+  return useRoutes(routes);
 }

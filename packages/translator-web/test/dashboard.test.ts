@@ -478,6 +478,22 @@ describe('translator dashboard in Chromium', { timeout: 90_000 }, () => {
     await phone.context.close();
   });
 
+  it('says a page could not be shown when its code cannot be fetched, without a stack trace; going back recovers', async () => {
+    const tab = await newPage(browser, harness.url);
+    await signIn(tab.page, harness.key);
+    const glossaryCode = /\/assets\/Glossary-[^/]+\.js$/;
+    await tab.page.route(glossaryCode, (route) => route.abort());
+    await tab.page.getByRole('link', { name: 'Glossary' }).click();
+    const crashed = tab.page.getByRole('alert').filter({ hasText: 'This page could not be shown' });
+    await crashed.waitFor();
+    expect(await crashed.textContent()).toContain('Reload to try again, or go back');
+    expect(await tab.page.locator('pre').count()).toBe(0);
+    await tab.page.goBack();
+    await tab.page.getByRole('heading', { name: 'Review phrases' }).waitFor();
+    expect(await crashed.count()).toBe(0);
+    await tab.context.close();
+  });
+
   it('cancels a running AI job from its progress panel; the history shows it cancelled', async () => {
     fake.set({ latencyMs: 3000 }); // one phrase per call: the job runs for seconds
     try {

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, MantineProvider, type MantineColor } from '@mantine/core';
+import { MantineProvider, type MantineColor } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from './api-error.ts';
 import { accessibleTheme } from './theme.ts';
+import { PageCrashed } from './PageCrashed.tsx';
 import './links.css';
 
 /**
@@ -46,20 +47,5 @@ export function renderApp({
         </QueryClientProvider>
       </MantineProvider>
     </StrictMode>,
-  );
-}
-
-/** What a page that failed to render shows, instead of React Router's page for developers. */
-function PageCrashed() {
-  return (
-    <Center p="xl">
-      <Alert color="red" title="This page could not be shown" role="alert">
-        Something in the page went wrong. Reload to try again; if it happens again, tell whoever runs this
-        server.
-        <Button mt="sm" display="block" onClick={() => window.location.reload()}>
-          Reload
-        </Button>
-      </Alert>
-    </Center>
   );
 }
