@@ -6,14 +6,24 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { AUDIT_VIEWS, auditPage, settled, trackRequests } from '@app/server-kit/testing/axe';
+import {
+  AUDIT_VIEWS,
+  auditPage,
+  closeDialog,
+  openDialog,
+  settled,
+  trackRequests,
+} from '@app/server-kit/testing/axe';
 import { FAST_JOBS } from '@app/manager/testing/fleet';
 import { userClient } from '@app/manager/testing';
 import { browserSuite, newPage, packageDir, screenshot, signIn, watch } from './browser.ts';
 import { addContainer, addDummyNode, addFailedContainer, addSite } from './fixtures.ts';
 
-/** Every route of src/routes.tsx with an address that shows it over the seeded data. */
-type Pages = Array<{ route: string; url: string; shot?: string }>;
+/**
+ * Every route of src/routes.tsx with an address that shows it over the seeded data; `dialog` names a
+ * button whose dialog is audited.
+ */
+type Pages = Array<{ route: string; url: string; shot?: string; dialog?: string }>;
 
 const routesInRouter = () =>
   [...readFileSync(join(packageDir, 'src/routes.tsx'), 'utf8').matchAll(/path: '([^']+)'/g)].map((m) => m[1]);
@@ -56,6 +66,11 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
       { route: 'sites/:siteId/containers/:id', url: `/sites/${siteId}/containers/${running}` },
       {
         route: 'sites/:siteId/containers/:id',
+        url: `/sites/${siteId}/containers/${running}`,
+        dialog: 'Stop',
+      },
+      {
+        route: 'sites/:siteId/containers/:id',
         url: `/sites/${farId}/containers/${lost.containerId}`,
         shot: 'failed-container',
       },
@@ -77,7 +92,10 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
       { route: 'sites/:siteId/nodes/:id', url: `/sites/${siteId}/nodes/${nodeId}` },
       { route: 'sites/:siteId/nodes/:id/edit', url: `/sites/${siteId}/nodes/${nodeId}/edit` },
       { route: 'users', url: '/users', shot: 'users' },
+      { route: 'users', url: '/users', dialog: 'New user' },
+      { route: 'users', url: '/users', dialog: 'Invite' },
       { route: 'groups', url: '/groups' },
+      { route: 'groups', url: '/groups', dialog: 'New group' },
       { route: 'external-domains', url: '/external-domains' },
       { route: 'alert-rules', url: '/alert-rules' },
       { route: 'agents', url: '/agents' },
@@ -124,8 +142,9 @@ describe('manager web client: accessibility', { timeout: 300_000 }, () => {
       for (const url of ['/login', '/register', '/reset-password', '/reset-password/not-a-token'])
         found.push(...(await auditPage(page, url, { rules })));
       await signIn(page, 'admin');
-      for (const { url, shot } of pages) {
-        found.push(...(await auditPage(page, url, { rules })));
+      for (const { url, shot, dialog } of pages) {
+        found.push(...(await auditPage(page, url, { rules, ...(dialog && { act: openDialog(dialog) }) })));
+        if (dialog) await closeDialog(page);
         if (shot) await screenshot(page, `a11y-${shot}-${width}-${colorScheme}`);
       }
       expect(found.length, `axe-core found:\n${found.join('\n')}`).toBe(0);

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { AUDIT_VIEWS, auditPage } from '@app/server-kit/testing/axe';
+import { AUDIT_VIEWS, auditPage, closeDialog, openDialog } from '@app/server-kit/testing/axe';
 import { startHarness, type Harness } from '@app/translator/testing';
 import {
   closeChromium,
@@ -27,7 +27,8 @@ const routesInRouter = () =>
 describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
   let harness: Harness;
   let browser: Browser;
-  let pages: Array<{ route: string; url: string; act?: (page: Page) => Promise<void> }>;
+  /** Each route at an address that shows it over the seeded data; `dialog` names a button whose dialog is audited. */
+  let pages: Array<{ route: string; url: string; act?: (page: Page) => Promise<void>; dialog?: string }>;
 
   beforeAll(async () => {
     await ensureBuilt();
@@ -68,6 +69,7 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
       { route: '/sign-in', url: '/sign-in?sso_error=no_account' },
       { route: '/invite/:token', url: invite.body.path as string },
       { route: 'team', url: '/team' },
+      { route: 'team', url: '/team', dialog: 'Withdraw the invitation of bo@example.test' },
       { route: 'review', url: '/review' },
       // The bulk actions (Approve…) show once phrases are selected.
       {
@@ -84,6 +86,7 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
       { route: 'analytics/url', url: `/analytics/url?url=${encodeURIComponent(PAGE_URL)}` },
       { route: 'analytics/phrases/:id', url: `/analytics/phrases/${welcome!.id}` },
       { route: 'settings', url: '/settings' },
+      { route: 'settings', url: '/settings', dialog: 'Regenerate API key' },
       { route: 'backups', url: '/backups' },
       { route: 'install', url: '/install' },
       { route: '*', url: '/no-such-page' },
@@ -109,9 +112,10 @@ describe('translator dashboard: accessibility', { timeout: 240_000 }, () => {
         ...(await auditPage(page, pages[1]!.url, { rules })),
       ];
       await signIn(page, harness.key);
-      for (const { url, act } of pages.slice(2)) {
-        found.push(...(await auditPage(page, url, { act, rules })));
+      for (const { url, act, dialog } of pages.slice(2)) {
+        found.push(...(await auditPage(page, url, { act: dialog ? openDialog(dialog) : act, rules })));
         if (act) await screenshot(page, `a11y-review-selected-${width}-${colorScheme}`);
+        if (dialog) await closeDialog(page);
       }
       expect(found.length, `axe-core found:\n${found.join('\n')}`).toBe(0);
       expect(errors).toEqual([]);

@@ -182,6 +182,28 @@ export async function auditPage(
   return (await accessibilityViolations(page, rules)).map((line) => `${url}: ${line}`);
 }
 
+/**
+ * An `act` for auditPage: clicks the button named `name` and waits for its dialog to finish opening, so
+ * the audit reads the dialog as a person meets it. Close it with closeDialog after the audit.
+ */
+export const openDialog = (name: string) => async (page: Page) => {
+  await page.getByRole('button', { name, exact: true }).click();
+  await page.getByRole('dialog').waitFor();
+  await page.waitForFunction(() => {
+    // Runs in the page, whose document this package's types (no DOM) do not describe.
+    const { document } = globalThis as unknown as {
+      document: { getAnimations(): Array<{ playState: string }> };
+    };
+    return document.getAnimations().every((animation) => animation.playState !== 'running');
+  });
+};
+
+/** Closes the open dialog with Escape, as a keyboard user does, and waits until it is gone. */
+export async function closeDialog(page: Page) {
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+}
+
 type Rgb = [number, number, number];
 
 /**
