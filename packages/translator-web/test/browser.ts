@@ -42,15 +42,16 @@ const KEY_STORAGE = 'translator.apiKey';
 
 /**
  * Gives the tab the project key before the dashboard first loads, as submitting the sign-in form does
- * (signIn tries the form itself): a page load less per test. Once per tab, so signing out stays so.
+ * (signIn tries the form itself): a page load less per test. Once per tab (the tab's name remembers it,
+ * leaving the app's storage as the form would), so signing out stays so.
  */
 async function giveKey(page: Page, url: string, key: string) {
   const origin = new URL(url).origin;
   await page.addInitScript(
     ([origin, storage, key]) => {
-      if (location.origin !== origin || sessionStorage.getItem('test.keyGiven')) return;
+      if (location.origin !== origin || window.name === 'key-given') return;
       sessionStorage.setItem(storage, key);
-      sessionStorage.setItem('test.keyGiven', 'yes');
+      window.name = 'key-given';
     },
     [origin, KEY_STORAGE, key] as const,
   );

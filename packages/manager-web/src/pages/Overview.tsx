@@ -5,8 +5,8 @@ import { Link, useSearchParams } from 'react-router';
 import { containersQuery } from '../api/containers.ts';
 import { useSites } from '../api/fleet.ts';
 import type { Container, Site } from '../api/types.ts';
-import { OnboardingWalk } from '../components/OnboardingWalk.tsx';
-import { EmptyState, PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
+import { NoSitesYet } from '../components/NoSitesYet.tsx';
+import { PageHeader, QueryState, StatusBadge } from '../components/common.tsx';
 
 /** The states that need someone, worst first: a failed create, a container the hypervisor lost, one nobody can read. */
 const ATTENTION = ['failed', 'missing', 'unknown'];
@@ -179,15 +179,7 @@ export function OverviewPage() {
           onChange={pick}
         />
       </PageHeader>
-      <QueryState
-        query={sites}
-        empty={
-          <>
-            <OnboardingWalk />
-            <EmptyState title="No sites yet">Containers live on the nodes of a site.</EmptyState>
-          </>
-        }
-      >
+      <QueryState query={sites} empty={<NoSitesYet />}>
         {(list) => <FleetFigures sites={chosen ? list.filter((site) => String(site.id) === chosen) : list} />}
       </QueryState>
     </>

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { ManagerDB, NotificationsTable } from '../db/schema.ts';
 import { usernameOf } from '../users/users-repository.ts';
+import { parseEvidence } from './evidence.ts';
 
 type Db = Kysely<ManagerDB> | Transaction<ManagerDB>;
 
@@ -85,7 +86,9 @@ export class NotificationsRepository {
       .where('action', '=', action)
       .where('acknowledged_at', 'is', null)
       .execute();
-    const ids = open.filter((row) => evidenceUser(row.evidence) === uidNumber).map((row) => row.id);
+    const ids = open
+      .filter((row) => parseEvidence(row.evidence)?.uidNumber === uidNumber)
+      .map((row) => row.id);
     if (!ids.length) return 0;
     await db
       .updateTable('notifications')
@@ -93,16 +96,5 @@ export class NotificationsRepository {
       .where('id', 'in', ids)
       .execute();
     return ids.length;
-  }
-}
-
-function evidenceUser(evidence: string | null): number | undefined {
-  try {
-    const value: unknown = evidence ? JSON.parse(evidence) : null;
-    return value && typeof value === 'object' && 'uidNumber' in value && typeof value.uidNumber === 'number'
-      ? value.uidNumber
-      : undefined;
-  } catch {
-    return undefined;
   }
 }

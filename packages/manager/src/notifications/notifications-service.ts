@@ -5,6 +5,7 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import type { ContainersRepository } from '../containers/containers-repository.ts';
 import type { UsersRepository } from '../users/users-repository.ts';
 import type { NotificationRow, NotificationsRepository } from './notifications-repository.ts';
+import { parseEvidence } from './evidence.ts';
 
 export interface NotificationInput {
   source: string;
@@ -44,7 +45,7 @@ const toNotification = (row: NotificationRow): Notification => ({
   owner: row.owner,
   action: row.action,
   message: row.message,
-  evidence: row.evidence ? (JSON.parse(row.evidence) as Record<string, unknown>) : null,
+  evidence: parseEvidence(row.evidence),
   eventAt: row.event_at,
   acknowledgedAt: row.acknowledged_at,
   acknowledgedBy: row.acknowledged_by,

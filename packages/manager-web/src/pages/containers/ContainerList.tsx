@@ -7,6 +7,7 @@ import { rememberedSite, rememberSite, useNodes, useSites } from '../../api/flee
 import { useSession } from '../../api/session.ts';
 import type { Container } from '../../api/types.ts';
 import { useUsers } from '../../api/users.ts';
+import { NoSitesYet } from '../../components/NoSitesYet.tsx';
 import { OnboardingWalk } from '../../components/OnboardingWalk.tsx';
 import { SitePicker } from '../../components/SitePicker.tsx';
 import {
@@ -27,31 +28,10 @@ export function sshCommand(container: Container, user: string): string | null {
 /** `/containers`: the site used last, or the first one. */
 export function ContainersHome() {
   const sites = useSites();
-  const session = useSession();
   return (
     <>
       <PageHeader title="Containers" />
-      <QueryState
-        query={sites}
-        empty={
-          <>
-            <OnboardingWalk />
-            <EmptyState title="No sites yet">
-              {session.data?.isAdmin ? (
-                <>
-                  Containers live on the nodes of a site.{' '}
-                  <Anchor component={Link} to="/sites">
-                    Create a site
-                  </Anchor>{' '}
-                  to start.
-                </>
-              ) : (
-                'An administrator has not set up a site yet.'
-              )}
-            </EmptyState>
-          </>
-        }
-      >
+      <QueryState query={sites} empty={<NoSitesYet />}>
         {(list) => {
           const remembered = rememberedSite();
           const site = list.find((s) => s.id === remembered) ?? list[0]!;
