@@ -48,7 +48,7 @@ function postLocal(port: number, path: string, body: unknown): Promise<void> {
  * Debian's Pebble with pebble-challtestsrv as its DNS (every name → 127.0.0.1), validating HTTP-01 on
  * `httpPort` (the test nginx's), issuing certificates valid for `validitySeconds`.
  */
-export async function startPebble(httpPort: number, validitySeconds: number): Promise<Pebble> {
+export async function startPebble(httpPort: number, validitySeconds: number, attempt = 1): Promise<Pebble> {
   const dir = mkdtempSync(join(tmpdir(), 'pebble-'));
   const [acmePort, managementPort, dnsPort, challengePort, tlsPort] = [
     await freePort(),
@@ -110,6 +110,15 @@ export async function startPebble(httpPort: number, validitySeconds: number): Pr
     if (up.every(Boolean)) break;
     if (waited > 10_000) throw new Error('pebble or pebble-challtestsrv did not start');
     await sleep(100);
+  }
+  // A port taken between freePort and the bind (another test file's server) makes the process exit
+  // after it first answered, and its queries would reach the other one: start again on other ports.
+  await sleep(300);
+  if (processes.some((child) => child.exitCode !== null || child.signalCode !== null)) {
+    for (const child of processes) child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+    if (attempt >= 3) throw new Error('pebble or pebble-challtestsrv exited after starting, three times');
+    return startPebble(httpPort, validitySeconds, attempt + 1);
   }
   return {
     directoryUrl,
