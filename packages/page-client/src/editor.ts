@@ -119,10 +119,9 @@ export async function startEditor(options: EditorOptions): Promise<void> {
   let editing: { key: string; context: string } | undefined;
   const edit = (target: Node) => {
     const phrase = options.localizer.phraseAt(target);
-    if (!phrase) return false;
-    editing = { key: phrase.key, context: phrase.context };
     const lang = options.language();
-    if (!lang) return false;
+    if (!phrase || !lang) return false;
+    editing = { key: phrase.key, context: phrase.context };
     title.textContent = `Translate into ${nameOf(lang)}:`;
     source.textContent = phrase.key;
     textarea.value = phrase.translation ?? '';

@@ -84,7 +84,7 @@ export class SeoService {
       return {
         kind: 'redirect',
         status: 302,
-        location: site.urls.original(new URL(site.project.settings.seoOrigin + path)).href,
+        location: originalPage(site, path),
       };
     const code = site.language!;
     return this.pages.render(projectId, code, path, () => this.render(site, code, path));
@@ -148,7 +148,7 @@ export class SeoService {
       return {
         kind: 'redirect',
         status: 302,
-        location: urls.original(new URL(settings.seoOrigin + path)).href,
+        location: originalPage(site, path),
       };
 
     const delivered = await this.services.translations.deliver(project, language);
@@ -217,3 +217,7 @@ type LanguagePageTranslations = { key: string; context: string; value: string }[
 
 const notTranslated = (language: string) =>
   fail('not_found', `This site is not translated into "${language}": pick one of its languages.`);
+
+/** The public address of the original page at `path` (built from the settings, never from Host). */
+const originalPage = ({ urls, project }: Site, path: string) =>
+  urls.original(new URL(project.settings.seoOrigin + path)).href;
