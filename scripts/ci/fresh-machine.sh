@@ -10,10 +10,11 @@
 # the real-engine tests included, runs once here and not again on the host (which runs the PostgreSQL
 # pass on the machine's Node.js). FRESH_REPORT names where the run's JSON report is copied;
 # FRESH_TEST_ARGS (empty in CI) passes arguments to that `npm test`, to try one part of it by hand.
-# In two halves, so that CI can make the machine while it runs its packaging steps (the half that waits on
-# the disk and the network), then test on it:
-#   fresh-machine.sh prepare DIR   the root in DIR, what a newcomer brings, a clean clone and `npm ci`
-#   fresh-machine.sh test DIR      `npm start` (both services answer), then `npm test`; removes DIR
+# In two halves, so that CI can make the machine (and try its `npm start`) while it runs its own checks,
+# and give the processors to nothing but `npm test`:
+#   fresh-machine.sh prepare DIR   the root in DIR, what a newcomer brings, a clean clone, `npm ci` and
+#                                  `npm start` (both services answer, on the README's ports)
+#   fresh-machine.sh test DIR      `npm test`; removes DIR
 #   fresh-machine.sh               both, in a temporary DIR
 # Needs root (chroot, mounts) and Debian's package mirror.
 set -euo pipefail
@@ -41,6 +42,8 @@ prepare() {
   git clone -q "$repo" "$root/home/app"
   echo "[fresh] npm ci"
   in_root "$root" sh -c 'cd /home/app && npm ci --no-audit --no-fund' >/dev/null
+  echo "[fresh] npm start"
+  start_check "in_root $root" /home/app "$root/start.log"
   echo "[fresh] made in $SECONDS s"
 }
 
@@ -54,8 +57,6 @@ cleanup() {
 
 run_tests() {
   local base=$1 root=$1/root status=0
-  echo "[fresh] npm start"
-  start_check "in_root $root" /home/app "$root/start.log"
   echo "[fresh] npm test"
   in_root "$root" env CI=true TEST_REPORT_DIR=/home/app/test-results sh -c "cd /home/app && npm test ${FRESH_TEST_ARGS:+-- $FRESH_TEST_ARGS}" \
     >"$root/home/app/test.log" 2>&1 || status=$?
