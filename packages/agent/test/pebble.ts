@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Resolver } from 'node:dns/promises';
+import { once } from 'node:events';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { connect, type PeerCertificate } from 'node:tls';
@@ -34,6 +36,25 @@ function httpsGet(url: string, ca: string): Promise<string> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/** What challtestsrv's DNS answers for `host`: its A records, or the resolver's error code. */
+function lookUp(dnsPort: number, host: string): Promise<string> {
+  const resolver = new Resolver({ timeout: 1000, tries: 1 });
+  resolver.setServers([`127.0.0.1:${dnsPort}`]);
+  return resolver.resolve4(host).then(
+    (addresses) => addresses.join(','),
+    (error: NodeJS.ErrnoException) => error.code ?? String(error),
+  );
+}
+
+/** A child whose exit is remembered with the end of what it wrote to stderr, for the error that names it. */
+function watched(child: ChildProcess, name: string): () => string | null {
+  let tail = '';
+  let exit: string | null = null;
+  child.stderr?.on('data', (chunk: Buffer) => (tail = (tail + chunk.toString()).slice(-2000)));
+  child.on('exit', (code, signal) => (exit = `${name} exited (${signal ?? code}): ${tail.trim()}`));
+  return () => exit;
 }
 
 function postLocal(port: number, path: string, body: unknown): Promise<void> {
@@ -79,62 +100,85 @@ export async function startPebble(httpPort: number, validitySeconds: number, att
       },
     }),
   );
-  const processes: ChildProcess[] = [
-    spawn(
-      'pebble-challtestsrv',
-      [
-        ...['-management', `127.0.0.1:${challengePort}`, '-dns01', `127.0.0.1:${dnsPort}`],
-        ...['-http01', '', '-https01', '', '-tlsalpn01', '', '-defaultIPv4', '127.0.0.1', '-defaultIPv6', ''],
-      ],
-      { stdio: 'ignore' },
-    ),
-    spawn('pebble', ['-config', join(dir, 'pebble.json'), '-dnsserver', `127.0.0.1:${dnsPort}`], {
-      stdio: 'ignore',
+  const challtestsrv = spawn(
+    'pebble-challtestsrv',
+    [
+      ...['-management', `127.0.0.1:${challengePort}`, '-dns01', `127.0.0.1:${dnsPort}`],
+      ...['-http01', '', '-https01', '', '-tlsalpn01', '', '-defaultIPv4', '127.0.0.1', '-defaultIPv6', ''],
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  const pebble = spawn(
+    'pebble',
+    ['-config', join(dir, 'pebble.json'), '-dnsserver', `127.0.0.1:${dnsPort}`],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
       // Every validation at once, no nonce refused, a fresh authorization per order (renewals validate).
       env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
-    }),
-  ];
+    },
+  );
+  const processes = [challtestsrv, pebble];
+  const exits = [watched(challtestsrv, 'pebble-challtestsrv'), watched(pebble, 'pebble')];
+  const exited = () => exits.map((exit) => exit()).find((message) => message !== null) ?? null;
+  const stop = async () => {
+    const ended = processes.map((child) =>
+      child.exitCode !== null || child.signalCode !== null ? null : once(child, 'exit'),
+    );
+    for (const child of processes) child.kill('SIGTERM');
+    await Promise.all(ended);
+    rmSync(dir, { recursive: true, force: true });
+  };
   const ca = readFileSync(tlsCaFile, 'utf8');
   const directoryUrl = `https://127.0.0.1:${acmePort}/dir`;
-  for (let waited = 0; ; waited += 100) {
-    const up = await Promise.all([
+  // Ready when Pebble's directory answers and the DNS port is challtestsrv's (every name → 127.0.0.1).
+  // A port taken between freePort and the bind by another file's server makes a child exit, or would
+  // leave Pebble's lookups to that other server: start again on other ports.
+  const probe = `ready-${process.pid}-${attempt}.test`;
+  let ready = false;
+  for (let waited = 0; !ready && exited() === null && waited <= 10_000; waited += 100) {
+    const [directory, dns] = await Promise.all([
       httpsGet(directoryUrl, ca).then(
         () => true,
         () => false,
       ),
-      fetch(`http://127.0.0.1:${challengePort}/`).then(
-        () => true,
-        () => false,
-      ),
+      lookUp(dnsPort, probe),
     ]);
-    if (up.every(Boolean)) break;
-    if (waited > 10_000) throw new Error('pebble or pebble-challtestsrv did not start');
-    await sleep(100);
+    ready = directory && dns === '127.0.0.1';
+    if (!ready) await sleep(100);
   }
-  // A port taken between freePort and the bind (another test file's server) makes the process exit
-  // after it first answered, and its queries would reach the other one: start again on other ports.
-  await sleep(300);
-  if (processes.some((child) => child.exitCode !== null || child.signalCode !== null)) {
-    for (const child of processes) child.kill('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-    if (attempt >= 3) throw new Error('pebble or pebble-challtestsrv exited after starting, three times');
+  if (!ready || exited() !== null) {
+    const reason = exited() ?? 'pebble or pebble-challtestsrv did not answer in 10 s';
+    await stop();
+    if (attempt >= 3) throw new Error(`pebble did not start, three times: ${reason}`);
     return startPebble(httpPort, validitySeconds, attempt + 1);
   }
+  const alive = () => {
+    const exit = exited();
+    if (exit !== null) throw new Error(exit);
+  };
+  // What a test sets in challtestsrv must be what Pebble's lookups then see.
+  const expectAnswer = async (host: string, expected: string) => {
+    const answer = await lookUp(dnsPort, host);
+    if (answer !== expected) throw new Error(`challtestsrv answers ${answer} for ${host}, not ${expected}`);
+  };
   return {
     directoryUrl,
     tlsCaFile,
-    root: () => httpsGet(`https://127.0.0.1:${managementPort}/roots/0`, ca),
-    breakDns: (host, broken) =>
-      postLocal(challengePort, broken ? '/set-servfail' : '/clear-servfail', { host: `${host}.` }),
+    root: () => {
+      alive();
+      return httpsGet(`https://127.0.0.1:${managementPort}/roots/0`, ca);
+    },
+    async breakDns(host, broken) {
+      alive();
+      await postLocal(challengePort, broken ? '/set-servfail' : '/clear-servfail', { host: `${host}.` });
+      await expectAnswer(host, broken ? 'ESERVFAIL' : '127.0.0.1');
+    },
     async setTxt(host, values) {
+      alive();
       await postLocal(challengePort, '/clear-txt', { host: `${host}.` });
       for (const value of values) await postLocal(challengePort, '/set-txt', { host: `${host}.`, value });
     },
-    async stop() {
-      for (const child of processes) child.kill('SIGTERM');
-      await sleep(100);
-      rmSync(dir, { recursive: true, force: true });
-    },
+    stop,
   };
 }
 
