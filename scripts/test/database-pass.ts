@@ -34,6 +34,7 @@ export const DATABASE_PASS: Record<string, string[]> = {
     'packages/manager/test/takeover-cleanup.test.ts',
     'packages/manager/test/delete-job.test.ts',
     'packages/manager/test/site-config-sharing.test.ts',
+    'packages/manager/test/principal-sharing.test.ts',
     'packages/translator/test/ai-jobs.test.ts',
     'packages/translator/test/ai-job-leases.test.ts',
     'packages/translator/test/cross-process.test.ts',

@@ -20,6 +20,7 @@ import { certificates } from './018_certificates.ts';
 import { alertRules } from './019_alert_rules.ts';
 import { httpsToggles } from './020_https_toggles.ts';
 import { jobLanes } from './021_job_lanes.ts';
+import { principalChangeTriggers } from './022_principal_change_triggers.ts';
 
 export const managerMigrations: MigrationSet = (dialect) => ({
   '001_identity': identity,
@@ -43,4 +44,5 @@ export const managerMigrations: MigrationSet = (dialect) => ({
   '019_alert_rules': alertRules(dialect),
   '020_https_toggles': httpsToggles,
   '021_job_lanes': jobLanes,
+  '022_principal_change_triggers': principalChangeTriggers(dialect),
 });

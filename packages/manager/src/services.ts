@@ -26,6 +26,7 @@ import { createFleetServices } from './fleet.ts';
 import { createContainerServices } from './containers/wiring.ts';
 import { ContainersRepository } from './containers/containers-repository.ts';
 import { createSiteConfigServices } from './site-config/wiring.ts';
+import { onSchemaNotification } from './db/schema-notifications.ts';
 import { joinWirings } from './common/wirings.ts';
 import { TerminalSessions } from './terminal/terminal-sessions.ts';
 import { AuditLog } from './audit/audit-log.ts';
@@ -78,6 +79,21 @@ export function createServices(ctx: ManagerContext) {
   );
   const alertEvaluator = new AlertEvaluator(db, alertRules, notices, alertDelivery, log);
   const fleet = createFleetServices(ctx, audit, (at) => alertEvaluator.evaluate(at));
+  const containers = createContainerServices(ctx, fleet, { settings, users: users.repo, notices, audit });
+  const siteConfig = createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener, fleet.sites, {
+    notices,
+    mailer,
+    background,
+    audit,
+  });
+  if (fleet.pgListener) {
+    // PostgreSQL: a key, token, user or group changed in any process (migration 022's triggers) is
+    // forgotten here as soon as it commits, not when the cached entry runs out.
+    onSchemaNotification(db, fleet.pgListener, 'principal_changes', () => {
+      principals.clear();
+      siteConfig.agentTokens.forgetAll();
+    });
+  }
   return joinWirings(
     {
       ctx,
@@ -94,6 +110,8 @@ export function createServices(ctx: ManagerContext) {
       alertEvaluator,
       quotas: new Quotas(new QuotaRepository(db), config.quotas),
       apiKeys,
+      /** Callers behind recently used API keys; emptied on every change of a key, user or group. */
+      principals,
       terminals: new TerminalSessions(principals, config.containers.terminal.maxPerUser, audit, log),
       groups: new GroupsService(groups, principals, adminGuard, audit),
       accounts: new AccountService(
@@ -110,13 +128,8 @@ export function createServices(ctx: ManagerContext) {
       oidc: config.oidc ? new OidcService(config.oidc, config.publicUrl, db, users, settings) : undefined,
     },
     fleet,
-    createContainerServices(ctx, fleet, { settings, users: users.repo, notices, audit }),
-    createSiteConfigServices(ctx, ctx.configChanges, fleet.pgListener, fleet.sites, {
-      notices,
-      mailer,
-      background,
-      audit,
-    }),
+    containers,
+    siteConfig,
   );
 }
 

@@ -27,7 +27,6 @@ export const siteInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** A `sites` row as the database holds it, for tests that write rows directly. */
 /**
  * A site (`site` overrides its fields) with one dummy node at `nodeAddress`, and the external domain
  * `apps.example.test` on it (`domain` adds fields); their ids.
@@ -52,6 +51,7 @@ export async function siteWithDomain(
   return { siteId, domainId };
 }
 
+/** A `sites` row as the database holds it, for tests that write rows directly. */
 export const siteRow = (name: string, at: string) => ({
   name,
   internal_domain: `${name.toLowerCase()}.internal`,

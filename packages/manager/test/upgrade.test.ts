@@ -98,15 +98,19 @@ describe(`upgrade from the first schema (${testDialect()})`, () => {
     expect(JSON.stringify(containers[0]!.services)).toContain('legacy.example.test');
   });
 
-  it.runIf(testDialect() === 'postgres')(
-    'every configuration table the code watches has its change trigger',
-    async () => {
-      const { rows } = await sql<{ table: string }>`
+  it.runIf(testDialect() === 'postgres').each([
+    ['config_changed', 'every configuration table the code watches', [...CONFIG_TABLES]],
+    [
+      'principal_changed',
+      'every table a cached caller is made of (keys, tokens, users, groups)',
+      ['agent_tokens', 'api_keys', 'groups', 'user_groups', 'users'],
+    ],
+  ])('trigger %s: %s tells every process of its changes', async (trigger, _what, tables) => {
+    const { rows } = await sql<{ table: string }>`
       select c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid
-      where t.tgname = 'config_changed' and c.relnamespace = ${test.schema}::regnamespace`.execute(
-        test.manager.database.db,
-      );
-      expect(rows.map((row) => row.table).sort()).toEqual([...CONFIG_TABLES].sort());
-    },
-  );
+      where t.tgname = ${trigger} and c.relnamespace = ${test.schema}::regnamespace`.execute(
+      test.manager.database.db,
+    );
+    expect(rows.map((row) => row.table).sort()).toEqual([...tables].sort());
+  });
 });

@@ -6,8 +6,9 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Recently authenticated API keys, so a busy client costs no database round trip per request.
- * Cleared in this process whenever a key, user or group changes (a deleted key stops at once); other
- * processes see a change within TTL_MS.
+ * Cleared whenever a key, user or group changes (a deleted key stops at once): in this process by the
+ * service that changed it, in the others by the change's notification on PostgreSQL (services.ts).
+ * TTL_MS bounds what a lost notification could leave.
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, { principal: Principal; keyId: string; until: number }>();

@@ -5,7 +5,7 @@ import type { AuditLog } from '../audit/audit-log.ts';
 import type { AgentTokenRow, AgentTokensRepository } from './agent-tokens-repository.ts';
 
 const TOKEN_MARK = 'cma_';
-/** A known token is looked up again after this long, so a revocation elsewhere takes effect. */
+/** A known token is looked up again after this long: what a lost revocation notification could leave. */
 const KNOWN_FOR_MS = 5_000;
 const MAX_KNOWN = 10_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -40,7 +40,8 @@ const toAgentToken = (row: AgentTokenRow): AgentToken => ({
 /**
  * Per-site agent tokens: 32 random bytes shown once, stored as a display prefix plus SHA-256 (a
  * high-entropy secret needs no slow hash). The check-in's hot path costs a hash and a map lookup: a
- * token found is remembered for KNOWN_FOR_MS, forgotten at once in this process when revoked.
+ * token found is remembered for KNOWN_FOR_MS, forgotten at once when revoked (in another process too,
+ * on PostgreSQL: see services.ts).
  */
 export class AgentTokenService {
   private readonly known = new Map<string, { caller: SiteAgentCaller; until: number }>();
@@ -76,8 +77,13 @@ export class AgentTokenService {
   async revoke(siteId: number, id: string): Promise<void> {
     if (!(await this.audit.audited((trx) => this.repo.delete(siteId, id, trx))))
       throw notFound('Agent token not found.');
-    this.known.clear();
+    this.forgetAll();
     this.lastWritten.delete(id);
+  }
+
+  /** Looks every token up again on its next use (one was revoked, here or in another process). */
+  forgetAll(): void {
+    this.known.clear();
   }
 
   /** The site agent a Bearer secret stands for, or undefined when no such token exists (any more). */

@@ -44,8 +44,8 @@ const ANNOUNCE_DELAY_MS = 100;
 
 /** How committed changes are heard from the database (PostgreSQL: triggers' NOTIFY, see migration 006). */
 export interface ChangeBus {
-  /** `onChange` for every committed write; `onGap` after a reconnect (something may be missed). */
-  subscribe(onChange: () => void, onGap: () => void): void;
+  /** `onChange` for every committed write, and after a reconnect (something may be missed). */
+  subscribe(onChange: () => void): void;
 }
 
 /**
@@ -83,10 +83,7 @@ export class ConfigChanges {
 
   /** Hears committed changes, this process's and the others', through `bus`. */
   share(bus: ChangeBus): void {
-    bus.subscribe(
-      () => this.changed(),
-      () => this.changed(),
-    );
+    bus.subscribe(() => this.changed());
   }
 
   private written() {

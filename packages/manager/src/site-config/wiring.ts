@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { ManagerContext } from '../context.ts';
 import { ExternalDomainsService } from '../external-domains/external-domains-service.ts';
 import { ExternalDomainsRepository } from '../external-domains/external-domains-repository.ts';
@@ -23,6 +22,7 @@ import type { ConfigChanges } from './config-changes.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 import { SnapshotRepository } from './snapshot-repository.ts';
 import type { AuditLog } from '../audit/audit-log.ts';
+import { onSchemaNotification } from '../db/schema-notifications.ts';
 
 /**
  * Services of the site-agent side: check-ins and snapshots, agent tokens, notifications, external
@@ -36,21 +36,9 @@ export function createSiteConfigServices(
   core: { notices: Notices; mailer: Mailer; background: BackgroundTasks; audit: AuditLog },
 ) {
   if (listener) {
-    // PostgreSQL: triggers (migration 006) announce every committed write to a configuration table on
-    // one channel, with the table's schema as payload; this process heeds those of its own schema.
-    let schema: string | undefined;
-    sql<{ schema: string }>`select current_schema() as schema`.execute(ctx.db).then(
-      (result) => (schema = result.rows[0]?.schema),
-      () => undefined,
-    );
+    // PostgreSQL: triggers (migration 006) announce every committed write to a configuration table.
     changes.share({
-      subscribe: (onChange, onGap) =>
-        listener.on('config_changes', {
-          onMessage: (payload) => {
-            if (schema === undefined || payload === schema) onChange();
-          },
-          onGap,
-        }),
+      subscribe: (onChange) => onSchemaNotification(ctx.db, listener, 'config_changes', onChange),
     });
   }
   const snapshots = new SnapshotCache(
