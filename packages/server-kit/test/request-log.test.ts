@@ -17,6 +17,10 @@ async function serve(requestLogSample: number | undefined) {
   });
   app.get('/read', async () => ({ data: 1 }));
   app.post('/write', async () => ({ data: 1 }));
+  app.post('/poll', { config: { routineLog: true } }, async (request) => {
+    if ((request.body as { fail?: boolean } | undefined)?.fail) throw new Error('boom');
+    return { data: 1 };
+  });
   app.get('/fail', async () => {
     throw new Error('boom');
   });
@@ -25,8 +29,8 @@ async function serve(requestLogSample: number | undefined) {
     return { data: 1 };
   });
   await app.ready();
-  const call = (method: string, url: string, headers: Record<string, string> = {}) =>
-    app.inject({ method, url, headers });
+  const call = (method: string, url: string, headers: Record<string, string> = {}, body?: object) =>
+    app.inject({ method, url, headers, ...(body ? { payload: body } : {}) });
   return { app, lines, call };
 }
 
@@ -55,6 +59,18 @@ describe('request log', () => {
       .filter((line) => line.req)
       .map((line) => `${line.req!.method} ${line.req!.url} ${line.res?.statusCode}`);
     expect(logged).toEqual(['POST /write 200', 'GET /fail 500', 'GET /nowhere 404']);
+    await app.close();
+  });
+
+  it('samples a poll (config.routineLog) like a read, and still logs its errors', async () => {
+    const { app, lines, call } = await serve(0);
+    for (let i = 0; i < 20; i++) await call('POST', '/poll');
+    await call('POST', '/poll', {}, { fail: true });
+    await call('POST', '/write');
+    const logged = lines
+      .filter((line) => line.req)
+      .map((line) => `${line.req!.method} ${line.req!.url} ${line.res?.statusCode}`);
+    expect(logged).toEqual(['POST /poll 500', 'POST /write 200']);
     await app.close();
   });
 

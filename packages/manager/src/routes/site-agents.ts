@@ -110,6 +110,8 @@ export async function siteAgentRoutes(api: Api, services: Services) {
       onRequest: localAgentOrAdmin,
       config: {
         agentToken: true,
+        // Every agent posts it every few seconds: logged like a read (sampled), errors always.
+        routineLog: true,
         validationError: { statusCode: 422, code: 'validation_failed' },
         errors: errorsOf('validation_failed'),
       },
