@@ -62,6 +62,8 @@ try {
     },
     { name: 'users', path: '/users', ready: '[data-testid="users-table"] tbody tr' },
     { name: 'audit log', path: '/audit-log', ready: 'tbody tr' },
+    // Swagger UI has drawn the document's tags (closed; an operation opens on a click).
+    { name: 'API docs', path: '/api/v1/docs', ready: '.opblock-tag', goalMs: 2000 },
   ];
   const { page } = await newPage(browser, test.baseUrl, DESKTOP);
   const signingIn = await scriptsFetched(page, () => signIn(page, 'admin'));

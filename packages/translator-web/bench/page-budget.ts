@@ -30,6 +30,8 @@ try {
     ...Object.entries({ team: '/team', 'AI jobs': '/ai', glossary: '/glossary', backups: '/backups' }).map(
       ([name, path]) => ({ name, path, ready: 'main h2' }),
     ),
+    // Swagger UI has drawn the document's tags (closed; an operation opens on a click).
+    { name: 'API docs', path: '/api/docs', ready: '.opblock-tag', goalMs: 2000 },
   ];
   const { page } = await newPage(dashboard.browser, url, DESKTOP);
   const signingIn = await scriptsFetched(page, () => signIn(page, key));
