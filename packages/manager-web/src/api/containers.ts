@@ -1,5 +1,5 @@
 /** Containers of a site: their query keys, reads and the writes that invalidate them. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type BodyOf } from './client.ts';
 
 export const containerKeys = {
@@ -29,11 +29,15 @@ export const containersQuery = (siteId: number, owners: string[] = []) => ({
 });
 
 /** The containers a node holds. */
-export const useNodeContainers = (siteId: number, nodeId: number) =>
-  useQuery({
+/** The containers on one node (for usePrefetchQuery too). */
+export const nodeContainersQuery = (siteId: number, nodeId: number) =>
+  queryOptions({
     queryKey: containerKeys.onNode(siteId, nodeId),
     queryFn: () => api.get('/sites/{siteId}/containers', { path: { siteId }, query: { nodeId } }),
   });
+
+export const useNodeContainers = (siteId: number, nodeId: number) =>
+  useQuery(nodeContainersQuery(siteId, nodeId));
 
 export const useContainer = (siteId: number, id: number) =>
   useQuery({

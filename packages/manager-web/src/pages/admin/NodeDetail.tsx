@@ -1,9 +1,11 @@
 import { DataTable, type Column } from '@app/web-kit';
 import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { usePrefetchQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { useNode, useNodeStats, useNodeStorages } from '../../api/fleet.ts';
+import { nodeContainersQuery } from '../../api/containers.ts';
 import type { Storage, Usage } from '../../api/types.ts';
 import { NodeContainers } from './NodeContainers.tsx';
 import { MetricsGraph } from '../../components/MetricsGraph.tsx';
@@ -183,6 +185,8 @@ export default function NodeDetailPage() {
   const id = Number(params.id);
   const node = useNode(siteId, id);
   const storages = useNodeStorages(siteId, id);
+  // Asked for with the node, not once it has answered: the list below would otherwise wait for it.
+  usePrefetchQuery(nodeContainersQuery(siteId, id));
   return (
     <QueryState query={node} isEmpty={() => false}>
       {(n) => (
