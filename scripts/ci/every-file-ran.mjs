@@ -11,7 +11,6 @@ const [sqliteReport, postgresReport] = process.argv.slice(2);
 
 /** The passed tests of a pass's report, as `file › full name` (its files and its tests). */
 function passedIn(report) {
-  if (!existsSync(report)) return { files: new Set(), tests: [] };
   const results = JSON.parse(readFileSync(report, 'utf8')).testResults.map((result) => ({
     // The SQLite pass ran in a fresh machine's clone: its paths start elsewhere.
     file: result.name.replace(/^.*?\/(?=(packages|scripts)\/)/, ''),
@@ -50,6 +49,13 @@ if (databasePass.length === 0) {
   process.exit(1);
 }
 
+// A pass that wrote no report did not end (its own output says why): naming each of its files would
+// bury that under a page of names.
+const missing = [sqliteReport, postgresReport].filter((report) => !existsSync(report));
+if (missing.length > 0) {
+  for (const report of missing) console.log(`no report ${report}: that pass did not end`);
+  process.exit(1);
+}
 const sqlite = passedIn(sqliteReport);
 const postgres = passedIn(postgresReport);
 const nowhere = everyFile.filter((file) => !sqlite.files.has(file) && !postgres.files.has(file));

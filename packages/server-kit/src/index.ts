@@ -21,6 +21,8 @@ export * from './schemas.ts';
 export * from './outbound/index.ts';
 export * from './observability/metrics.ts';
 export * from './observability/probes.ts';
+// Also for its route option (config.routineLog): a dependant's declarations see it only through this entry.
+export * from './observability/request-log.ts';
 export * from './observability/api-docs.ts';
 export * from './openapi-errors.ts';
 export * from './stream-places.ts';
