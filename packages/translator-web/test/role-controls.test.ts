@@ -54,20 +54,23 @@ describe('role-aware controls in Chromium', { timeout: 120_000 }, () => {
     await settled(page);
   };
 
+  /** A new member of `role` (translators and reviewers for French) signed in through the form. */
+  async function signedInAs(role: Role) {
+    const languages = role === 'translator' || role === 'reviewer' ? ['fr'] : [];
+    const member = await signedInMember(dashboard.harness, role, languages);
+    const { page, context } = await newPage(dashboard.browser, dashboard.harness.url);
+    trackRequests(page);
+    await signInWithPassword(page, member.email, member.password);
+    return { page, context };
+  }
+
   for (const role of RANK)
     it(`${role}: every page opens without a 403, and only the controls the role may use show`, async () => {
-      const member = await signedInMember(
-        dashboard.harness,
-        role,
-        role === 'translator' || role === 'reviewer' ? ['fr'] : [],
-      );
-      const { page, context } = await newPage(dashboard.browser, dashboard.harness.url);
+      const { page, context } = await signedInAs(role);
       const refused: string[] = [];
       page.on('response', (response) => {
         if (response.status() === 403) refused.push(`${response.request().method()} ${response.url()}`);
       });
-      trackRequests(page);
-      await signInWithPassword(page, member.email, member.password);
       const pages = await navigationPages(page);
       for (const url of pages) await open(page, url);
       expect(refused).toEqual([]);
@@ -106,14 +109,7 @@ describe('role-aware controls in Chromium', { timeout: 120_000 }, () => {
   // the project (a manager's Clear pending empties the review list).
   for (const role of RANK.slice(0, -1))
     it(`${role}: no enabled control on any page answers 403 when used`, async () => {
-      const member = await signedInMember(
-        dashboard.harness,
-        role,
-        role === 'translator' || role === 'reviewer' ? ['fr'] : [],
-      );
-      const { page, context } = await newPage(dashboard.browser, dashboard.harness.url);
-      trackRequests(page);
-      await signInWithPassword(page, member.email, member.password);
+      const { page, context } = await signedInAs(role);
       const { used, refusals } = await walkPages(page, [
         ...(await navigationPages(page)),
         '/translations?lang=fr',
