@@ -1,5 +1,5 @@
 import './styles.ts';
-import { renderApp } from '@app/web-kit';
+import { PlainRouter, renderApp } from '@app/web-kit';
 import { AppRoutes } from './routes.tsx';
 
-renderApp({ primaryColor: 'blue', staleTime: 10_000, children: <AppRoutes /> });
+renderApp({ primaryColor: 'blue', staleTime: 10_000, router: PlainRouter, children: <AppRoutes /> });

@@ -107,7 +107,7 @@ const routes: RouteObject[] = [
 
 /** The pages for the address (below web-kit's router). */
 export function AppRoutes() {
-  // An error thrown while rendering a page shows web-kit's PageCrashed (the router's error element)
-  // until the next navigation.
+  // An error thrown while rendering a page shows web-kit's PageCrashed (its CrashBoundary) until the
+  // next navigation.
   return useRoutes(routes);
 }

@@ -163,7 +163,7 @@ describe('manager web client: administration', { timeout: 90_000 }, () => {
       await signIn(page, 'admin', '/groups');
       await page.locator('[data-group="operators"]').getByRole('button', { name: 'Edit' }).click();
       const dialog = page.getByRole('dialog');
-      expect(await dialog.getByRole('button', { name: 'Close' }).isVisible()).toBe(true);
+      await dialog.getByRole('button', { name: 'Close' }).waitFor();
       await dialog.getByLabel(/Administrators/).uncheck();
       await dialog.getByRole('button', { name: 'Save' }).click();
       await dialog

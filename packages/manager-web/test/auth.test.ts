@@ -11,6 +11,7 @@ import {
   launchChromium,
   newPage,
   screenshot,
+  signIn,
   signInThroughForm,
 } from './browser.ts';
 
@@ -99,6 +100,14 @@ describe('manager web client: authentication', { timeout: 60_000 }, () => {
     await context.close();
     admin = test.client();
     await admin.login('alice');
+  });
+
+  it('sends at most 200 KB of compressed JavaScript before the first page a signed-in user opens shows', async () => {
+    const { context, page } = await newPage(browser, test.baseUrl);
+    const scripts = await scriptsFetched(page, () => signIn(page, 'alice'));
+    expect(scripts.problems).toEqual([]);
+    expect(scripts.bytes, scripts.files.join('\n')).toBeLessThanOrEqual(FIRST_PAGE_SCRIPT_BYTES);
+    await context.close();
   });
 
   it('shows a bad password next to the field, and a pending account as awaiting approval', async () => {

@@ -1,13 +1,15 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { useAuth } from './auth.tsx';
 import { Layout } from './components/Layout.tsx';
-import { SignIn } from './pages/SignIn.tsx';
-import { AcceptInvite } from './pages/AcceptInvite.tsx';
 import { Loading } from './components/basics.tsx';
 
-// Every page loads on demand (recharts with Analytics above all): the first load is the shell, the sign-in
-// page and the libraries every page uses; Review, the landing page, follows as soon as it is rendered.
+// Every page loads on demand (recharts with Analytics above all): the first load is the shell and the
+// libraries every page uses; the sign-in form's fields load only for a browser that is not signed in.
+const SignIn = lazy(() => import('./pages/SignIn.tsx').then((m) => ({ default: m.SignIn })));
+const AcceptInvite = lazy(() =>
+  import('./pages/AcceptInvite.tsx').then((m) => ({ default: m.AcceptInvite })),
+);
 const Review = lazy(() => import('./pages/Review.tsx').then((m) => ({ default: m.Review })));
 const Grid = lazy(() => import('./pages/Grid.tsx').then((m) => ({ default: m.Grid })));
 const AiJobs = lazy(() => import('./pages/AiJobs.tsx').then((m) => ({ default: m.AiJobs })));
@@ -30,13 +32,20 @@ export function App() {
   // An invitation opens whether or not this browser is signed in.
   if (location.pathname.startsWith('/invite/'))
     return (
-      <Routes>
-        <Route path="/invite/:token" element={<AcceptInvite />} />
-      </Routes>
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          <Route path="/invite/:token" element={<AcceptInvite />} />
+        </Routes>
+      </Suspense>
     );
   if (!apiKey && !session) {
     // `/sign-in` is where single sign-on sends a refusal back.
-    if (location.pathname === '/signin' || location.pathname === '/sign-in') return <SignIn />;
+    if (location.pathname === '/signin' || location.pathname === '/sign-in')
+      return (
+        <Suspense fallback={<Loading />}>
+          <SignIn />
+        </Suspense>
+      );
     const next = location.pathname + location.search;
     return <Navigate to={`/signin${next !== '/' ? `?next=${encodeURIComponent(next)}` : ''}`} replace />;
   }

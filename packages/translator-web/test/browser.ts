@@ -45,7 +45,7 @@ const KEY_STORAGE = 'translator.apiKey';
  * (signIn tries the form itself): a page load less per test. Once per tab (the tab's name remembers it,
  * leaving the app's storage as the form would), so signing out stays so.
  */
-async function giveKey(page: Page, url: string, key: string) {
+export async function giveKey(page: Page, url: string, key: string) {
   const origin = new URL(url).origin;
   await page.addInitScript(
     ([origin, storage, key]) => {

@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Modal } from './lazy-modal.tsx';
 import { useState, type ReactNode } from 'react';
 
 export interface ConfirmButtonProps {

@@ -3,10 +3,10 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
 import { ApiError } from './api-error.ts';
 import { accessibleTheme } from './theme.ts';
-import { PageCrashed } from './PageCrashed.tsx';
+import { CrashBoundary } from './CrashBoundary.tsx';
+import type { AppRouter } from './routers.tsx';
 import './links.css';
 
 /**
@@ -16,11 +16,14 @@ import './links.css';
 export function renderApp({
   primaryColor,
   staleTime,
+  router: Router,
   children,
 }: {
   primaryColor: MantineColor;
   /** How long a query's data counts as fresh, in milliseconds. */
   staleTime: number;
+  /** PlainRouter, or DataRouter for an app whose pages guard unsaved changes. */
+  router: AppRouter;
   children: ReactNode;
 }) {
   const queryClient = new QueryClient({
@@ -34,16 +37,16 @@ export function renderApp({
     },
   });
   const { theme, cssVariablesResolver } = accessibleTheme(primaryColor);
-  // A data router, for its navigation blocker (a form with unsaved changes); the apps route below it
-  // with their own <Routes>.
-  const router = createBrowserRouter([{ path: '*', element: children, errorElement: <PageCrashed /> }]);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
         {/* Over the header's empty middle, not over the form controls a page's lower right holds. */}
         <Notifications position="top-center" limit={3} />
         <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
+          {/* The apps route below it with their own <Routes>. */}
+          <Router>
+            <CrashBoundary>{children}</CrashBoundary>
+          </Router>
         </QueryClientProvider>
       </MantineProvider>
     </StrictMode>,

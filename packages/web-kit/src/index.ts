@@ -1,11 +1,13 @@
 export { AppFrame } from './AppFrame.tsx';
 export { Busy } from './Busy.tsx';
+export { Modal } from './lazy-modal.tsx';
 export { ConfirmButton, type ConfirmButtonProps } from './ConfirmButton.tsx';
 export { FirstSteps, type FirstStep } from './FirstSteps.tsx';
 export { NavLinks, type NavItem } from './NavLinks.tsx';
 export { formatBytes, formatDate } from './format.ts';
 export { safeRedirect } from './safe-redirect.ts';
 export { renderApp } from './app-root.tsx';
+export { DataRouter, PlainRouter, type AppRouter } from './routers.tsx';
 export { ApiError, type FieldErrors } from './api-error.ts';
 export { createClient, typedApi, type ClientOptions, type TypedCall } from './client.ts';
 export { readEventStream, type StreamEvent } from './event-stream.ts';

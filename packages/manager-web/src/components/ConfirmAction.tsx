@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Modal } from '@app/web-kit';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError } from '../api/client.ts';
 

@@ -1,5 +1,5 @@
-import { ConfirmButton, DataTable, useLocalView, type Column } from '@app/web-kit';
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { type Column, ConfirmButton, DataTable, Modal, useLocalView } from '@app/web-kit';
+import { Alert, Button, Code, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';

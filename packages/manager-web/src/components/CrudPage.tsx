@@ -1,5 +1,5 @@
-import { DataTable, type Column, type DataTableProps } from '@app/web-kit';
-import { Button, Modal, type ModalProps } from '@mantine/core';
+import { type Column, DataTable, type DataTableProps, Modal } from '@app/web-kit';
+import { Button, type ModalProps } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { EditDeleteActions, PageHeader, QueryState } from './common.tsx';

@@ -1,8 +1,7 @@
-import { DataTable, type Column } from '@app/web-kit';
+import { DataTable, Modal, type Column } from '@app/web-kit';
 import {
   Button,
   Group,
-  Modal,
   NumberInput,
   SegmentedControl,
   Select,

@@ -13,13 +13,15 @@ export interface FetchedScripts {
   /** The sum of the script responses' content-length: their compressed sizes when sent compressed. */
   bytes: number;
   count: number;
+  /** Each script's path and content-length, in the order they arrived: what a failed budget names. */
+  files: string[];
   /** What makes the sum untrue: a script of 1 KiB or more sent neither br nor gzip, or one without a content-length. */
   problems: string[];
 }
 
 /** The script responses the page receives while `open` runs. */
 export async function scriptsFetched(page: Page, open: () => Promise<void>): Promise<FetchedScripts> {
-  const fetched: FetchedScripts = { bytes: 0, count: 0, problems: [] };
+  const fetched: FetchedScripts = { bytes: 0, count: 0, files: [], problems: [] };
   const record = (response: Response) => {
     if (response.request().resourceType() !== 'script') return;
     const headers = response.headers();
@@ -27,6 +29,7 @@ export async function scriptsFetched(page: Page, open: () => Promise<void>): Pro
     const length = headers['content-length'];
     fetched.count += 1;
     fetched.bytes += Number(length ?? 0);
+    fetched.files.push(`${new URL(response.url()).pathname} ${length ?? '?'} B ${encoding}`);
     if (length === undefined) fetched.problems.push(`${response.url()}: no content-length`);
     else if (!['br', 'gzip'].includes(encoding) && Number(length) >= RAW_BELOW_BYTES)
       fetched.problems.push(`${response.url()}: ${length} B sent ${encoding}`);

@@ -1,4 +1,5 @@
-import { Image, Modal, Text, UnstyledButton } from '@mantine/core';
+import { Image, Text, UnstyledButton } from '@mantine/core';
+import { Modal } from '@app/web-kit';
 import { useEffect, useState } from 'react';
 import { authHeaders } from '../api.ts';
 

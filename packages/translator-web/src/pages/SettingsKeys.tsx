@@ -1,5 +1,5 @@
-import { ConfirmButton } from '@app/web-kit';
-import { Button, Code, CopyButton, Group, Modal, Paper, Stack, Text, Title } from '@mantine/core';
+import { ConfirmButton, Modal } from '@app/web-kit';
+import { Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../api.ts';

@@ -5,7 +5,6 @@ import {
   Code,
   CopyButton,
   Group,
-  Modal,
   MultiSelect,
   PasswordInput,
   SegmentedControl,
@@ -15,7 +14,7 @@ import {
   Textarea,
   TextInput,
 } from '@mantine/core';
-import { DataTable, useUrlView, type Column } from '@app/web-kit';
+import { DataTable, Modal, useUrlView, type Column } from '@app/web-kit';
 import { useForm } from '@mantine/form';
 import { DialogFormActions, FormErrorSummary, useFormGuide } from '../../components/FormGuide.tsx';
 import { useMemo, useState } from 'react';

@@ -1,4 +1,5 @@
-import { Button, List, Modal, Text } from '@mantine/core';
+import { Button, List, Text } from '@mantine/core';
+import { Modal } from '@app/web-kit';
 import { useState } from 'react';
 import { useDeleteContainer, useRestartContainer } from '../../api/containers.ts';
 import type { Container } from '../../api/types.ts';
