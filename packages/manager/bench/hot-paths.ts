@@ -1,7 +1,7 @@
 /**
  * The four paths every client and agent hits, in one run (issue 35), each server in its own process:
- *   1. the manager's `GET /api/v1/health` ÷ a bare node:http server answering the same bytes (goal ≥ 0.85;
- *      plain Fastify answering them is printed beside it);
+ *   1. the manager's `GET /api/v1/health` ÷ a bare node:http server answering the same bytes, headers
+ *      included (goal ≥ 0.85; plain Fastify answering them is printed beside it);
  *   2. `GET /api/v1/session` with a Bearer API key ÷ the manager's `/health` (goal ≥ 0.8);
  *   3. an agent check-in answered 304 (its site's agent token, `If-None-Match`) ÷ `/health` (goal ≥ 0.9);
  *   4. the translator's cached `GET /api/translations` (2,000 approved phrases, gzip, as a browser asks)
@@ -86,11 +86,21 @@ const checkIn = JSON.stringify({
 const agentHeaders = { authorization: `Bearer ${agentToken}`, 'content-type': 'application/json' };
 const etag = (await post('/agents', JSON.parse(checkIn), agentHeaders)).headers.get('etag')!;
 
-const bodies = {
-  '/api/v1/health': await (await fetch(`${api}/health`)).text(),
+// The twins answer the manager's very bytes: its body and every header it sends (the security headers
+// and a request id of the same length included), but for those node:http writes itself.
+const health = await fetch(`${api}/health`);
+const answers = {
+  '/api/v1/health': {
+    body: await health.text(),
+    headers: Object.fromEntries(
+      [...health.headers].filter(
+        ([name]) => !['date', 'connection', 'keep-alive', 'content-length'].includes(name),
+      ),
+    ),
+  },
 };
-const bare = await startBenchServer(MANAGER, 'bare', { standIn: { type: 'bodies', bodies } });
-const fastify = await startBenchServer(MANAGER, 'fastify', { standIn: { type: 'bodies', bodies } });
+const bare = await startBenchServer(MANAGER, 'bare', { standIn: { type: 'answers', answers } });
+const fastify = await startBenchServer(MANAGER, 'fastify', { standIn: { type: 'answers', answers } });
 
 const translator = await startBenchServer(TRANSLATOR, 'translator');
 const gzip = { 'x-api-key': translator.key!, 'accept-encoding': 'gzip, deflate, br' };

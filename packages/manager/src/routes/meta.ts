@@ -4,9 +4,32 @@ import type { Api } from '../common/api.ts';
 import { Data, Nullable, responses } from '../common/schemas.ts';
 import { setSessionCookie } from '../auth/request-auth.ts';
 import type { Services } from '../services.ts';
+import type { Settings } from '../settings/settings-service.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function metaRoutes(api: Api, services: Services) {
   const { config } = services.ctx;
+  // Every client polls /health: its two possible answers are made once per settings read (a string is
+  // sent as it is, without the serializer or a promise), in the response schema's field order.
+  const bodies = new WeakMap<Settings, Record<'dev' | 'live', string>>();
+  const healthBody = (settings: Settings, isDev: boolean) => {
+    let made = bodies.get(settings);
+    if (!made) {
+      const body = (dev: boolean) =>
+        JSON.stringify({
+          data: {
+            status: 'ok',
+            isDev: dev,
+            oidcEnabled: Boolean(services.oidc),
+            banner: settings.bannerMessage || null,
+          },
+        });
+      made = { dev: body(true), live: body(false) };
+      bodies.set(settings, made);
+    }
+    return isDev ? made.dev : made.live;
+  };
 
   api.get(
     '/csrf-token',
@@ -47,16 +70,14 @@ export async function metaRoutes(api: Api, services: Services) {
         }),
       },
     },
-    async (request) => {
-      const { bannerMessage } = await services.settings.get();
-      return {
-        data: {
-          status: 'ok',
-          isDev: config.devLogin && isLocalRequest(request),
-          oidcEnabled: Boolean(services.oidc),
-          banner: bannerMessage || null,
-        },
-      };
+    (request, reply) => {
+      const isDev = config.devLogin && isLocalRequest(request);
+      // A string with a JSON type is sent as it is (`never`: the route's types expect the object).
+      const send = (settings: Settings) =>
+        void reply.type(JSON_TYPE).send(healthBody(settings, isDev) as never);
+      const settings = services.settings.fresh();
+      if (settings) return send(settings);
+      return services.settings.get().then(send);
     },
   );
 }

@@ -68,8 +68,14 @@ export class SettingsService {
     private readonly audit: AuditLog,
   ) {}
 
+  /** The cached settings while they are fresh, without a promise (GET /health's fast path), else undefined. */
+  fresh(): Settings | undefined {
+    return this.cache && Date.now() - this.cache.at < CACHE_MS ? this.cache.settings : undefined;
+  }
+
   async get(): Promise<Settings> {
-    if (this.cache && Date.now() - this.cache.at < CACHE_MS) return this.cache.settings;
+    const cached = this.fresh();
+    if (cached) return cached;
     const rows = await this.repo.all();
     const settings: Settings = { ...DEFAULTS };
     for (const { key, value } of rows) {
