@@ -149,7 +149,7 @@ export async function settled(page: Page): Promise<void> {
  * its router follows, so the bundle and axe-core are not loaded again for every page audited. A tab's
  * first page loads from the server.
  */
-async function show(page: Page, url: string): Promise<void> {
+export async function show(page: Page, url: string): Promise<void> {
   if (!page.url().startsWith('http')) {
     await page.goto(url);
     return;

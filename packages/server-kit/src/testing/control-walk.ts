@@ -1,17 +1,18 @@
 // The role walk of both web apps: on a page, use every enabled control once, as a person would, and say
 // which answered 403. A list of known controls misses the ones added later; this finds them.
 import type { Locator, Page } from 'playwright-core';
-import { settled, trackRequests } from './axe.ts';
+import { settled, show, trackRequests } from './axe.ts';
 
 /** Controls that end the walk (or a dialog) rather than test a permission. */
 const LEAVES = /^(Sign out|Close|Cancel|Back|Keep editing)?$/;
+const DELETES = /^Delete\b/;
 
 const accessibleName = async (control: Locator) =>
   ((await control.getAttribute('aria-label')) ?? (await control.textContent()) ?? '').trim();
 
-/** Opens `url` from the server and waits for its data. */
+/** Opens `url` as the app's links do (the tab's first page from the server) and waits for its data. */
 async function open(page: Page, url: string) {
-  await page.goto(url);
+  await show(page, url);
   await settled(page);
 }
 
@@ -35,7 +36,9 @@ export async function useEveryControl(
   }
   const refusals: string[] = [];
   let used = 0;
-  for (const name of byKind.values()) {
+  // Deleting goes last: the page's other controls are used while there is still something to use them on.
+  const names = [...byKind.values()].sort((a, b) => Number(DELETES.test(a)) - Number(DELETES.test(b)));
+  for (const name of names) {
     if (page.url() !== target) await open(page, url);
     const button = page.getByRole('main').getByRole('button', { name, exact: true }).first();
     if (!(await button.isVisible()) || !(await button.isEnabled())) continue;
