@@ -1,8 +1,7 @@
 // What each role sees in real Chromium: every page its navigation offers opens without a 403, and the
 // write controls its role may not use are absent (with the reason said), those it may use are there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { settled, trackRequests } from '@app/server-kit/testing/axe';
+import { openPage, trackRequests } from '@app/server-kit/testing/axe';
 import { navigationPages, walkPages } from '@app/server-kit/testing/control-walk';
 import { signedInMember } from '@app/translator/testing';
 import { newPage, seedApproved, signInWithPassword, startDashboard, type Dashboard } from './browser.ts';
@@ -49,11 +48,6 @@ describe('role-aware controls in Chromium', { timeout: 120_000 }, () => {
   }, 120_000);
   afterAll(async () => dashboard?.stop());
 
-  const open = async (page: Page, url: string) => {
-    await page.goto(url);
-    await settled(page);
-  };
-
   /** A new member of `role` (translators and reviewers for French) signed in through the form. */
   async function signedInAs(role: Role) {
     const languages = role === 'translator' || role === 'reviewer' ? ['fr'] : [];
@@ -72,14 +66,14 @@ describe('role-aware controls in Chromium', { timeout: 120_000 }, () => {
         if (response.status() === 403) refused.push(`${response.request().method()} ${response.url()}`);
       });
       const pages = await navigationPages(page);
-      for (const url of pages) await open(page, url);
+      for (const url of pages) await openPage(page, url);
       expect(refused).toEqual([]);
 
       const rank = RANK.indexOf(role);
       for (const url of new Set(CONTROLS.map((control) => control.url))) {
         const allowed = pages.some((href) => url.startsWith(href));
         if (!allowed) continue;
-        await open(page, url);
+        await openPage(page, url);
         for (const { name, from } of CONTROLS.filter((control) => control.url === url)) {
           const count = await page.getByRole('button', { name, exact: typeof name === 'string' }).count();
           const may = rank >= RANK.indexOf(from);
@@ -90,7 +84,7 @@ describe('role-aware controls in Chromium', { timeout: 120_000 }, () => {
       }
       // A grid field a viewer cannot save is read-only.
       const field = page.getByLabel('Translation of "Goodbye" (fr)');
-      await open(page, '/translations?lang=fr');
+      await openPage(page, '/translations?lang=fr');
       expect(await field.getAttribute('readonly'), role).toBe(role === 'viewer' ? '' : null);
       // The memory's matches show to every role; only one who may translate can put one in the field.
       await page.getByLabel('Translation of "Welcomes" (fr)').focus();

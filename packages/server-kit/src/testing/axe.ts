@@ -149,7 +149,7 @@ export async function settled(page: Page): Promise<void> {
  * its router follows, so the bundle and axe-core are not loaded again for every page audited. A tab's
  * first page loads from the server.
  */
-export async function show(page: Page, url: string): Promise<void> {
+async function show(page: Page, url: string): Promise<void> {
   if (!page.url().startsWith('http')) {
     await page.goto(url);
     return;
@@ -165,6 +165,12 @@ export async function show(page: Page, url: string): Promise<void> {
   }, url);
 }
 
+/** Opens `url` as the app's links do (see show) and waits for its data (see settled). */
+export async function openPage(page: Page, url: string): Promise<void> {
+  await show(page, url);
+  await settled(page);
+}
+
 /**
  * Opens `url` (inside the app once it is loaded), waits for its data, does `act` when given (for what
  * shows only once something is chosen) and returns the violations of `rules` (all when unset) found,
@@ -176,8 +182,7 @@ export async function auditPage(
   { act, rules }: { act?: (page: Page) => Promise<void>; rules?: string[] } = {},
 ) {
   trackRequests(page);
-  await show(page, url);
-  await settled(page);
+  await openPage(page, url);
   await act?.(page);
   return (await accessibilityViolations(page, rules)).map((line) => `${url}: ${line}`);
 }

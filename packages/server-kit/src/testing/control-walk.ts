@@ -1,7 +1,7 @@
 // The role walk of both web apps: on a page, use every enabled control once, as a person would, and say
 // which answered 403. A list of known controls misses the ones added later; this finds them.
 import type { Locator, Page } from 'playwright-core';
-import { settled, show, trackRequests } from './axe.ts';
+import { openPage, settled, trackRequests } from './axe.ts';
 
 /** Controls that end the walk (or a dialog) rather than test a permission. */
 const LEAVES = /^(Sign out|Close|Cancel|Back|Keep editing)?$/;
@@ -9,12 +9,6 @@ const DELETES = /^Delete\b/;
 
 const accessibleName = async (control: Locator) =>
   ((await control.getAttribute('aria-label')) ?? (await control.textContent()) ?? '').trim();
-
-/** Opens `url` as the app's links do (the tab's first page from the server) and waits for its data. */
-async function open(page: Page, url: string) {
-  await show(page, url);
-  await settled(page);
-}
 
 /**
  * Uses every enabled button in the `main` landmark of the page at `url` once per name (rows' buttons
@@ -26,7 +20,7 @@ export async function useEveryControl(
   url: string,
 ): Promise<{ used: number; refusals: string[] }> {
   trackRequests(page);
-  await open(page, url);
+  await openPage(page, url);
   const target = new URL(url, page.url()).href;
   const byKind = new Map<string, string>();
   for (const button of await page.getByRole('main').getByRole('button').all()) {
@@ -39,7 +33,7 @@ export async function useEveryControl(
   // Deleting goes last: the page's other controls are used while there is still something to use them on.
   const names = [...byKind.values()].sort((a, b) => Number(DELETES.test(a)) - Number(DELETES.test(b)));
   for (const name of names) {
-    if (page.url() !== target) await open(page, url);
+    if (page.url() !== target) await openPage(page, url);
     const button = page.getByRole('main').getByRole('button', { name, exact: true }).first();
     if (!(await button.isVisible()) || !(await button.isEnabled())) continue;
     const refused: string[] = [];

@@ -43,6 +43,18 @@ export async function scriptsFetched(page: Page, open: () => Promise<void>): Pro
   return fetched;
 }
 
+/**
+ * What keeps `scripts` from meeting the first page's budget: their problems, and a line naming every script
+ * (path, size, encoding) when their sum is over FIRST_PAGE_SCRIPT_BYTES. Empty when they meet it.
+ */
+export function budgetBreaches(scripts: FetchedScripts): string[] {
+  const over =
+    scripts.bytes > FIRST_PAGE_SCRIPT_BYTES
+      ? [`${scripts.bytes} B of script, over ${FIRST_PAGE_SCRIPT_BYTES}: ${scripts.files.join(', ')}`]
+      : [];
+  return [...scripts.problems, ...over];
+}
+
 export interface BudgetPage {
   name: string;
   path: string;
